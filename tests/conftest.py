@@ -1,0 +1,35 @@
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+sys.path.insert(0, str(Path(__file__).parent))
+
+from tiny import write_tiny_checkpoint  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def tiny_dir(tmp_path_factory) -> Path:
+    """A random Qwen3-layout checkpoint saved the way released WeDLM checkpoints are."""
+    return write_tiny_checkpoint(tmp_path_factory.mktemp("tiny-wedlm-qwen3"), "wedlm-qwen3", seed=0)
+
+
+@pytest.fixture(scope="session")
+def tiny_lm(tiny_dir):
+    from wedlm import load_model
+    return load_model(str(tiny_dir), device="cpu", dtype="float32")
+
+
+@pytest.fixture(scope="session")
+def tiny_models(tmp_path_factory):
+    """Three random models (seeds 0-2), alternating layouts, loaded in fp32 on CPU."""
+    from wedlm import load_model
+    models = []
+    for seed, layout in [(0, "wedlm-qwen3"), (1, "wedlm-qwen2"), (2, "qwen3")]:
+        folder = write_tiny_checkpoint(tmp_path_factory.mktemp(f"tiny-{seed}"), layout, seed=seed)
+        models.append(load_model(str(folder), device="cpu", dtype="float32"))
+    return models

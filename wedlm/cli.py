@@ -1,0 +1,95 @@
+"""Command line: python -m wedlm generate PROMPT [options]  (train and bench have their own issues)."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .config import (DEFAULT_PENALTY, DEFAULT_THRESHOLD, DEFAULT_WINDOW, DecodeConfig,
+                     ValidationError)
+from .decoders import DECODERS
+
+
+class CliError(Exception):
+    """Bad input: reported as one line on stderr, exit status 2."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    def error(self, message):  # argparse would print usage + message over several lines
+        raise CliError(message)
+
+
+def _threshold(text: str) -> float | None:
+    if text.strip().lower() == "none":
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"threshold must be a number or 'none', got {text!r}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(prog="python -m wedlm", description="WeDLM Explorer command line")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
+    gen = sub.add_parser("generate", help="decode one prompt")
+    gen.add_argument("prompt")
+    gen.add_argument("--model", default=None, help="local folder or hub id (default: the bundled tiny WeDLM model)")
+    gen.add_argument("--decoder", default="streaming", choices=list(DECODERS))
+    gen.add_argument("--window", type=int, default=DEFAULT_WINDOW)
+    gen.add_argument("--threshold", type=_threshold, default=DEFAULT_THRESHOLD, help="tau, or 'none'")
+    gen.add_argument("--penalty", type=float, default=DEFAULT_PENALTY)
+    gen.add_argument("--temperature", type=float, default=0.0)
+    gen.add_argument("--top-k", type=int, default=0)
+    gen.add_argument("--top-p", type=float, default=1.0)
+    gen.add_argument("--seed", type=int, default=0)
+    gen.add_argument("--max-new-tokens", type=int, default=128)
+    gen.add_argument("--block-size", type=int, default=16)
+    gen.add_argument("--device", default="auto", help="auto, cpu or cuda")
+    gen.add_argument("--dtype", default="auto", help="auto (bf16 on CUDA, fp32 on CPU), float32, bfloat16")
+    chat = gen.add_mutually_exclusive_group()
+    chat.add_argument("--chat", dest="chat", action="store_true", default=None,
+                      help="wrap the prompt in the chat template (default: when the tokenizer has one)")
+    chat.add_argument("--no-chat", dest="chat", action="store_false")
+    gen.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    gen.add_argument("--trace-out", default=None, help="write the whole trace (JSON) to this file")
+    return parser
+
+
+def run_generate(args) -> int:
+    from .loading import load_model
+    from .trace import decode
+
+    config = DecodeConfig(window=args.window, threshold=args.threshold, penalty=args.penalty,
+                          temperature=args.temperature, top_k=args.top_k, top_p=args.top_p,
+                          seed=args.seed, max_new_tokens=args.max_new_tokens,
+                          block_size=args.block_size)
+    if not args.prompt.strip():
+        raise ValidationError("prompt is empty")
+    lm = load_model(args.model, device=args.device, dtype=args.dtype)
+    trace = decode(lm, args.prompt, args.decoder, config, chat=args.chat)
+    if args.trace_out:
+        trace.save(args.trace_out)
+    stats = trace.stats()
+    if args.json:
+        payload = {"text": trace.text, "token_ids": trace.token_ids, "decoder": args.decoder,
+                   "model": lm.name, "config": config.to_dict(), **stats}
+        print(json.dumps(payload, ensure_ascii=False))
+    else:
+        print(trace.text)
+        print(f"[{args.decoder}] {stats['generated_tokens']} tokens in {stats['forwards']} forwards "
+              f"(TPF {stats['tokens_per_forward']:.2f}, p_cache {stats['p_cache']:.2f}, "
+              f"{stats['tokens_per_s']:.1f} tok/s, stop: {stats['stop_reason']})", file=sys.stderr)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .loading import ModelLoadError
+
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command == "generate":
+            return run_generate(args)
+    except (CliError, ValidationError, ModelLoadError) as err:
+        print(f"wedlm: error: {err}", file=sys.stderr)
+        return 2
+    return 2

@@ -1,0 +1,184 @@
+"""The shared decoding core: the WeDLM window loop (DESIGN §1.2) over a pluggable forward.
+
+`WindowDecoder.steps` is Algorithm 1 read top to bottom. Streaming, reference and block
+decoding differ only in how the window forward is computed (cached or not) and in how many
+leading filled slots may be committed at a step.
+"""
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from typing import Iterator
+
+import torch
+
+from ..config import DecodeConfig, ValidationError
+from ..loading import LoadedModel
+from ..reorder import leading_filled, physical_order
+from ..selection import choose_tokens, entropy, select_slots, top_candidates
+from .records import DecodeResult, FilledSlot, MaskSlot, StepRecord
+
+
+class Decoder(ABC):
+    """Runs one decode. Iterate `steps(prompt_ids)`; afterwards `result` holds the outcome."""
+
+    name = "base"
+
+    def __init__(self, lm: LoadedModel, config: DecodeConfig | None = None):
+        self.lm = lm
+        self.config = config or DecodeConfig()
+        self.result: DecodeResult | None = None
+        self.generator = torch.Generator(device=lm.device)
+
+    @abstractmethod
+    def steps(self, prompt_ids: list[int]) -> Iterator[StepRecord]:
+        """Yield one record per forward after prefill; set `self.result` when done."""
+
+    def run(self, prompt_ids: list[int]) -> DecodeResult:
+        for _ in self.steps(prompt_ids):
+            pass
+        return self.result
+
+    # -- helpers shared by all decoders -------------------------------------------------------
+    def _budget(self, prompt_ids: list[int]) -> int:
+        """Tokens this decode may generate: max_new_tokens, cut to the model's context."""
+        if not prompt_ids:
+            raise ValidationError("prompt is empty")
+        room = self.lm.max_context - len(prompt_ids)
+        if room < 1:
+            raise ValidationError(f"prompt is {len(prompt_ids)} tokens; the model's context "
+                                  f"is {self.lm.max_context} tokens")
+        return min(self.config.max_new_tokens, room)
+
+    def _choose(self, logits: torch.Tensor, positions: list[int],
+                entropies: list[float]) -> list[FilledSlot]:
+        """Pick a token for each row of logits (m, V) and record its top candidates."""
+        cfg = self.config
+        tokens = choose_tokens(logits, cfg.temperature, cfg.top_k, cfg.top_p, self.generator)
+        probs, ids = top_candidates(logits, cfg.top_candidates)
+        tokens, probs, ids = tokens.tolist(), probs.tolist(), ids.tolist()
+        return [FilledSlot(pos=p, token=t, entropy=h,
+                           candidates=[[i, round(q, 6)] for i, q in zip(ids_k, probs_k)])
+                for p, t, h, ids_k, probs_k in zip(positions, tokens, entropies, ids, probs)]
+
+    def _accept(self, generated: list[int], tokens: list[int], budget: int) -> tuple[int, str | None]:
+        """Append committed tokens in logical order, checking stop and budget at each one.
+        Returns (how many were kept, stop reason or None)."""
+        for k, tok in enumerate(tokens):
+            generated.append(tok)
+            if tok in self.lm.stop_ids:
+                return k + 1, "stop_token"
+            if len(generated) >= budget:
+                return k + 1, "max_new_tokens"
+        return len(tokens), None
+
+
+class WindowForward(ABC):
+    """How a window forward is computed: over a KV cache (streaming) or from scratch."""
+
+    @abstractmethod
+    def prefill(self, prompt_ids: list[int]) -> None: ...
+
+    @abstractmethod
+    def forward(self, window: list, order: list[int], start: int) -> tuple[torch.Tensor, int]:
+        """Logits (m, V) of the m mask slots in ascending logical order, and rows processed."""
+
+    @abstractmethod
+    def commit(self, tokens: list[int]) -> None:
+        """Keep the KV of these leading tokens of the last forward; drop the rest."""
+
+    @abstractmethod
+    def cache_length(self) -> int: ...
+
+
+class WindowDecoder(Decoder):
+    """WeDLM's window loop. Subclasses pick the forward and the commit rule."""
+
+    @abstractmethod
+    def make_forward(self) -> WindowForward: ...
+
+    def window_size(self) -> int:
+        return self.config.window
+
+    def commit_count(self, window: list) -> int:
+        """Streaming: every leading filled slot commits at once."""
+        return leading_filled(window)
+
+    def steps(self, prompt_ids: list[int]) -> Iterator[StepRecord]:
+        cfg, mask_id = self.config, self.lm.mask_token_id
+        budget = self._budget(prompt_ids)
+        end = len(prompt_ids) + budget            # the window never reaches past the budget
+        self.generator.manual_seed(cfg.seed)
+        fwd = self.make_forward()
+        generated: list[int] = []
+        rows_processed = rows_cached = forwards = 0
+        stop_reason = "stopped"  # if the caller stops iterating early
+
+        t0 = time.perf_counter()
+        with torch.inference_mode():
+            fwd.prefill(prompt_ids)
+        prefill_s = time.perf_counter() - t0
+        start = len(prompt_ids)                   # logical position of window[0] == cache length
+        window: list = [None] * min(self.window_size(), end - start)
+        decode_s = 0.0
+        try:
+            while True:
+                t_step = time.perf_counter()
+                # 1. refill: n slots will commit, so append n masks (never past the budget)
+                n = self.commit_count(window)
+                window = window + [None] * max(0, min(n, end - start - len(window)))
+                # 2. reorder: filled first, then masks, each ascending; RoPE sees logical ids
+                order = physical_order(window)
+                cache_before = fwd.cache_length()
+                # 3. one causal forward over the cached prefix
+                with torch.inference_mode():
+                    mask_logits, rows = fwd.forward(window, order, start)
+                # 4. commit the leading filled run; stop tokens and budget checked here only
+                kept, reason = self._accept(generated, window[:n], budget)
+                fwd.commit(window[:kept])
+                forwards += 1
+                rows_processed += rows
+                rows_cached += kept
+                fed_window = list(window)
+                start += n
+                window = window[n:]
+                masks, filled = [], []
+                if reason is None:
+                    # 5. score the open masks (logits at the same slot, no shift) and fill
+                    mask_idx = [i for i, tok in enumerate(window) if tok is None]
+                    masks, filled = self._fill(window, mask_idx, mask_logits, start)
+                step_s = time.perf_counter() - t_step
+                decode_s += step_s
+                record = StepRecord(
+                    index=forwards - 1, start=start - n, window=fed_window, order=order,
+                    position_ids=[start - n + i for i in order], committed=[int(t) for t in fed_window[:kept]],
+                    masks=masks, filled=filled, threshold=cfg.threshold, penalty=cfg.penalty,
+                    cache_before=cache_before, cache_after=fwd.cache_length(), rows=rows,
+                    seconds=step_s, finished=reason is not None, stop_reason=reason)
+                if reason is not None:
+                    stop_reason = reason
+                    yield record
+                    break
+                yield record
+        finally:
+            self.result = DecodeResult(
+                prompt_ids=list(prompt_ids), token_ids=generated, stop_reason=stop_reason,
+                forwards=forwards, rows_processed=rows_processed, rows_cached=rows_cached,
+                prefill_s=prefill_s, decode_s=decode_s)
+
+    def _fill(self, window: list, mask_idx: list[int], logits: torch.Tensor, start: int):
+        """Select mask slots by entropy + penalty * distance and fill them (window in place)."""
+        if not mask_idx:
+            return [], []
+        cfg = self.config
+        ent = entropy(logits).tolist()
+        distances = [i - mask_idx[0] for i in mask_idx]
+        scores, chosen = select_slots(ent, distances, cfg.threshold, cfg.penalty)
+        filled = self._choose(logits[chosen], [start + mask_idx[k] for k in chosen],
+                              [ent[k] for k in chosen])
+        for k, slot in zip(chosen, filled):
+            window[mask_idx[k]] = slot.token
+        chosen_set = set(chosen)
+        masks = [MaskSlot(pos=start + i, entropy=h, distance=d, score=s, selected=k in chosen_set)
+                 for k, (i, h, d, s) in enumerate(zip(mask_idx, ent, distances, scores))]
+        return masks, filled

@@ -1,0 +1,67 @@
+"""The reference decoder: no KV cache, an explicit attention mask in logical order.
+
+Each step recomputes prompt + committed + window laid out in logical order, and gives every
+window token exactly the visibility that topological reordering gives it under a causal mask
+(DESIGN §1.1): the whole prefix, earlier filled tokens, and (for masks) every filled token plus
+earlier masks. It must reproduce the streaming decoder token for token: the correctness oracle.
+"""
+from __future__ import annotations
+
+import torch
+
+from ..loading import LoadedModel
+from ..reorder import visibility
+from .core import WindowDecoder, WindowForward
+
+
+def logical_attention_mask(prefix_len: int, window: list, dtype: torch.dtype,
+                           device) -> torch.Tensor:
+    """Additive mask (1, 1, L, L) over prefix + window in logical order (0 = seen, -inf = not)."""
+    size = prefix_len + len(window)
+    allowed = torch.ones(size, size, dtype=torch.bool).tril()  # the prefix is plainly causal
+    allowed[prefix_len:, :prefix_len] = True                    # the window sees all the prefix
+    allowed[prefix_len:, prefix_len:] = torch.tensor(visibility(window), dtype=torch.bool)
+    mask = torch.zeros(size, size, dtype=dtype)
+    mask.masked_fill_(~allowed, torch.finfo(dtype).min)
+    return mask[None, None].to(device)
+
+
+class RecomputeForward(WindowForward):
+    def __init__(self, lm: LoadedModel):
+        self.lm = lm
+        self.prefix: list[int] = []
+
+    def prefill(self, prompt_ids: list[int]) -> None:
+        self.prefix = list(prompt_ids)  # nothing to cache: every step recomputes
+
+    def forward(self, window: list, order: list[int], start: int) -> tuple[torch.Tensor, int]:
+        lm = self.lm
+        tokens = self.prefix + [lm.mask_token_id if t is None else t for t in window]
+        size = len(tokens)
+        mask = logical_attention_mask(len(self.prefix), window, lm.model.dtype, lm.device)
+        ids = torch.tensor([tokens], device=lm.device)                    # (1, L) logical order
+        positions = torch.arange(size, device=lm.device)[None]            # (1, L)
+        attn = lm.model.config._attn_implementation
+        if attn == "flash_attention_2":  # flash-attn takes no arbitrary mask
+            lm.model.set_attn_implementation("sdpa")
+        try:
+            logits = lm.model(input_ids=ids, position_ids=positions, attention_mask=mask,
+                              use_cache=False).logits[0]                  # (L, V)
+        finally:
+            if attn == "flash_attention_2":
+                lm.model.set_attn_implementation(attn)
+        rows = [len(self.prefix) + i for i, t in enumerate(window) if t is None]
+        return logits[rows], size
+
+    def commit(self, tokens: list[int]) -> None:
+        self.prefix.extend(int(t) for t in tokens)
+
+    def cache_length(self) -> int:
+        return len(self.prefix)  # the committed prefix (recomputed, not cached)
+
+
+class ReferenceDecoder(WindowDecoder):
+    name = "reference"
+
+    def make_forward(self) -> WindowForward:
+        return RecomputeForward(self.lm)

@@ -1,0 +1,180 @@
+"""Load a WeDLM (or AR) checkpoint in Hugging Face format into stock transformers classes.
+
+Released WeDLM checkpoints say ``model_type: wedlm`` and ship remote code, but their weights are
+plain Qwen-style decoders: Qwen3 layout (q/k-norm) or Qwen2.5 layout (qkv bias). We map the
+config onto Qwen3Config / Qwen2Config and load without remote code.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+from .device import resolve_attention, resolve_device, resolve_dtype
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+BUNDLED_MODEL = REPO_ROOT / "assets" / "models" / "wedlm-tiny"
+BUNDLED_AR_MODEL = REPO_ROOT / "assets" / "models" / "ar-tiny"
+RELEASED_MASK_TOKEN_ID = 151665  # <|mask|> of the released WeDLM checkpoints
+RELEASED_VOCAB_MIN = 151666
+CONFIG_KEYS_TO_DROP = ("auto_map", "architectures", "model_type", "transformers_version")
+
+
+class ModelLoadError(ValueError):
+    """A model could not be loaded; the message says why in one line."""
+
+
+@dataclass
+class LoadedModel:
+    model: torch.nn.Module
+    tokenizer: object
+    name: str
+    mask_token_id: int
+    stop_ids: tuple[int, ...]
+    device: torch.device
+    dtype: torch.dtype
+    attn_implementation: str
+
+    @property
+    def max_context(self) -> int:
+        return int(getattr(self.model.config, "max_position_embeddings", 2048))
+
+    @property
+    def has_chat_template(self) -> bool:
+        return bool(getattr(self.tokenizer, "chat_template", None))
+
+    def encode(self, prompt: str, chat: bool | None = None) -> list[int]:
+        """Token ids of a prompt; with chat (default: when the tokenizer has a template) the
+        prompt becomes one user turn of the chat template, ready for the assistant's reply."""
+        use_chat = self.has_chat_template if chat is None else chat
+        if use_chat:
+            if not self.has_chat_template:
+                raise ModelLoadError(f"{self.name} has no chat template")
+            messages = [{"role": "user", "content": prompt}]
+            ids = self.tokenizer.apply_chat_template(messages, add_generation_prompt=True,
+                                                     tokenize=True)
+            if hasattr(ids, "keys"):  # some tokenizers return a BatchEncoding
+                ids = ids["input_ids"]
+            return [int(i) for i in ids]
+        return [int(i) for i in self.tokenizer.encode(prompt, add_special_tokens=False)]
+
+    def decode(self, ids) -> str:
+        return self.tokenizer.decode([int(i) for i in ids], skip_special_tokens=False)
+
+    def token_text(self, token_id: int) -> str:
+        """How one token reads on its own (special tokens keep their names)."""
+        if token_id == self.mask_token_id:
+            return "[MASK]"
+        return self.tokenizer.decode([int(token_id)], skip_special_tokens=False)
+
+
+def _read_config(name_or_path: str) -> tuple[dict, str]:
+    """The checkpoint's config.json and where the files are (a folder, or a hub id)."""
+    path = Path(name_or_path).expanduser()
+    if path.exists():
+        if not path.is_dir():
+            raise ModelLoadError(f"model path {name_or_path!r} is not a folder")
+        config_file = path / "config.json"
+        if not config_file.is_file():
+            raise ModelLoadError(f"model folder {name_or_path!r} has no config.json")
+        try:
+            return json.loads(config_file.read_text()), str(path)
+        except json.JSONDecodeError as err:
+            raise ModelLoadError(f"config.json in {name_or_path!r} is not valid JSON: {err}") from None
+    looks_like_hub_id = name_or_path.count("/") == 1 and not name_or_path.startswith((".", "/", "~"))
+    if not looks_like_hub_id:
+        raise ModelLoadError(f"model path {name_or_path!r} does not exist")
+    try:
+        from huggingface_hub import hf_hub_download
+        config_file = hf_hub_download(name_or_path, "config.json")
+    except Exception as err:  # offline, unknown repo, gated: all one message for the user
+        raise ModelLoadError(
+            f"cannot fetch model {name_or_path!r} from the Hugging Face hub "
+            f"({type(err).__name__}); give a local folder or check the name and network") from None
+    return json.loads(Path(config_file).read_text()), name_or_path
+
+
+def wedlm_to_stock_config(raw: dict):
+    """Map a `model_type: wedlm` config onto Qwen3Config (q/k-norm) or Qwen2Config (qkv bias)."""
+    from transformers import Qwen2Config, Qwen3Config
+
+    data = {k: v for k, v in raw.items() if k not in CONFIG_KEYS_TO_DROP}
+    if data.pop("qk_norm", False):
+        return Qwen3Config(**data), "Qwen3ForCausalLM"
+    if data.get("attention_bias", True):  # WeDLMConfig's default is the Qwen2.5 layout
+        data.pop("attention_bias", None)
+        return Qwen2Config(**data), "Qwen2ForCausalLM"
+    raise ModelLoadError("unsupported wedlm config: neither qk_norm (Qwen3 layout) "
+                         "nor attention_bias (Qwen2.5 layout) is set")
+
+
+def _resolve_mask_token_id(config, tokenizer, name: str) -> int:
+    mask_id = getattr(config, "mask_token_id", None)
+    if mask_id is None:
+        mask_id = getattr(tokenizer, "mask_token_id", None)
+    if mask_id is None and getattr(config, "vocab_size", 0) >= RELEASED_VOCAB_MIN:
+        mask_id = RELEASED_MASK_TOKEN_ID
+    if mask_id is None:
+        raise ModelLoadError(f"{name}: no mask token (config mask_token_id, tokenizer mask "
+                             "token) and the vocabulary is not the released WeDLM one")
+    return int(mask_id)
+
+
+def _resolve_stop_ids(config, tokenizer) -> tuple[int, ...]:
+    ids: list[int] = []
+    for source in (getattr(config, "eos_token_id", None), getattr(tokenizer, "eos_token_id", None)):
+        for i in source if isinstance(source, (list, tuple)) else [source]:
+            if i is not None and int(i) not in ids:
+                ids.append(int(i))
+    im_end = tokenizer.convert_tokens_to_ids("<|im_end|>") if "<|im_end|>" in tokenizer.get_vocab() else None
+    if im_end is not None and im_end not in ids:
+        ids.append(int(im_end))
+    return tuple(ids)
+
+
+def load_model(name_or_path: str | os.PathLike | None = None, device: str = "auto",
+               dtype: str | torch.dtype = "auto", attn_implementation: str | None = None) -> LoadedModel:
+    """Load a checkpoint (local folder or hub id); None loads the bundled tiny WeDLM model."""
+    import transformers
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
+
+    transformers.logging.set_verbosity_error()  # a wedlm config into Qwen classes is expected
+    transformers.logging.disable_progress_bar()
+
+    if name_or_path is None:
+        if not BUNDLED_MODEL.is_dir():
+            raise ModelLoadError(f"the bundled model is missing at {BUNDLED_MODEL}; pass --model")
+        name_or_path = BUNDLED_MODEL
+    name = str(name_or_path)
+    raw, location = _read_config(name)
+    try:
+        torch_device = resolve_device(device)
+        torch_dtype = resolve_dtype(dtype, torch_device)
+    except ValueError as err:
+        raise ModelLoadError(str(err)) from None
+    attn = attn_implementation or resolve_attention(torch_device, torch_dtype)
+
+    try:
+        if raw.get("model_type") == "wedlm":
+            config, class_name = wedlm_to_stock_config(raw)
+            model_class = getattr(transformers, class_name)
+        else:
+            config = AutoConfig.from_pretrained(location, trust_remote_code=False)
+            model_class = AutoModelForCausalLM
+        model = model_class.from_pretrained(location, config=config, dtype=torch_dtype,
+                                            attn_implementation=attn)
+        tokenizer = AutoTokenizer.from_pretrained(location, trust_remote_code=False)
+    except ModelLoadError:
+        raise
+    except Exception as err:
+        first_line = (str(err).strip().splitlines() or [type(err).__name__])[0]
+        raise ModelLoadError(f"cannot load model {name!r}: {first_line[:300]}") from None
+    model.to(torch_device).eval()
+    return LoadedModel(
+        model=model, tokenizer=tokenizer, name=name,
+        mask_token_id=_resolve_mask_token_id(model.config, tokenizer, name),
+        stop_ids=_resolve_stop_ids(model.config, tokenizer),
+        device=torch_device, dtype=torch_dtype, attn_implementation=attn)
