@@ -52,7 +52,39 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--no-chat", dest="chat", action="store_false")
     gen.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     gen.add_argument("--trace-out", default=None, help="write the whole trace (JSON) to this file")
+    train = sub.add_parser("train", help="train the bundled tiny model (AR parent, then WeDLM)")
+    from .training.train import TrainConfig
+    defaults = TrainConfig()
+    train.add_argument("--run-dir", default=defaults.run_dir, help="checkpoints, logs, exports (resumes from here)")
+    train.add_argument("--data-dir", default=defaults.data_dir)
+    train.add_argument("--stages", default="ar,wedlm", help="ar, wedlm or ar,wedlm")
+    for name in ("ar_steps", "wedlm_steps", "batch_size", "seq_len", "block_size", "eos_pad",
+                 "hidden_size", "num_layers", "intermediate_size", "vocab_size", "seed"):
+        train.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(defaults, name))
+    for name in ("ar_lr", "wedlm_lr"):
+        train.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(defaults, name))
+    train.add_argument("--install", action="store_true",
+                       help="copy the exported models into assets/models when done")
     return parser
+
+
+def run_train(args) -> int:
+    from pathlib import Path
+
+    from .loading import REPO_ROOT
+    from .training.train import TrainConfig, install, train
+
+    stages = tuple(s.strip() for s in args.stages.split(",") if s.strip())
+    if not stages or set(stages) - {"ar", "wedlm"}:
+        raise CliError(f"--stages must name ar and/or wedlm, got {args.stages!r}")
+    fields = {k: v for k, v in vars(args).items() if k in TrainConfig.__dataclass_fields__}
+    cfg = TrainConfig(**fields)
+    exported = train(cfg, stages)
+    for stage, folder in exported.items():
+        print(f"{stage}: {folder}", file=sys.stderr)
+    if args.install:
+        install(Path(cfg.run_dir), REPO_ROOT / "assets" / "models")
+    return 0
 
 
 def run_generate(args) -> int:
@@ -89,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         if args.command == "generate":
             return run_generate(args)
+        if args.command == "train":
+            return run_train(args)
     except (CliError, ValidationError, ModelLoadError) as err:
         print(f"wedlm: error: {err}", file=sys.stderr)
         return 2

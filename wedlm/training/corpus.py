@@ -1,0 +1,136 @@
+"""Training samples: (prompt, answer) pairs from ../shared/data plus generated low-entropy text.
+
+Prompt tokens are never masked by the WeDLM objective; the answer is followed by end-of-text.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import random
+import re
+import string
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DATA_DIR = Path(__file__).resolve().parents[3] / "shared" / "data"
+WORDS = ["apple", "river", "stone", "cloud", "tiger", "lamp", "green", "music", "bread", "star",
+         "paper", "horse", "light", "water", "house", "tree", "blue", "seven", "dance", "moon"]
+CALCULATOR_NOTE = re.compile(r"<<[^>]*>>")
+
+
+@dataclass
+class Sample:
+    family: str
+    prompt: str
+    answer: str
+
+
+# -- very low entropy: generated -------------------------------------------------------------
+def counting(rng: random.Random) -> Sample:
+    a, b = sorted(rng.sample(range(1, 101), 2))
+    return Sample("counting", f"Count from {a} to {b}:", " " + ", ".join(map(str, range(a, b + 1))))
+
+
+def count_down(rng: random.Random) -> Sample:
+    a, b = sorted(rng.sample(range(1, 101), 2))
+    return Sample("counting", f"Count down from {b} to {a}:",
+                  " " + ", ".join(map(str, range(b, a - 1, -1))))
+
+
+def count_by(rng: random.Random) -> Sample:
+    step = rng.choice([2, 3, 5, 10])
+    a = rng.randint(0, 50)
+    b = a + step * rng.randint(2, 20)
+    return Sample("sequence", f"Count by {step} from {a} to {b}:",
+                  " " + ", ".join(map(str, range(a, b + 1, step))))
+
+
+def alphabet(rng: random.Random) -> Sample:
+    letters = string.ascii_uppercase
+    i, j = sorted(rng.sample(range(26), 2))
+    return Sample("sequence", f"Letters from {letters[i]} to {letters[j]}:",
+                  " " + ", ".join(letters[i:j + 1]))
+
+
+def repetition(rng: random.Random) -> Sample:
+    word, n = rng.choice(WORDS), rng.randint(2, 12)
+    return Sample("repetition", f"Repeat {word} {n} times:", " " + " ".join([word] * n))
+
+
+def times_table(rng: random.Random) -> Sample:
+    k, n = rng.randint(2, 12), rng.randint(3, 10)
+    rows = "\n".join(f"{k} x {i} = {k * i}" for i in range(1, n + 1))
+    return Sample("table", f"Times table of {k} up to {n}:", "\n" + rows)
+
+
+GENERATORS = [counting, counting, count_down, count_by, alphabet, repetition, times_table]
+
+
+def generated_sample(rng: random.Random) -> Sample:
+    return rng.choice(GENERATORS)(rng)
+
+
+# -- real text from ../shared/data -------------------------------------------------------------
+def math_samples(data_dir: Path) -> list[Sample]:
+    out = []
+    with open(data_dir / "gsm8k_train.jsonl", encoding="utf-8") as f:
+        for line in f:
+            row = json.loads(line)
+            answer = CALCULATOR_NOTE.sub("", row["answer"])
+            out.append(Sample("math", f"Question: {row['question']}\nAnswer:", " " + answer))
+    return out
+
+
+def code_samples(data_dir: Path) -> list[Sample]:
+    with gzip.open(data_dir / "HumanEval.jsonl.gz", "rt", encoding="utf-8") as f:
+        return [Sample("code", row["prompt"], row["canonical_solution"])
+                for row in map(json.loads, f)]
+
+
+def play_samples(data_dir: Path, rng: random.Random) -> list[Sample]:
+    """Runs of 1-3 speeches; the prompt is the first speaker's line."""
+    speeches = (data_dir / "tinyshakespeare.txt").read_text(encoding="utf-8").split("\n\n")
+    speeches = [s.strip() for s in speeches if ":\n" in s]
+    out, i = [], 0
+    while i < len(speeches):
+        n = rng.randint(1, 3)
+        text = "\n\n".join(speeches[i:i + n])
+        speaker, rest = text.split("\n", 1)
+        out.append(Sample("plays", speaker + "\n", rest))
+        i += n
+    return out
+
+
+class SampleStream:
+    """Draws samples by family weight: generated families are endless, real ones reshuffle."""
+
+    def __init__(self, data_dir: Path | str = DEFAULT_DATA_DIR, seed: int = 0,
+                 weights: dict[str, float] | None = None):
+        data_dir = Path(data_dir)
+        if not (data_dir / "gsm8k_train.jsonl").is_file():
+            raise FileNotFoundError(f"training data not found in {data_dir} (see shared/data/README.md)")
+        self.rng = random.Random(seed)
+        self.pools = {"math": math_samples(data_dir), "code": code_samples(data_dir),
+                      "plays": play_samples(data_dir, self.rng)}
+        self.weights = weights or {"generated": 0.4, "math": 0.3, "plays": 0.2, "code": 0.1}
+        self.order = {name: [] for name in self.pools}
+
+    def next(self) -> Sample:
+        family = self.rng.choices(list(self.weights), weights=list(self.weights.values()))[0]
+        if family == "generated":
+            return generated_sample(self.rng)
+        if not self.order[family]:
+            self.order[family] = list(range(len(self.pools[family])))
+            self.rng.shuffle(self.order[family])
+        return self.pools[family][self.order[family].pop()]
+
+
+def tokenizer_texts(data_dir: Path | str = DEFAULT_DATA_DIR, seed: int = 0, generated: int = 20000):
+    """Text to train the tokenizer on: all real data plus a sample of generated text."""
+    data_dir = Path(data_dir)
+    rng = random.Random(seed)
+    for s in math_samples(data_dir) + code_samples(data_dir) + play_samples(data_dir, rng):
+        yield s.prompt + s.answer
+    for _ in range(generated):
+        s = generated_sample(rng)
+        yield s.prompt + s.answer

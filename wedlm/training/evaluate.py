@@ -1,0 +1,92 @@
+"""Quality and speed of a trained model on its prompt formats, at the default knobs.
+
+python -m wedlm.training.evaluate [--model DIR] [--decoder streaming|ar] [--counting N] [--json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+
+from ..config import DecodeConfig
+from ..loading import load_model
+from ..trace import decode
+
+# Written for this evaluation, not taken from the training data.
+MATH_QUESTIONS = [
+    "A baker makes 12 muffins in the morning and 15 in the afternoon. He sells 20. How many muffins are left?",
+    "Lena has 3 bags with 8 marbles in each bag. She gives away 5 marbles. How many marbles does she have now?",
+    "A train travels 60 miles each hour for 4 hours. How many miles does it travel?",
+    "Tom buys 5 notebooks at $3 each and a pen for $2. How much does he spend?",
+]
+CODE_PROMPTS = [
+    'def sum_of_squares(numbers: list) -> int:\n    """Return the sum of the squares of the numbers."""\n',
+    'def count_vowels(text: str) -> int:\n    """Count the vowels in text."""\n',
+]
+PLAY_PROMPTS = ["ROMEO:\n", "KING HENRY VI:\n", "First Citizen:\n"]
+
+
+def counting_prompts(n: int, seed: int = 0) -> list[tuple[int, int]]:
+    rng = random.Random(seed)
+    return [tuple(sorted(rng.sample(range(1, 101), 2))) for _ in range(n)]
+
+
+def evaluate(lm, decoder: str = "streaming", counting: int = 12, config: DecodeConfig | None = None) -> dict:
+    config = config or DecodeConfig(max_new_tokens=512)
+    rows = []
+    for a, b in counting_prompts(counting):
+        trace = decode(lm, f"Count from {a} to {b}:", decoder, config)
+        expected = " " + ", ".join(map(str, range(a, b + 1)))
+        rows.append({"class": "counting", "prompt": f"Count from {a} to {b}:", "text": trace.text,
+                     "exact": trace.text == expected,
+                     "stopped": trace.result.stop_reason == "stop_token", **_speed(trace)})
+    for q in MATH_QUESTIONS:
+        trace = decode(lm, f"Question: {q}\nAnswer:", decoder, config)
+        rows.append({"class": "math", "prompt": q, "text": trace.text,
+                     "format_ok": bool(re.search(r"#### -?[\d,.]+\s*$", trace.text)), **_speed(trace)})
+    for p in CODE_PROMPTS:
+        trace = decode(lm, p, decoder, DecodeConfig(max_new_tokens=96))
+        rows.append({"class": "code", "prompt": p, "text": trace.text, **_speed(trace)})
+    for p in PLAY_PROMPTS:
+        trace = decode(lm, p, decoder, DecodeConfig(max_new_tokens=96))
+        rows.append({"class": "plays", "prompt": p, "text": trace.text, **_speed(trace)})
+    summary = {}
+    for cls in ("counting", "math", "code", "plays"):
+        sel = [r for r in rows if r["class"] == cls]
+        gen = sum(r["generated_tokens"] for r in sel)
+        fwd = sum(r["forwards"] for r in sel)
+        summary[cls] = {"prompts": len(sel), "tokens_per_forward": round(gen / max(fwd, 1), 2)}
+        if cls == "counting":
+            summary[cls]["exact_and_stopped"] = sum(r["exact"] and r["stopped"] for r in sel)
+        if cls == "math":
+            summary[cls]["format_ok"] = sum(r["format_ok"] for r in sel)
+    return {"model": lm.name, "decoder": decoder, "summary": summary, "rows": rows}
+
+
+def _speed(trace) -> dict:
+    s = trace.stats()
+    return {"generated_tokens": s["generated_tokens"], "forwards": s["forwards"],
+            "tokens_per_forward": round(s["tokens_per_forward"], 2)}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--model", default=None)
+    parser.add_argument("--decoder", default="streaming")
+    parser.add_argument("--counting", type=int, default=12)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    report = evaluate(load_model(args.model, device="cpu"), args.decoder, args.counting)
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=1))
+    else:
+        for row in report["rows"]:
+            print(f"[{row['class']}] TPF {row['tokens_per_forward']:.2f} | {row['prompt'][:40]!r} -> {row['text'][:90]!r}")
+        print(json.dumps(report["summary"], indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

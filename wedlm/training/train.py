@@ -1,0 +1,191 @@
+"""The bundled model's recipe: tokenizer -> AR pre-training -> WeDLM dual-stream training.
+
+Every number that matters is in TrainConfig. Each stage checkpoints into the run folder and
+resumes from there; each ends by exporting a Hugging Face folder that `load_model` reads.
+"""
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import torch
+from tqdm import tqdm
+
+from .corpus import DEFAULT_DATA_DIR, SampleStream, tokenizer_texts
+from .objective import ar_loss, wedlm_loss
+from .tokenizer import train_tokenizer
+
+
+@dataclass
+class TrainConfig:
+    run_dir: str = "runs/tiny"
+    data_dir: str = str(DEFAULT_DATA_DIR)
+    vocab_size: int = 4096
+    hidden_size: int = 256
+    num_layers: int = 6
+    num_heads: int = 4
+    num_kv_heads: int = 2
+    intermediate_size: int = 704
+    seq_len: int = 512          # L (fits "Count from 1 to 100" whole); the WeDLM stage feeds 2L
+    batch_size: int = 8
+    block_size: int = 32        # dual-stream block B
+    eos_pad: int = 8            # end-of-text tokens (with labels) after each answer
+    ar_steps: int = 1500
+    wedlm_steps: int = 1800
+    ar_lr: float = 1e-3
+    wedlm_lr: float = 5e-4
+    warmup_steps: int = 100
+    weight_decay: float = 0.05
+    save_every: int = 100
+    seed: int = 0
+    bf16: bool = True           # bf16 autocast (AMX on these CPUs)
+
+
+class Packer:
+    """Packs samples into (tokens, maskable) rows of seq_len: prompt ids are not maskable;
+    answer ids and the end-of-text run after them are."""
+
+    def __init__(self, stream: SampleStream, tokenizer, cfg: TrainConfig):
+        self.stream, self.tok, self.cfg = stream, tokenizer, cfg
+        self.ids: list[int] = []
+        self.maskable: list[bool] = []
+
+    def _add_sample(self) -> None:
+        s = self.stream.next()
+        prompt = self.tok.encode(s.prompt, add_special_tokens=False)
+        answer = self.tok.encode(s.answer, add_special_tokens=False) + [self.tok.eos_token_id] * self.cfg.eos_pad
+        self.ids += prompt + answer
+        self.maskable += [False] * len(prompt) + [True] * len(answer)
+
+    def batch(self) -> tuple[torch.Tensor, torch.Tensor]:
+        need = self.cfg.batch_size * self.cfg.seq_len
+        while len(self.ids) < need:
+            self._add_sample()
+        ids, mask = self.ids[:need], self.maskable[:need]
+        self.ids, self.maskable = self.ids[need:], self.maskable[need:]
+        shape = (self.cfg.batch_size, self.cfg.seq_len)
+        return torch.tensor(ids).view(shape), torch.tensor(mask).view(shape)
+
+
+def build_tokenizer(cfg: TrainConfig):
+    from transformers import AutoTokenizer
+    folder = Path(cfg.run_dir) / "tokenizer"
+    if not (folder / "tokenizer.json").is_file():
+        train_tokenizer(tokenizer_texts(cfg.data_dir, cfg.seed), cfg.vocab_size, folder)
+    return AutoTokenizer.from_pretrained(str(folder))
+
+
+def new_model(cfg: TrainConfig, tokenizer):
+    from transformers import Qwen3Config, Qwen3ForCausalLM
+    config = Qwen3Config(
+        vocab_size=len(tokenizer), hidden_size=cfg.hidden_size, intermediate_size=cfg.intermediate_size,
+        num_hidden_layers=cfg.num_layers, num_attention_heads=cfg.num_heads,
+        num_key_value_heads=cfg.num_kv_heads, head_dim=cfg.hidden_size // cfg.num_heads,
+        max_position_embeddings=1024, rope_theta=10000.0, tie_word_embeddings=True,
+        eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id,
+        bos_token_id=None, attn_implementation="sdpa")
+    torch.manual_seed(cfg.seed)
+    return Qwen3ForCausalLM(config)
+
+
+def lr_at(step: int, total: int, peak: float, warmup: int) -> float:
+    if step < warmup:
+        return peak * (step + 1) / warmup
+    progress = (step - warmup) / max(1, total - warmup)
+    return peak * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0))))
+
+
+def export(model, tokenizer, folder: Path, mask_token_id: int) -> None:
+    """A Hugging Face folder: safetensors, config with mask_token_id, tokenizer."""
+    folder.mkdir(parents=True, exist_ok=True)
+    model.config.mask_token_id = mask_token_id
+    model.config.use_cache = True
+    model.save_pretrained(str(folder))
+    tokenizer.save_pretrained(str(folder))
+
+
+def run_stage(stage: str, cfg: TrainConfig, model, tokenizer, steps: int, peak_lr: float) -> None:
+    """One training stage with checkpoint/resume, a progress bar and a JSONL loss log."""
+    stage_dir = Path(cfg.run_dir) / stage
+    stage_dir.mkdir(parents=True, exist_ok=True)
+    ckpt_file, log_file = stage_dir / "checkpoint.pt", stage_dir / "log.jsonl"
+    optim = torch.optim.AdamW(model.parameters(), lr=peak_lr, betas=(0.9, 0.95),
+                              weight_decay=cfg.weight_decay)
+    start_step, elapsed = 0, 0.0
+    stream = SampleStream(cfg.data_dir, seed=cfg.seed + (0 if stage == "ar" else 1))
+    if ckpt_file.is_file():
+        state = torch.load(ckpt_file, weights_only=False)
+        model.load_state_dict(state["model"])
+        optim.load_state_dict(state["optim"])
+        start_step, elapsed = state["step"], state["elapsed"]
+        stream.rng.setstate(state["stream_rng"])
+        torch.set_rng_state(state["torch_rng"])
+    packer = Packer(stream, tokenizer, cfg)
+    mask_id = tokenizer.mask_token_id
+    model.train()
+    bar = tqdm(range(start_step, steps), initial=start_step, total=steps, desc=stage, unit="step")
+    t_last = time.perf_counter()
+    for step in bar:
+        for group in optim.param_groups:
+            group["lr"] = lr_at(step, steps, peak_lr, cfg.warmup_steps)
+        tokens, maskable = packer.batch()
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=cfg.bf16):
+            out = (ar_loss(model, tokens) if stage == "ar"
+                   else wedlm_loss(model, tokens, maskable, mask_id, cfg.block_size))
+        optim.zero_grad(set_to_none=True)
+        out["loss"].backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optim.step()
+        now = time.perf_counter()
+        elapsed += now - t_last
+        t_last = now
+        record = {"step": step + 1, "lr": optim.param_groups[0]["lr"], "elapsed_s": round(elapsed, 1),
+                  "tokens": (step + 1) * cfg.batch_size * cfg.seq_len,
+                  **{k: round(float(v), 4) for k, v in out.items()}}
+        with open(log_file, "a") as f:
+            f.write(json.dumps(record) + "\n")
+        bar.set_postfix({k: f"{float(v):.3f}" for k, v in out.items() if k != "loss"})
+        if (step + 1) % cfg.save_every == 0 or step + 1 == steps:
+            torch.save({"model": model.state_dict(), "optim": optim.state_dict(), "step": step + 1,
+                        "elapsed": elapsed, "stream_rng": stream.rng.getstate(),
+                        "torch_rng": torch.get_rng_state()}, ckpt_file)
+    model.eval()
+
+
+def train(cfg: TrainConfig, stages: tuple[str, ...] = ("ar", "wedlm")) -> dict[str, Path]:
+    """Run the recipe; returns the exported folders per stage."""
+    torch.set_num_threads(max(1, torch.get_num_threads()))
+    run_dir = Path(cfg.run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "train_config.json").write_text(json.dumps(asdict(cfg), indent=1))
+    tokenizer = build_tokenizer(cfg)
+    mask_id = tokenizer.mask_token_id
+    exported = {}
+    model = new_model(cfg, tokenizer)
+    if "ar" in stages:
+        run_stage("ar", cfg, model, tokenizer, cfg.ar_steps, cfg.ar_lr)
+        exported["ar"] = run_dir / "ar-hf"
+        export(model, tokenizer, exported["ar"], mask_id)
+    if "wedlm" in stages:
+        from transformers import AutoModelForCausalLM
+        # WeDLM training starts from the AR parent, as in the paper.
+        model = AutoModelForCausalLM.from_pretrained(str(run_dir / "ar-hf"), dtype=torch.float32)
+        run_stage("wedlm", cfg, model, tokenizer, cfg.wedlm_steps, cfg.wedlm_lr)
+        exported["wedlm"] = run_dir / "wedlm-hf"
+        export(model, tokenizer, exported["wedlm"], mask_id)
+    return exported
+
+
+def install(run_dir: Path, assets: Path) -> None:
+    """Copy the exported models into assets/models (the shipped checkpoints)."""
+    for stage, name in (("ar-hf", "ar-tiny"), ("wedlm-hf", "wedlm-tiny")):
+        src = run_dir / stage
+        if src.is_dir():
+            dst = assets / name
+            for f in src.iterdir():
+                dst.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(f, dst / f.name)
