@@ -1,79 +1,323 @@
-"""A first explorer page: run a real decode and read its steps. The full explorer is issue 4."""
+"""The explorer's layout and event wiring. Handlers stay thin: decoding happens in `wedlm`,
+views are functions in render.py and figures.py."""
 from __future__ import annotations
 
-import html
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
 
 import gradio as gr
 
-from wedlm import DECODERS, DecodeConfig, ModelLoadError, ValidationError, decode, load_model
+from wedlm import DecodeConfig, ModelLoadError, Trace, ValidationError, decode_steps, load_model
+from wedlm.loading import REPO_ROOT
 
-EXAMPLES = ["Count from 1 to 30:", "Question: Sam has 4 boxes of 6 pens. How many pens?\nAnswer:",
-            "def is_even(n):\n    \"\"\"Return True when n is even.\"\"\"\n", "ROMEO:\n"]
+from . import figures, render
+from .timeline import Timeline
+
+TRACE_DIR = REPO_ROOT / "assets" / "traces"
+MAX_TRACE_BYTES = 5 * 1024 * 1024
+DOWNLOADS = Path(tempfile.mkdtemp(prefix="wedlm-traces-"))
+LIVE_UPDATE_S = 0.25  # at most one live refresh per this many seconds (the end always shows)
+DECODER_CHOICES = [("WeDLM streaming", "streaming"), ("block (stop-and-wait)", "block"),
+                   ("reference (no cache)", "reference"), ("autoregressive", "ar")]
+EXAMPLES = [
+    ["Count from 1 to 40:"],
+    ["Count from 25 to 60:"],
+    ["Times table of 7 up to 10:"],
+    ["Question: A shop sells pencils in packs of 6. Mia buys 4 packs and gives 5 pencils away. "
+     "How many pencils does she have left?\nAnswer:"],
+    ['def sum_list(numbers: list) -> int:\n    """Return the sum of the numbers."""\n'],
+    ["ROMEO:\n"],
+]
+
+try:  # on Hugging Face Spaces, run decodes on the GPU the Space lends
+    import spaces
+    on_gpu = spaces.GPU
+except ImportError:
+    def on_gpu(fn):
+        return fn
 
 
-def render_steps(trace) -> str:
-    """One row per forward: the window in logical order, what committed, what was filled."""
-    rows = []
-    for s in trace.steps:
-        cells = []
-        for k, tok in enumerate(s.window):
-            pos = s.start + k
-            if tok is None:
-                cells.append('<span class="slot mask">[M]</span>')
-            else:
-                cls = "committed" if k < len(s.committed) else "filled"
-                cells.append(f'<span class="slot {cls}" title="pos {pos}">'
-                             f'{html.escape(trace.tokens.get(tok, "?"))}</span>')
-        filled = ", ".join(f"{f.pos}:{html.escape(repr(trace.tokens.get(f.token, '?')))}" for f in s.filled)
-        rows.append(f"<tr><td>{s.index}</td><td>{''.join(cells)}</td><td>{len(s.committed)}</td>"
-                    f"<td>{html.escape(filled)}</td><td>{s.cache_after}</td><td>{s.seconds * 1000:.1f}</td></tr>")
-    head = "<tr><th>step</th><th>window (logical order)</th><th>committed</th><th>filled</th><th>cache</th><th>ms</th></tr>"
-    return f'<table class="steps">{head}{"".join(rows)}</table>'
+class Models:
+    """Loads each model once, on first use, and shares it between sessions."""
+
+    def __init__(self, default: str | None):
+        self.default = default
+        self._cache: dict = {}
+        self._lock = threading.Lock()
+
+    def get(self, name: str | None = None):
+        key = name or self.default
+        with self._lock:
+            if key not in self._cache:
+                self._cache[key] = load_model(key)
+            return self._cache[key]
+
+
+def example_traces() -> list[str]:
+    return sorted(p.name for p in TRACE_DIR.glob("*.json")) if TRACE_DIR.is_dir() else []
+
+
+def read_trace_file(path: str | Path) -> Trace:
+    path = Path(path)
+    if path.stat().st_size > MAX_TRACE_BYTES:
+        raise gr.Error(f"trace file is larger than {MAX_TRACE_BYTES // (1024 * 1024)} MB")
+    try:
+        return Trace.load(path)
+    except Exception as err:  # any malformed file: one clear message, no crash
+        raise gr.Error(f"not a valid WeDLM trace: {type(err).__name__}: {str(err)[:200]}")
+
+
+def make_config(window, threshold, no_threshold, penalty, temperature, top_k, top_p,
+                max_new_tokens, seed, block_size) -> DecodeConfig:
+    def whole(value, name):
+        if value is None or float(value) != int(float(value)):
+            raise ValidationError(f"{name} must be a whole number, got {value!r}")
+        return int(float(value))
+    try:
+        return DecodeConfig(
+            window=whole(window, "window"),
+            threshold=None if no_threshold or threshold is None else float(threshold),
+            penalty=float(penalty), temperature=float(temperature), top_k=whole(top_k, "top_k"),
+            top_p=float(top_p), max_new_tokens=whole(max_new_tokens, "max_new_tokens"),
+            seed=whole(seed, "seed"), block_size=whole(block_size, "block_size"))
+    except (TypeError, ValueError) as err:
+        raise gr.Error(str(err))
+
+
+def views(timeline: Timeline | None, step: int, colour_by: str) -> list:
+    """Everything that depends on the current step, in VIEW_OUTPUTS order."""
+    if timeline is None or timeline.num_steps == 0:
+        empty = "<div class='empty'>Run a decode or load a trace.</div>"
+        return [gr.Slider(minimum=0, maximum=1, value=0), empty, empty, empty, None, None, None,
+                None, empty]
+    step = max(0, min(int(step), timeline.num_steps - 1))
+    label = timeline.trace.decoder
+    return [
+        gr.Slider(minimum=0, maximum=max(1, timeline.num_steps - 1), value=step, step=1),
+        render.badge(timeline, step),
+        render.token_canvas(timeline, step, colour_by),
+        render.order_view(timeline, step),
+        figures.attention_mask(timeline, step, logical=False),
+        figures.attention_mask(timeline, step, logical=True),
+        figures.entropy_bars(timeline, step),
+        figures.prefix_growth({label: timeline}, step),
+        render.step_table(timeline, step),
+    ]
+
+
+def trace_outputs(timeline: Timeline | None, colour_by: str) -> list:
+    """Per-trace outputs (state, text, heatmap, download) followed by the step views."""
+    if timeline is None:
+        return [None, "", None, None] + views(None, 0, colour_by)
+    trace = timeline.trace
+    last = max(0, timeline.num_steps - 1)
+    download = None
+    if trace.result is not None:  # the finished trace is ready to download
+        download = str(DOWNLOADS / f"wedlm-trace-{trace.decoder}-{uuid.uuid4().hex[:8]}.json")
+        trace.save(download)
+    return [timeline, trace.text or _partial_text(timeline), figures.entropy_heatmap(timeline),
+            download] + views(timeline, last, colour_by)
+
+
+def live_outputs(timeline: Timeline, colour_by: str) -> list:
+    """While decoding: the cheap views only (text, badge, canvas, orders, growth); the plots
+    and the table wait for the end, so live refreshes stay fast."""
+    step = timeline.num_steps - 1
+    skip = gr.skip()
+    return [timeline, _partial_text(timeline), skip, None,
+            gr.Slider(minimum=0, maximum=max(1, step), value=step, step=1),
+            render.badge(timeline, step), render.token_canvas(timeline, step, colour_by),
+            render.order_view(timeline, step), skip, skip, skip,
+            figures.prefix_growth({timeline.trace.decoder: timeline}, step), skip]
+
+
+def _partial_text(timeline: Timeline) -> str:
+    tokens = timeline.trace.tokens
+    ids = [p.token for pos, p in sorted(timeline.positions.items())
+           if p.commit_step is not None and p.token not in timeline.trace.stop_ids]
+    return "".join(tokens.get(i, "") for i in ids)
 
 
 def build_ui(model_name: str | None = None) -> gr.Blocks:
-    state: dict = {}
+    models = Models(model_name)
 
-    def get_model():
-        if "lm" not in state:
-            state["lm"] = load_model(model_name)
-        return state["lm"]
-
-    def run(prompt, decoder, window, threshold, penalty, max_new_tokens):
+    @on_gpu
+    def run_decode(prompt, decoder, window, threshold, no_threshold, penalty, temperature, top_k,
+                   top_p, max_new_tokens, seed, block_size, colour_by):
+        config = make_config(window, threshold, no_threshold, penalty, temperature, top_k, top_p,
+                             max_new_tokens, seed, block_size)
         try:
-            config = DecodeConfig(window=int(window), threshold=None if threshold is None else float(threshold),
-                                  penalty=float(penalty), max_new_tokens=int(max_new_tokens))
-            trace = decode(get_model(), prompt, decoder, config)
+            lm = models.get()
+            last_yield = 0.0
+            for trace in decode_steps(lm, prompt, decoder, config):
+                if trace.result is not None:  # finished: every view, once
+                    yield trace_outputs(Timeline(trace), colour_by)
+                    break
+                now = time.perf_counter()
+                if now - last_yield >= LIVE_UPDATE_S:
+                    last_yield = now
+                    yield live_outputs(Timeline(trace), colour_by)
         except (ValidationError, ModelLoadError) as err:
             raise gr.Error(str(err))
-        stats = trace.stats()
-        summary = (f"{stats['generated_tokens']} tokens in {stats['forwards']} forwards — "
-                   f"tokens per forward {stats['tokens_per_forward']:.2f}, p_cache {stats['p_cache']:.2f}")
-        return trace.text, summary, render_steps(trace)
+
+    def decode_api(prompt: str, decoder: str = "streaming", window: int = 16,
+                   threshold: float | None = 0.4, penalty: float = 0.02, temperature: float = 0.0,
+                   max_new_tokens: int = 128, seed: int = 0) -> dict:
+        """Decode a prompt; returns the whole trace (steps, stats with tokens_per_forward,
+        forwards, generated_tokens, p_cache)."""
+        try:
+            config = DecodeConfig(window=int(window), threshold=None if threshold is None else float(threshold),
+                                  penalty=float(penalty), temperature=float(temperature),
+                                  max_new_tokens=int(max_new_tokens), seed=int(seed))
+            trace = None
+            for trace in decode_steps(models.get(), prompt, decoder, config):
+                pass
+            return trace.to_dict()
+        except (ValidationError, ModelLoadError, TypeError, ValueError) as err:
+            raise gr.Error(str(err))
+
+    def load_example(name, colour_by):
+        if not name:
+            return trace_outputs(None, colour_by)
+        if name not in example_traces():
+            raise gr.Error("unknown example trace")
+        return trace_outputs(Timeline(read_trace_file(TRACE_DIR / name)), colour_by)
+
+    def load_upload(file, colour_by):
+        if file is None:
+            return trace_outputs(None, colour_by)
+        return trace_outputs(Timeline(read_trace_file(file)), colour_by)
+
+    def move(timeline, step, delta, colour_by):
+        if timeline is None:
+            return views(None, 0, colour_by)
+        target = {"first": 0, "last": timeline.num_steps - 1}.get(delta)
+        target = int(step) + int(delta) if target is None else target
+        return views(timeline, target, colour_by)
+
+    def tick(timeline, step, colour_by):
+        """Play: one step per tick; stop at the end."""
+        if timeline is None or int(step) >= timeline.num_steps - 1:
+            return [gr.Timer(active=False), "▶ Play"] + views(timeline, step, colour_by)
+        return [gr.Timer(active=True), "⏸ Pause"] + views(timeline, int(step) + 1, colour_by)
+
+    def toggle_play(playing, timeline, step):
+        start_over = timeline is not None and int(step) >= timeline.num_steps - 1
+        playing = not playing
+        return playing, gr.Timer(active=playing), ("⏸ Pause" if playing else "▶ Play"), \
+            (0 if playing and start_over else step)
 
     with gr.Blocks(title="WeDLM Explorer") as demo:
-        gr.Markdown("# WeDLM Explorer\nA real WeDLM streaming parallel decoder, step by step.")
-        prompt = gr.Textbox(label="Prompt", value=EXAMPLES[0], lines=3)
-        gr.Examples(EXAMPLES, inputs=prompt)
-        with gr.Row():
-            decoder = gr.Dropdown(list(DECODERS), value="streaming", label="Decoder")
-            window = gr.Slider(1, 64, value=16, step=1, label="Window W")
-            threshold = gr.Number(value=0.4, label="Threshold τ (empty = none)")
-            penalty = gr.Number(value=0.02, label="Penalty λ")
-            max_new = gr.Slider(1, 512, value=64, step=1, label="Max new tokens")
-        run_btn = gr.Button("Run", variant="primary")
-        output = gr.Textbox(label="Output", lines=4)
-        summary = gr.Markdown()
-        steps = gr.HTML()
-        run_btn.click(run, [prompt, decoder, window, threshold, penalty, max_new],
-                      [output, summary, steps], api_name="run")
+        gr.Markdown("# WeDLM Explorer\nA real **WeDLM streaming parallel decoder** on a real KV cache, "
+                    "step by step: masks are filled in parallel, filled tokens move in front of masks "
+                    "(keeping their position ids), and the leading filled run commits to the cache.")
+        timeline_state = gr.State(None)
+        playing = gr.State(False)
+        with gr.Tab("Decode"):
+            with gr.Row():
+                with gr.Column(scale=3):
+                    prompt = gr.Textbox(label="Prompt", lines=4, value=EXAMPLES[0][0], elem_id="prompt")
+                    gr.Examples(EXAMPLES, inputs=[prompt], label="Examples, from very low to high entropy")
+                    with gr.Row():
+                        run_btn = gr.Button("Run", variant="primary", elem_id="run")
+                        stop_btn = gr.Button("Stop", elem_id="stop")
+                with gr.Column(scale=2):
+                    decoder = gr.Radio(DECODER_CHOICES, value="streaming", label="Decoder")
+                    with gr.Row():
+                        window = gr.Slider(1, 64, value=16, step=1, label="Window W")
+                        block_size = gr.Slider(1, 64, value=16, step=1, label="Block size (block)")
+                    with gr.Row():
+                        threshold = gr.Number(value=0.4, label="Threshold τ", minimum=0)
+                        no_threshold = gr.Checkbox(False, label="No τ (one slot per step)")
+                        penalty = gr.Number(value=0.02, label="Penalty λ", minimum=0)
+                    with gr.Row():
+                        temperature = gr.Number(value=0.0, label="Temperature", minimum=0)
+                        top_k = gr.Number(value=0, label="Top-k", minimum=0, precision=0)
+                        top_p = gr.Number(value=1.0, label="Top-p", minimum=0.01, maximum=1)
+                    with gr.Row():
+                        max_new = gr.Slider(1, 512, value=128, step=1, label="Max new tokens", elem_id="max-new")
+                        seed = gr.Number(value=0, label="Seed", precision=0, minimum=0)
+            output_text = gr.Textbox(label="Output", lines=3, interactive=False, elem_id="output")
+            badge = gr.HTML(elem_id="badge")
+            with gr.Row():
+                first_btn = gr.Button("« first", size="sm", elem_id="first")
+                prev_btn = gr.Button("◀ step", size="sm", elem_id="prev")
+                play_btn = gr.Button("▶ Play", size="sm", elem_id="play")
+                next_btn = gr.Button("step ▶", size="sm", elem_id="next")
+                last_btn = gr.Button("last »", size="sm", elem_id="last")
+                colour_by = gr.Radio(["entropy", "step"], value="entropy", label="Colour tokens by")
+            step_slider = gr.Slider(0, 1, value=0, step=1, label="Step (forward index, from 0)", elem_id="step")
+            canvas = gr.HTML(elem_id="canvas")
+            orders = gr.HTML(elem_id="orders")
+            with gr.Row():
+                mask_phys = gr.Plot(elem_id="mask-physical", label="Attention mask, physical order")
+                mask_log = gr.Plot(elem_id="mask-logical", label="Attention mask, logical order")
+            with gr.Row():
+                bars = gr.Plot(elem_id="entropy-bars", label="Entropy of mask slots")
+                growth = gr.Plot(elem_id="growth", label="Committed prefix growth")
+            heatmap = gr.Plot(elem_id="entropy-heatmap", label="Entropy over steps")
+            table = gr.HTML(elem_id="step-table")
+            with gr.Row():
+                examples_dd = gr.Dropdown(example_traces(), label="Recorded example traces",
+                                          value=(example_traces() or [None])[0], elem_id="examples")
+                upload = gr.File(label="Load a trace (JSON)", file_types=[".json"], elem_id="upload")
+                download = gr.DownloadButton("Download this trace (JSON)", elem_id="download")
+        timer = gr.Timer(0.6, active=False)
+
+        view_outputs = [step_slider, badge, canvas, orders, mask_phys, mask_log, bars, growth, table]
+        trace_outs = [timeline_state, output_text, heatmap, download] + view_outputs
+        knobs = [prompt, decoder, window, threshold, no_threshold, penalty, temperature, top_k,
+                 top_p, max_new, seed, block_size, colour_by]
+
+        run_event = run_btn.click(run_decode, knobs, trace_outs, api_name="run_live",
+                                  concurrency_limit=2)
+        stop_btn.click(None, None, None, cancels=[run_event])
+        gr.api(decode_api, api_name="decode", concurrency_limit=2)
+        examples_dd.change(load_example, [examples_dd, colour_by], trace_outs, api_name="load_example")
+        upload.upload(load_upload, [upload, colour_by], trace_outs, api_name="load_trace")
+        step_slider.release(lambda t, s, c: views(t, s, c), [timeline_state, step_slider, colour_by],
+                            view_outputs, api_name="show_step", show_progress="hidden")
+        colour_by.change(lambda t, s, c: views(t, s, c), [timeline_state, step_slider, colour_by],
+                         view_outputs, api_name=False, show_progress="hidden")
+        for btn, delta in ((first_btn, "first"), (prev_btn, -1), (next_btn, 1), (last_btn, "last")):
+            btn.click(lambda t, s, c, d=delta: move(t, s, d, c), [timeline_state, step_slider, colour_by],
+                      view_outputs, api_name=False, show_progress="hidden")
+        play_btn.click(toggle_play, [playing, timeline_state, step_slider],
+                       [playing, timer, play_btn, step_slider], api_name=False)
+        timer.tick(tick, [timeline_state, step_slider, colour_by], [timer, play_btn] + view_outputs,
+                   api_name=False, show_progress="hidden")
+        demo.load(load_example, [examples_dd, colour_by], trace_outs, api_name=False)
     return demo
 
 
 CSS = """
-.steps td { vertical-align: top; font-family: monospace; font-size: 12px; }
-.slot { display: inline-block; margin: 1px; padding: 0 3px; border-radius: 3px; white-space: pre; }
-.slot.mask { background: #ddd; color: #555; }
-.slot.filled { background: #ffe7a3; }
-.slot.committed { background: #b8e6b8; }
+.canvas .prompt { white-space: pre-wrap; color: #374151; font-family: monospace; font-size: 12px;
+  border-left: 3px solid #9ca3af; padding-left: 6px; margin-bottom: 6px; }
+.canvas .tokens { line-height: 1.9; }
+.tok { display: inline-block; font-family: monospace; font-size: 13px; padding: 0 3px; margin: 1px;
+  border-radius: 3px; border: 1px solid transparent; white-space: pre; color: #111827; }
+.tok.mask { color: #4b5563; }
+.tok.filled { border: 1px dashed #6b7280; }
+.tok.new { border: 2px solid #dc2626; }
+.tok.committed { border: 1px solid #15803d; }
+.tok.special { font-weight: bold; outline: 1px solid #7c3aed; }
+.legend .tok { font-size: 11px; background: #f3f4f6; }
+.orders .row { display: flex; flex-wrap: wrap; align-items: center; margin: 4px 0; gap: 2px; }
+.orders .lab { width: 230px; font-size: 12px; color: #374151; }
+.slot { display: inline-flex; flex-direction: column; align-items: center; min-width: 28px;
+  border-radius: 4px; padding: 1px 3px; font-family: monospace; font-size: 12px; }
+.slot.mask { background: #d1d5db; } .slot.filled { background: #fde68a; }
+.slot.commit { background: #86efac; }
+.slot .pid { font-size: 10px; color: #6b7280; }
+.kv { display: inline-block; background: #dbeafe; font-family: monospace; font-size: 11px;
+  padding: 1px 3px; border-radius: 2px; white-space: pre; }
+.kv.new { background: #86efac; } .kv.more { background: none; color: #6b7280; }
+.orders .note { font-size: 11px; color: #6b7280; }
+.badge { font-size: 13px; } .badge .dec { background: #1d4ed8; color: white; border-radius: 4px;
+  padding: 1px 6px; font-weight: bold; }
+.steptable { max-height: 260px; overflow-y: auto; }
+.steptable table { font-size: 12px; } .steptable tr.current { background: #fef3c7; }
 """

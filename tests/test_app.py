@@ -1,4 +1,6 @@
-"""The app launched for real and driven through its named endpoint with gradio_client."""
+"""The app launched for real and driven through its named endpoints with gradio_client."""
+import json
+
 import pytest
 
 
@@ -12,24 +14,35 @@ def app_url(tiny_dir):
     demo.close()
 
 
-def test_run_endpoint_decodes_and_escapes(app_url, tiny_lm):
+@pytest.fixture(scope="module")
+def client(app_url):
     from gradio_client import Client
+    return Client(app_url, verbose=False)
+
+
+def test_decode_api_returns_the_trace(client, tiny_lm):
     from wedlm import DecodeConfig, decode
-    client = Client(app_url, verbose=False)
-    prompt = "<script>alert(1)</script>"
-    text, summary, steps_html = client.predict(prompt, "streaming", 8, 3.0, 0.02, 12, api_name="/run")
-    expected = decode(tiny_lm, prompt, "streaming",
-                      DecodeConfig(window=8, threshold=3.0, penalty=0.02, max_new_tokens=12))
-    assert text == expected.text
-    assert f"{expected.result.forwards} forwards" in summary
-    assert steps_html.count("<tr>") == expected.result.forwards + 1
-    assert "<script>" not in steps_html
+    out = client.predict(prompt="Count from 1 to 20:", decoder="streaming", window=8, threshold=3.0,
+                         penalty=0.02, temperature=0.0, max_new_tokens=24, seed=0, api_name="/decode")
+    data = out if isinstance(out, dict) else json.loads(out)
+    expected = decode(tiny_lm, "Count from 1 to 20:", "streaming",
+                      DecodeConfig(window=8, threshold=3.0, max_new_tokens=24))
+    assert data["token_ids"] == expected.token_ids
+    assert len(data["steps"]) == data["stats"]["forwards"] == expected.result.forwards
+    for key in ("tokens_per_forward", "forwards", "generated_tokens", "p_cache"):
+        assert data["stats"][key] == pytest.approx(expected.stats()[key])
 
 
-def test_bad_knob_is_a_clear_error(app_url):
-    from gradio_client import Client
-    client = Client(app_url, verbose=False)
+def test_decode_api_defaults_and_threshold_none(client):
+    out = client.predict(prompt="ROMEO:", threshold=None, max_new_tokens=6, api_name="/decode")
+    assert out["config"]["threshold"] is None and out["config"]["window"] == 16
+    assert all(len(s["filled"]) <= 1 for s in out["steps"])  # one slot per step without tau
+
+
+def test_decode_api_rejects_bad_input(client):
     with pytest.raises(Exception, match="threshold must be at least 0"):
-        client.predict("hi", "streaming", 8, -1.0, 0.02, 12, api_name="/run")
+        client.predict(prompt="hi", threshold=-1.0, api_name="/decode")
     with pytest.raises(Exception, match="prompt is empty"):
-        client.predict("   ", "streaming", 8, 0.4, 0.02, 12, api_name="/run")
+        client.predict(prompt="   ", api_name="/decode")
+    with pytest.raises(Exception, match="unknown decoder"):
+        client.predict(prompt="hi", decoder="magic", api_name="/decode")

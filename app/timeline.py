@@ -1,0 +1,75 @@
+"""What every output position looked like at every step of a trace: the views' shared index."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from wedlm import Trace
+
+
+@dataclass
+class Position:
+    pos: int
+    token: int | None = None
+    fill_step: int | None = None     # step whose forward filled it (-1: AR prefill)
+    commit_step: int | None = None   # step whose forward committed it (KV kept)
+    entropy: float | None = None     # at the step it was filled
+    candidates: list = field(default_factory=list)
+
+
+class Timeline:
+    """Built once per trace; every view at step k reads from it."""
+
+    def __init__(self, trace: Trace):
+        self.trace = trace
+        self.prompt_len = len(trace.prompt_ids)
+        self.positions: dict[int, Position] = {}
+        if trace.result:
+            for f in trace.result.prefill_filled:
+                self._at(f.pos).__dict__.update(token=f.token, fill_step=-1, entropy=f.entropy,
+                                                candidates=f.candidates)
+        committed_total = 0
+        self.committed_after: list[int] = []  # committed output tokens after each step
+        for s in trace.steps:
+            for k, tok in enumerate(s.committed):
+                self._at(s.start + k).commit_step = s.index
+            committed_total += len(s.committed)
+            self.committed_after.append(committed_total)
+            for f in s.filled:
+                p = self._at(f.pos)
+                p.token, p.fill_step, p.entropy, p.candidates = f.token, s.index, f.entropy, f.candidates
+
+    def _at(self, pos: int) -> Position:
+        if pos not in self.positions:
+            self.positions[pos] = Position(pos)
+        return self.positions[pos]
+
+    @property
+    def num_steps(self) -> int:
+        return len(self.trace.steps)
+
+    def state_at(self, pos: int, step: int) -> str:
+        """mask | filled | new | committed at the end of `step` (after its fill)."""
+        p = self.positions.get(pos)
+        if p is None or p.fill_step is None or p.fill_step > step:
+            return "mask"
+        if p.commit_step is not None and p.commit_step <= step:
+            return "committed"
+        return "new" if p.fill_step == step else "filled"
+
+    def visible_positions(self, step: int) -> list[int]:
+        """Output positions that exist at `step`: committed ones and the window after it."""
+        s = self.trace.steps[step]
+        end = max([s.start + len(s.window)] + [f.pos + 1 for f in s.filled])
+        return list(range(self.prompt_len, end))
+
+    def window_after(self, step: int) -> list:
+        """The window after `step`'s commit and fill, in logical order (None = MASK)."""
+        s = self.trace.steps[step]
+        rest = list(s.window[len(s.committed):])
+        start = s.start + len(s.committed)
+        if s.finished:
+            return []
+        for f in s.filled:  # (AR fills the slot just past its one-token window)
+            rest += [None] * (f.pos - start + 1 - len(rest))
+            rest[f.pos - start] = f.token
+        return rest

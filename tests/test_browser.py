@@ -1,0 +1,78 @@
+"""The explorer in a real headless Chromium (Debian's package) driven by Playwright."""
+import os
+from pathlib import Path
+
+import pytest
+
+ARTIFACTS = Path(os.environ.get("WEDLM_TEST_ARTIFACTS", Path(__file__).parent.parent / "test-artifacts"))
+CHROMIUM = "/usr/bin/chromium"
+XSS_PROMPT = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">Count from 1 to 9:'
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def page(tiny_dir):
+    from playwright.sync_api import sync_playwright
+    from app.ui import CSS, build_ui
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian chromium is not installed (.ci/run installs it)")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    demo = build_ui(str(tiny_dir))
+    demo.queue().launch(prevent_thread_lock=True, server_name="127.0.0.1", css=CSS, quiet=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 2400})
+        page.dialogs = []
+        page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
+        page.goto(demo.local_url, wait_until="domcontentloaded")
+        page.wait_for_selector("#prompt textarea", timeout=60_000)
+        yield page
+        browser.close()
+    demo.close()
+
+
+def plot_traces(page, elem_id: str) -> int:
+    """Number of data traces Plotly drew inside a gr.Plot."""
+    return page.evaluate(
+        """id => { const el = document.querySelector('#' + id + ' .js-plotly-plot');
+                   return el && el.data ? el.data.length : 0; }""", elem_id)
+
+
+def test_run_decode_step_through_and_render(page):
+    page.fill("#prompt textarea", XSS_PROMPT)
+    page.fill("#max-new input[type=number]", "24")
+    page.press("#max-new input[type=number]", "Enter")
+    page.click("#run")
+    page.wait_for_function(
+        "() => document.querySelector('#output textarea') && document.querySelector('#output textarea').value.length > 0",
+        timeout=60_000)
+    page.wait_for_function("() => document.querySelector('#badge') && document.querySelector('#badge').innerText.includes('per forward')",
+                           timeout=60_000)
+    page.screenshot(path=str(ARTIFACTS / "decode-finished.png"), full_page=True)
+
+    # every view rendered with data
+    assert page.locator("#canvas .tok").count() > 5
+    assert page.locator("#orders .slot").count() > 0
+    for plot in ("mask-physical", "mask-logical", "growth", "entropy-heatmap"):
+        page.wait_for_function(f"() => document.querySelector('#{plot} .js-plotly-plot')", timeout=30_000)
+        assert plot_traces(page, plot) >= 1, plot
+    assert page.locator("#step-table tr").count() > 2
+    assert "streaming" in page.inner_text("#badge")
+
+    # step back to the first step and forward again
+    page.click("#first")
+    page.wait_for_function("() => document.querySelector('#badge').innerText.includes('forward 1 of')")
+    assert page.locator("#canvas .tok.new").count() >= 1
+    page.wait_for_function("() => document.querySelector('#entropy-bars .js-plotly-plot')")
+    page.wait_for_function(
+        "() => { const el = document.querySelector('#entropy-bars .js-plotly-plot'); return el && el.data && el.data.length >= 2; }")
+    page.click("#next")
+    page.wait_for_function("() => document.querySelector('#badge').innerText.includes('forward 2 of')")
+    page.screenshot(path=str(ARTIFACTS / "decode-step-2.png"), full_page=True)
+
+    # the prompt rendered as text everywhere: no script ran, no image tag was created
+    assert page.evaluate("() => window.__xss") is None
+    assert page.dialogs == []
+    assert "<script>window.__xss=1</script>" in page.inner_text("#canvas .prompt")
+    assert page.locator("#canvas img, #orders img, #step-table img").count() == 0
