@@ -52,6 +52,21 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--no-chat", dest="chat", action="store_false")
     gen.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     gen.add_argument("--trace-out", default=None, help="write the whole trace (JSON) to this file")
+    bench = sub.add_parser("bench", help="WeDLM vs block, AR and generate() across prompt entropy")
+    bench.add_argument("--model", default=None, help="the WeDLM model (default: bundled)")
+    bench.add_argument("--ar-model", default=None, help="the AR parent for quality agreement (default: bundled AR parent)")
+    bench.add_argument("--prompts", default=None, help="JSONL with id, class, prompt (default: the project's suite)")
+    bench.add_argument("--repeats", type=int, default=3)
+    bench.add_argument("--device", default="auto")
+    bench.add_argument("--window", type=int, default=DEFAULT_WINDOW)
+    bench.add_argument("--threshold", type=_threshold, default=DEFAULT_THRESHOLD)
+    bench.add_argument("--penalty", type=float, default=DEFAULT_PENALTY)
+    bench.add_argument("--block-size", type=int, default=16)
+    bench.add_argument("--max-new-tokens", type=int, default=128)
+    bench.add_argument("--no-sweep", action="store_true", help="skip the tau sweep")
+    bench.add_argument("--json", action="store_true", help='print {"results": [...], "summary": {...}}')
+    bench.add_argument("--out", default=None, help="also write bench.json, bench.md and charts here")
+
     train = sub.add_parser("train", help="train the bundled tiny model (AR parent, then WeDLM)")
     from .training.train import TrainConfig
     defaults = TrainConfig()
@@ -123,7 +138,12 @@ def main(argv: list[str] | None = None) -> int:
             return run_generate(args)
         if args.command == "train":
             return run_train(args)
-    except (CliError, ValidationError, ModelLoadError) as err:
+        if args.command == "bench":
+            if args.repeats < 1:
+                raise CliError("--repeats must be at least 1")
+            from .bench import main_bench
+            return main_bench(args)
+    except (CliError, ValidationError, ModelLoadError, FileNotFoundError) as err:
         print(f"wedlm: error: {err}", file=sys.stderr)
         return 2
     return 2

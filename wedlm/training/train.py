@@ -181,11 +181,21 @@ def train(cfg: TrainConfig, stages: tuple[str, ...] = ("ar", "wedlm")) -> dict[s
 
 
 def install(run_dir: Path, assets: Path) -> None:
-    """Copy the exported models into assets/models (the shipped checkpoints)."""
-    for stage, name in (("ar-hf", "ar-tiny"), ("wedlm-hf", "wedlm-tiny")):
-        src = run_dir / stage
-        if src.is_dir():
-            dst = assets / name
-            for f in src.iterdir():
-                dst.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(f, dst / f.name)
+    """Copy the exported models into assets/models (the shipped checkpoints), measure them on
+    their prompt formats, and write their model cards."""
+    from ..loading import load_model
+    from .card import write_card
+    from .evaluate import evaluate
+
+    for stage, name, decoder in (("ar", "ar-tiny", "ar"), ("wedlm", "wedlm-tiny", "streaming")):
+        src = run_dir / f"{stage}-hf"
+        if not src.is_dir():
+            continue
+        dst = assets / name
+        if dst.exists():
+            shutil.rmtree(dst)
+        shutil.copytree(src, dst)
+        report = evaluate(load_model(str(dst), device="cpu"), decoder)
+        (run_dir / f"eval-{stage}.json").write_text(json.dumps(report, indent=1, ensure_ascii=False))
+        command = f"python -m wedlm.training.evaluate --model assets/models/{name} --decoder {decoder}"
+        write_card(dst, stage, run_dir, report, command)

@@ -1,0 +1,43 @@
+import json
+import os
+import subprocess
+import sys
+
+ENV = {**os.environ, "HF_HUB_OFFLINE": "1"}
+
+
+def test_bench_json_runs_every_decoder_side_by_side(tiny_dir, tmp_path):
+    prompts = tmp_path / "p.jsonl"
+    prompts.write_text('{"id": "c", "class": "counting", "prompt": "Count from 1 to 9:"}\n'
+                       '{"id": "r", "class": "plays", "prompt": "ROMEO:"}\n')
+    out_dir = tmp_path / "out"
+    proc = subprocess.run([sys.executable, "-m", "wedlm", "bench", "--model", str(tiny_dir),
+                           "--prompts", str(prompts), "--repeats", "1", "--max-new-tokens", "12",
+                           "--no-sweep", "--json", "--out", str(out_dir)],
+                          capture_output=True, text=True, env=ENV, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    rows = report["results"]
+    assert {(r["prompt_id"], r["decoder"]) for r in rows} == {
+        (p, d) for p in ("c", "r") for d in ("streaming", "block", "ar", "generate")}
+    for r in rows:
+        for key in ("prompt_id", "class", "decoder", "tokens_per_forward", "p_cache", "tokens_per_s",
+                    "decode_s", "generated_tokens", "text", "exact_match", "token_agreement"):
+            assert key in r
+    # with no AR parent given, the yardstick is this model's own AR output: ar and generate agree
+    for r in rows:
+        if r["decoder"] in ("ar", "generate"):
+            assert r["exact_match"] and r["token_agreement"] == 1.0
+    assert set(report["summary"]) == {"counting", "plays"}
+    assert report["forward_cost"]["ratio_vs_ar"]["1"] == 1.0
+    assert (out_dir / "bench.md").read_text().startswith("| class | decoder |")
+    assert (out_dir / "speed.html").is_file()
+
+
+def test_bench_rejects_a_bad_prompt_file(tiny_dir, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "x"}\n')
+    proc = subprocess.run([sys.executable, "-m", "wedlm", "bench", "--model", str(tiny_dir),
+                           "--prompts", str(bad)], capture_output=True, text=True, env=ENV, timeout=300)
+    assert proc.returncode == 2 and "missing class, prompt" in proc.stderr
+    assert "Traceback" not in proc.stderr

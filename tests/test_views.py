@@ -1,0 +1,65 @@
+"""The explorer's views as plain functions of a trace (no browser)."""
+import pytest
+
+from app import figures, render
+from app.timeline import Timeline
+from wedlm import DecodeConfig, decode
+from wedlm.reorder import visibility
+
+
+@pytest.fixture(scope="module")
+def timeline(tiny_lm):
+    trace = decode(tiny_lm, "Count from 1 to 20:", "streaming",
+                   DecodeConfig(window=8, threshold=3.0, max_new_tokens=30))
+    return Timeline(trace)
+
+
+def test_timeline_states_follow_fill_and_commit(timeline):
+    trace = timeline.trace
+    for s in trace.steps:
+        for f in s.filled:
+            assert timeline.state_at(f.pos, s.index) == "new"
+            if s.index > 0:
+                assert timeline.state_at(f.pos, s.index - 1) == "mask"
+        for k, _ in enumerate(s.committed):
+            assert timeline.state_at(s.start + k, s.index) == "committed"
+    assert timeline.committed_after[-1] == len(trace.token_ids)
+
+
+def test_attention_mask_figures(timeline):
+    step = next(s for s in timeline.trace.steps if any(t is None for t in s.window)
+                and any(t is not None for t in s.window))
+    phys = figures.attention_mask(timeline, step.index, logical=False).data[0].z
+    logi = figures.attention_mask(timeline, step.index, logical=True).data[0].z
+    n = len(step.window)
+    assert all(row[0] == 1 for row in phys)  # everyone sees the prefix
+    assert [row[1:] for row in phys] == [[int(j <= i) for j in range(n)] for i in range(n)]
+    assert [row[1:] for row in logi] == [[int(v) for v in row] for row in visibility(step.window)]
+
+
+def test_figures_have_heights_and_data(timeline):
+    k = 0
+    for fig in (figures.attention_mask(timeline, k, False), figures.attention_mask(timeline, k, True),
+                figures.entropy_bars(timeline, k), figures.entropy_heatmap(timeline),
+                figures.prefix_growth({"streaming": timeline}, k)):
+        assert fig.layout.height and fig.layout.height >= 300
+        assert len(fig.data) >= 1
+
+
+def test_html_views_escape_everything(tiny_lm):
+    evil = '<img src=x onerror=alert(1)>"\'&'
+    trace = decode(tiny_lm, evil, "streaming", DecodeConfig(max_new_tokens=6))
+    trace.tokens[trace.token_ids[0]] = "<script>bad()</script>"  # as a hostile trace file could
+    tl = Timeline(trace)
+    for html in (render.token_canvas(tl, 0), render.order_view(tl, len(trace.steps) - 1),
+                 render.step_table(tl, 0), render.badge(tl, 0)):
+        assert "<img" not in html and "<script>" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in render.token_canvas(tl, 0)
+
+
+def test_special_tokens_are_drawn_as_names(tiny_lm):
+    trace = decode(tiny_lm, "ROMEO:", "streaming", DecodeConfig(max_new_tokens=4))
+    tl = Timeline(trace)
+    eos = trace.stop_ids[0]
+    assert render.token_label(tl, eos) == "&lt;EOS&gt;"
+    assert render.token_label(tl, None) == "[M]"
