@@ -13,8 +13,10 @@ def main() -> None:
     parser.add_argument("--host", default=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("GRADIO_SERVER_PORT", 7860)))
     parser.add_argument("--model", default=None, help="local folder or hub id (default: bundled model)")
+    parser.add_argument("--ar-model", default=None,
+                        help="AR baseline for the race (default: the bundled model's AR parent)")
     args = parser.parse_args()
-    demo = build_ui(args.model)
+    demo = build_ui(args.model, args.ar_model)
     demo.queue(default_concurrency_limit=2).launch(server_name=args.host, server_port=args.port,
                                                    css=CSS, share=False)
 

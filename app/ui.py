@@ -11,9 +11,9 @@ from pathlib import Path
 import gradio as gr
 
 from wedlm import DecodeConfig, ModelLoadError, Trace, ValidationError, decode_steps, load_model
-from wedlm.loading import REPO_ROOT
+from wedlm.loading import BUNDLED_AR_MODEL, REPO_ROOT
 
-from . import figures, render
+from . import figures, race, render
 from .timeline import Timeline
 
 TRACE_DIR = REPO_ROOT / "assets" / "traces"
@@ -141,8 +141,24 @@ def _partial_text(timeline: Timeline) -> str:
     return "".join(tokens.get(i, "") for i in ids)
 
 
-def build_ui(model_name: str | None = None) -> gr.Blocks:
+RACE_TICKS = 40  # wall-clock mode: the slowest lane finishes in about this many ticks
+AR_CHOICES = [("AR parent model", "parent"), ("the same WeDLM model (next-token head)", "same")]
+
+
+def race_outputs(timelines: dict, tick: int, wall_clock: bool) -> list:
+    """Race state, tick, lanes HTML, growth chart (up to the current forward)."""
+    spt = max(race.total_seconds(t) for t in timelines.values()) / RACE_TICKS
+    html, finished = race.race_frame(timelines, tick, wall_clock, spt)
+    longest = max(len(t.trace.steps) for t in timelines.values())
+    current = None if finished else min(tick, longest) - 1
+    chart = figures.prefix_growth({race.LANE_TITLES[k]: v for k, v in timelines.items()}, current)
+    return [timelines, tick, html, chart, gr.Timer(active=not finished)]
+
+
+def build_ui(model_name: str | None = None, ar_model_name: str | None = None) -> gr.Blocks:
     models = Models(model_name)
+    if ar_model_name is None and model_name is None and BUNDLED_AR_MODEL.is_dir():
+        ar_model_name = str(BUNDLED_AR_MODEL)
 
     @on_gpu
     def run_decode(prompt, decoder, window, threshold, no_threshold, penalty, temperature, top_k,
@@ -178,6 +194,29 @@ def build_ui(model_name: str | None = None) -> gr.Blocks:
             return trace.to_dict()
         except (ValidationError, ModelLoadError, TypeError, ValueError) as err:
             raise gr.Error(str(err))
+
+    @on_gpu
+    def run_race(prompt, window, threshold, no_threshold, penalty, block_size, max_new_tokens,
+                 ar_choice, mode):
+        config = make_config(window, threshold, no_threshold, penalty, 0.0, 0, 1.0,
+                             max_new_tokens, 0, block_size)
+        try:
+            lm = models.get()
+            ar_lm = models.get(ar_model_name) if ar_choice == "parent" and ar_model_name else lm
+            timelines = {}
+            for name, model in (("ar", ar_lm), ("streaming", lm), ("block", lm)):
+                trace = None
+                for trace in decode_steps(model, prompt, name, config):
+                    pass
+                timelines[name] = Timeline(trace)
+        except (ValidationError, ModelLoadError) as err:
+            raise gr.Error(str(err))
+        return race_outputs(timelines, 0, mode == "wall clock")
+
+    def race_tick(timelines, tick, mode):
+        if not timelines:
+            return [None, 0, "", None, gr.Timer(active=False)]
+        return race_outputs(timelines, int(tick) + 1, mode == "wall clock")
 
     def load_example(name, colour_by):
         if not name:
@@ -265,6 +304,30 @@ def build_ui(model_name: str | None = None) -> gr.Blocks:
                                           value=(example_traces() or [None])[0], elem_id="examples")
                 upload = gr.File(label="Load a trace (JSON)", file_types=[".json"], elem_id="upload")
                 download = gr.DownloadButton("Download this trace (JSON)", elem_id="download")
+        with gr.Tab("Race"):
+            gr.Markdown("The same prompt decoded by **AR**, **WeDLM streaming** and **block decoding**, "
+                        "replayed side by side: one forward pass per tick (AR commits one token per "
+                        "forward, WeDLM several), or on the wall clock each decode really took.")
+            with gr.Row():
+                race_prompt = gr.Textbox(label="Prompt", lines=3, value=EXAMPLES[1][0], elem_id="race-prompt", scale=3)
+                with gr.Column(scale=2):
+                    race_ar = gr.Radio(AR_CHOICES, value="parent" if ar_model_name else "same",
+                                       label="AR lane model", interactive=bool(ar_model_name))
+                    race_mode = gr.Radio(["one forward per tick", "wall clock"], value="one forward per tick",
+                                         label="Replay")
+            with gr.Row():
+                race_window = gr.Slider(1, 64, value=16, step=1, label="Window W")
+                race_block = gr.Slider(1, 64, value=16, step=1, label="Block size")
+                race_tau = gr.Number(value=0.4, label="Threshold τ", minimum=0)
+                race_no_tau = gr.Checkbox(False, label="No τ")
+                race_penalty = gr.Number(value=0.02, label="Penalty λ", minimum=0)
+                race_max = gr.Slider(1, 512, value=128, step=1, label="Max new tokens")
+            race_btn = gr.Button("Race", variant="primary", elem_id="race-run")
+            race_lanes = gr.HTML(elem_id="race-lanes")
+            race_chart = gr.Plot(elem_id="race-chart", label="Committed tokens against forwards")
+            race_state = gr.State(None)
+            race_tick_n = gr.State(0)
+            race_timer = gr.Timer(0.25, active=False)
         timer = gr.Timer(0.6, active=False)
 
         view_outputs = [step_slider, badge, canvas, orders, mask_phys, mask_log, bars, growth, table]
@@ -289,6 +352,11 @@ def build_ui(model_name: str | None = None) -> gr.Blocks:
                        [playing, timer, play_btn, step_slider], api_name=False)
         timer.tick(tick, [timeline_state, step_slider, colour_by], [timer, play_btn] + view_outputs,
                    api_name=False, show_progress="hidden")
+        race_outs = [race_state, race_tick_n, race_lanes, race_chart, race_timer]
+        race_btn.click(run_race, [race_prompt, race_window, race_tau, race_no_tau, race_penalty, race_block,
+                                  race_max, race_ar, race_mode], race_outs, api_name="race", concurrency_limit=2)
+        race_timer.tick(race_tick, [race_state, race_tick_n, race_mode], race_outs, api_name=False,
+                        show_progress="hidden")
         demo.load(load_example, [examples_dd, colour_by], trace_outs, api_name=False)
     return demo
 
@@ -318,6 +386,12 @@ CSS = """
 .orders .note { font-size: 11px; color: #6b7280; }
 .badge { font-size: 13px; } .badge .dec { background: #1d4ed8; color: white; border-radius: 4px;
   padding: 1px 6px; font-weight: bold; }
+.lane { border: 1px solid #e5e7eb; border-radius: 6px; padding: 6px 8px; margin: 6px 0; }
+.lane.ar { border-left: 5px solid #6b7280; } .lane.streaming { border-left: 5px solid #2563eb; }
+.lane.block { border-left: 5px solid #f59e0b; }
+.lanehead { font-size: 13px; } .lanefinal { font-size: 11px; color: #6b7280; }
+.lanetext { font-family: monospace; font-size: 12px; white-space: pre-wrap; margin-top: 4px; }
+.lanetext .cursor { color: #2563eb; }
 .steptable { max-height: 260px; overflow-y: auto; }
 .steptable table { font-size: 12px; } .steptable tr.current { background: #fef3c7; }
 """

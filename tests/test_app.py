@@ -46,3 +46,12 @@ def test_decode_api_rejects_bad_input(client):
         client.predict(prompt="   ", api_name="/decode")
     with pytest.raises(Exception, match="unknown decoder"):
         client.predict(prompt="hi", decoder="magic", api_name="/decode")
+
+
+def test_race_endpoint_runs_three_lanes(client):
+    out = client.predict("Count from 1 to 9:", 8, 3.0, False, 0.02, 8, 12, "same",
+                         "one forward per tick", api_name="/race")
+    lanes_html, chart = [o for o in out if isinstance(o, str) and "lane" in o][0], out[-1]
+    assert lanes_html.count('class="lane ') == 3
+    assert "0 forwards" in lanes_html
+    assert chart is not None

@@ -63,3 +63,23 @@ def test_special_tokens_are_drawn_as_names(tiny_lm):
     eos = trace.stop_ids[0]
     assert render.token_label(tl, eos) == "&lt;EOS&gt;"
     assert render.token_label(tl, None) == "[M]"
+
+
+def test_race_lanes_advance_one_forward_per_tick(tiny_lm):
+    from app import race
+    cfg = DecodeConfig(window=8, threshold=3.0, block_size=8, max_new_tokens=20)
+    lanes = {name: Timeline(decode(tiny_lm, "Count from 1 to 20:", name, cfg))
+             for name in ("ar", "streaming", "block")}
+    ar = lanes["ar"]
+    assert race.tokens_after(ar, 0) == 1 and race.tokens_after(ar, 3) == 4  # prefill gives one
+    stream = lanes["streaming"]
+    for k in range(1, len(stream.trace.steps) + 1):
+        assert race.tokens_after(stream, k) == sum(len(s.committed) for s in stream.trace.steps[:k])
+    html, finished = race.race_frame(lanes, 0, wall_clock=False, seconds_per_tick=1.0)
+    assert html.count('class="lane ') == 3 and not finished
+    longest = max(len(t.trace.steps) for t in lanes.values())
+    _, finished = race.race_frame(lanes, longest, wall_clock=False, seconds_per_tick=1.0)
+    assert finished
+    # wall clock: forwards done grow with time and reach the end when the decode's time is up
+    assert race.forwards_by(stream, 0.0) == 0
+    assert race.forwards_by(stream, race.total_seconds(stream) + 1) == len(stream.trace.steps)

@@ -1,0 +1,73 @@
+"""The race: the same prompt decoded by AR, WeDLM streaming and block decoding, replayed side
+by side one forward per tick, or on the wall clock each decode really took."""
+from __future__ import annotations
+
+from html import escape
+
+from .timeline import Timeline
+
+LANES = ("ar", "streaming", "block")
+LANE_TITLES = {"ar": "Autoregressive", "streaming": "WeDLM streaming", "block": "Block (stop-and-wait)"}
+
+
+def tokens_after(timeline: Timeline, forwards: int) -> int:
+    """Output tokens that are final after `forwards` forward passes (after prefill)."""
+    total = len(timeline.trace.token_ids)
+    if timeline.trace.decoder == "ar":
+        return min(forwards + 1, total)  # the prefill already gave the first token
+    if forwards <= 0 or not timeline.committed_after:
+        return 0
+    return timeline.committed_after[min(forwards, len(timeline.committed_after)) - 1]
+
+
+def forwards_by(timeline: Timeline, seconds: float) -> int:
+    """Forwards finished `seconds` after the decode started (prefill included)."""
+    trace = timeline.trace
+    elapsed = trace.result.prefill_s if trace.result else 0.0
+    done = 0
+    for step in trace.steps:
+        elapsed += step.seconds
+        if elapsed > seconds:
+            break
+        done += 1
+    return done
+
+
+def total_seconds(timeline: Timeline) -> float:
+    r = timeline.trace.result
+    return (r.prefill_s + r.decode_s) if r else sum(s.seconds for s in timeline.trace.steps)
+
+
+def lane_html(timeline: Timeline, forwards: int, ar_speed: float | None) -> str:
+    trace = timeline.trace
+    forwards = min(forwards, len(trace.steps))
+    n = tokens_after(timeline, forwards)
+    ids = [t for t in trace.token_ids[:n] if t not in trace.stop_ids]
+    text = escape("".join(trace.tokens.get(t, "") for t in ids))
+    stats = trace.stats()
+    done = forwards >= len(trace.steps)
+    speed = stats.get("tokens_per_s", 0.0)
+    speedup = f" · {speed / ar_speed:.2f}× AR tokens/s" if ar_speed and trace.decoder != "ar" else ""
+    status = "finished" if done else "decoding…"
+    return (f'<div class="lane {escape(trace.decoder)}"><div class="lanehead">'
+            f'<b>{escape(LANE_TITLES.get(trace.decoder, trace.decoder))}</b> · {status} · '
+            f'{forwards} forwards · {n} tokens · '
+            f'{(n / forwards if forwards else 0):.2f} tokens per forward</div>'
+            f'<div class="lanefinal">final: {stats.get("tokens_per_forward", 0):.2f} tokens/forward, '
+            f'{speed:.1f} tokens/s{speedup}</div>'
+            f'<div class="lanetext">{text}<span class="cursor">▌</span></div></div>')
+
+
+def race_frame(timelines: dict[str, Timeline], tick: int, wall_clock: bool, seconds_per_tick: float) -> tuple[str, bool]:
+    """HTML of all lanes at `tick`; and whether every lane has finished."""
+    ar = timelines.get("ar")
+    ar_speed = ar.trace.stats().get("tokens_per_s") if ar else None
+    parts, finished = [], True
+    for name in LANES:
+        tl = timelines.get(name)
+        if tl is None:
+            continue
+        forwards = forwards_by(tl, tick * seconds_per_tick) if wall_clock else tick
+        finished &= forwards >= len(tl.trace.steps)
+        parts.append(lane_html(tl, forwards, ar_speed))
+    return "".join(parts), finished
