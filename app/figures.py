@@ -23,29 +23,50 @@ def _plain(label: str) -> str:
 
 
 def attention_mask(timeline: Timeline, step: int, logical: bool) -> go.Figure:
-    """Window rows × [prefix, window] columns: in physical order the causal triangle, in logical
-    order the same mask seen from each token's place in the text."""
+    """Window rows × [prefix, window] columns of a recorded step."""
     s = timeline.trace.steps[step]
-    window = s.window
-    idx = list(range(len(window))) if logical else list(s.order)
+    labels = [_plain(token_label(timeline, tok)) for tok in s.window]
+    return window_mask(s.window, s.order, s.start, s.cache_before, labels, logical)
+
+
+def window_mask(window: list, order: list[int], start: int, cache_len: int, labels: list[str],
+                logical: bool) -> go.Figure:
+    """In physical order the mask is the causal triangle that really runs; in logical order the
+    same mask seen from each token's place in the text (masks see later filled tokens)."""
+    idx = list(range(len(window))) if logical else list(order)
     if logical:
         vis = visibility(window)
     else:
         tri = physical_mask(len(window))
-        rank = {w: r for r, w in enumerate(s.order)}
+        rank = {w: r for r, w in enumerate(order)}
         vis = [[tri[rank[i]][rank[j]] for j in range(len(window))] for i in range(len(window))]
-    labels = [f"{s.start + i}:{_plain(token_label(timeline, window[i]))}" for i in idx]
+    names = [f"{start + i}:{labels[i]}" for i in idx]
     z = [[1] + [int(vis[i][j]) for j in idx] for i in idx]
-    x = [f"prefix ({s.cache_before})"] + labels
-    hover = [[f"{labels[r]} sees {x[c]}" if z[r][c] else f"{labels[r]} does not see {x[c]}"
+    x = [f"prefix ({cache_len})"] + names
+    hover = [[f"{names[r]} sees {x[c]}" if z[r][c] else f"{names[r]} does not see {x[c]}"
               for c in range(len(x))] for r in range(len(idx))]
     fig = go.Figure(go.Heatmap(z=z, x=list(range(len(x))), y=list(range(len(idx))), text=hover,
                                hoverinfo="text", colorscale=[[0, "#f3f4f6"], [1, "#2563eb"]],
                                showscale=False, xgap=1, ygap=1, zmin=0, zmax=1))
     fig.update_xaxes(tickmode="array", tickvals=list(range(len(x))), ticktext=x, tickangle=-60)
-    fig.update_yaxes(tickmode="array", tickvals=list(range(len(idx))), ticktext=labels, autorange="reversed")
+    fig.update_yaxes(tickmode="array", tickvals=list(range(len(idx))), ticktext=names, autorange="reversed")
     title = "Attention, logical order" if logical else "Attention, physical order (what runs)"
     return _layout(fig, title, height=420)
+
+
+def training_mask_figure(is_mask: list[bool], block_size: int) -> go.Figure:
+    """The dual-stream training mask (2L × 2L), built by the training code itself."""
+    import torch
+    from wedlm.training.objective import training_mask
+    allowed = training_mask(torch.tensor([is_mask]), block_size)[0, 0].int().tolist()
+    length = len(is_mask)
+    names = [f"x0:{i}" for i in range(length)] + [f"xt:{i}{'[M]' if is_mask[i] else ''}" for i in range(length)]
+    fig = go.Figure(go.Heatmap(z=allowed, x=names, y=names, colorscale=[[0, "#f3f4f6"], [1, "#7c3aed"]],
+                               showscale=False, xgap=1, ygap=1,
+                               hovertemplate="%{y} sees %{x}: %{z}<extra></extra>"))
+    fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(tickangle=-60)
+    return _layout(fig, f"Dual-stream training mask (L = {length}, blocks of {block_size})", height=560)
 
 
 def entropy_bars(timeline: Timeline, step: int) -> go.Figure:

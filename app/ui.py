@@ -13,7 +13,7 @@ import gradio as gr
 from wedlm import DecodeConfig, ModelLoadError, Trace, ValidationError, decode_steps, load_model
 from wedlm.loading import BUNDLED_AR_MODEL, REPO_ROOT
 
-from . import figures, race, render
+from . import figures, lessons, race, render
 from .timeline import Timeline
 
 TRACE_DIR = REPO_ROOT / "assets" / "traces"
@@ -328,6 +328,25 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None) ->
             race_state = gr.State(None)
             race_tick_n = gr.State(0)
             race_timer = gr.Timer(0.25, active=False)
+        with gr.Tab("How it works"):
+            gr.Markdown(lessons.CAUSAL)
+            gr.Markdown(lessons.REORDER)
+            with gr.Row():
+                pg_size = gr.Slider(2, 16, value=8, step=1, label="Window size", elem_id="pg-size")
+                pg_filled = gr.CheckboxGroup([str(i) for i in range(8)], value=["0", "1", "3", "6"],
+                                             label="Filled slots (window index)", elem_id="pg-filled")
+            pg_orders = gr.HTML(elem_id="pg-orders")
+            with gr.Row():
+                pg_phys = gr.Plot(elem_id="pg-mask-physical", label="Mask, physical order")
+                pg_log = gr.Plot(elem_id="pg-mask-logical", label="Mask, logical order")
+            gr.Markdown(lessons.STREAMING)
+            gr.Markdown(lessons.TRAINING)
+            with gr.Row():
+                tm_length = gr.Slider(4, 32, value=12, step=1, label="Sequence length L")
+                tm_block = gr.Slider(2, 16, value=4, step=1, label="Block size")
+                tm_pattern = gr.Textbox(value="010011100110", label="Mask pattern (1 = masked in xt)",
+                                        elem_id="tm-pattern")
+            tm_plot = gr.Plot(elem_id="training-mask", label="Training mask")
         timer = gr.Timer(0.6, active=False)
 
         view_outputs = [step_slider, badge, canvas, orders, mask_phys, mask_log, bars, growth, table]
@@ -352,6 +371,30 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None) ->
                        [playing, timer, play_btn, step_slider], api_name=False)
         timer.tick(tick, [timeline_state, step_slider, colour_by], [timer, play_btn] + view_outputs,
                    api_name=False, show_progress="hidden")
+        def show_playground(size, filled):
+            size = int(size)
+            chosen = [int(i) for i in filled or [] if int(i) < size]
+            html, window, order = lessons.playground(size, chosen)
+            labels = ["[M]" if t is None else f"t{i}" for i, t in enumerate(window)]
+            return (gr.CheckboxGroup(choices=[str(i) for i in range(size)], value=[str(i) for i in chosen]),
+                    html, figures.window_mask(window, order, 100, 100, labels, logical=False),
+                    figures.window_mask(window, order, 100, 100, labels, logical=True))
+
+        def show_training_mask(length, block, pattern):
+            bits = [c for c in (pattern or "") if c in "01"]
+            length = int(length)
+            bits = (bits + ["0"] * length)[:length]
+            return figures.training_mask_figure([b == "1" for b in bits], int(block))
+
+        pg_inputs, pg_outputs = [pg_size, pg_filled], [pg_filled, pg_orders, pg_phys, pg_log]
+        pg_size.release(show_playground, pg_inputs, pg_outputs, api_name=False)
+        pg_filled.input(show_playground, pg_inputs, pg_outputs, api_name="playground")
+        tm_inputs = [tm_length, tm_block, tm_pattern]
+        for comp in (tm_length, tm_block):
+            comp.release(show_training_mask, tm_inputs, [tm_plot], api_name=False)
+        tm_pattern.submit(show_training_mask, tm_inputs, [tm_plot], api_name="training_mask")
+        demo.load(show_playground, pg_inputs, pg_outputs, api_name=False)
+        demo.load(show_training_mask, tm_inputs, [tm_plot], api_name=False)
         race_outs = [race_state, race_tick_n, race_lanes, race_chart, race_timer]
         race_btn.click(run_race, [race_prompt, race_window, race_tau, race_no_tau, race_penalty, race_block,
                                   race_max, race_ar, race_mode], race_outs, api_name="race", concurrency_limit=2)
