@@ -11,6 +11,7 @@ from pathlib import Path
 import gradio as gr
 
 from wedlm import DecodeConfig, ModelLoadError, Trace, ValidationError, decode_steps, load_model
+from wedlm.branch import branch, first_divergence
 from wedlm.loading import BUNDLED_AR_MODEL, REPO_ROOT
 
 from . import figures, lessons, race, render
@@ -213,6 +214,38 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None) ->
             raise gr.Error(str(err))
         return race_outputs(timelines, 0, mode == "wall clock")
 
+    def run_branch(timeline, step, tau, no_tau, penalty, force_pos, force_tok, veto_pos, colour_by):
+        if timeline is None:
+            raise gr.Error("run a decode (or load a trace) first")
+        trace = timeline.trace
+        try:
+            lm = models.get()
+            config = DecodeConfig.from_dict({**trace.config, "threshold": None if no_tau or tau is None else float(tau),
+                                             "penalty": float(penalty)})
+            force = None
+            if force_pos is not None and force_tok:
+                ids = lm.tokenizer.encode(force_tok, add_special_tokens=False)
+                if len(ids) != 1:
+                    raise ValidationError(f"force needs text that is exactly one token; {force_tok!r} is {len(ids)}")
+                force = (int(force_pos), ids[0])
+            other = branch(lm, trace, int(step), config, force=force,
+                           veto=None if veto_pos is None else int(veto_pos))
+        except (ValidationError, ModelLoadError, KeyError) as err:
+            raise gr.Error(str(err))
+        new = Timeline(other)
+        div = first_divergence(trace, other)
+        where = "the two trajectories are the same" if div is None else f"they diverge at step {div}"
+        a, b = trace.stats(), other.stats()
+        summary = (f"<div class='badge'>Branched after step {int(step)}: {where}. "
+                   f"Original: {a.get('generated_tokens', 0)} tokens in {a.get('forwards', 0)} forwards; "
+                   f"branch: {b['generated_tokens']} tokens in {b['forwards']} forwards "
+                   f"({b['tokens_per_forward']:.2f} per forward).</div>")
+        last_old, last_new = timeline.num_steps - 1, new.num_steps - 1
+        return (summary, "<b>original</b>" + render.token_canvas(timeline, last_old, colour_by),
+                "<b>branch</b>" + render.token_canvas(new, last_new, colour_by),
+                figures.prefix_growth({"original": timeline, "branch": new},
+                                      None if div is None else div))
+
     def race_tick(timelines, tick, mode):
         if not timelines:
             return [None, 0, "", None, gr.Timer(active=False)]
@@ -299,6 +332,20 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None) ->
                 growth = gr.Plot(elem_id="growth", label="Committed prefix growth")
             heatmap = gr.Plot(elem_id="entropy-heatmap", label="Entropy over steps")
             table = gr.HTML(elem_id="step-table")
+            with gr.Accordion("Branch: re-run from the current step with other knobs", open=False):
+                with gr.Row():
+                    br_tau = gr.Number(value=0.8, label="New threshold τ", minimum=0)
+                    br_no_tau = gr.Checkbox(False, label="No τ")
+                    br_penalty = gr.Number(value=0.02, label="New penalty λ", minimum=0)
+                    br_force_pos = gr.Number(value=None, label="Force: position (optional)", precision=0)
+                    br_force_tok = gr.Textbox(value="", label="Force: token text", max_length=64)
+                    br_veto_pos = gr.Number(value=None, label="Veto: position filled at this step", precision=0)
+                br_btn = gr.Button("Branch from this step", elem_id="branch")
+                br_summary = gr.HTML(elem_id="branch-summary")
+                with gr.Row():
+                    br_old = gr.HTML(elem_id="branch-old")
+                    br_new = gr.HTML(elem_id="branch-new")
+                br_growth = gr.Plot(elem_id="branch-growth", label="Both trajectories")
             with gr.Row():
                 examples_dd = gr.Dropdown(example_traces(), label="Recorded example traces",
                                           value=(example_traces() or [None])[0], elem_id="examples")
@@ -395,6 +442,9 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None) ->
         tm_pattern.submit(show_training_mask, tm_inputs, [tm_plot], api_name="training_mask")
         demo.load(show_playground, pg_inputs, pg_outputs, api_name=False)
         demo.load(show_training_mask, tm_inputs, [tm_plot], api_name=False)
+        br_btn.click(run_branch, [timeline_state, step_slider, br_tau, br_no_tau, br_penalty, br_force_pos,
+                                  br_force_tok, br_veto_pos, colour_by],
+                     [br_summary, br_old, br_new, br_growth], api_name=False)
         race_outs = [race_state, race_tick_n, race_lanes, race_chart, race_timer]
         race_btn.click(run_race, [race_prompt, race_window, race_tau, race_no_tau, race_penalty, race_block,
                                   race_max, race_ar, race_mode], race_outs, api_name="race", concurrency_limit=2)

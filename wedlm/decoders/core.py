@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from typing import Iterator
 
 import torch
@@ -73,6 +74,14 @@ class Decoder(ABC):
         return len(tokens), None
 
 
+@dataclass
+class Resume:
+    """A branch point: the state after some step of a recorded decode."""
+    committed: list[int]   # output tokens committed so far (their KV is rebuilt by prefill)
+    window: list           # the window after that step, logical order (None = MASK)
+    forwards: int          # forwards already done, so step indices continue
+
+
 class WindowForward(ABC):
     """How a window forward is computed: over a KV cache (streaming) or from scratch."""
 
@@ -104,22 +113,27 @@ class WindowDecoder(Decoder):
         """Streaming: every leading filled slot commits at once."""
         return leading_filled(window)
 
-    def steps(self, prompt_ids: list[int]) -> Iterator[StepRecord]:
-        cfg, mask_id = self.config, self.lm.mask_token_id
+    def steps(self, prompt_ids: list[int], resume: Resume | None = None) -> Iterator[StepRecord]:
+        """Decode from the prompt, or from a recorded state (`resume`: a branch point)."""
+        cfg = self.config
         budget = self._budget(prompt_ids)
         end = len(prompt_ids) + budget            # the window never reaches past the budget
         self.generator.manual_seed(cfg.seed)
         fwd = self.make_forward()
-        generated: list[int] = []
-        rows_processed = rows_cached = forwards = 0
+        generated: list[int] = list(resume.committed) if resume else []
+        rows_processed = rows_cached = 0
+        forwards = resume.forwards if resume else 0
         stop_reason = "stopped"  # if the caller stops iterating early
 
         t0 = time.perf_counter()
         with torch.inference_mode():
-            fwd.prefill(prompt_ids)
+            fwd.prefill(list(prompt_ids) + generated)  # a branch's committed tokens: same KV (tested)
         prefill_s = time.perf_counter() - t0
-        start = len(prompt_ids)                   # logical position of window[0] == cache length
-        window: list = [None] * min(self.window_size(), end - start)
+        start = len(prompt_ids) + len(generated)  # logical position of window[0] == cache length
+        if resume:
+            window = list(resume.window)[: max(0, end - start)]
+        else:
+            window = [None] * min(self.window_size(), end - start)
         decode_s = 0.0
         try:
             while True:
