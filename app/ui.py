@@ -14,7 +14,7 @@ from wedlm import DecodeConfig, ModelLoadError, Trace, ValidationError, decode_s
 from wedlm.branch import branch, first_divergence
 from wedlm.loading import BUNDLED_AR_MODEL, REPO_ROOT
 
-from . import figures, lessons, race, render
+from . import entropy, figures, lessons, race, render
 from .timeline import Timeline
 
 TRACE_DIR = REPO_ROOT / "assets" / "traces"
@@ -146,6 +146,11 @@ RACE_TICKS = 40  # wall-clock mode: the slowest lane finishes in about this many
 AR_CHOICES = [("AR parent model", "parent"), ("the same WeDLM model (next-token head)", "same")]
 
 
+def rows_frame(rows: list[dict]):
+    import pandas as pd
+    return pd.DataFrame(rows)
+
+
 def race_outputs(timelines: dict, tick: int, wall_clock: bool) -> list:
     """Race state, tick, lanes HTML, growth chart (up to the current forward)."""
     spt = max(race.total_seconds(t) for t in timelines.values()) / RACE_TICKS
@@ -245,6 +250,26 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None) ->
                 "<b>branch</b>" + render.token_canvas(new, last_new, colour_by),
                 figures.prefix_growth({"original": timeline, "branch": new},
                                       None if div is None else div))
+
+    @on_gpu
+    def run_suite(tau, max_new_tokens, progress=gr.Progress()):
+        config = make_config(16, tau, False, 0.02, 0.0, 0, 1.0, max_new_tokens, 0, 16)
+        try:
+            lm = models.get()
+            ar_lm = models.get(ar_model_name) if ar_model_name else lm
+            rows = entropy.run_suite(lm, ar_lm, config, entropy.suite_prompts(), progress)
+        except (ValidationError, ModelLoadError) as err:
+            raise gr.Error(str(err))
+        return entropy.law_figure(rows), rows_frame(rows)
+
+    @on_gpu
+    def run_sweep(prompt, max_new_tokens):
+        config = make_config(16, 0.4, False, 0.02, 0.0, 0, 1.0, max_new_tokens, 0, 16)
+        try:
+            rows, fig = entropy.tau_sweep(models.get(), prompt, config)
+        except (ValidationError, ModelLoadError) as err:
+            raise gr.Error(str(err))
+        return fig, rows_frame(rows)
 
     def race_tick(timelines, tick, mode):
         if not timelines:
@@ -375,6 +400,22 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None) ->
             race_state = gr.State(None)
             race_tick_n = gr.State(0)
             race_timer = gr.Timer(0.25, active=False)
+        with gr.Tab("Entropy explorer"):
+            gr.Markdown("WeDLM's speedup follows **output entropy**: where the next tokens are nearly "
+                        "certain (counting, sequences), many masks fall under τ at once; where they are "
+                        "not (plays), decoding is close to one token per forward. Run the suite to see it.")
+            with gr.Row():
+                ex_tau = gr.Number(value=0.4, label="Threshold τ", minimum=0)
+                ex_max = gr.Slider(8, 256, value=96, step=8, label="Max new tokens")
+                ex_btn = gr.Button("Run the suite", variant="primary", elem_id="suite-run")
+            ex_plot = gr.Plot(elem_id="entropy-law", label="Entropy against tokens per forward")
+            ex_table = gr.Dataframe(elem_id="suite-table", label="Per prompt", interactive=False)
+            gr.Markdown("#### τ sweep for one prompt: speed against faithfulness")
+            with gr.Row():
+                sw_prompt = gr.Textbox(value=EXAMPLES[3][0], label="Prompt", lines=3, scale=3)
+                sw_btn = gr.Button("Sweep τ", elem_id="sweep-run", scale=1)
+            sw_plot = gr.Plot(elem_id="tau-sweep", label="τ sweep")
+            sw_table = gr.Dataframe(elem_id="sweep-table", interactive=False)
         with gr.Tab("How it works"):
             gr.Markdown(lessons.CAUSAL)
             gr.Markdown(lessons.REORDER)
@@ -445,6 +486,10 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None) ->
         br_btn.click(run_branch, [timeline_state, step_slider, br_tau, br_no_tau, br_penalty, br_force_pos,
                                   br_force_tok, br_veto_pos, colour_by],
                      [br_summary, br_old, br_new, br_growth], api_name=False)
+        ex_btn.click(run_suite, [ex_tau, ex_max], [ex_plot, ex_table], api_name="entropy_suite",
+                     concurrency_limit=1)
+        sw_btn.click(run_sweep, [sw_prompt, ex_max], [sw_plot, sw_table], api_name="tau_sweep",
+                     concurrency_limit=1)
         race_outs = [race_state, race_tick_n, race_lanes, race_chart, race_timer]
         race_btn.click(run_race, [race_prompt, race_window, race_tau, race_no_tau, race_penalty, race_block,
                                   race_max, race_ar, race_mode], race_outs, api_name="race", concurrency_limit=2)

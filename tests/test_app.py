@@ -64,3 +64,11 @@ def test_playground_and_training_mask_endpoints(client):
     assert "[100, 101, 103, 102, 104, 105, 106, 107]" in html
     fig = client.predict(8, 4, "01100110", api_name="/training_mask")
     assert fig is not None
+
+
+def test_tau_sweep_endpoint(client):
+    fig, table = client.predict("Count from 1 to 9:", 16, api_name="/tau_sweep")
+    assert fig is not None
+    rows = table["data"]
+    assert len(rows) == 10 and rows[0][0] == "none"
+    assert rows[0][2] is False  # tau = none never differs from itself

@@ -83,3 +83,18 @@ def test_race_lanes_advance_one_forward_per_tick(tiny_lm):
     # wall clock: forwards done grow with time and reach the end when the decode's time is up
     assert race.forwards_by(stream, 0.0) == 0
     assert race.forwards_by(stream, race.total_seconds(stream) + 1) == len(stream.trace.steps)
+
+
+def test_entropy_suite_rows_and_law_figure(tiny_lm):
+    from app import entropy
+    prompts = [{"id": "c", "class": "counting", "prompt": "Count from 1 to 9:"},
+               {"id": "p", "class": "plays", "prompt": "ROMEO:"}]
+    rows = entropy.run_suite(tiny_lm, tiny_lm, DecodeConfig(threshold=3.0, max_new_tokens=12), prompts)
+    assert [r["id"] for r in rows] == ["c", "p"]
+    for r in rows:
+        trace = decode(tiny_lm, next(p["prompt"] for p in prompts if p["id"] == r["id"]), "streaming",
+                       DecodeConfig(threshold=3.0, max_new_tokens=12))
+        assert r["tokens_per_forward"] == round(trace.stats()["tokens_per_forward"], 2)
+        assert r["entropy"] == round(entropy.fill_entropy(trace), 3) > 0
+    fig = entropy.law_figure(rows)
+    assert fig.layout.height and sum(len(t.x) for t in fig.data) == 2

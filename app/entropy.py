@@ -1,0 +1,72 @@
+"""The entropy explorer: how output entropy decides WeDLM's speedup."""
+from __future__ import annotations
+
+import statistics
+from dataclasses import replace
+
+import plotly.graph_objects as go
+
+from wedlm import DecodeConfig, decode
+from wedlm.bench import DEFAULT_PROMPTS, read_prompts
+
+from .figures import _layout
+
+SWEEP = (None, 0.1, 0.2, 0.3, 0.4, 0.6, 0.8, 1.0, 1.5, 2.0)
+CLASS_COLOURS = {"counting": "#16a34a", "sequence": "#65a30d", "code": "#2563eb", "math": "#f59e0b",
+                 "plays": "#dc2626"}
+
+
+def suite_prompts() -> list[dict]:
+    return read_prompts(DEFAULT_PROMPTS)
+
+
+def fill_entropy(trace) -> float:
+    """Mean entropy (nats) of the slots at the step they were filled."""
+    values = [f.entropy for s in trace.steps for f in s.filled]
+    return statistics.mean(values) if values else 0.0
+
+
+def run_suite(lm, ar_lm, config: DecodeConfig, prompts: list[dict], progress=None) -> list[dict]:
+    rows = []
+    for k, p in enumerate(prompts):
+        if progress:
+            progress((k, len(prompts)), desc=f"decoding {p['id']}")
+        wedlm = decode(lm, p["prompt"], "streaming", config)
+        ar = decode(ar_lm, p["prompt"], "ar", config)
+        ws, ars = wedlm.stats(), ar.stats()
+        rows.append({"id": p["id"], "class": p["class"], "entropy": round(fill_entropy(wedlm), 3),
+                     "tokens_per_forward": round(ws["tokens_per_forward"], 2),
+                     "speedup_tokens_per_s": round(ws["tokens_per_s"] / ars["tokens_per_s"], 2) if ars["tokens_per_s"] else None,
+                     "forward_ratio": round(ars["forwards"] / max(ws["forwards"], 1), 2),
+                     "text": wedlm.text[:80]})
+    return rows
+
+
+def law_figure(rows: list[dict]) -> go.Figure:
+    fig = go.Figure()
+    for cls in dict.fromkeys(r["class"] for r in rows):
+        sel = [r for r in rows if r["class"] == cls]
+        fig.add_scatter(x=[r["entropy"] for r in sel], y=[r["tokens_per_forward"] for r in sel],
+                        mode="markers+text", name=cls, text=[r["id"] for r in sel], textposition="top center",
+                        marker=dict(size=12, color=CLASS_COLOURS.get(cls)),
+                        customdata=[[r["speedup_tokens_per_s"]] for r in sel],
+                        hovertemplate="%{text}<br>entropy %{x:.2f} nats<br>TPF %{y:.2f}"
+                                      "<br>speedup vs AR %{customdata[0]}×<extra></extra>")
+    fig.update_layout(xaxis_title="mean entropy of filled slots (nats)", yaxis_title="tokens per forward")
+    return _layout(fig, "Low entropy, many tokens per forward", height=440)
+
+
+def tau_sweep(lm, prompt: str, config: DecodeConfig) -> tuple[list[dict], go.Figure]:
+    base = decode(lm, prompt, "streaming", replace(config, threshold=None))
+    rows = []
+    for tau in SWEEP:
+        trace = base if tau is None else decode(lm, prompt, "streaming", replace(config, threshold=tau))
+        rows.append({"threshold": "none" if tau is None else tau,
+                     "tokens_per_forward": round(trace.stats()["tokens_per_forward"], 2),
+                     "output_changed": trace.token_ids != base.token_ids})
+    fig = go.Figure(go.Scatter(x=[str(r["threshold"]) for r in rows], y=[r["tokens_per_forward"] for r in rows],
+                               mode="lines+markers",
+                               marker=dict(size=11, color=["#dc2626" if r["output_changed"] else "#16a34a" for r in rows]),
+                               hovertemplate="τ = %{x}<br>TPF %{y:.2f}<extra></extra>"))
+    fig.update_layout(xaxis_title="threshold τ", yaxis_title="tokens per forward")
+    return rows, _layout(fig, "τ sweep (red: output differs from τ = none)", height=380)
