@@ -14,7 +14,7 @@ from wedlm import DecodeConfig, ModelLoadError, Trace, ValidationError, decode_s
 from wedlm.branch import branch, first_divergence
 from wedlm.loading import BUNDLED_AR_MODEL, REPO_ROOT
 
-from . import entropy, figures, lessons, race, render
+from . import entropy, export, figures, lessons, race, render
 from .timeline import Timeline
 
 TRACE_DIR = REPO_ROOT / "assets" / "traces"
@@ -271,6 +271,18 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None) ->
             raise gr.Error(str(err))
         return fig, rows_frame(rows)
 
+    def make_exports(timeline, step):
+        if timeline is None:
+            raise gr.Error("run a decode (or load a trace) first")
+        step = max(0, min(int(step), timeline.num_steps - 1))
+        folder = DOWNLOADS / uuid.uuid4().hex[:8]
+        folder.mkdir()
+        figs = folder / f"wedlm-figures-step-{step}.html"
+        figs.write_text(export.figures_html(timeline, step), encoding="utf-8")
+        replay = folder / "wedlm-replay.html"
+        replay.write_text(export.replay_html(timeline), encoding="utf-8")
+        return [str(figs), str(replay)]
+
     def race_tick(timelines, tick, mode):
         if not timelines:
             return [None, 0, "", None, gr.Timer(active=False)]
@@ -371,6 +383,11 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None) ->
                     br_old = gr.HTML(elem_id="branch-old")
                     br_new = gr.HTML(elem_id="branch-new")
                 br_growth = gr.Plot(elem_id="branch-growth", label="Both trajectories")
+            with gr.Accordion("Export", open=False):
+                gr.Markdown("Every plot also saves itself as PNG from its toolbar (camera icon).")
+                export_btn = gr.Button("Export this step's figures and a self-contained HTML replay",
+                                       elem_id="export")
+                export_files = gr.File(label="Exports", file_count="multiple", elem_id="export-files")
             with gr.Row():
                 examples_dd = gr.Dropdown(example_traces(), label="Recorded example traces",
                                           value=(example_traces() or [None])[0], elem_id="examples")
@@ -490,6 +507,7 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None) ->
                      concurrency_limit=1)
         sw_btn.click(run_sweep, [sw_prompt, ex_max], [sw_plot, sw_table], api_name="tau_sweep",
                      concurrency_limit=1)
+        export_btn.click(make_exports, [timeline_state, step_slider], [export_files], api_name=False)
         race_outs = [race_state, race_tick_n, race_lanes, race_chart, race_timer]
         race_btn.click(run_race, [race_prompt, race_window, race_tau, race_no_tau, race_penalty, race_block,
                                   race_max, race_ar, race_mode], race_outs, api_name="race", concurrency_limit=2)

@@ -76,3 +76,29 @@ def test_run_decode_step_through_and_render(page):
     assert page.dialogs == []
     assert "<script>window.__xss=1</script>" in page.inner_text("#canvas .prompt")
     assert page.locator("#canvas img, #orders img, #step-table img").count() == 0
+
+
+def test_self_contained_replay_renders_and_stays_inert(tiny_lm, tmp_path):
+    from playwright.sync_api import sync_playwright
+    from app.export import replay_html
+    from app.timeline import Timeline
+    from wedlm import DecodeConfig, decode
+    trace = decode(tiny_lm, XSS_PROMPT, "streaming", DecodeConfig(window=8, threshold=3.0, max_new_tokens=16))
+    trace.tokens[trace.token_ids[0]] = "</script><script>window.__xss=3</script>"  # hostile trace text
+    page_file = tmp_path / "replay.html"
+    page_file.write_text(replay_html(Timeline(trace)), encoding="utf-8")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        page.goto(page_file.as_uri())
+        page.wait_for_selector("#canvas .tok")
+        assert page.inner_text("#label").startswith("step 0 (forward 1 of")
+        page.click("#next")
+        assert page.inner_text("#label").startswith("step 1 (forward 2 of")
+        assert page.locator("#physical .tok").count() == len(trace.steps[1].window)
+        page.fill("#step", str(len(trace.steps) - 1))
+        page.dispatch_event("#step", "input")
+        assert "</script><script>" in page.inner_text("#canvas")   # shown as text
+        assert page.evaluate("() => window.__xss") is None
+        page.screenshot(path=str(ARTIFACTS / "replay.png"), full_page=True)
+        browser.close()
