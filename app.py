@@ -5,7 +5,7 @@ import os
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
 
-from app.ui import CSS, build_ui  # noqa: E402
+from app.ui import build_ui, launch  # noqa: E402
 
 
 def main() -> None:
@@ -17,8 +17,7 @@ def main() -> None:
                         help="AR baseline for the race (default: the bundled model's AR parent)")
     args = parser.parse_args()
     demo = build_ui(args.model, args.ar_model)
-    demo.queue(default_concurrency_limit=2).launch(server_name=args.host, server_port=args.port,
-                                                   css=CSS, share=False)
+    launch(demo, server_name=args.host, server_port=args.port)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from .timeline import Timeline
 TRACE_DIR = REPO_ROOT / "assets" / "traces"
 MAX_TRACE_BYTES = 5 * 1024 * 1024
 DOWNLOADS = Path(tempfile.mkdtemp(prefix="wedlm-traces-"))
+DECODE_TIME_LIMIT_S = 120.0  # wall-clock budget of one decode in the app
 LIVE_UPDATE_S = 0.25  # at most one live refresh per this many seconds (the end always shows)
 DECODER_CHOICES = [("WeDLM streaming", "streaming"), ("block (stop-and-wait)", "block"),
                    ("reference (no cache)", "reference"), ("autoregressive", "ar")]
@@ -174,7 +175,7 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None) ->
         try:
             lm = models.get()
             last_yield = 0.0
-            for trace in decode_steps(lm, prompt, decoder, config):
+            for trace in decode_steps(lm, prompt, decoder, config, time_limit_s=DECODE_TIME_LIMIT_S):
                 if trace.result is not None:  # finished: every view, once
                     yield trace_outputs(Timeline(trace), colour_by)
                     break
@@ -195,7 +196,8 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None) ->
                                   penalty=float(penalty), temperature=float(temperature),
                                   max_new_tokens=int(max_new_tokens), seed=int(seed))
             trace = None
-            for trace in decode_steps(models.get(), prompt, decoder, config):
+            for trace in decode_steps(models.get(), prompt, decoder, config,
+                                      time_limit_s=DECODE_TIME_LIMIT_S):
                 pass
             return trace.to_dict()
         except (ValidationError, ModelLoadError, TypeError, ValueError) as err:
@@ -515,6 +517,17 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None) ->
                         show_progress="hidden")
         demo.load(load_example, [examples_dd, colour_by], trace_outs, api_name=False)
     return demo
+
+
+MAX_UPLOAD = "5mb"
+QUEUE_SIZE = 64   # waiting events at most; more get a "queue full" message
+DEFAULT_CONCURRENCY = 2  # events of one kind running at once (per-event limits override it)
+
+
+def launch(demo: gr.Blocks, **kwargs):
+    """Queue and launch with the explorer's settings: offline, no share link, capped uploads."""
+    demo.queue(default_concurrency_limit=DEFAULT_CONCURRENCY, max_size=QUEUE_SIZE)
+    return demo.launch(css=CSS, share=False, max_file_size=MAX_UPLOAD, **kwargs)
 
 
 CSS = """

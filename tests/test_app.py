@@ -6,10 +6,9 @@ import pytest
 
 @pytest.fixture(scope="module")
 def app_url(tiny_dir):
-    from app.ui import CSS, build_ui
+    from app.ui import build_ui, launch
     demo = build_ui(str(tiny_dir))
-    demo.queue().launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=None,
-                        css=CSS, share=False, quiet=True)
+    launch(demo, prevent_thread_lock=True, server_name="127.0.0.1", quiet=True)
     yield demo.local_url
     demo.close()
 

@@ -12,24 +12,35 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 
 
 @pytest.fixture(scope="module")
-def page(tiny_dir):
+def browser():
     from playwright.sync_api import sync_playwright
-    from app.ui import CSS, build_ui
     if not Path(CHROMIUM).exists():
         pytest.fail("Debian chromium is not installed (.ci/run installs it)")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    demo = build_ui(str(tiny_dir))
-    demo.queue().launch(prevent_thread_lock=True, server_name="127.0.0.1", css=CSS, quiet=True)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 2400})
-        page.dialogs = []
-        page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
-        page.goto(demo.local_url, wait_until="domcontentloaded")
-        page.wait_for_selector("#prompt textarea", timeout=60_000)
-        yield page
+        yield browser
         browser.close()
+
+
+@pytest.fixture(scope="module")
+def app_url(tiny_dir):
+    from app.ui import build_ui, launch
+    demo = build_ui(str(tiny_dir))
+    launch(demo, prevent_thread_lock=True, server_name="127.0.0.1", quiet=True)
+    yield demo.local_url
     demo.close()
+
+
+@pytest.fixture()
+def page(browser, app_url):
+    page = browser.new_page(viewport={"width": 1400, "height": 2400})
+    page.dialogs = []
+    page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
+    page.goto(app_url, wait_until="domcontentloaded")
+    page.wait_for_selector("#prompt textarea", timeout=60_000)
+    yield page
+    page.close()
 
 
 def plot_traces(page, elem_id: str) -> int:
@@ -78,8 +89,31 @@ def test_run_decode_step_through_and_render(page):
     assert page.locator("#canvas img, #orders img, #step-table img").count() == 0
 
 
-def test_self_contained_replay_renders_and_stays_inert(tiny_lm, tmp_path):
-    from playwright.sync_api import sync_playwright
+def test_loaded_trace_files_hostile_and_broken(page, tiny_lm, tmp_path):
+    from wedlm import DecodeConfig, decode
+    trace = decode(tiny_lm, "Count from 1 to 9:", "streaming", DecodeConfig(window=8, threshold=3.0, max_new_tokens=12))
+    trace.prompt = '<img src=x onerror="window.__xss=4">hostile prompt'
+    for tok in trace.token_ids:
+        trace.tokens[tok] = '<img src=y onerror="window.__xss=5">'
+    hostile = tmp_path / "hostile.json"
+    trace.save(hostile)
+    page.set_input_files("#upload input[type=file]", str(hostile))
+    page.wait_for_function("() => document.querySelector('#canvas .prompt') && "
+                           "document.querySelector('#canvas .prompt').innerText.includes('hostile prompt')",
+                           timeout=30_000)
+    assert 'onerror="window.__xss=5"' in page.inner_text("#canvas")
+    assert page.locator("#canvas img, #orders img, #step-table img, #badge img").count() == 0
+    assert page.evaluate("() => window.__xss") is None
+    page.screenshot(path=str(ARTIFACTS / "hostile-trace.png"), full_page=True)
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "wedlm-trace", "version": 1, "steps": "nope"}')
+    page.locator("#upload button[aria-label='Clear']").click()
+    page.set_input_files("#upload input[type=file]", str(broken))
+    page.wait_for_function("() => document.body.innerText.includes('not a valid WeDLM trace')", timeout=30_000)
+    assert "hostile prompt" in page.inner_text("#canvas .prompt")  # the app kept its state
+
+
+def test_self_contained_replay_renders_and_stays_inert(browser, tiny_lm, tmp_path):
     from app.export import replay_html
     from app.timeline import Timeline
     from wedlm import DecodeConfig, decode
@@ -87,18 +121,16 @@ def test_self_contained_replay_renders_and_stays_inert(tiny_lm, tmp_path):
     trace.tokens[trace.token_ids[0]] = "</script><script>window.__xss=3</script>"  # hostile trace text
     page_file = tmp_path / "replay.html"
     page_file.write_text(replay_html(Timeline(trace)), encoding="utf-8")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        page.goto(page_file.as_uri())
-        page.wait_for_selector("#canvas .tok")
-        assert page.inner_text("#label").startswith("step 0 (forward 1 of")
-        page.click("#next")
-        assert page.inner_text("#label").startswith("step 1 (forward 2 of")
-        assert page.locator("#physical .tok").count() == len(trace.steps[1].window)
-        page.fill("#step", str(len(trace.steps) - 1))
-        page.dispatch_event("#step", "input")
-        assert "</script><script>" in page.inner_text("#canvas")   # shown as text
-        assert page.evaluate("() => window.__xss") is None
-        page.screenshot(path=str(ARTIFACTS / "replay.png"), full_page=True)
-        browser.close()
+    page = browser.new_page()
+    page.goto(page_file.as_uri())
+    page.wait_for_selector("#canvas .tok")
+    assert page.inner_text("#label").startswith("step 0 (forward 1 of")
+    page.click("#next")
+    assert page.inner_text("#label").startswith("step 1 (forward 2 of")
+    assert page.locator("#physical .tok").count() == len(trace.steps[1].window)
+    page.fill("#step", str(len(trace.steps) - 1))
+    page.dispatch_event("#step", "input")
+    assert "</script><script>" in page.inner_text("#canvas")   # shown as text
+    assert page.evaluate("() => window.__xss") is None
+    page.screenshot(path=str(ARTIFACTS / "replay.png"), full_page=True)
+    page.close()

@@ -25,7 +25,7 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 
 def main() -> int:
     from playwright.sync_api import sync_playwright
-    from app.ui import CSS, build_ui
+    from app.ui import build_ui, launch
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--model", default=None)
@@ -34,7 +34,7 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=10)
     args = parser.parse_args()
     demo = build_ui(args.model)
-    demo.queue().launch(prevent_thread_lock=True, server_name="127.0.0.1", css=CSS, quiet=True)
+    launch(demo, prevent_thread_lock=True, server_name="127.0.0.1", quiet=True)
     out = {}
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)

@@ -5,6 +5,7 @@ A trace carries the text of every token id it mentions, so it replays with no mo
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
@@ -12,6 +13,7 @@ from typing import Iterator
 from .config import DecodeConfig, validate_prompt
 from .decoders import DecodeResult, StepRecord, make_decoder
 from .loading import LoadedModel
+from .trace_schema import validate_trace_dict
 
 TRACE_FORMAT = "wedlm-trace"
 TRACE_VERSION = 1
@@ -64,10 +66,11 @@ class Trace:
 
     @classmethod
     def from_dict(cls, data: dict) -> "Trace":
-        if data.get("format") != TRACE_FORMAT:
+        if not isinstance(data, dict) or data.get("format") != TRACE_FORMAT:
             raise ValueError("not a WeDLM trace (missing format: wedlm-trace)")
         if data.get("version") != TRACE_VERSION:
             raise ValueError(f"unsupported trace version {data.get('version')!r}")
+        validate_trace_dict(data)
         return cls(
             prompt=data["prompt"], model=data["model"], decoder=data["decoder"],
             config=data["config"], prompt_ids=list(data["prompt_ids"]),
@@ -107,9 +110,11 @@ def _add_token_texts(trace: Trace, lm: LoadedModel, step: StepRecord | None = No
 
 
 def decode_steps(lm: LoadedModel, prompt: str, decoder: str = "streaming",
-                 config: DecodeConfig | None = None, chat: bool | None = None) -> Iterator[Trace]:
+                 config: DecodeConfig | None = None, chat: bool | None = None,
+                 time_limit_s: float | None = None) -> Iterator[Trace]:
     """Decode step by step, yielding the growing trace after every forward (live views).
-    The last trace yielded has its result set. Closing the iterator stops the decode."""
+    The last trace yielded has its result set. Closing the iterator stops the decode; so does
+    the wall-clock budget `time_limit_s` (stop reason "time_limit")."""
     validate_prompt(prompt)
     config = config or DecodeConfig()
     prompt_ids = lm.encode(prompt, chat=chat)
@@ -120,14 +125,21 @@ def decode_steps(lm: LoadedModel, prompt: str, decoder: str = "streaming",
     for i in prompt_ids:
         trace.tokens[i] = lm.token_text(i)
     steps = runner.steps(prompt_ids)
+    started = time.perf_counter()
+    out_of_time = False
     try:
         for step in steps:
             trace.steps.append(step)
             _add_token_texts(trace, lm, step)
             yield trace
+            if time_limit_s is not None and time.perf_counter() - started > time_limit_s:
+                out_of_time = True
+                break
     finally:
         steps.close()
         trace.result = runner.result
+        if out_of_time and trace.result is not None and trace.result.stop_reason == "stopped":
+            trace.result.stop_reason = "time_limit"
         if trace.result is not None:
             _add_token_texts(trace, lm)
             trace.text = lm.decode(trace.output_ids())
@@ -135,9 +147,10 @@ def decode_steps(lm: LoadedModel, prompt: str, decoder: str = "streaming",
 
 
 def decode(lm: LoadedModel, prompt: str, decoder: str = "streaming",
-           config: DecodeConfig | None = None, chat: bool | None = None) -> Trace:
+           config: DecodeConfig | None = None, chat: bool | None = None,
+           time_limit_s: float | None = None) -> Trace:
     """Run a whole decode and return its trace."""
     trace = None
-    for trace in decode_steps(lm, prompt, decoder, config, chat):
+    for trace in decode_steps(lm, prompt, decoder, config, chat, time_limit_s):
         pass
     return trace
