@@ -1,0 +1,73 @@
+"""The Race tab: AR, WeDLM streaming and block decoding on one prompt, side by side."""
+from __future__ import annotations
+
+import gradio as gr
+
+from wedlm import ModelLoadError, ValidationError, decode
+
+from . import figures, race
+from .common import DECODE_TIME_LIMIT_S, Context, make_config, on_gpu
+from .timeline import Timeline
+
+RACE_TICKS = 40  # wall-clock mode: the slowest lane finishes in about this many ticks
+AR_CHOICES = [("AR parent model", "parent"), ("the same WeDLM model (next-token head)", "same")]
+
+
+def race_outputs(timelines: dict, tick: int, wall_clock: bool) -> list:
+    """Race state, tick, lanes HTML, growth chart (up to the current forward), timer."""
+    spt = max(race.total_seconds(t) for t in timelines.values()) / RACE_TICKS
+    html, finished = race.race_frame(timelines, tick, wall_clock, spt)
+    longest = max(len(t.trace.steps) for t in timelines.values())
+    current = None if finished else min(tick, longest) - 1
+    chart = figures.prefix_growth({race.LANE_TITLES[k]: v for k, v in timelines.items()}, current)
+    return [timelines, tick, html, chart, gr.Timer(active=not finished)]
+
+
+def build(ctx: Context, demo: gr.Blocks, default_prompt: str) -> None:
+    models, ar_name = ctx.models, ctx.ar_model_name
+
+    @on_gpu
+    def run_race(prompt, window, threshold, no_threshold, penalty, block_size, max_new_tokens,
+                 ar_choice, mode):
+        config = make_config(window, threshold, no_threshold, penalty, max_new_tokens=max_new_tokens,
+                             block_size=block_size)
+        try:
+            lm = models.get()
+            ar_lm = models.get(ar_name) if ar_choice == "parent" and ar_name else lm
+            timelines = {name: Timeline(decode(model, prompt, name, config, time_limit_s=DECODE_TIME_LIMIT_S))
+                         for name, model in (("ar", ar_lm), ("streaming", lm), ("block", lm))}
+        except (ValidationError, ModelLoadError) as err:
+            raise gr.Error(str(err))
+        return race_outputs(timelines, 0, mode == "wall clock")
+
+    def race_tick(timelines, tick, mode):
+        if not timelines:
+            return [None, 0, "", None, gr.Timer(active=False)]
+        return race_outputs(timelines, int(tick) + 1, mode == "wall clock")
+
+    gr.Markdown("The same prompt decoded by **AR**, **WeDLM streaming** and **block decoding**, "
+                "replayed side by side: one forward pass per tick (AR commits one token per "
+                "forward, WeDLM several), or on the wall clock each decode really took.")
+    with gr.Row():
+        prompt = gr.Textbox(label="Prompt", lines=3, value=default_prompt, elem_id="race-prompt", scale=3)
+        with gr.Column(scale=2):
+            ar_choice = gr.Radio(AR_CHOICES, value="parent" if ar_name else "same",
+                                 label="AR lane model", interactive=bool(ar_name))
+            mode = gr.Radio(["one forward per tick", "wall clock"], value="one forward per tick", label="Replay")
+    with gr.Row():
+        window = gr.Slider(1, 64, value=16, step=1, label="Window W")
+        block = gr.Slider(1, 64, value=16, step=1, label="Block size")
+        tau = gr.Number(value=0.4, label="Threshold τ", minimum=0)
+        no_tau = gr.Checkbox(False, label="No τ")
+        penalty = gr.Number(value=0.02, label="Penalty λ", minimum=0)
+        max_new = gr.Slider(1, 512, value=128, step=1, label="Max new tokens")
+    race_btn = gr.Button("Race", variant="primary", elem_id="race-run")
+    lanes = gr.HTML(elem_id="race-lanes")
+    chart = gr.Plot(elem_id="race-chart", label="Committed tokens against forwards")
+    state = gr.State(None)
+    tick_n = gr.State(0)
+    timer = gr.Timer(0.25, active=False)
+    outs = [state, tick_n, lanes, chart, timer]
+    race_btn.click(run_race, [prompt, window, tau, no_tau, penalty, block, max_new, ar_choice, mode], outs,
+                   api_name="race", concurrency_limit=2)
+    timer.tick(race_tick, [state, tick_n, mode], outs, api_name=False, show_progress="hidden")
