@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import random
 import re
 import string
@@ -63,7 +64,23 @@ def times_table(rng: random.Random) -> Sample:
     return Sample("table", f"Times table of {k} up to {n}:", "\n" + rows)
 
 
+def counting_to_stop(rng: random.Random) -> Sample:
+    """Counting with log-uniform spans (mostly short): many stops at B per token trained."""
+    span = min(99, int(math.exp(rng.uniform(0, math.log(100)))))
+    a = rng.randint(1, 100 - span)
+    b = a + span
+    if rng.random() < 0.25:
+        return Sample("counting", f"Count down from {b} to {a}:", " " + ", ".join(map(str, range(b, a - 1, -1))))
+    return Sample("counting", f"Count from {a} to {b}:", " " + ", ".join(map(str, range(a, b + 1))))
+
+
 GENERATORS = [counting, counting, count_down, count_by, alphabet, repetition, times_table]
+# Sample mix by family, per training stage. The WeDLM stage adds short counting runs: the AR
+# parent trained on the base mix counted on past B, so stopping needed many more examples.
+MIXES = {
+    "base": {"generated": 0.4, "math": 0.3, "plays": 0.2, "code": 0.1},
+    "stop": {"generated": 0.35, "counting": 0.2, "math": 0.25, "plays": 0.12, "code": 0.08},
+}
 
 
 def generated_sample(rng: random.Random) -> Sample:
@@ -104,21 +121,22 @@ def play_samples(data_dir: Path, rng: random.Random) -> list[Sample]:
 class SampleStream:
     """Draws samples by family weight: generated families are endless, real ones reshuffle."""
 
-    def __init__(self, data_dir: Path | str = DEFAULT_DATA_DIR, seed: int = 0,
-                 weights: dict[str, float] | None = None):
+    def __init__(self, data_dir: Path | str = DEFAULT_DATA_DIR, seed: int = 0, mix: str = "base"):
         data_dir = Path(data_dir)
         if not (data_dir / "gsm8k_train.jsonl").is_file():
             raise FileNotFoundError(f"training data not found in {data_dir} (see shared/data/README.md)")
         self.rng = random.Random(seed)
         self.pools = {"math": math_samples(data_dir), "code": code_samples(data_dir),
                       "plays": play_samples(data_dir, self.rng)}
-        self.weights = weights or {"generated": 0.4, "math": 0.3, "plays": 0.2, "code": 0.1}
+        self.weights = MIXES[mix]
         self.order = {name: [] for name in self.pools}
 
     def next(self) -> Sample:
         family = self.rng.choices(list(self.weights), weights=list(self.weights.values()))[0]
         if family == "generated":
             return generated_sample(self.rng)
+        if family == "counting":
+            return counting_to_stop(self.rng)
         if not self.order[family]:
             self.order[family] = list(range(len(self.pools[family])))
             self.rng.shuffle(self.order[family])

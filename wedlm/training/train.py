@@ -34,8 +34,10 @@ class TrainConfig:
     batch_size: int = 8
     block_size: int = 32        # dual-stream block B
     eos_pad: int = 8            # end-of-text tokens (with labels) after each answer
+    ar_mix: str = "base"        # sample mix per stage (corpus.MIXES)
+    wedlm_mix: str = "stop"
     ar_steps: int = 1500
-    wedlm_steps: int = 1800
+    wedlm_steps: int = 800
     ar_lr: float = 1e-3
     wedlm_lr: float = 5e-4
     warmup_steps: int = 100
@@ -116,7 +118,8 @@ def run_stage(stage: str, cfg: TrainConfig, model, tokenizer, steps: int, peak_l
     optim = torch.optim.AdamW(model.parameters(), lr=peak_lr, betas=(0.9, 0.95),
                               weight_decay=cfg.weight_decay)
     start_step, elapsed = 0, 0.0
-    stream = SampleStream(cfg.data_dir, seed=cfg.seed + (0 if stage == "ar" else 1))
+    stream = SampleStream(cfg.data_dir, seed=cfg.seed + (0 if stage == "ar" else 1),
+                          mix=cfg.ar_mix if stage == "ar" else cfg.wedlm_mix)
     if ckpt_file.is_file():
         state = torch.load(ckpt_file, weights_only=False)
         model.load_state_dict(state["model"])
