@@ -134,3 +134,36 @@ def test_self_contained_replay_renders_and_stays_inert(browser, tiny_lm, tmp_pat
     assert page.evaluate("() => window.__xss") is None
     page.screenshot(path=str(ARTIFACTS / "replay.png"), full_page=True)
     page.close()
+
+
+def open_tab(page, name: str) -> None:
+    page.get_by_role("tab", name=name).click()
+
+
+def test_race_tab_runs_and_animates(page):
+    open_tab(page, "Race")
+    page.fill("#race-prompt textarea", "Count from 1 to 9:")
+    page.click("#race-run")
+    page.wait_for_function("() => document.querySelectorAll('#race-lanes .lane').length === 3", timeout=60_000)
+    page.wait_for_function("() => document.querySelectorAll('#race-lanes .lane')[0].innerText.includes('finished')",
+                           timeout=60_000)  # the ticks advanced the lanes to the end
+    assert plot_traces(page, "race-chart") >= 3
+    page.screenshot(path=str(ARTIFACTS / "race.png"), full_page=True)
+
+
+def test_entropy_tab_sweep_and_lessons_tab(page):
+    open_tab(page, "Entropy explorer")
+    page.click("#sweep-run")
+    page.wait_for_function("() => { const el = document.querySelector('#tau-sweep .js-plotly-plot'); "
+                           "return el && el.data && el.data[0].x.length === 10; }", timeout=120_000)
+    page.wait_for_function("() => document.querySelector('#sweep-table').innerText.includes('output_changed')")
+    assert "none" in page.inner_text("#sweep-table")
+    page.screenshot(path=str(ARTIFACTS / "entropy-sweep.png"), full_page=True)
+    open_tab(page, "How it works")
+    page.wait_for_function("() => document.querySelector('#pg-mask-logical .js-plotly-plot')", timeout=30_000)
+    assert "leading filled slot(s) commit" in page.inner_text("#pg-orders")
+    assert plot_traces(page, "training-mask") == 1 and plot_traces(page, "pg-mask-physical") == 1
+    page.get_by_label("2", exact=True).check()  # fill slot 2: now 0..3 lead and commit
+    page.wait_for_function("() => document.querySelector('#pg-orders').innerText.includes('4 leading filled')",
+                           timeout=30_000)
+    page.screenshot(path=str(ARTIFACTS / "how-it-works.png"), full_page=True)
