@@ -50,3 +50,8 @@ def test_force_and_veto(tiny_lm, trace):
     with pytest.raises(ValidationError):
         branch(tiny_lm, trace, len(trace.steps) + 3, CFG)
     assert state.committed == [t for r in forced.steps[: step + 1] for t in r.committed]
+
+
+def test_branch_past_the_budget_is_refused(tiny_lm, trace):
+    with pytest.raises(ValidationError, match="max_new_tokens must be larger"):
+        branch(tiny_lm, trace, len(trace.steps) - 2, dataclasses.replace(CFG, max_new_tokens=1))

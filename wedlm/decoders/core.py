@@ -121,6 +121,9 @@ class WindowDecoder(Decoder):
         self.generator.manual_seed(cfg.seed)
         fwd = self.make_forward()
         generated: list[int] = list(resume.committed) if resume else []
+        if len(generated) >= budget:
+            raise ValidationError(f"the branch point already has {len(generated)} tokens: "
+                                  f"max_new_tokens must be larger")
         rows_processed = rows_cached = 0
         forwards = resume.forwards if resume else 0
         stop_reason = "stopped"  # if the caller stops iterating early
@@ -171,9 +174,9 @@ class WindowDecoder(Decoder):
                     seconds=step_s, finished=reason is not None, stop_reason=reason)
                 if reason is not None:
                     stop_reason = reason
-                    yield record
-                    break
                 yield record
+                if reason is not None:
+                    break
         finally:
             self.result = DecodeResult(
                 prompt_ids=list(prompt_ids), token_ids=generated, stop_reason=stop_reason,
