@@ -60,3 +60,17 @@ def test_bad_input_exits_2_with_one_line(tiny_dir, args, needle):
     err = proc.stderr.strip().splitlines()
     assert len(err) == 1 and needle in err[0]
     assert "Traceback" not in proc.stderr and proc.stdout == ""
+
+
+def test_diff_names_the_first_divergent_step(tiny_dir, tmp_path):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    common = ["generate", "Count from 1 to 20:", "--model", str(tiny_dir), "--window", "8",
+              "--max-new-tokens", "20"]
+    assert run_cli(*common, "--threshold", "3.0", "--trace-out", str(a)).returncode == 0
+    assert run_cli(*common, "--threshold", "none", "--trace-out", str(b)).returncode == 0
+    same = run_cli("diff", str(a), str(a))
+    assert same.returncode == 0 and "identical steps" in same.stdout
+    diff = run_cli("diff", str(a), str(b))
+    assert diff.returncode == 0 and "first divergence at step" in diff.stdout
+    bad = run_cli("diff", str(a), str(tmp_path / "missing.json"))
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1

@@ -52,6 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--no-chat", dest="chat", action="store_false")
     gen.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     gen.add_argument("--trace-out", default=None, help="write the whole trace (JSON) to this file")
+    diff = sub.add_parser("diff", help="compare two traces: where do they diverge?")
+    diff.add_argument("trace_a")
+    diff.add_argument("trace_b")
+
     bench = sub.add_parser("bench", help="WeDLM vs block, AR and generate() across prompt entropy")
     bench.add_argument("--model", default=None, help="the WeDLM model (default: bundled)")
     bench.add_argument("--ar-model", default=None, help="the AR parent for quality agreement (default: bundled AR parent)")
@@ -102,6 +106,28 @@ def run_train(args) -> int:
     return 0
 
 
+def run_diff(args) -> int:
+    from .branch import first_divergence
+    from .trace import Trace
+
+    traces = []
+    for path in (args.trace_a, args.trace_b):
+        try:
+            traces.append(Trace.load(path))
+        except (OSError, ValueError) as err:
+            raise CliError(f"{path}: {err}")
+    a, b = traces
+    step = first_divergence(a, b)
+    for name, t in (("a", a), ("b", b)):
+        s = t.stats()
+        print(f"{name}: {t.decoder}, {s.get('generated_tokens', 0)} tokens in {s.get('forwards', 0)} forwards "
+              f"(TPF {s.get('tokens_per_forward', 0):.2f}): {t.text[:70]!r}")
+    if a.prompt_ids != b.prompt_ids:
+        print("the prompts differ")
+    print("identical steps" if step is None else f"first divergence at step {step}")
+    return 0
+
+
 def run_generate(args) -> int:
     from .loading import load_model
     from .trace import decode
@@ -138,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_generate(args)
         if args.command == "train":
             return run_train(args)
+        if args.command == "diff":
+            return run_diff(args)
         if args.command == "bench":
             if args.repeats < 1:
                 raise CliError("--repeats must be at least 1")
