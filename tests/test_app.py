@@ -71,3 +71,11 @@ def test_tau_sweep_endpoint(client):
     rows = table["data"]
     assert len(rows) == 10 and rows[0][0] == "none"
     assert rows[0][2] is False  # tau = none never differs from itself
+
+
+def test_entropy_suite_endpoint(client):
+    fig, table = client.predict(3.0, 8, api_name="/entropy_suite")
+    assert fig is not None
+    headers = table["headers"]
+    assert {"id", "class", "entropy", "tokens_per_forward", "speedup_tokens_per_s"} <= set(headers)
+    assert len(table["data"]) == 13  # the project's suite, low to high entropy
