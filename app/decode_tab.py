@@ -275,14 +275,16 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
     gr.api(decode_api, api_name="decode", concurrency_limit=2)
     examples_dd.change(load_example, [examples_dd, colour_by], trace_outs, api_name="load_example")
     upload.upload(load_upload, [upload, colour_by], trace_outs, api_name="load_trace")
-    step_slider.release(views, step_inputs, view_outputs, api_name="show_step", show_progress="hidden")
-    colour_by.change(views, step_inputs, view_outputs, api_name=False, show_progress="hidden")
+    # Stepping is cheap (a few ms of server work): skip the queue so it is never stuck behind a decode.
+    fast = dict(show_progress="hidden", queue=False)
+    step_slider.release(views, step_inputs, view_outputs, api_name="show_step", **fast)
+    colour_by.change(views, step_inputs, view_outputs, api_name=False, **fast)
     for btn, delta in ((first_btn, "first"), (prev_btn, -1), (next_btn, 1), (last_btn, "last")):
         btn.click(lambda t, s, c, d=delta: move(t, s, d, c), step_inputs, view_outputs,
-                  api_name=False, show_progress="hidden")
+                  api_name=False, **fast)
     play_btn.click(toggle_play, [playing, timeline_state, step_slider],
                    [playing, timer, play_btn, step_slider], api_name=False)
-    timer.tick(tick, step_inputs, [timer, play_btn] + view_outputs, api_name=False, show_progress="hidden")
+    timer.tick(tick, step_inputs, [timer, play_btn] + view_outputs, api_name=False, **fast)
     br_btn.click(run_branch, [timeline_state, step_slider, br_tau, br_no_tau, br_penalty, br_force_pos,
                               br_force_tok, br_veto_pos, colour_by],
                  [br_summary, br_old, br_new, br_growth], api_name=False)

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from wedlm import DecodeConfig, decode
 from wedlm.bench import DEFAULT_PROMPTS, read_prompts
 
-from .figures import _layout
+from .figures import make_figure
 
 SWEEP = (None, 0.1, 0.2, 0.3, 0.4, 0.6, 0.8, 1.0, 1.5, 2.0)
 CLASS_COLOURS = {"counting": "#16a34a", "sequence": "#65a30d", "code": "#2563eb", "math": "#f59e0b",
@@ -43,17 +43,18 @@ def run_suite(lm, ar_lm, config: DecodeConfig, prompts: list[dict], progress=Non
 
 
 def law_figure(rows: list[dict]) -> go.Figure:
-    fig = go.Figure()
+    data = []
     for cls in dict.fromkeys(r["class"] for r in rows):
         sel = [r for r in rows if r["class"] == cls]
-        fig.add_scatter(x=[r["entropy"] for r in sel], y=[r["tokens_per_forward"] for r in sel],
-                        mode="markers+text", name=cls, text=[r["id"] for r in sel], textposition="top center",
-                        marker=dict(size=12, color=CLASS_COLOURS.get(cls)),
-                        customdata=[[r["speedup_tokens_per_s"]] for r in sel],
-                        hovertemplate="%{text}<br>entropy %{x:.2f} nats<br>TPF %{y:.2f}"
-                                      "<br>speedup vs AR %{customdata[0]}×<extra></extra>")
-    fig.update_layout(xaxis_title="mean entropy of filled slots (nats)", yaxis_title="tokens per forward")
-    return _layout(fig, "Low entropy, many tokens per forward", height=440)
+        data.append(dict(type="scatter", x=[r["entropy"] for r in sel], y=[r["tokens_per_forward"] for r in sel],
+                         mode="markers+text", name=cls, text=[r["id"] for r in sel], textposition="top center",
+                         marker=dict(size=12, color=CLASS_COLOURS.get(cls)),
+                         customdata=[[r["speedup_tokens_per_s"]] for r in sel],
+                         hovertemplate="%{text}<br>entropy %{x:.2f} nats<br>TPF %{y:.2f}"
+                                       "<br>speedup vs AR %{customdata[0]}×<extra></extra>"))
+    return make_figure(data, "Low entropy, many tokens per forward", 440,
+                       xaxis=dict(title=dict(text="mean entropy of filled slots (nats)")),
+                       yaxis=dict(title=dict(text="tokens per forward")))
 
 
 def tau_sweep(lm, prompt: str, config: DecodeConfig) -> tuple[list[dict], go.Figure]:
@@ -64,9 +65,9 @@ def tau_sweep(lm, prompt: str, config: DecodeConfig) -> tuple[list[dict], go.Fig
         rows.append({"threshold": "none" if tau is None else tau,
                      "tokens_per_forward": round(trace.stats()["tokens_per_forward"], 2),
                      "output_changed": trace.token_ids != base.token_ids})
-    fig = go.Figure(go.Scatter(x=[str(r["threshold"]) for r in rows], y=[r["tokens_per_forward"] for r in rows],
-                               mode="lines+markers",
-                               marker=dict(size=11, color=["#dc2626" if r["output_changed"] else "#16a34a" for r in rows]),
-                               hovertemplate="τ = %{x}<br>TPF %{y:.2f}<extra></extra>"))
-    fig.update_layout(xaxis_title="threshold τ", yaxis_title="tokens per forward")
-    return rows, _layout(fig, "τ sweep (red: output differs from τ = none)", height=380)
+    line = dict(type="scatter", x=[str(r["threshold"]) for r in rows], y=[r["tokens_per_forward"] for r in rows],
+                mode="lines+markers", hovertemplate="τ = %{x}<br>TPF %{y:.2f}<extra></extra>",
+                marker=dict(size=11, color=["#dc2626" if r["output_changed"] else "#16a34a" for r in rows]))
+    return rows, make_figure([line], "τ sweep (red: output differs from τ = none)", 380,
+                             xaxis=dict(title=dict(text="threshold τ"), type="category"),
+                             yaxis=dict(title=dict(text="tokens per forward")))
