@@ -28,11 +28,12 @@ EXAMPLES = [
 ]
 
 
-def views(timeline: Timeline | None, step: int, colour_by: str) -> list:
-    """Everything that depends on the current step, in view_outputs order."""
+def views(timeline: Timeline | None, step: int, colour_by: str, with_growth: bool = True) -> list:
+    """Everything that depends on the current step, in view_outputs order. Stepping leaves the
+    growth chart alone (it only moves its marker) so the page redraws one plot less."""
     if timeline is None or timeline.num_steps == 0:
         empty = "<div class='empty'>Run a decode or load a trace.</div>"
-        return [gr.Slider(minimum=0, maximum=1, value=0), empty, empty, empty, None, None, None,
+        return [gr.Slider(minimum=0, maximum=1, value=0), empty, empty, empty, empty, empty, None,
                 None, empty]
     step = max(0, min(int(step), timeline.num_steps - 1))
     return [
@@ -40,10 +41,10 @@ def views(timeline: Timeline | None, step: int, colour_by: str) -> list:
         render.badge(timeline, step),
         render.token_canvas(timeline, step, colour_by),
         render.order_view(timeline, step),
-        figures.attention_mask(timeline, step, logical=False),
-        figures.attention_mask(timeline, step, logical=True),
+        render.mask_grid(timeline, step, logical=False),
+        render.mask_grid(timeline, step, logical=True),
         figures.entropy_bars(timeline, step),
-        figures.prefix_growth({timeline.trace.decoder: timeline}, step),
+        figures.prefix_growth({timeline.trace.decoder: timeline}, step) if with_growth else gr.skip(),
         render.step_table(timeline, step),
     ]
 
@@ -180,13 +181,13 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
             return views(None, 0, colour_by)
         target = {"first": 0, "last": timeline.num_steps - 1}.get(delta)
         target = int(step) + int(delta) if target is None else target
-        return views(timeline, target, colour_by)
+        return views(timeline, target, colour_by, with_growth=False)
 
     def tick(timeline, step, colour_by):
         """Play: one step per tick; stop at the end."""
         if timeline is None or int(step) >= timeline.num_steps - 1:
             return [gr.Timer(active=False), "▶ Play"] + views(timeline, step, colour_by)
-        return [gr.Timer(active=True), "⏸ Pause"] + views(timeline, int(step) + 1, colour_by)
+        return [gr.Timer(active=True), "⏸ Pause"] + views(timeline, int(step) + 1, colour_by, with_growth=False)
 
     def toggle_play(playing, timeline, step):
         start_over = timeline is not None and int(step) >= timeline.num_steps - 1
@@ -232,8 +233,8 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
     canvas = gr.HTML(elem_id="canvas")
     orders = gr.HTML(elem_id="orders")
     with gr.Row():
-        mask_phys = gr.Plot(elem_id="mask-physical", label="Attention mask, physical order")
-        mask_log = gr.Plot(elem_id="mask-logical", label="Attention mask, logical order")
+        mask_phys = gr.HTML(elem_id="mask-physical", label="Attention mask, physical order")
+        mask_log = gr.HTML(elem_id="mask-logical", label="Attention mask, logical order")
     with gr.Row():
         bars = gr.Plot(elem_id="entropy-bars", label="Entropy of mask slots")
         growth = gr.Plot(elem_id="growth", label="Committed prefix growth")
@@ -277,7 +278,8 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
     upload.upload(load_upload, [upload, colour_by], trace_outs, api_name="load_trace")
     # Stepping is cheap (a few ms of server work): skip the queue so it is never stuck behind a decode.
     fast = dict(show_progress="hidden", queue=False)
-    step_slider.release(views, step_inputs, view_outputs, api_name="show_step", **fast)
+    step_slider.release(lambda t, s, c: views(t, s, c, with_growth=False), step_inputs, view_outputs,
+                        api_name="show_step", **fast)
     colour_by.change(views, step_inputs, view_outputs, api_name=False, **fast)
     for btn, delta in ((first_btn, "first"), (prev_btn, -1), (next_btn, 1), (last_btn, "last")):
         btn.click(lambda t, s, c, d=delta: move(t, s, d, c), step_inputs, view_outputs,

@@ -102,8 +102,8 @@ def entropy_heatmap(timeline: Timeline) -> go.Figure:
     for s in steps:
         for m in s.masks:
             z[s.index][col[m.pos]] = m.entropy
-    heat = dict(type="heatmap", z=z, x=positions, y=list(range(len(steps))), colorscale="RdYlGn",
-                reversescale=True, colorbar=dict(title=dict(text="H")), zmin=0,
+    heat = dict(type="heatmap", z=z, x=positions, y=list(range(len(steps))), colorscale=[[0, "#1a9850"], [0.5, "#ffffbf"], [1, "#d73027"]],
+                colorbar=dict(title=dict(text="H")), zmin=0,
                 hovertemplate="step %{y}, position %{x}<br>H = %{z:.2f}<extra></extra>")
     return make_figure([heat], "Entropy of every mask slot, step by step", 360,
                        xaxis=dict(title=dict(text="logical position")),

@@ -127,3 +127,31 @@ def badge(timeline: Timeline, step: int) -> str:
                  f"{stats['tokens_per_forward']:.2f} per forward · p_cache {stats['p_cache']:.2f}")
     return (f'<div class="badge"><span class="dec">{escape(trace.decoder)}</span> '
             f'model {escape(trace.model.split("/")[-1])} · step {step} (forward {step + 1} of {timeline.num_steps}){extra}</div>')
+
+
+def mask_grid(timeline: Timeline, step: int, logical: bool) -> str:
+    """The step's attention mask as an HTML grid (window rows × [prefix, window] columns): in
+    physical order the causal triangle that runs, in logical order what each token sees from
+    its place in the text. HTML rather than a plot: it redraws in a few ms while stepping."""
+    from wedlm.reorder import physical_mask, visibility
+
+    s = timeline.trace.steps[step]
+    window = s.window
+    idx = list(range(len(window))) if logical else list(s.order)
+    if logical:
+        vis = visibility(window)
+    else:
+        tri = physical_mask(len(window))
+        rank = {w: r for r, w in enumerate(s.order)}
+        vis = [[tri[rank[i]][rank[j]] for j in range(len(window))] for i in range(len(window))]
+    names = [f"{s.start + i}:{token_label(timeline, window[i])}" for i in idx]
+    head = "".join(f'<th class="col"><div>{n}</div></th>' for n in names)
+    rows = []
+    for r, i in enumerate(idx):
+        kind = "mask" if window[i] is None else ("commit" if i < len(s.committed) else "filled")
+        cells = "".join(f'<td class="{"on" if vis[i][j] else "off"}"></td>' for j in idx)
+        rows.append(f'<tr><th class="row {kind}">{names[r]}</th><td class="on prefix"></td>{cells}</tr>')
+    title = "logical order" if logical else "physical order (what runs)"
+    return (f'<div class="maskgrid"><div class="gridtitle">Attention, {title}: row sees column '
+            f'(blue); the first column is the cached prefix ({s.cache_before} tokens)</div>'
+            f'<table><tr><th></th><th class="col"><div>prefix</div></th>{head}</tr>{"".join(rows)}</table></div>')

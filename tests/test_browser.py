@@ -65,7 +65,13 @@ def test_run_decode_step_through_and_render(page):
     # every view rendered with data
     assert page.locator("#canvas .tok").count() > 5
     assert page.locator("#orders .slot").count() > 0
-    for plot in ("mask-physical", "mask-logical", "growth", "entropy-heatmap"):
+    # attention masks: HTML grids, window rows x (prefix + window) columns
+    for grid in ("mask-physical", "mask-logical"):
+        rows = page.locator(f"#{grid} .maskgrid tr").count() - 1
+        cells = page.locator(f"#{grid} .maskgrid td").count()
+        assert rows > 0 and cells == rows * (rows + 1)
+        assert page.locator(f"#{grid} .maskgrid td.on").count() >= rows
+    for plot in ("growth", "entropy-heatmap"):
         page.wait_for_function(f"() => document.querySelector('#{plot} .js-plotly-plot')", timeout=30_000)
         assert plot_traces(page, plot) >= 1, plot
     assert page.locator("#step-table tr").count() > 2

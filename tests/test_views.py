@@ -98,3 +98,17 @@ def test_entropy_suite_rows_and_law_figure(tiny_lm):
         assert r["entropy"] == round(entropy.fill_entropy(trace), 3) > 0
     fig = entropy.law_figure(rows)
     assert fig.layout.height and sum(len(t.x) for t in fig.data) == 2
+
+
+def test_mask_grids_match_the_reordering_rule(timeline):
+    import re
+    step = next(s for s in timeline.trace.steps if any(t is None for t in s.window)
+                and any(t is not None for t in s.window))
+    n = len(step.window)
+    for logical, expected in ((False, [[j <= i for j in range(n)] for i in range(n)]),
+                              (True, visibility(step.window))):
+        html = render.mask_grid(timeline, step.index, logical)
+        rows = re.findall(r"<tr><th class=\"row[^>]*>.*?</tr>", html)
+        assert len(rows) == n
+        got = [[c == "on" for c in re.findall(r'<td class="(on|off)"></td>', row)] for row in rows]
+        assert got == [[bool(v) for v in row] for row in expected]
