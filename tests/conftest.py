@@ -33,3 +33,13 @@ def tiny_models(tmp_path_factory):
         folder = write_tiny_checkpoint(tmp_path_factory.mktemp(f"tiny-{seed}"), layout, seed=seed)
         models.append(load_model(str(folder), device="cpu", dtype="float32"))
     return models
+
+
+@pytest.fixture(scope="module")
+def app_url(tiny_dir):
+    """The explorer launched for real on loopback, on the tiny checkpoint."""
+    from app.ui import build_ui, launch
+    demo = build_ui(str(tiny_dir))
+    launch(demo, prevent_thread_lock=True, server_name="127.0.0.1", quiet=True)
+    yield demo.local_url
+    demo.close()

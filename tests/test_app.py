@@ -5,15 +5,6 @@ import pytest
 
 
 @pytest.fixture(scope="module")
-def app_url(tiny_dir):
-    from app.ui import build_ui, launch
-    demo = build_ui(str(tiny_dir))
-    launch(demo, prevent_thread_lock=True, server_name="127.0.0.1", quiet=True)
-    yield demo.local_url
-    demo.close()
-
-
-@pytest.fixture(scope="module")
 def client(app_url):
     from gradio_client import Client
     return Client(app_url, verbose=False)

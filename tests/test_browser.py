@@ -23,15 +23,6 @@ def browser():
         browser.close()
 
 
-@pytest.fixture(scope="module")
-def app_url(tiny_dir):
-    from app.ui import build_ui, launch
-    demo = build_ui(str(tiny_dir))
-    launch(demo, prevent_thread_lock=True, server_name="127.0.0.1", quiet=True)
-    yield demo.local_url
-    demo.close()
-
-
 @pytest.fixture()
 def page(browser, app_url):
     page = browser.new_page(viewport={"width": 1400, "height": 2400})
