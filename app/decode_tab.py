@@ -110,9 +110,8 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
         """Decode a prompt; returns the whole trace (steps, stats with tokens_per_forward,
         forwards, generated_tokens, p_cache)."""
         try:
-            config = DecodeConfig(window=int(window), threshold=None if threshold is None else float(threshold),
-                                  penalty=float(penalty), temperature=float(temperature),
-                                  max_new_tokens=int(max_new_tokens), seed=int(seed))
+            config = make_config(window, threshold, False, penalty, temperature,
+                                 max_new_tokens=max_new_tokens, seed=seed)
             trace = None
             for trace in decode_steps(models.get(), prompt, decoder, config,
                                       time_limit_s=DECODE_TIME_LIMIT_S):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from wedlm.reorder import physical_mask, visibility
+from wedlm.reorder import visibility
 
 from .render import token_label
 from .timeline import Timeline
@@ -43,12 +43,7 @@ def window_mask(window: list, order: list[int], start: int, cache_len: int, labe
     """In physical order the mask is the causal triangle that really runs; in logical order the
     same mask seen from each token's place in the text (masks see later filled tokens)."""
     idx = list(range(len(window))) if logical else list(order)
-    if logical:
-        vis = visibility(window)
-    else:
-        tri = physical_mask(len(window))
-        rank = {w: r for r, w in enumerate(order)}
-        vis = [[tri[rank[i]][rank[j]] for j in range(len(window))] for i in range(len(window))]
+    vis = visibility(window)  # the same mask either way; only the row/column order differs
     names = [f"{start + i}:{labels[i]}" for i in idx]
     z = [[1] + [int(vis[i][j]) for j in idx] for i in idx]
     x = [f"prefix ({cache_len})"] + names

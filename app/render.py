@@ -133,17 +133,12 @@ def mask_grid(timeline: Timeline, step: int, logical: bool) -> str:
     """The step's attention mask as an HTML grid (window rows × [prefix, window] columns): in
     physical order the causal triangle that runs, in logical order what each token sees from
     its place in the text. HTML rather than a plot: it redraws in a few ms while stepping."""
-    from wedlm.reorder import physical_mask, visibility
+    from wedlm.reorder import visibility
 
     s = timeline.trace.steps[step]
     window = s.window
     idx = list(range(len(window))) if logical else list(s.order)
-    if logical:
-        vis = visibility(window)
-    else:
-        tri = physical_mask(len(window))
-        rank = {w: r for r, w in enumerate(s.order)}
-        vis = [[tri[rank[i]][rank[j]] for j in range(len(window))] for i in range(len(window))]
+    vis = visibility(window)  # the same mask either way; only the row/column order differs
     names = [f"{s.start + i}:{token_label(timeline, window[i])}" for i in idx]
     head = "".join(f'<th class="col"><div>{n}</div></th>' for n in names)
     rows = []

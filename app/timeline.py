@@ -61,15 +61,3 @@ class Timeline:
         s = self.trace.steps[step]
         end = max([s.start + len(s.window)] + [f.pos + 1 for f in s.filled])
         return list(range(self.prompt_len, end))
-
-    def window_after(self, step: int) -> list:
-        """The window after `step`'s commit and fill, in logical order (None = MASK)."""
-        s = self.trace.steps[step]
-        rest = list(s.window[len(s.committed):])
-        start = s.start + len(s.committed)
-        if s.finished:
-            return []
-        for f in s.filled:  # (AR fills the slot just past its one-token window)
-            rest += [None] * (f.pos - start + 1 - len(rest))
-            rest[f.pos - start] = f.token
-        return rest

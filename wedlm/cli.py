@@ -6,7 +6,7 @@ import json
 import sys
 
 from .config import (DEFAULT_PENALTY, DEFAULT_THRESHOLD, DEFAULT_WINDOW, DecodeConfig,
-                     ValidationError)
+                     ValidationError, validate_prompt)
 from .decoders import DECODERS
 
 
@@ -136,8 +136,7 @@ def run_generate(args) -> int:
                           temperature=args.temperature, top_k=args.top_k, top_p=args.top_p,
                           seed=args.seed, max_new_tokens=args.max_new_tokens,
                           block_size=args.block_size)
-    if not args.prompt.strip():
-        raise ValidationError("prompt is empty")
+    validate_prompt(args.prompt)  # before loading a model
     lm = load_model(args.model, device=args.device, dtype=args.dtype)
     trace = decode(lm, args.prompt, args.decoder, config, chat=args.chat)
     if args.trace_out:
