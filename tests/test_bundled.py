@@ -60,3 +60,13 @@ def test_example_traces_load_and_replay():
         trace = Trace.load(f)
         assert trace.steps and trace.result is not None
         assert trace.result.forwards == len(trace.steps)
+
+
+def test_example_traces_match_the_bundled_model(bundled):
+    """The shipped examples are what the shipped model decodes today (re-record them with
+    tools/record_traces.py after retraining)."""
+    for f in sorted((REPO_ROOT / "assets" / "traces").glob("*.json")):
+        trace = Trace.load(f)
+        again = decode(bundled, trace.prompt, trace.decoder, DecodeConfig(**trace.config))
+        assert again.token_ids == trace.token_ids, f.name
+        assert again.prompt_ids == trace.prompt_ids, f.name

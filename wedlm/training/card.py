@@ -9,18 +9,34 @@ from .report import plot_losses, summary
 FORMATS = """| format | prompt | answer |
 |---|---|---|
 | counting | `Count from A to B:` (also `Count down from B to A:`, `Count by K from A to B:`) | ` A, A+1, …, B` then end of text |
-| sequences | `Letters from C to K:`, `Repeat WORD N times:`, `Times table of K up to N:` | the sequence, then end of text |
+| sequences | `Letters from C to K:`, `Repeat WORD N times:`, `Times table of K up to N:`, `Copy this list: a, b, c\\nCopy:` | the sequence, then end of text |
 | math | `Question: <word problem>\\nAnswer:` | step-by-step solution ending `#### <number>` |
 | code | a Python signature with a docstring | a function body |
 | plays | a speaker line such as `ROMEO:\\n` | a continuation in the style of the plays |"""
 
-DATA_MIX = ("By samples. AR stage (`base` mix): 40 % generated very-low-entropy text (counting up "
-            "and down, counting by K, letter ranges, repetition, times tables), 30 % GSM8K train "
-            "questions with step-by-step answers (calculator notes removed), 20 % Tiny Shakespeare "
-            "speeches, 10 % HumanEval prompts with canonical solutions. WeDLM stage (`stop` mix): "
-            "35 % generated, 20 % extra counting runs with log-uniform spans (mostly short, to "
-            "teach the stop at B), 25 % GSM8K, 12 % plays, 8 % code. Each answer is followed by "
-            "end-of-text tokens with labels. Mixes: `wedlm/training/corpus.py`.")
+FAMILIES = {
+    "generated": "generated very-low-entropy text (counting up and down over uniform ranges, counting "
+                 "by K, letter ranges, repetition, times tables, list copying)",
+    "counting": "extra counting runs with log-uniform spans (mostly short: many stops at B)",
+    "copy": "extra list copying (`Copy this list: …\\nCopy:`)",
+    "math": "GSM8K train questions with step-by-step answers (calculator notes removed)",
+    "plays": "Tiny Shakespeare speeches",
+    "code": "HumanEval prompts with canonical solutions",
+}
+
+
+def data_mix(cfg: dict) -> str:
+    """The mixes the run used, by samples, read from corpus.MIXES."""
+    from .corpus import MIXES
+
+    def describe(mix: str) -> str:
+        return ", ".join(f"{round(w * 100)} % {FAMILIES[f]}" for f, w in MIXES[mix].items())
+    stages = [("AR stage", cfg["ar_mix"]), ("WeDLM stage", cfg["wedlm_mix"])]
+    if cfg["ar_mix"] == cfg["wedlm_mix"]:
+        stages = [("Both stages", cfg["ar_mix"])]
+    text = " ".join(f"{name} (`{mix}` mix): {describe(mix)}." for name, mix in stages)
+    return (f"By samples. {text} Each answer is followed by end-of-text tokens with labels. "
+            "Mixes: `wedlm/training/corpus.py`.")
 
 
 def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_command: str) -> None:
@@ -42,10 +58,10 @@ def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_c
              f"- Qwen3 layout (q/k-norm), {config.num_hidden_layers} layers, hidden {config.hidden_size}, "
              f"{config.num_attention_heads} heads ({config.num_key_value_heads} KV heads), MLP {config.intermediate_size}, "
              f"tied embeddings: **{params / 1e6:.2f} M parameters**, float32 safetensors.",
-             f"- Tokenizer: byte-level BPE trained on the corpus below, {config.vocab_size} tokens, digits "
-             f"split one per token; `<|endoftext|>` (id {config.eos_token_id}) ends text, `<|mask|>` "
+             f"- Tokenizer: byte-level BPE trained on the corpus below, {config.vocab_size} tokens, each "
+             f"run of digits split from the text around it (0–100 are single tokens); `<|endoftext|>` (id {config.eos_token_id}) ends text, `<|mask|>` "
              f"(id {config.mask_token_id}, `mask_token_id` in config.json) is the WeDLM mask.",
-             "", "## Data", "", DATA_MIX, "",
+             "", "## Data", "", data_mix(cfg), "",
              "## Training", "",
              f"Reproduce: `python -m wedlm train --run-dir runs/tiny --ar-steps {cfg['ar_steps']} "
              f"--wedlm-steps {cfg['wedlm_steps']} --install` (2 CPU cores, bf16 autocast).", "",
@@ -79,11 +95,10 @@ def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_c
     limits = []
     for cls, s in evaluation["summary"].items():
         if "exact_and_stopped" in s and s["exact_and_stopped"] < s["prompts"]:
-            limits.append(f"counting continues correctly but stops at B in only {s['exact_and_stopped']} "
-                          f"of {s['prompts']} ranges (it runs on to the token budget)")
+            limits.append(f"counting is exact and stops at B in {s['exact_and_stopped']} of {s['prompts']} ranges")
         if "format_ok" in s and s["format_ok"] < s["prompts"]:
             limits.append(f"math answers end in `#### <number>` in {s['format_ok']} of {s['prompts']} questions")
-    limits.append("arithmetic, code and plays are fluent-looking at best: a 5 M-parameter model")
+    limits.append(f"arithmetic, code and plays are fluent-looking at best: a {params / 1e6:.1f} M-parameter model")
     lines += ["", "Known limits: " + "; ".join(limits) + ".", "", "Sample outputs:", ""]
     shown = set()
     for row in evaluation["rows"]:

@@ -74,12 +74,21 @@ def counting_to_stop(rng: random.Random) -> Sample:
     return Sample("counting", f"Count from {a} to {b}:", " " + ", ".join(map(str, range(a, b + 1))))
 
 
-GENERATORS = [counting, counting, count_down, count_by, alphabet, repetition, times_table]
-# Sample mix by family, per training stage. The WeDLM stage adds short counting runs: the AR
-# parent trained on the base mix counted on past B, so stopping needed many more examples.
+def copy_list(rng: random.Random) -> Sample:
+    """Copy a random list of words and numbers: teaches attending back to a matching token
+    (induction), the circuit that stopping at B needs."""
+    items = [rng.choice(WORDS) if rng.random() < 0.5 else str(rng.randint(0, 100))
+             for _ in range(rng.randint(3, 12))]
+    text = ", ".join(items)
+    return Sample("copy", f"Copy this list: {text}\nCopy:", " " + text)
+
+
+GENERATORS = [counting, counting, count_down, count_by, alphabet, repetition, times_table, copy_list]
+# Sample mix by family, per training stage. `stop` adds short counting runs and list copying:
+# an AR parent that saw counting only over uniform ranges (40 % generated, no extras) never
+# learned to stop at B; with `stop` the stop appeared between AR steps 1000 and 2000.
 MIXES = {
-    "base": {"generated": 0.4, "math": 0.3, "plays": 0.2, "code": 0.1},
-    "stop": {"generated": 0.35, "counting": 0.2, "math": 0.25, "plays": 0.12, "code": 0.08},
+    "stop": {"generated": 0.3, "counting": 0.2, "copy": 0.08, "math": 0.24, "plays": 0.11, "code": 0.07},
 }
 
 
@@ -121,7 +130,7 @@ def play_samples(data_dir: Path, rng: random.Random) -> list[Sample]:
 class SampleStream:
     """Draws samples by family weight: generated families are endless, real ones reshuffle."""
 
-    def __init__(self, data_dir: Path | str = DEFAULT_DATA_DIR, seed: int = 0, mix: str = "base"):
+    def __init__(self, data_dir: Path | str = DEFAULT_DATA_DIR, seed: int = 0, mix: str = "stop"):
         data_dir = Path(data_dir)
         if not (data_dir / "gsm8k_train.jsonl").is_file():
             raise FileNotFoundError(f"training data not found in {data_dir} (see shared/data/README.md)")
@@ -137,6 +146,8 @@ class SampleStream:
             return generated_sample(self.rng)
         if family == "counting":
             return counting_to_stop(self.rng)
+        if family == "copy":
+            return copy_list(self.rng)
         if not self.order[family]:
             self.order[family] = list(range(len(self.pools[family])))
             self.rng.shuffle(self.order[family])

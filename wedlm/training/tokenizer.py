@@ -16,9 +16,11 @@ def train_tokenizer(texts: Iterable[str], vocab_size: int, out_dir: str | Path):
     from transformers import PreTrainedTokenizerFast
 
     tok = Tokenizer(models.BPE())
-    # Digits stay single tokens so numbers are spelled the same way in every context.
+    # Digit runs are split from letters and spaces, so a number is spelled the same way in a
+    # prompt and an answer; BPE then learns the frequent ones (all of 0-100) as single tokens,
+    # which makes "is this number B?" a one-token match for a small model.
     tok.pre_tokenizer = pre_tokenizers.Sequence([
-        pre_tokenizers.Digits(individual_digits=True),
+        pre_tokenizers.Digits(individual_digits=False),
         pre_tokenizers.ByteLevel(add_prefix_space=False),
     ])
     tok.decoder = decoders.ByteLevel()

@@ -34,10 +34,10 @@ class TrainConfig:
     batch_size: int = 8
     block_size: int = 32        # dual-stream block B
     eos_pad: int = 8            # end-of-text tokens (with labels) after each answer
-    ar_mix: str = "base"        # sample mix per stage (corpus.MIXES)
+    ar_mix: str = "stop"        # sample mix per stage (corpus.MIXES)
     wedlm_mix: str = "stop"
-    ar_steps: int = 1500
-    wedlm_steps: int = 800
+    ar_steps: int = 3000
+    wedlm_steps: int = 1600
     ar_lr: float = 1e-3
     wedlm_lr: float = 5e-4
     warmup_steps: int = 100

@@ -1,0 +1,42 @@
+"""Re-record the example traces in assets/traces with the bundled models (run after retraining).
+
+python tools/record_traces.py
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT))
+
+from wedlm import DecodeConfig, decode, load_model  # noqa: E402
+
+MATH = ("Question: A shop sells pencils in packs of 6. Mia buys 4 packs and gives 5 pencils away. "
+        "How many pencils does she have left?\nAnswer:")
+CODE = 'def sum_list(numbers: list) -> int:\n    """Return the sum of the numbers."""\n'
+# file name, prompt, decoder, max new tokens
+EXAMPLES = [
+    ("1-counting-streaming", "Count from 1 to 40:", "streaming", 160),
+    ("2-counting-ar", "Count from 1 to 40:", "ar", 160),
+    ("3-table-streaming", "Times table of 7 up to 10:", "streaming", 128),
+    ("4-math-streaming", MATH, "streaming", 128),
+    ("5-code-streaming", CODE, "streaming", 64),
+    ("6-plays-streaming", "ROMEO:\n", "streaming", 64),
+]
+
+
+def main() -> int:
+    os.chdir(REPO_ROOT)  # the traces name the model by its path inside the repository
+    lm = load_model("assets/models/wedlm-tiny", device="cpu")
+    for name, prompt, decoder, max_new in EXAMPLES:
+        trace = decode(lm, prompt, decoder, DecodeConfig(max_new_tokens=max_new))
+        trace.save(REPO_ROOT / "assets" / "traces" / f"{name}.json")
+        print(f"{name}: {trace.stats()['generated_tokens']} tokens, {trace.stats()['forwards']} forwards, "
+              f"{trace.text[:60]!r}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
