@@ -173,9 +173,20 @@ def test_block_decoding_commits_only_whole_blocks(tiny_lm):
         if s.committed:
             assert len(s.window) == 8 or s.finished or len(s.window) == len(s.committed) + \
                 min(4, len(trace.prompt_ids) + 24 - s.cache_after)
-    stream = decode(tiny_lm, PROMPTS[0], "streaming", DecodeConfig(window=4, threshold=3.0,
-                                                                    max_new_tokens=24))
-    assert stream.result.forwards <= trace.result.forwards  # no stop-and-wait bubble
+
+
+def test_streaming_has_no_stop_and_wait_bubble(tiny_lm):
+    # penalty 100 and tau 250 pass exactly the three leftmost open masks whatever the logits
+    # (entropy <= log V < 50), so the forward counts follow from the schedule alone
+    knobs = dict(threshold=250.0, penalty=100.0, max_new_tokens=24)
+    stream = decode(tiny_lm, PROMPTS[0], "streaming", DecodeConfig(window=4, **knobs))
+    block = decode(tiny_lm, PROMPTS[0], "block", DecodeConfig(block_size=4, **knobs))
+    assert all(len([m for m in s.masks if m.selected]) == min(3, len(s.masks))
+               for t in (stream, block) for s in t.steps)
+    assert stream.result.stop_reason == block.result.stop_reason == "max_new_tokens"
+    # streaming commits 3 per forward; a block needs a 3-fill forward and a 1-fill forward
+    assert stream.result.forwards == 24 // 3 + 1
+    assert block.result.forwards == 2 * (24 // 4) + 1
 
 
 def test_block_of_one_equals_streaming_window_of_one(tiny_lm):

@@ -19,6 +19,7 @@ from tqdm import tqdm
 from .config import DecodeConfig, ValidationError
 from .decoders import make_decoder
 from .loading import BUNDLED_AR_MODEL, REPO_ROOT, LoadedModel
+from .trace import without_stop
 
 DEFAULT_PROMPTS = REPO_ROOT / "assets" / "bench" / "prompts.jsonl"
 DECODERS = ("streaming", "block", "ar", "generate")
@@ -74,12 +75,6 @@ def agreement(ours: list[int], reference: list[int]) -> float:
         return 1.0
     same = sum(a == b for a, b in zip(ours, reference))
     return same / max(len(ours), len(reference))
-
-
-def output_text(lm: LoadedModel, ids: list[int]) -> str:
-    if ids and ids[-1] in lm.stop_ids:
-        ids = ids[:-1]
-    return lm.decode(ids)
 
 
 def measure_forward_cost(lm: LoadedModel, prefix: int = 64, window: int = 16, repeats: int = 20) -> dict:
@@ -163,7 +158,7 @@ def bench(lm: LoadedModel, ar_lm: LoadedModel | None, prompts: list[dict], repea
                 "prompt_id": p["id"], "class": p["class"], "decoder": dec, **med,
                 "forwards": rs[0]["forwards"], "generated_tokens": len(ids),
                 "exact_match": ids == reference[p["id"]], "token_agreement": agreement(ids, reference[p["id"]]),
-                "text": output_text(lm, ids), "repeats": len(rs)})
+                "text": lm.decode(without_stop(ids, lm.stop_ids)), "repeats": len(rs)})
 
     report = {"model": lm.name, "ar_model": parent.name, "device": str(lm.device),
               "config": config.to_dict(), "repeats": repeats, "results": results,

@@ -9,7 +9,7 @@ from .decoders import make_decoder
 from .decoders.core import Resume, WindowDecoder
 from .decoders.records import DecodeResult
 from .loading import LoadedModel
-from .trace import Trace, _add_token_texts
+from .trace import Trace, add_token_texts
 
 
 def state_after(trace: Trace, step: int) -> Resume:
@@ -66,7 +66,7 @@ def branch(lm: LoadedModel, trace: Trace, step: int, config: DecodeConfig,
                 prompt_ids=list(trace.prompt_ids), mask_token_id=trace.mask_token_id,
                 stop_ids=list(trace.stop_ids), steps=shared + new_steps, result=result,
                 tokens=dict(trace.tokens))
-    _add_token_texts(out, lm)
+    add_token_texts(out, lm)
     out.text = lm.decode(out.output_ids())
     return out
 

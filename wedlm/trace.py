@@ -39,8 +39,7 @@ class Trace:
 
     def output_ids(self) -> list[int]:
         """Generated ids without a final stop token."""
-        ids = self.token_ids
-        return ids[:-1] if ids and ids[-1] in self.stop_ids else ids
+        return without_stop(self.token_ids, self.stop_ids)
 
     def stats(self) -> dict:
         return self.result.stats() if self.result else {}
@@ -104,7 +103,12 @@ def _mentioned_ids(trace: Trace, step: StepRecord | None) -> set[int]:
     return ids
 
 
-def _add_token_texts(trace: Trace, lm: LoadedModel, step: StepRecord | None = None) -> None:
+def without_stop(ids: list[int], stop_ids) -> list[int]:
+    """The ids without a final stop token (what the user reads as the output)."""
+    return ids[:-1] if ids and ids[-1] in stop_ids else ids
+
+
+def add_token_texts(trace: Trace, lm: LoadedModel, step: StepRecord | None = None) -> None:
     for i in _mentioned_ids(trace, step) - trace.tokens.keys():
         trace.tokens[i] = lm.token_text(i)
 
@@ -130,7 +134,7 @@ def decode_steps(lm: LoadedModel, prompt: str, decoder: str = "streaming",
     try:
         for step in steps:
             trace.steps.append(step)
-            _add_token_texts(trace, lm, step)
+            add_token_texts(trace, lm, step)
             yield trace
             if time_limit_s is not None and time.perf_counter() - started > time_limit_s:
                 out_of_time = True
@@ -141,7 +145,7 @@ def decode_steps(lm: LoadedModel, prompt: str, decoder: str = "streaming",
         if out_of_time and trace.result is not None and trace.result.stop_reason == "stopped":
             trace.result.stop_reason = "time_limit"
         if trace.result is not None:
-            _add_token_texts(trace, lm)
+            add_token_texts(trace, lm)
             trace.text = lm.decode(trace.output_ids())
     yield trace
 
