@@ -113,3 +113,27 @@ def test_packer_keeps_prompts_unmaskable(tmp_path):
     assert any(key in text_of_prompts for key in ("Question:", "Count", ":", "def "))
     eos = tok.eos_token_id
     assert all(m for i, m in zip(flat_ids, flat_mask) if i == eos)  # end-of-text is learned
+
+
+def test_training_resumes_from_its_checkpoint_and_logs_each_step_once(tmp_path):
+    import json
+
+    from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
+    from wedlm.training.tokenizer import train_tokenizer
+    from wedlm.training.train import TrainConfig, train
+    stream = SampleStream(DEFAULT_DATA_DIR, seed=0)
+    train_tokenizer([s.prompt + s.answer for s in (stream.next() for _ in range(300))], 600,
+                    tmp_path / "tokenizer")  # a small tokenizer in place: train() reuses it
+    cfg = TrainConfig(run_dir=str(tmp_path), hidden_size=32, num_layers=1, num_heads=2,
+                      num_kv_heads=1, intermediate_size=64, seq_len=64, batch_size=2,
+                      ar_steps=3, warmup_steps=1, save_every=2, bf16=False)
+    train(cfg, stages=("ar",))
+    log = tmp_path / "ar" / "log.jsonl"
+    with open(log, "a") as f:  # a step logged after the last checkpoint, as when a run is killed
+        f.write(json.dumps({"step": 4, "ar": 9.9}) + "\n")
+    exported = train(TrainConfig(**{**cfg.__dict__, "ar_steps": 5}), stages=("ar",))
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [r["step"] for r in records] == [1, 2, 3, 4, 5]
+    assert records[3]["ar"] != 9.9                      # step 4 was redone, not kept
+    assert torch.load(tmp_path / "ar" / "checkpoint.pt", weights_only=False)["step"] == 5
+    assert (exported["ar"] / "model.safetensors").is_file()

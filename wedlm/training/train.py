@@ -37,7 +37,7 @@ class TrainConfig:
     ar_mix: str = "stop"        # sample mix per stage (corpus.MIXES)
     wedlm_mix: str = "stop"
     ar_steps: int = 3000
-    wedlm_steps: int = 1600
+    wedlm_steps: int = 1000
     ar_lr: float = 1e-3
     wedlm_lr: float = 5e-4
     warmup_steps: int = 100
@@ -127,6 +127,10 @@ def run_stage(stage: str, cfg: TrainConfig, model, tokenizer, steps: int, peak_l
         start_step, elapsed = state["step"], state["elapsed"]
         stream.rng.setstate(state["stream_rng"])
         torch.set_rng_state(state["torch_rng"])
+        if log_file.is_file():  # drop steps logged after the checkpoint: they are redone
+            kept = [line for line in log_file.read_text().splitlines()
+                    if json.loads(line)["step"] <= start_step]
+            log_file.write_text("".join(line + "\n" for line in kept))
     packer = Packer(stream, tokenizer, cfg)
     mask_id = tokenizer.mask_token_id
     model.train()
@@ -148,10 +152,10 @@ def run_stage(stage: str, cfg: TrainConfig, model, tokenizer, steps: int, peak_l
         t_last = now
         record = {"step": step + 1, "lr": optim.param_groups[0]["lr"], "elapsed_s": round(elapsed, 1),
                   "tokens": (step + 1) * cfg.batch_size * cfg.seq_len,
-                  **{k: round(float(v), 4) for k, v in out.items()}}
+                  **{k: round(v.item(), 4) for k, v in out.items()}}
         with open(log_file, "a") as f:
             f.write(json.dumps(record) + "\n")
-        bar.set_postfix({k: f"{float(v):.3f}" for k, v in out.items() if k != "loss"})
+        bar.set_postfix({k: f"{v.item():.3f}" for k, v in out.items() if k != "loss"})
         if (step + 1) % cfg.save_every == 0 or step + 1 == steps:
             torch.save({"model": model.state_dict(), "optim": optim.state_dict(), "step": step + 1,
                         "elapsed": elapsed, "stream_rng": stream.rng.getstate(),
