@@ -150,12 +150,13 @@ def run_stage(stage: str, cfg: TrainConfig, model, tokenizer, steps: int, peak_l
         now = time.perf_counter()
         elapsed += now - t_last
         t_last = now
+        losses = {k: v.item() for k, v in out.items()}  # one host read per loss
         record = {"step": step + 1, "lr": optim.param_groups[0]["lr"], "elapsed_s": round(elapsed, 1),
                   "tokens": (step + 1) * cfg.batch_size * cfg.seq_len,
-                  **{k: round(v.item(), 4) for k, v in out.items()}}
+                  **{k: round(v, 4) for k, v in losses.items()}}
         with open(log_file, "a") as f:
             f.write(json.dumps(record) + "\n")
-        bar.set_postfix({k: f"{v.item():.3f}" for k, v in out.items() if k != "loss"})
+        bar.set_postfix({k: f"{v:.3f}" for k, v in losses.items() if k != "loss"})
         if (step + 1) % cfg.save_every == 0 or step + 1 == steps:
             torch.save({"model": model.state_dict(), "optim": optim.state_dict(), "step": step + 1,
                         "elapsed": elapsed, "stream_rng": stream.rng.getstate(),
