@@ -78,10 +78,14 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--data-dir", default=defaults.data_dir)
     train.add_argument("--stages", default="ar,wedlm", help="ar, wedlm or ar,wedlm")
     for name in ("ar_steps", "wedlm_steps", "batch_size", "seq_len", "block_size", "eos_pad",
-                 "hidden_size", "num_layers", "intermediate_size", "vocab_size", "seed"):
+                 "hidden_size", "num_layers", "intermediate_size", "vocab_size", "save_every", "seed"):
         train.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(defaults, name))
     for name in ("ar_lr", "wedlm_lr"):
         train.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(defaults, name))
+    from .training.corpus import MIXES
+    for name in ("ar_mix", "wedlm_mix"):
+        train.add_argument("--" + name.replace("_", "-"), choices=sorted(MIXES), default=getattr(defaults, name),
+                           help="sample mix by family (wedlm/training/corpus.py MIXES)")
     train.add_argument("--install", action="store_true",
                        help="copy the exported models into assets/models when done")
     return parser
