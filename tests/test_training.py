@@ -115,6 +115,33 @@ def test_packer_keeps_prompts_unmaskable(tmp_path):
     assert all(m for i, m in zip(flat_ids, flat_mask) if i == eos)  # end-of-text is learned
 
 
+def test_wedlm_packer_starts_every_sample_on_a_block(tmp_path):
+    """No block holds the end of one answer and the next prompt: the prompt is never masked, so
+    the masks before it would learn where the answer ends from it (decoding has no such cue)."""
+    from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
+    from wedlm.training.tokenizer import train_tokenizer
+    from wedlm.training.train import Packer, TrainConfig
+    stream = SampleStream(DEFAULT_DATA_DIR, seed=0)
+    tok = train_tokenizer([s.prompt + s.answer for s in (stream.next() for _ in range(300))], 600, tmp_path)
+    cfg = TrainConfig(batch_size=4, seq_len=128, eos_pad=3, block_size=16)
+    eos = tok.eos_token_id
+    for align in (1, 16):
+        ids, maskable = Packer(SampleStream(DEFAULT_DATA_DIR, seed=3), tok, cfg, align=align).batch()
+        flat_ids, flat_mask = ids.flatten().tolist(), maskable.flatten().tolist()
+        # a prompt starts where an unmaskable token follows a maskable one
+        starts = [i for i in range(1, len(flat_ids)) if not flat_mask[i] and flat_mask[i - 1]]
+        assert len(starts) >= 3
+        misaligned = [i for i in starts if i % 16]
+        if align == 1:
+            assert misaligned  # plain packing mixes samples inside blocks
+        else:
+            assert not misaligned
+            for i in starts:  # each answer still ends in at least eos_pad end-of-text tokens
+                assert flat_ids[i - cfg.eos_pad:i] == [eos] * cfg.eos_pad
+    with pytest.raises(ValueError, match="multiple of the block size"):
+        Packer(stream, tok, TrainConfig(seq_len=100, block_size=32), align=32)
+
+
 def test_training_resumes_from_its_checkpoint_and_logs_each_step_once(tmp_path):
     import json
 

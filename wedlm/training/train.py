@@ -49,17 +49,27 @@ class TrainConfig:
 
 class Packer:
     """Packs samples into (tokens, maskable) rows of seq_len: prompt ids are not maskable;
-    answer ids and the end-of-text run after them are."""
+    answer ids and the end-of-text run after them are.
 
-    def __init__(self, stream: SampleStream, tokenizer, cfg: TrainConfig):
+    With `align` (the WeDLM stage: the block size) the end-of-text run is lengthened so that
+    every sample starts a block. Otherwise a block's masks would see the next sample's prompt
+    (never masked, so always observed) and learn "the answer ends where the next prompt
+    begins" -- a cue decoding never has. A model trained that way counted past B."""
+
+    def __init__(self, stream: SampleStream, tokenizer, cfg: TrainConfig, align: int = 1):
         self.stream, self.tok, self.cfg = stream, tokenizer, cfg
+        if cfg.seq_len % align:
+            raise ValueError(f"seq_len {cfg.seq_len} is not a multiple of the block size {align}")
+        self.align = align
         self.ids: list[int] = []
         self.maskable: list[bool] = []
 
     def _add_sample(self) -> None:
         s = self.stream.next()
         prompt = self.tok.encode(s.prompt, add_special_tokens=False)
-        answer = self.tok.encode(s.answer, add_special_tokens=False) + [self.tok.eos_token_id] * self.cfg.eos_pad
+        answer = self.tok.encode(s.answer, add_special_tokens=False)
+        length = len(self.ids) + len(prompt) + len(answer) + self.cfg.eos_pad
+        answer += [self.tok.eos_token_id] * (self.cfg.eos_pad + (-length) % self.align)
         self.ids += prompt + answer
         self.maskable += [False] * len(prompt) + [True] * len(answer)
 
@@ -131,7 +141,7 @@ def run_stage(stage: str, cfg: TrainConfig, model, tokenizer, steps: int, peak_l
             kept = [line for line in log_file.read_text().splitlines()
                     if json.loads(line)["step"] <= start_step]
             log_file.write_text("".join(line + "\n" for line in kept))
-    packer = Packer(stream, tokenizer, cfg)
+    packer = Packer(stream, tokenizer, cfg, align=1 if stage == "ar" else cfg.block_size)
     mask_id = tokenizer.mask_token_id
     model.train()
     bar = tqdm(range(start_step, steps), initial=start_step, total=steps, desc=stage, unit="step")
