@@ -75,9 +75,10 @@ def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_c
     lines += ["", (f"Sequences of L = {cfg['seq_len']} tokens, batch {cfg['batch_size']}; AR lr {cfg['ar_lr']}, "
                    f"WeDLM lr {cfg['wedlm_lr']}, cosine to 10 %; WeDLM blocks of {cfg['block_size']}, "
                    f"γ ~ U(0,1) per block, prompt tokens never masked, at least {cfg['eos_pad']} end-of-text "
-                   "tokens after each answer (in the WeDLM stage, as many more as it takes for the next "
-                   "sample to start a block, so that no block's masks see the next prompt). `ar` is the next-token loss, `masked_ce` the masked-slot "
-                   "cross-entropy (without the 1/γ weight)."), ""]
+                   "tokens after each answer (in the WeDLM stage, as many more as it takes for the "
+                   "next sample to start a block, so that no block's masks see the next prompt). "
+                   "`ar` is the next-token loss, `masked_ce` the masked-slot cross-entropy (without "
+                   "the 1/γ weight)."), ""]
     for s in stats:
         if stage == "ar" and s != "ar":
             continue
