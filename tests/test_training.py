@@ -106,7 +106,7 @@ def test_packer_keeps_prompts_unmaskable(tmp_path):
     tok = train_tokenizer(texts, 600, tmp_path)
     cfg = TrainConfig(batch_size=2, seq_len=128, eos_pad=4)
     packer = Packer(SampleStream(DEFAULT_DATA_DIR, seed=3), tok, cfg)
-    ids, maskable = packer.batch()
+    ids, maskable, _ = packer.batch()
     assert ids.shape == maskable.shape == (2, 128)
     flat_ids, flat_mask = ids.flatten().tolist(), maskable.flatten().tolist()
     text_of_prompts = tok.decode([i for i, m in zip(flat_ids, flat_mask) if not m])
@@ -115,31 +115,65 @@ def test_packer_keeps_prompts_unmaskable(tmp_path):
     assert all(m for i, m in zip(flat_ids, flat_mask) if i == eos)  # end-of-text is learned
 
 
-def test_wedlm_packer_starts_every_sample_on_a_block(tmp_path):
-    """No block holds the end of one answer and the next prompt: the prompt is never masked, so
-    the masks before it would learn where the answer ends from it (decoding has no such cue)."""
+def test_packer_numbers_the_sample_of_every_token(tmp_path):
     from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
     from wedlm.training.tokenizer import train_tokenizer
     from wedlm.training.train import Packer, TrainConfig
     stream = SampleStream(DEFAULT_DATA_DIR, seed=0)
     tok = train_tokenizer([s.prompt + s.answer for s in (stream.next() for _ in range(300))], 600, tmp_path)
-    cfg = TrainConfig(batch_size=4, seq_len=128, eos_pad=3, block_size=16)
+    ids, maskable, sample = Packer(SampleStream(DEFAULT_DATA_DIR, seed=3), tok,
+                                   TrainConfig(batch_size=4, seq_len=128), eos_pad=2).batch()
+    flat_ids, flat_mask, flat_sample = (t.flatten().tolist() for t in (ids, maskable, sample))
     eos = tok.eos_token_id
-    for align in (1, 16):
-        ids, maskable = Packer(SampleStream(DEFAULT_DATA_DIR, seed=3), tok, cfg, align=align).batch()
-        flat_ids, flat_mask = ids.flatten().tolist(), maskable.flatten().tolist()
-        # a prompt starts where an unmaskable token follows a maskable one
-        starts = [i for i in range(1, len(flat_ids)) if not flat_mask[i] and flat_mask[i - 1]]
-        assert len(starts) >= 3
-        misaligned = [i for i in starts if i % 16]
-        if align == 1:
-            assert misaligned  # plain packing mixes samples inside blocks
-        else:
-            assert not misaligned
-            for i in starts:  # each answer still ends in at least eos_pad end-of-text tokens
-                assert flat_ids[i - cfg.eos_pad:i] == [eos] * cfg.eos_pad
-    with pytest.raises(ValueError, match="multiple of the block size"):
-        Packer(stream, tok, TrainConfig(seq_len=100, block_size=32), align=32)
+    for i in range(1, len(flat_ids)):
+        new_prompt = not flat_mask[i] and flat_mask[i - 1]
+        assert (flat_sample[i] == flat_sample[i - 1] + 1) == new_prompt  # a sample starts at its prompt
+        if new_prompt:  # ... right after exactly eos_pad end-of-text tokens
+            assert flat_ids[i - 2:i] == [eos, eos] and flat_ids[i - 3] != eos
+    assert flat_sample[-1] - flat_sample[0] >= 3
+
+
+def test_training_mask_keeps_each_sample_to_itself_inside_a_block():
+    # L = 6, blocks of 3; samples [0, 0, 1 | 1, 1, 1]; xt = [a, M, M | d, M, f]
+    is_mask = torch.tensor([[False, True, True, False, True, False]])
+    got = training_mask(is_mask, 3, torch.tensor([[0, 0, 1, 1, 1, 1]]))[0, 0, 6:].int().tolist()
+    assert got == [
+        [0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0],  # a
+        [0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0],  # M of sample 0 sees a, not the mask of sample 1
+        [0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0],  # M of sample 1 sees neither a nor the other mask
+        [1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0],  # block 1: clean x0 of block 0, then [d, f, M]
+        [1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1],
+        [1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1],
+    ]
+
+
+def test_masks_cannot_read_the_next_samples_prompt():
+    """The end of an answer and the next (never masked) prompt share a block: the answer's
+    masked slots must predict the same whatever that prompt says."""
+    from transformers import Qwen3Config, Qwen3ForCausalLM
+    torch.manual_seed(0)
+    model = Qwen3ForCausalLM(Qwen3Config(vocab_size=40, hidden_size=32, intermediate_size=64,
+                                         num_hidden_layers=2, num_attention_heads=2,
+                                         num_key_value_heads=1, head_dim=16,
+                                         attn_implementation="eager")).eval()
+    tokens = torch.tensor([[5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]])
+    sample = torch.tensor([[0] * 10 + [1] * 6])                    # sample 1's prompt: slots 10-15
+    maskable = torch.tensor([[False] * 2 + [True] * 8 + [False] * 6])
+
+    def masked_logits(next_prompt, with_samples):
+        t = tokens.clone()
+        t[0, 10:] = torch.tensor(next_prompt)
+        gen = torch.Generator().manual_seed(0)
+        inputs = dual_stream_inputs(t, maskable, 1, 16, gen, sample if with_samples else None)
+        add = torch.zeros(inputs["attention_mask"].shape).masked_fill(~inputs["attention_mask"], float("-inf"))
+        with torch.no_grad():
+            logits = model(input_ids=inputs["input_ids"], position_ids=inputs["position_ids"],
+                           attention_mask=add).logits[0, 16:]
+        return logits[inputs["is_mask"][0]]
+
+    other = [30, 31, 32, 33, 34, 35]
+    assert torch.allclose(masked_logits(list(range(21, 27)), True), masked_logits(other, True))
+    assert not torch.allclose(masked_logits(list(range(21, 27)), False), masked_logits(other, False))
 
 
 def test_training_resumes_from_its_checkpoint_and_logs_each_step_once(tmp_path):

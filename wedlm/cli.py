@@ -77,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--run-dir", default=defaults.run_dir, help="checkpoints, logs, exports (resumes from here)")
     train.add_argument("--data-dir", default=defaults.data_dir)
     train.add_argument("--stages", default="ar,wedlm", help="ar, wedlm or ar,wedlm")
-    for name in ("ar_steps", "wedlm_steps", "batch_size", "seq_len", "block_size", "eos_pad",
+    for name in ("ar_steps", "wedlm_steps", "batch_size", "seq_len", "block_size", "eos_pad", "wedlm_eos_pad",
                  "hidden_size", "num_layers", "intermediate_size", "vocab_size", "save_every", "seed"):
         train.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(defaults, name))
     for name in ("ar_lr", "wedlm_lr"):

@@ -74,9 +74,10 @@ def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_c
         lines.append(f"| {s} | {st['steps']} | {st['tokens'] / 1e6:.1f} M | {st['wall_s'] / 60:.0f} min | {losses} |")
     lines += ["", (f"Sequences of L = {cfg['seq_len']} tokens, batch {cfg['batch_size']}; AR lr {cfg['ar_lr']}, "
                    f"WeDLM lr {cfg['wedlm_lr']}, cosine to 10 %; WeDLM blocks of {cfg['block_size']}, "
-                   f"γ ~ U(0,1) per block, prompt tokens never masked, at least {cfg['eos_pad']} end-of-text "
-                   "tokens after each answer (in the WeDLM stage, as many more as it takes for the "
-                   "next sample to start a block, so that no block's masks see the next prompt). "
+                   f"γ ~ U(0,1) per block, prompt tokens never masked; each answer is followed by "
+                   f"{cfg['eos_pad']} (AR stage) or {cfg.get('wedlm_eos_pad', cfg['eos_pad'])} (WeDLM stage) "
+                   "end-of-text tokens with labels; in the WeDLM stage a block's slots see only "
+                   "slots of their own packed sample. "
                    "`ar` is the next-token loss, `masked_ce` the masked-slot cross-entropy (without "
                    "the 1/γ weight)."), ""]
     for s in stats:

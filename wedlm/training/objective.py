@@ -22,8 +22,13 @@ def block_visibility(is_mask: torch.Tensor) -> torch.Tensor:
     return rank.unsqueeze(-1) >= rank.unsqueeze(-2)         # [i, j] = rank[j] <= rank[i]
 
 
-def training_mask(is_mask: torch.Tensor, block_size: int) -> torch.Tensor:
-    """is_mask (B, L) bool -> attention mask (B, 1, 2L, 2L) bool (True = allowed)."""
+def training_mask(is_mask: torch.Tensor, block_size: int, sample: torch.Tensor | None = None) -> torch.Tensor:
+    """is_mask (B, L) bool -> attention mask (B, 1, 2L, 2L) bool (True = allowed).
+
+    `sample` (B, L) numbers the packed sample of each token: inside an xt block a slot then sees
+    only slots of its own sample. Otherwise the masks at the end of an answer see the next
+    sample's prompt (never masked) and learn that the answer ends where it begins, a cue
+    decoding never has (a model trained that way counted past B)."""
     batch, length = is_mask.shape
     allowed = torch.zeros(batch, 2 * length, 2 * length, dtype=torch.bool, device=is_mask.device)
     allowed[:, :length, :length] = torch.ones(length, length, dtype=torch.bool,
@@ -32,7 +37,11 @@ def training_mask(is_mask: torch.Tensor, block_size: int) -> torch.Tensor:
         end = min(start + block_size, length)
         rows = slice(length + start, length + end)
         allowed[:, rows, :start] = True                                   # clean earlier blocks
-        allowed[:, rows, length + start:length + end] = block_visibility(is_mask[:, start:end])
+        visible = block_visibility(is_mask[:, start:end])
+        if sample is not None:
+            block = sample[:, start:end]
+            visible = visible & (block.unsqueeze(-1) == block.unsqueeze(-2))
+        allowed[:, rows, length + start:length + end] = visible
     return allowed[:, None]
 
 
@@ -58,7 +67,8 @@ def sample_masks(maskable: torch.Tensor, block_size: int,
 
 
 def dual_stream_inputs(tokens: torch.Tensor, maskable: torch.Tensor, mask_token_id: int,
-                       block_size: int, generator: torch.Generator | None = None) -> dict:
+                       block_size: int, generator: torch.Generator | None = None,
+                       sample: torch.Tensor | None = None) -> dict:
     """tokens, maskable (B, L) -> model inputs of length 2L and the masked-loss targets."""
     is_mask, weight = sample_masks(maskable, block_size, generator)
     xt = tokens.masked_fill(is_mask, mask_token_id)
@@ -66,15 +76,16 @@ def dual_stream_inputs(tokens: torch.Tensor, maskable: torch.Tensor, mask_token_
     return {
         "input_ids": torch.cat([tokens, xt], dim=1),                       # (B, 2L)
         "position_ids": torch.cat([positions, positions], dim=1),          # (B, 2L) shared
-        "attention_mask": training_mask(is_mask, block_size),              # (B, 1, 2L, 2L)
+        "attention_mask": training_mask(is_mask, block_size, sample),      # (B, 1, 2L, 2L)
         "is_mask": is_mask, "weight": weight,
     }
 
 
 def wedlm_loss(model, tokens: torch.Tensor, maskable: torch.Tensor, mask_token_id: int,
-               block_size: int, generator: torch.Generator | None = None) -> dict:
+               block_size: int, generator: torch.Generator | None = None,
+               sample: torch.Tensor | None = None) -> dict:
     """0.5 * (1/γ-weighted masked CE on xt, no shift) + 0.5 * (next-token CE on x0)."""
-    inputs = dual_stream_inputs(tokens, maskable, mask_token_id, block_size, generator)
+    inputs = dual_stream_inputs(tokens, maskable, mask_token_id, block_size, generator, sample)
     length = tokens.shape[1]
     logits = model(input_ids=inputs["input_ids"], position_ids=inputs["position_ids"],
                    attention_mask=inputs["attention_mask"], use_cache=False).logits.float()

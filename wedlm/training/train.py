@@ -33,11 +33,12 @@ class TrainConfig:
     seq_len: int = 512          # L (fits "Count from 1 to 100" whole); the WeDLM stage feeds 2L
     batch_size: int = 8
     block_size: int = 32        # dual-stream block B
-    eos_pad: int = 8            # end-of-text tokens (with labels) after each answer
+    eos_pad: int = 8            # AR stage: end-of-text tokens (with labels) after each answer
+    wedlm_eos_pad: int = 2      # WeDLM stage: few, so that masks after B often see no later one
     ar_mix: str = "stop"        # sample mix per stage (corpus.MIXES)
     wedlm_mix: str = "stop"
     ar_steps: int = 3000
-    wedlm_steps: int = 1000
+    wedlm_steps: int = 800
     ar_lr: float = 1e-3
     wedlm_lr: float = 5e-4
     warmup_steps: int = 100
@@ -48,39 +49,36 @@ class TrainConfig:
 
 
 class Packer:
-    """Packs samples into (tokens, maskable) rows of seq_len: prompt ids are not maskable;
-    answer ids and the end-of-text run after them are.
+    """Packs samples into rows of seq_len: (tokens, maskable, sample) where prompt ids are not
+    maskable, answer ids and the end-of-text run after them are, and `sample` numbers the sample
+    each token belongs to (the WeDLM stage keeps a block's masks from seeing other samples)."""
 
-    With `align` (the WeDLM stage: the block size) the end-of-text run is lengthened so that
-    every sample starts a block. Otherwise a block's masks would see the next sample's prompt
-    (never masked, so always observed) and learn "the answer ends where the next prompt
-    begins" -- a cue decoding never has. A model trained that way counted past B."""
-
-    def __init__(self, stream: SampleStream, tokenizer, cfg: TrainConfig, align: int = 1):
+    def __init__(self, stream: SampleStream, tokenizer, cfg: TrainConfig, eos_pad: int | None = None):
         self.stream, self.tok, self.cfg = stream, tokenizer, cfg
-        if cfg.seq_len % align:
-            raise ValueError(f"seq_len {cfg.seq_len} is not a multiple of the block size {align}")
-        self.align = align
+        self.eos_pad = cfg.eos_pad if eos_pad is None else eos_pad
         self.ids: list[int] = []
         self.maskable: list[bool] = []
+        self.sample: list[int] = []
+        self.count = 0
 
     def _add_sample(self) -> None:
         s = self.stream.next()
         prompt = self.tok.encode(s.prompt, add_special_tokens=False)
-        answer = self.tok.encode(s.answer, add_special_tokens=False)
-        length = len(self.ids) + len(prompt) + len(answer) + self.cfg.eos_pad
-        answer += [self.tok.eos_token_id] * (self.cfg.eos_pad + (-length) % self.align)
+        answer = self.tok.encode(s.answer, add_special_tokens=False) + [self.tok.eos_token_id] * self.eos_pad
         self.ids += prompt + answer
         self.maskable += [False] * len(prompt) + [True] * len(answer)
+        self.sample += [self.count] * (len(prompt) + len(answer))
+        self.count += 1
 
-    def batch(self) -> tuple[torch.Tensor, torch.Tensor]:
+    def batch(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         need = self.cfg.batch_size * self.cfg.seq_len
         while len(self.ids) < need:
             self._add_sample()
-        ids, mask = self.ids[:need], self.maskable[:need]
-        self.ids, self.maskable = self.ids[need:], self.maskable[need:]
+        ids, mask, sample = self.ids[:need], self.maskable[:need], self.sample[:need]
+        self.ids, self.maskable, self.sample = self.ids[need:], self.maskable[need:], self.sample[need:]
         shape = (self.cfg.batch_size, self.cfg.seq_len)
-        return torch.tensor(ids).view(shape), torch.tensor(mask).view(shape)
+        return (torch.tensor(ids).view(shape), torch.tensor(mask).view(shape),
+                torch.tensor(sample).view(shape))
 
 
 def build_tokenizer(cfg: TrainConfig):
@@ -141,7 +139,7 @@ def run_stage(stage: str, cfg: TrainConfig, model, tokenizer, steps: int, peak_l
             kept = [line for line in log_file.read_text().splitlines()
                     if json.loads(line)["step"] <= start_step]
             log_file.write_text("".join(line + "\n" for line in kept))
-    packer = Packer(stream, tokenizer, cfg, align=1 if stage == "ar" else cfg.block_size)
+    packer = Packer(stream, tokenizer, cfg, cfg.eos_pad if stage == "ar" else cfg.wedlm_eos_pad)
     mask_id = tokenizer.mask_token_id
     model.train()
     bar = tqdm(range(start_step, steps), initial=start_step, total=steps, desc=stage, unit="step")
@@ -149,10 +147,10 @@ def run_stage(stage: str, cfg: TrainConfig, model, tokenizer, steps: int, peak_l
     for step in bar:
         for group in optim.param_groups:
             group["lr"] = lr_at(step, steps, peak_lr, cfg.warmup_steps)
-        tokens, maskable = packer.batch()
+        tokens, maskable, sample = packer.batch()
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=cfg.bf16):
             out = (ar_loss(model, tokens) if stage == "ar"
-                   else wedlm_loss(model, tokens, maskable, mask_id, cfg.block_size))
+                   else wedlm_loss(model, tokens, maskable, mask_id, cfg.block_size, sample=sample))
         optim.zero_grad(set_to_none=True)
         out["loss"].backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
