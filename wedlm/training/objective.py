@@ -6,6 +6,8 @@ tokens. Attention (True = allowed): x0 is causal; an xt block sees the clean x0 
 blocks and itself under intra-block topological reordering (observed tokens before masks). The
 reordering is expressed in the mask itself: a causal mask over the reordered block is exactly
 `reorder.visibility` of the block in logical order, the same rule the reference decoder uses.
+Samples are packed several to a row; inside a block a slot sees only its own sample, as if each
+sample were its own sequence (the official fine-tuning feeds one sample per sequence).
 """
 from __future__ import annotations
 
