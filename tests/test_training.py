@@ -155,7 +155,7 @@ def test_masks_cannot_read_the_next_samples_prompt():
     model = Qwen3ForCausalLM(Qwen3Config(vocab_size=40, hidden_size=32, intermediate_size=64,
                                          num_hidden_layers=2, num_attention_heads=2,
                                          num_key_value_heads=1, head_dim=16,
-                                         attn_implementation="eager")).eval()
+                                         attn_implementation="sdpa")).eval()
     tokens = torch.tensor([[5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]])
     sample = torch.tensor([[0] * 10 + [1] * 6])                    # sample 1's prompt: slots 10-15
     maskable = torch.tensor([[False] * 2 + [True] * 8 + [False] * 6])
@@ -165,10 +165,9 @@ def test_masks_cannot_read_the_next_samples_prompt():
         t[0, 10:] = torch.tensor(next_prompt)
         gen = torch.Generator().manual_seed(0)
         inputs = dual_stream_inputs(t, maskable, 1, 16, gen, sample if with_samples else None)
-        add = torch.zeros(inputs["attention_mask"].shape).masked_fill(~inputs["attention_mask"], float("-inf"))
-        with torch.no_grad():
+        with torch.no_grad():  # the bool mask on sdpa, exactly as wedlm_loss feeds it
             logits = model(input_ids=inputs["input_ids"], position_ids=inputs["position_ids"],
-                           attention_mask=add).logits[0, 16:]
+                           attention_mask=inputs["attention_mask"]).logits[0, 16:]
         return logits[inputs["is_mask"][0]]
 
     other = [30, 31, 32, 33, 34, 35]
