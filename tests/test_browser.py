@@ -30,6 +30,9 @@ def page(browser, app_url):
     page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
     page.goto(app_url, wait_until="domcontentloaded")
     page.wait_for_selector("#prompt textarea", timeout=60_000)
+    # the page-load event shows the first example trace; wait for it, or on a busy machine it
+    # can land after a test's own upload and replace it
+    page.wait_for_selector("#canvas .prompt", timeout=60_000)
     yield page
     page.close()
 
