@@ -1,6 +1,7 @@
 """The Decode tab: run or load a decode, then step through it view by view; branch; export."""
 from __future__ import annotations
 
+import threading
 import time
 import uuid
 
@@ -81,12 +82,35 @@ def partial_text(timeline: Timeline) -> str:
     return "".join(tokens.get(i, "") for i in ids)
 
 
+class UserTraces:
+    """Sessions in which the user has run, uploaded or picked a trace."""
+
+    def __init__(self):
+        self._sessions: set[str] = set()
+        self._lock = threading.Lock()
+
+    def add(self, request: gr.Request | None) -> None:
+        if request is not None and request.session_hash:
+            with self._lock:
+                self._sessions.add(request.session_hash)
+
+    def has(self, request: gr.Request | None) -> bool:
+        with self._lock:
+            return request is not None and request.session_hash in self._sessions
+
+    def forget(self, request: gr.Request) -> None:
+        with self._lock:
+            self._sessions.discard(request.session_hash)
+
+
 def build(ctx: Context, demo: gr.Blocks) -> None:
     models = ctx.models
+    user_traces = UserTraces()
 
     @on_gpu
     def run_decode(prompt, decoder, window, threshold, no_threshold, penalty, temperature, top_k,
-                   top_p, max_new_tokens, seed, block_size, colour_by):
+                   top_p, max_new_tokens, seed, block_size, colour_by, request: gr.Request):
+        user_traces.add(request)
         config = make_config(window, threshold, no_threshold, penalty, temperature, top_k, top_p,
                              max_new_tokens, seed, block_size)
         try:
@@ -170,7 +194,20 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
             raise gr.Error("unknown example trace")
         return trace_outputs(Timeline(read_trace_file(TRACE_DIR / name)), colour_by)
 
-    def load_upload(file, colour_by):
+    def show_first_example(name, colour_by, request: gr.Request):
+        """Page load: show the first example trace, unless the user has already loaded or run
+        one in this session (on a busy server this event can finish after theirs)."""
+        outputs = load_example(name, colour_by)
+        if user_traces.has(request):
+            return [gr.skip()] * len(outputs)
+        return outputs
+
+    def pick_example(name, colour_by, request: gr.Request):
+        user_traces.add(request)
+        return load_example(name, colour_by)
+
+    def load_upload(file, colour_by, request: gr.Request):
+        user_traces.add(request)
         if file is None:
             return trace_outputs(None, colour_by)
         return trace_outputs(Timeline(read_trace_file(file)), colour_by)
@@ -273,7 +310,7 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
     run_event = run_btn.click(run_decode, knobs, trace_outs, api_name="run_live", concurrency_limit=2)
     stop_btn.click(None, None, None, cancels=[run_event])
     gr.api(decode_api, api_name="decode", concurrency_limit=2)
-    examples_dd.change(load_example, [examples_dd, colour_by], trace_outs, api_name="load_example")
+    examples_dd.change(pick_example, [examples_dd, colour_by], trace_outs, api_name="load_example")
     upload.upload(load_upload, [upload, colour_by], trace_outs, api_name="load_trace")
     # Stepping is cheap (a few ms of server work): skip the queue so it is never stuck behind a decode.
     fast = dict(show_progress="hidden", queue=False)
@@ -290,4 +327,5 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
                               br_force_tok, br_veto_pos, colour_by],
                  [br_summary, br_old, br_new, br_growth], api_name=False)
     export_btn.click(make_exports, [timeline_state, step_slider], [export_files], api_name=False)
-    demo.load(load_example, [examples_dd, colour_by], trace_outs, api_name=False)
+    demo.load(show_first_example, [examples_dd, colour_by], trace_outs, api_name=False)
+    demo.unload(user_traces.forget)

@@ -113,6 +113,41 @@ def test_loaded_trace_files_hostile_and_broken(page, tiny_lm, tmp_path):
     assert "hostile prompt" in page.inner_text("#canvas .prompt")  # the app kept its state
 
 
+def test_slow_page_load_example_never_replaces_an_upload(browser, app_url, tiny_lm, tmp_path, monkeypatch):
+    """The page-load example can finish after the user's own upload on a busy server; it must
+    then leave the user's trace alone. Reading the example file is slowed down to force that order."""
+    import threading
+    import time
+    from app import decode_tab
+    from app.common import TRACE_DIR, read_trace_file
+    from wedlm import DecodeConfig, decode
+    example_started = threading.Event()
+
+    def slow_for_examples(path):
+        if Path(path).parent == TRACE_DIR:
+            example_started.set()
+            time.sleep(6)
+        return read_trace_file(path)
+
+    monkeypatch.setattr(decode_tab, "read_trace_file", slow_for_examples)
+    trace = decode(tiny_lm, "Count from 1 to 9:", "streaming", DecodeConfig(window=8, threshold=3.0, max_new_tokens=12))
+    trace.prompt = "my uploaded prompt"
+    mine = tmp_path / "mine.json"
+    trace.save(mine)
+    page = browser.new_page(viewport={"width": 1400, "height": 2400})
+    try:
+        page.goto(app_url, wait_until="domcontentloaded")
+        page.wait_for_selector("#upload input[type=file]", state="attached", timeout=60_000)
+        assert example_started.wait(30), "the page-load event never read the example trace"
+        page.set_input_files("#upload input[type=file]", str(mine))
+        page.wait_for_function("() => document.querySelector('#canvas .prompt') && document.querySelector"
+                               "('#canvas .prompt').innerText.includes('my uploaded prompt')", timeout=30_000)
+        time.sleep(8)  # the slowed page-load event has finished by now
+        assert "my uploaded prompt" in page.inner_text("#canvas .prompt")
+    finally:
+        page.close()
+
+
 def test_self_contained_replay_renders_and_stays_inert(browser, tiny_lm, tmp_path):
     from app.export import replay_html
     from app.timeline import Timeline
