@@ -197,3 +197,42 @@ def test_training_resumes_from_its_checkpoint_and_logs_each_step_once(tmp_path):
     assert records[3]["ar"] != 9.9                      # step 4 was redone, not kept
     assert torch.load(tmp_path / "ar" / "checkpoint.pt", weights_only=False)["step"] == 5
     assert (exported["ar"] / "model.safetensors").is_file()
+
+
+def test_a_killed_and_resumed_run_ends_with_the_same_weights_as_an_uninterrupted_one(tmp_path, monkeypatch):
+    """Resume restores the model, optimizer, rngs and the packer (its leftover tokens and the
+    unseen order of each real-data pool), so the batches after a resume are the ones an
+    uninterrupted run would have drawn."""
+    from safetensors.torch import load_file
+
+    from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
+    from wedlm.training.tokenizer import train_tokenizer
+    from wedlm.training.train import Packer, TrainConfig, train
+    stream = SampleStream(DEFAULT_DATA_DIR, seed=0)
+    texts = [s.prompt + s.answer for s in (stream.next() for _ in range(300))]
+    runs = {}
+    for name in ("straight", "killed"):
+        run = tmp_path / name
+        train_tokenizer(texts, 600, run / "tokenizer")
+        runs[name] = TrainConfig(run_dir=str(run), hidden_size=32, num_layers=1, num_heads=2,
+                                 num_kv_heads=1, intermediate_size=64, seq_len=64, batch_size=2,
+                                 ar_steps=2, wedlm_steps=5, warmup_steps=1, save_every=2, bf16=False)
+    train(runs["straight"])
+    real_batch, calls = Packer.batch, []
+
+    def dies_at_the_fourth_wedlm_batch(self):
+        calls.append(self.eos_pad)
+        if len(calls) == 2 + 4:  # 2 AR batches, then the 4th WeDLM batch
+            raise KeyboardInterrupt
+        return real_batch(self)
+
+    monkeypatch.setattr(Packer, "batch", dies_at_the_fourth_wedlm_batch)
+    with pytest.raises(KeyboardInterrupt):
+        train(runs["killed"])
+    monkeypatch.setattr(Packer, "batch", real_batch)
+    train(runs["killed"])  # resumes the WeDLM stage from its step-2 checkpoint
+    straight = load_file(str(tmp_path / "straight" / "wedlm-hf" / "model.safetensors"))
+    resumed = load_file(str(tmp_path / "killed" / "wedlm-hf" / "model.safetensors"))
+    assert straight.keys() == resumed.keys()
+    for key in straight:
+        assert torch.equal(straight[key], resumed[key]), key

@@ -153,6 +153,14 @@ class SampleStream:
             self.rng.shuffle(self.order[family])
         return self.pools[family][self.order[family].pop()]
 
+    def state_dict(self) -> dict:
+        """What a resumed run needs to draw the same samples: the rng and the unseen order."""
+        return {"rng": self.rng.getstate(), "order": {k: list(v) for k, v in self.order.items()}}
+
+    def load_state_dict(self, state: dict) -> None:
+        self.rng.setstate(state["rng"])
+        self.order = {k: list(v) for k, v in state["order"].items()}
+
 
 def tokenizer_texts(data_dir: Path | str = DEFAULT_DATA_DIR, seed: int = 0, generated: int = 20000):
     """Text to train the tokenizer on: all real data plus a sample of generated text."""

@@ -80,6 +80,16 @@ class Packer:
         return (torch.tensor(ids).view(shape), torch.tensor(mask).view(shape),
                 torch.tensor(sample).view(shape))
 
+    def state_dict(self) -> dict:
+        """The stream's state and the tokens left over for the next batch."""
+        return {"stream": self.stream.state_dict(), "ids": list(self.ids),
+                "maskable": list(self.maskable), "sample": list(self.sample), "count": self.count}
+
+    def load_state_dict(self, state: dict) -> None:
+        self.stream.load_state_dict(state["stream"])
+        self.ids, self.maskable = list(state["ids"]), list(state["maskable"])
+        self.sample, self.count = list(state["sample"]), state["count"]
+
 
 def build_tokenizer(cfg: TrainConfig):
     from transformers import AutoTokenizer
@@ -128,18 +138,21 @@ def run_stage(stage: str, cfg: TrainConfig, model, tokenizer, steps: int, peak_l
     start_step, elapsed = 0, 0.0
     stream = SampleStream(cfg.data_dir, seed=cfg.seed + (0 if stage == "ar" else 1),
                           mix=cfg.ar_mix if stage == "ar" else cfg.wedlm_mix)
+    packer = Packer(stream, tokenizer, cfg, cfg.eos_pad if stage == "ar" else cfg.wedlm_eos_pad)
     if ckpt_file.is_file():
         state = torch.load(ckpt_file, weights_only=False)
         model.load_state_dict(state["model"])
         optim.load_state_dict(state["optim"])
         start_step, elapsed = state["step"], state["elapsed"]
-        stream.rng.setstate(state["stream_rng"])
+        if "packer" in state:
+            packer.load_state_dict(state["packer"])
+        else:  # checkpoints written before the packer was saved: the stream's rng only
+            stream.rng.setstate(state["stream_rng"])
         torch.set_rng_state(state["torch_rng"])
         if log_file.is_file():  # drop steps logged after the checkpoint: they are redone
             kept = [line for line in log_file.read_text().splitlines()
                     if json.loads(line)["step"] <= start_step]
             log_file.write_text("".join(line + "\n" for line in kept))
-    packer = Packer(stream, tokenizer, cfg, cfg.eos_pad if stage == "ar" else cfg.wedlm_eos_pad)
     mask_id = tokenizer.mask_token_id
     model.train()
     bar = tqdm(range(start_step, steps), initial=start_step, total=steps, desc=stage, unit="step")
@@ -167,7 +180,7 @@ def run_stage(stage: str, cfg: TrainConfig, model, tokenizer, steps: int, peak_l
         bar.set_postfix({k: f"{v:.3f}" for k, v in losses.items() if k != "loss"})
         if (step + 1) % cfg.save_every == 0 or step + 1 == steps:
             torch.save({"model": model.state_dict(), "optim": optim.state_dict(), "step": step + 1,
-                        "elapsed": elapsed, "stream_rng": stream.rng.getstate(),
+                        "elapsed": elapsed, "packer": packer.state_dict(),
                         "torch_rng": torch.get_rng_state()}, ckpt_file)
     model.eval()
 
