@@ -218,11 +218,11 @@ def test_a_killed_and_resumed_run_ends_with_the_same_weights_as_an_uninterrupted
                                  num_kv_heads=1, intermediate_size=64, seq_len=64, batch_size=2,
                                  ar_steps=2, wedlm_steps=5, warmup_steps=1, save_every=2, bf16=False)
     train(runs["straight"])
-    real_batch, calls = Packer.batch, []
+    real_batch, batches = Packer.batch, []
 
     def dies_at_the_fourth_wedlm_batch(self):
-        calls.append(self.eos_pad)
-        if len(calls) == 2 + 4:  # 2 AR batches, then the 4th WeDLM batch
+        batches.append(self)
+        if len(batches) == 2 + 4:  # 2 AR batches, then the 4th WeDLM batch
             raise KeyboardInterrupt
         return real_batch(self)
 
