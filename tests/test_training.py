@@ -9,6 +9,24 @@ from wedlm.training.objective import (ar_loss, dual_stream_inputs, sample_masks,
                                       wedlm_loss)
 
 
+def small_tokenizer(folder):
+    """A 600-token BPE tokenizer on 300 real training samples, saved in folder."""
+    from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
+    from wedlm.training.tokenizer import train_tokenizer
+    if not (DEFAULT_DATA_DIR / "gsm8k_train.jsonl").is_file():
+        pytest.fail(f"shared data missing at {DEFAULT_DATA_DIR}")
+    stream = SampleStream(DEFAULT_DATA_DIR, seed=0)
+    return train_tokenizer([s.prompt + s.answer for s in (stream.next() for _ in range(300))], 600, folder)
+
+
+def tiny_train_config(run_dir, **knobs):
+    """A one-layer model trained in a few fp32 steps, checkpointing every 2 steps."""
+    from wedlm.training.train import TrainConfig
+    return TrainConfig(**{"run_dir": str(run_dir), "hidden_size": 32, "num_layers": 1, "num_heads": 2,
+                          "num_kv_heads": 1, "intermediate_size": 64, "seq_len": 64, "batch_size": 2,
+                          "warmup_steps": 1, "save_every": 2, "bf16": False, **knobs})
+
+
 def test_training_mask_hand_checked():
     # L = 4, blocks of 2; xt = [a, MASK, MASK, d]
     is_mask = torch.tensor([[False, True, True, False]])
@@ -97,13 +115,8 @@ def test_a_few_steps_lower_both_losses():
 
 def test_packer_keeps_prompts_unmaskable(tmp_path):
     from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
-    from wedlm.training.tokenizer import train_tokenizer
     from wedlm.training.train import Packer, TrainConfig
-    if not (DEFAULT_DATA_DIR / "gsm8k_train.jsonl").is_file():
-        pytest.fail(f"shared data missing at {DEFAULT_DATA_DIR}")
-    stream = SampleStream(DEFAULT_DATA_DIR, seed=0)
-    texts = [s.prompt + s.answer for s in (stream.next() for _ in range(300))]
-    tok = train_tokenizer(texts, 600, tmp_path)
+    tok = small_tokenizer(tmp_path)
     cfg = TrainConfig(batch_size=2, seq_len=128, eos_pad=4)
     packer = Packer(SampleStream(DEFAULT_DATA_DIR, seed=3), tok, cfg)
     ids, maskable, _ = packer.batch()
@@ -117,10 +130,8 @@ def test_packer_keeps_prompts_unmaskable(tmp_path):
 
 def test_packer_numbers_the_sample_of_every_token(tmp_path):
     from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
-    from wedlm.training.tokenizer import train_tokenizer
     from wedlm.training.train import Packer, TrainConfig
-    stream = SampleStream(DEFAULT_DATA_DIR, seed=0)
-    tok = train_tokenizer([s.prompt + s.answer for s in (stream.next() for _ in range(300))], 600, tmp_path)
+    tok = small_tokenizer(tmp_path)
     ids, maskable, sample = Packer(SampleStream(DEFAULT_DATA_DIR, seed=3), tok,
                                    TrainConfig(batch_size=4, seq_len=128), eos_pad=2).batch()
     flat_ids, flat_mask, flat_sample = (t.flatten().tolist() for t in (ids, maskable, sample))
@@ -178,15 +189,9 @@ def test_masks_cannot_read_the_next_samples_prompt():
 def test_training_resumes_from_its_checkpoint_and_logs_each_step_once(tmp_path):
     import json
 
-    from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
-    from wedlm.training.tokenizer import train_tokenizer
     from wedlm.training.train import TrainConfig, train
-    stream = SampleStream(DEFAULT_DATA_DIR, seed=0)
-    train_tokenizer([s.prompt + s.answer for s in (stream.next() for _ in range(300))], 600,
-                    tmp_path / "tokenizer")  # a small tokenizer in place: train() reuses it
-    cfg = TrainConfig(run_dir=str(tmp_path), hidden_size=32, num_layers=1, num_heads=2,
-                      num_kv_heads=1, intermediate_size=64, seq_len=64, batch_size=2,
-                      ar_steps=3, warmup_steps=1, save_every=2, bf16=False)
+    small_tokenizer(tmp_path / "tokenizer")  # in place: train() reuses it
+    cfg = tiny_train_config(tmp_path, ar_steps=3)
     train(cfg, stages=("ar",))
     log = tmp_path / "ar" / "log.jsonl"
     with open(log, "a") as f:  # a step logged after the last checkpoint, as when a run is killed
@@ -205,18 +210,11 @@ def test_a_killed_and_resumed_run_ends_with_the_same_weights_as_an_uninterrupted
     uninterrupted run would have drawn."""
     from safetensors.torch import load_file
 
-    from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
-    from wedlm.training.tokenizer import train_tokenizer
-    from wedlm.training.train import Packer, TrainConfig, train
-    stream = SampleStream(DEFAULT_DATA_DIR, seed=0)
-    texts = [s.prompt + s.answer for s in (stream.next() for _ in range(300))]
+    from wedlm.training.train import Packer, train
     runs = {}
     for name in ("straight", "killed"):
-        run = tmp_path / name
-        train_tokenizer(texts, 600, run / "tokenizer")
-        runs[name] = TrainConfig(run_dir=str(run), hidden_size=32, num_layers=1, num_heads=2,
-                                 num_kv_heads=1, intermediate_size=64, seq_len=64, batch_size=2,
-                                 ar_steps=2, wedlm_steps=5, warmup_steps=1, save_every=2, bf16=False)
+        small_tokenizer(tmp_path / name / "tokenizer")
+        runs[name] = tiny_train_config(tmp_path / name, ar_steps=2, wedlm_steps=5)
     train(runs["straight"])
     real_batch, batches = Packer.batch, []
 
