@@ -119,7 +119,7 @@ def test_packer_keeps_prompts_unmaskable(tmp_path):
     tok = small_tokenizer(tmp_path)
     cfg = TrainConfig(batch_size=2, seq_len=128, eos_pad=4)
     packer = Packer(SampleStream(DEFAULT_DATA_DIR, seed=3), tok, cfg)
-    ids, maskable, _ = packer.batch()
+    ids, maskable, _, _ = packer.batch()
     assert ids.shape == maskable.shape == (2, 128)
     flat_ids, flat_mask = ids.flatten().tolist(), maskable.flatten().tolist()
     text_of_prompts = tok.decode([i for i, m in zip(flat_ids, flat_mask) if not m])
@@ -132,7 +132,7 @@ def test_packer_numbers_the_sample_of_every_token(tmp_path):
     from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
     from wedlm.training.train import Packer, TrainConfig
     tok = small_tokenizer(tmp_path)
-    ids, maskable, sample = Packer(SampleStream(DEFAULT_DATA_DIR, seed=3), tok,
+    ids, maskable, sample, _ = Packer(SampleStream(DEFAULT_DATA_DIR, seed=3), tok,
                                    TrainConfig(batch_size=4, seq_len=128), eos_pad=2).batch()
     flat_ids, flat_mask, flat_sample = (t.flatten().tolist() for t in (ids, maskable, sample))
     eos = tok.eos_token_id
@@ -142,6 +142,28 @@ def test_packer_numbers_the_sample_of_every_token(tmp_path):
         if new_prompt:  # ... right after exactly eos_pad end-of-text tokens
             assert flat_ids[i - 2:i] == [eos, eos] and flat_ids[i - 3] != eos
     assert flat_sample[-1] - flat_sample[0] >= 3
+
+
+def test_label_only_end_of_text_is_always_masked_and_never_seen(tmp_path):
+    from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
+    from wedlm.training.train import Packer, TrainConfig
+    tok = small_tokenizer(tmp_path)
+    ids, maskable, sample, label_only = Packer(SampleStream(DEFAULT_DATA_DIR, seed=3), tok,
+                                               TrainConfig(batch_size=4, seq_len=128), eos_pad=3,
+                                               eos_label_only=True).batch()
+    eos = tok.eos_token_id
+    assert torch.equal(label_only, ids == eos) and label_only.any()  # exactly the end-of-text runs
+    others = maskable & ~label_only
+    masked_others = []
+    for seed in range(4):
+        inputs = dual_stream_inputs(ids, maskable, tok.mask_token_id, 32,
+                                    torch.Generator().manual_seed(seed), sample, label_only)
+        xt = inputs["input_ids"][:, 128:]
+        assert (xt[label_only] == tok.mask_token_id).all()       # never observed in xt ...
+        assert (inputs["weight"][label_only] == 1).all()         # ... and labelled, weight 1
+        assert not (xt == eos).any()
+        masked_others.append(inputs["is_mask"][others].float().mean().item())
+    assert 0 < min(masked_others) < max(masked_others) < 1       # the answer is still masked by γ
 
 
 def test_training_mask_keeps_each_sample_to_itself_inside_a_block():

@@ -48,9 +48,16 @@ def training_mask(is_mask: torch.Tensor, block_size: int, sample: torch.Tensor |
 
 
 def sample_masks(maskable: torch.Tensor, block_size: int,
-                 generator: torch.Generator | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+                 generator: torch.Generator | None = None,
+                 label_only: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
     """Per block γ~U(0,1); mask round(γ·n) (at least 1) of its n maskable tokens, chosen at
-    random. Returns (is_mask (B, L) bool, weight (B, L) float = 1/γ_eff at masked slots)."""
+    random. Returns (is_mask (B, L) bool, weight (B, L) float = 1/γ_eff at masked slots).
+
+    `label_only` (B, L) bool marks tokens that are always masked, with weight 1: the
+    end-of-text run after an answer, so that it teaches the slots past the end without ever
+    being seen, as in decoding, where an end-of-text past the frontier is never observed."""
+    if label_only is not None:
+        maskable = maskable & ~label_only
     batch, length = maskable.shape
     is_mask = torch.zeros_like(maskable)
     weight = torch.zeros(batch, length)
@@ -65,14 +72,18 @@ def sample_masks(maskable: torch.Tensor, block_size: int,
         chosen = (ranks < k.unsqueeze(-1)) & block
         is_mask[:, start:end] = chosen
         weight[:, start:end] = chosen.float() * (n / k.clamp(min=1)).unsqueeze(-1)
+    if label_only is not None:
+        is_mask = is_mask | label_only
+        weight = weight.masked_fill(label_only, 1.0)
     return is_mask, weight
 
 
 def dual_stream_inputs(tokens: torch.Tensor, maskable: torch.Tensor, mask_token_id: int,
                        block_size: int, generator: torch.Generator | None = None,
-                       sample: torch.Tensor | None = None) -> dict:
+                       sample: torch.Tensor | None = None,
+                       label_only: torch.Tensor | None = None) -> dict:
     """tokens, maskable (B, L) -> model inputs of length 2L and the masked-loss targets."""
-    is_mask, weight = sample_masks(maskable, block_size, generator)
+    is_mask, weight = sample_masks(maskable, block_size, generator, label_only)
     xt = tokens.masked_fill(is_mask, mask_token_id)
     positions = torch.arange(tokens.shape[1]).expand_as(tokens)
     return {
@@ -85,9 +96,10 @@ def dual_stream_inputs(tokens: torch.Tensor, maskable: torch.Tensor, mask_token_
 
 def wedlm_loss(model, tokens: torch.Tensor, maskable: torch.Tensor, mask_token_id: int,
                block_size: int, generator: torch.Generator | None = None,
-               sample: torch.Tensor | None = None) -> dict:
+               sample: torch.Tensor | None = None, label_only: torch.Tensor | None = None) -> dict:
     """0.5 * (1/γ-weighted masked CE on xt, no shift) + 0.5 * (next-token CE on x0)."""
-    inputs = dual_stream_inputs(tokens, maskable, mask_token_id, block_size, generator, sample)
+    inputs = dual_stream_inputs(tokens, maskable, mask_token_id, block_size, generator, sample,
+                                label_only)
     length = tokens.shape[1]
     logits = model(input_ids=inputs["input_ids"], position_ids=inputs["position_ids"],
                    attention_mask=inputs["attention_mask"], use_cache=False).logits.float()

@@ -35,6 +35,7 @@ class TrainConfig:
     block_size: int = 32        # dual-stream block B
     eos_pad: int = 8            # AR stage: end-of-text tokens (with labels) after each answer
     wedlm_eos_pad: int = 2      # WeDLM stage: few, so that masks after B often see no later one
+    wedlm_eos_label_only: bool = False  # WeDLM stage: that run is always masked (labels only)
     ar_mix: str = "stop"        # sample mix per stage (corpus.MIXES)
     wedlm_mix: str = "stop"
     ar_steps: int = 3000
@@ -49,46 +50,57 @@ class TrainConfig:
 
 
 class Packer:
-    """Packs samples into rows of seq_len: (tokens, maskable, sample) where prompt ids are not
-    maskable, answer ids and the end-of-text run after them are, and `sample` numbers the sample
-    each token belongs to (the WeDLM stage keeps a block's masks from seeing other samples)."""
+    """Packs samples into rows of seq_len: (tokens, maskable, sample, label_only) where prompt
+    ids are not maskable, answer ids and the end-of-text run after them are, `sample` numbers
+    the sample each token belongs to (the WeDLM stage keeps a block's masks from seeing other
+    samples), and `label_only` marks that end-of-text run when it is always to be masked."""
 
-    def __init__(self, stream: SampleStream, tokenizer, cfg: TrainConfig, eos_pad: int | None = None):
+    def __init__(self, stream: SampleStream, tokenizer, cfg: TrainConfig, eos_pad: int | None = None,
+                 eos_label_only: bool = False):
         self.stream, self.tok, self.cfg = stream, tokenizer, cfg
         self.eos_pad = cfg.eos_pad if eos_pad is None else eos_pad
+        self.eos_label_only = eos_label_only
         self.ids: list[int] = []
         self.maskable: list[bool] = []
         self.sample: list[int] = []
+        self.label_only: list[bool] = []
         self.count = 0
 
     def _add_sample(self) -> None:
         s = self.stream.next()
         prompt = self.tok.encode(s.prompt, add_special_tokens=False)
-        answer = self.tok.encode(s.answer, add_special_tokens=False) + [self.tok.eos_token_id] * self.eos_pad
-        self.ids += prompt + answer
-        self.maskable += [False] * len(prompt) + [True] * len(answer)
-        self.sample += [self.count] * (len(prompt) + len(answer))
+        answer = self.tok.encode(s.answer, add_special_tokens=False)
+        eos = [self.tok.eos_token_id] * self.eos_pad
+        self.ids += prompt + answer + eos
+        self.maskable += [False] * len(prompt) + [True] * (len(answer) + len(eos))
+        self.sample += [self.count] * (len(prompt) + len(answer) + len(eos))
+        self.label_only += [False] * (len(prompt) + len(answer)) + [self.eos_label_only] * len(eos)
         self.count += 1
 
-    def batch(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    def batch(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
         need = self.cfg.batch_size * self.cfg.seq_len
         while len(self.ids) < need:
             self._add_sample()
-        ids, mask, sample = self.ids[:need], self.maskable[:need], self.sample[:need]
-        self.ids, self.maskable, self.sample = self.ids[need:], self.maskable[need:], self.sample[need:]
         shape = (self.cfg.batch_size, self.cfg.seq_len)
-        return (torch.tensor(ids).view(shape), torch.tensor(mask).view(shape),
-                torch.tensor(sample).view(shape))
+        rows = []
+        for name in ("ids", "maskable", "sample", "label_only"):
+            kept = getattr(self, name)
+            rows.append(torch.tensor(kept[:need]).view(shape))
+            setattr(self, name, kept[need:])
+        return tuple(rows)
 
     def state_dict(self) -> dict:
         """The stream's state and the tokens left over for the next batch."""
         return {"stream": self.stream.state_dict(), "ids": list(self.ids),
-                "maskable": list(self.maskable), "sample": list(self.sample), "count": self.count}
+                "maskable": list(self.maskable), "sample": list(self.sample),
+                "label_only": list(self.label_only), "count": self.count}
 
     def load_state_dict(self, state: dict) -> None:
         self.stream.load_state_dict(state["stream"])
         self.ids, self.maskable = list(state["ids"]), list(state["maskable"])
         self.sample, self.count = list(state["sample"]), state["count"]
+        # checkpoints written before label_only existed never used it
+        self.label_only = list(state.get("label_only", [False] * len(self.ids)))
 
 
 def build_tokenizer(cfg: TrainConfig):
@@ -138,7 +150,8 @@ def run_stage(stage: str, cfg: TrainConfig, model, tokenizer, steps: int, peak_l
     start_step, elapsed = 0, 0.0
     stream = SampleStream(cfg.data_dir, seed=cfg.seed + (0 if stage == "ar" else 1),
                           mix=cfg.ar_mix if stage == "ar" else cfg.wedlm_mix)
-    packer = Packer(stream, tokenizer, cfg, cfg.eos_pad if stage == "ar" else cfg.wedlm_eos_pad)
+    packer = (Packer(stream, tokenizer, cfg, cfg.eos_pad) if stage == "ar" else
+              Packer(stream, tokenizer, cfg, cfg.wedlm_eos_pad, cfg.wedlm_eos_label_only))
     if ckpt_file.is_file():
         state = torch.load(ckpt_file, weights_only=False)
         model.load_state_dict(state["model"])
@@ -160,10 +173,11 @@ def run_stage(stage: str, cfg: TrainConfig, model, tokenizer, steps: int, peak_l
     for step in bar:
         for group in optim.param_groups:
             group["lr"] = lr_at(step, steps, peak_lr, cfg.warmup_steps)
-        tokens, maskable, sample = packer.batch()
+        tokens, maskable, sample, label_only = packer.batch()
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=cfg.bf16):
             out = (ar_loss(model, tokens) if stage == "ar"
-                   else wedlm_loss(model, tokens, maskable, mask_id, cfg.block_size, sample=sample))
+                   else wedlm_loss(model, tokens, maskable, mask_id, cfg.block_size, sample=sample,
+                                   label_only=label_only if cfg.wedlm_eos_label_only else None))
         optim.zero_grad(set_to_none=True)
         out["loss"].backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
