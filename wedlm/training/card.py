@@ -76,7 +76,9 @@ def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_c
                    f"WeDLM lr {cfg['wedlm_lr']}, cosine to 10 %; WeDLM blocks of {cfg['block_size']}, "
                    f"γ ~ U(0,1) per block, prompt tokens never masked; each answer is followed by "
                    f"{cfg['eos_pad']} (AR stage) or {cfg.get('wedlm_eos_pad', cfg['eos_pad'])} (WeDLM stage) "
-                   "end-of-text tokens with labels; in the WeDLM stage a block's slots see only "
+                   "end-of-text tokens with labels"
+                   f"{' (always masked in the WeDLM stage)' if cfg.get('wedlm_eos_label_only') else ''}; "
+                   "in the WeDLM stage a block's slots see only "
                    "slots of their own packed sample. "
                    "`ar` is the next-token loss, `masked_ce` the masked-slot cross-entropy (without "
                    "the 1/γ weight)."), ""]
