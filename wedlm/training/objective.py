@@ -55,7 +55,9 @@ def sample_masks(maskable: torch.Tensor, block_size: int,
 
     `label_only` (B, L) bool marks tokens that are always masked, with weight 1: the
     end-of-text run after an answer, so that it teaches the slots past the end without ever
-    being seen, as in decoding, where an end-of-text past the frontier is never observed."""
+    being seen, as in decoding, where an end-of-text past the frontier is never observed.
+    Measured (README): the masks then learn "nothing visible to my right, so the end" and
+    decoding stops early, so the recipe leaves it off."""
     if label_only is not None:
         maskable = maskable & ~label_only
     batch, length = maskable.shape

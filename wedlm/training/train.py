@@ -35,7 +35,7 @@ class TrainConfig:
     block_size: int = 32        # dual-stream block B
     eos_pad: int = 8            # AR stage: end-of-text tokens (with labels) after each answer
     wedlm_eos_pad: int = 2      # WeDLM stage: few, so that masks after B often see no later one
-    wedlm_eos_label_only: bool = False  # WeDLM stage: that run is always masked (labels only)
+    wedlm_eos_label_only: bool = False  # WeDLM stage: that run always masked (stops early: README)
     ar_mix: str = "stop"        # sample mix per stage (corpus.MIXES)
     wedlm_mix: str = "stop"
     ar_steps: int = 3000
