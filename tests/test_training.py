@@ -166,6 +166,26 @@ def test_label_only_end_of_text_is_always_masked_and_never_seen(tmp_path):
     assert 0 < min(masked_others) < max(masked_others) < 1       # the answer is still masked by γ
 
 
+def test_label_only_share_is_drawn_per_sample_and_the_same_on_resume(tmp_path):
+    from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
+    from wedlm.training.train import Packer, TrainConfig
+    tok = small_tokenizer(tmp_path)
+    cfg = TrainConfig(batch_size=8, seq_len=128)
+
+    def packer():
+        return Packer(SampleStream(DEFAULT_DATA_DIR, seed=3), tok, cfg, eos_pad=3, eos_label_only=0.5)
+    first = packer()
+    ids, _, sample, label_only = first.batch()
+    eos_runs = {s: label_only[(sample == s) & (ids == tok.eos_token_id)] for s in sample.unique().tolist()}
+    runs = [r for r in eos_runs.values() if len(r)]
+    assert all(r.all() or not r.any() for r in runs)             # a whole run or none of it
+    shares = sum(bool(r.all()) for r in runs) / len(runs)
+    assert 0.2 < shares < 0.8                                     # about half the samples
+    resumed = packer()
+    resumed.load_state_dict(first.state_dict())
+    assert torch.equal(resumed.batch()[3], first.batch()[3])       # same draws after a resume
+
+
 def test_training_mask_keeps_each_sample_to_itself_inside_a_block():
     # L = 6, blocks of 3; samples [0, 0, 1 | 1, 1, 1]; xt = [a, M, M | d, M, f]
     is_mask = torch.tensor([[False, True, True, False, True, False]])

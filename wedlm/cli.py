@@ -86,10 +86,11 @@ def build_parser() -> argparse.ArgumentParser:
     for name in ("ar_mix", "wedlm_mix"):
         train.add_argument("--" + name.replace("_", "-"), choices=sorted(MIXES), default=getattr(defaults, name),
                            help="sample mix by family (wedlm/training/corpus.py MIXES)")
-    train.add_argument("--wedlm-eos-label-only", action=argparse.BooleanOptionalAction,
+    train.add_argument("--wedlm-eos-label-only", type=float, nargs="?", const=1.0, metavar="SHARE",
                        default=defaults.wedlm_eos_label_only,
-                       help="always mask the end-of-text run after each answer in the WeDLM stage "
-                            "(labels only, never observed)")
+                       help="in the WeDLM stage, always mask the end-of-text run after an answer "
+                            "(labels only, never observed) in this share of the samples "
+                            "(alone: every sample)")
     train.add_argument("--install", action="store_true",
                        help="copy the exported models into assets/models when done")
     return parser

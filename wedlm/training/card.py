@@ -77,7 +77,7 @@ def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_c
                    f"γ ~ U(0,1) per block, prompt tokens never masked; each answer is followed by "
                    f"{cfg['eos_pad']} (AR stage) or {cfg.get('wedlm_eos_pad', cfg['eos_pad'])} (WeDLM stage) "
                    "end-of-text tokens with labels"
-                   f"{' (always masked in the WeDLM stage)' if cfg.get('wedlm_eos_label_only') else ''}; "
+                   f"{_label_only_note(cfg.get('wedlm_eos_label_only', 0))}; "
                    "in the WeDLM stage a block's slots see only "
                    "slots of their own packed sample. "
                    "`ar` is the next-token loss, `masked_ce` the masked-slot cross-entropy (without "
@@ -128,3 +128,13 @@ def _prod(shape) -> int:
     for d in shape:
         out *= d
     return out
+
+
+def _label_only_note(share: float) -> str:
+    """Older runs stored a bool: True means every sample."""
+    share = float(share)
+    if share <= 0:
+        return ""
+    if share >= 1:
+        return " (always masked in the WeDLM stage)"
+    return f" (always masked in the WeDLM stage after {share:.0%} of the answers)"

@@ -89,6 +89,8 @@ GENERATORS = [counting, counting, count_down, count_by, alphabet, repetition, ti
 # learned to stop at B; with `stop` the stop appeared between AR steps 1000 and 2000.
 MIXES = {
     "stop": {"generated": 0.3, "counting": 0.2, "copy": 0.08, "math": 0.24, "plays": 0.11, "code": 0.07},
+    # twice the short counting runs (stops at B) of `stop`, the rest scaled down to make room
+    "more-stops": {"generated": 0.25, "counting": 0.4, "copy": 0.07, "math": 0.18, "plays": 0.06, "code": 0.04},
 }
 
 

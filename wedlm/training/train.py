@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import shutil
 import time
 from dataclasses import asdict, dataclass
@@ -35,7 +36,7 @@ class TrainConfig:
     block_size: int = 32        # dual-stream block B
     eos_pad: int = 8            # AR stage: end-of-text tokens (with labels) after each answer
     wedlm_eos_pad: int = 2      # WeDLM stage: few, so that masks after B often see no later one
-    wedlm_eos_label_only: bool = False  # WeDLM stage: that run always masked (stops early: README)
+    wedlm_eos_label_only: float = 0.0  # WeDLM stage: share of samples whose run is always masked
     ar_mix: str = "stop"        # sample mix per stage (corpus.MIXES)
     wedlm_mix: str = "stop"
     ar_steps: int = 3000
@@ -53,13 +54,14 @@ class Packer:
     """Packs samples into rows of seq_len: (tokens, maskable, sample, label_only) where prompt
     ids are not maskable, answer ids and the end-of-text run after them are, `sample` numbers
     the sample each token belongs to (the WeDLM stage keeps a block's masks from seeing other
-    samples), and `label_only` marks that end-of-text run when it is always to be masked."""
+    samples), and `label_only` marks that end-of-text run when it is always to be masked (in a
+    share `eos_label_only` of the samples, drawn per sample)."""
 
     def __init__(self, stream: SampleStream, tokenizer, cfg: TrainConfig, eos_pad: int | None = None,
-                 eos_label_only: bool = False):
+                 eos_label_only: float = 0.0):
         self.stream, self.tok, self.cfg = stream, tokenizer, cfg
         self.eos_pad = cfg.eos_pad if eos_pad is None else eos_pad
-        self.eos_label_only = eos_label_only
+        self.eos_label_only = float(eos_label_only)
         self.ids: list[int] = []
         self.maskable: list[bool] = []
         self.sample: list[int] = []
@@ -74,7 +76,9 @@ class Packer:
         self.ids += prompt + answer + eos
         self.maskable += [False] * len(prompt) + [True] * (len(answer) + len(eos))
         self.sample += [self.count] * (len(prompt) + len(answer) + len(eos))
-        self.label_only += [False] * (len(prompt) + len(answer)) + [self.eos_label_only] * len(eos)
+        # drawn from the sample's number, so a resumed run draws the same without extra state
+        label_only = random.Random(self.cfg.seed * 1_000_003 + self.count).random() < self.eos_label_only
+        self.label_only += [False] * (len(prompt) + len(answer)) + [label_only] * len(eos)
         self.count += 1
 
     def batch(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
