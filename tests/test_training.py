@@ -276,3 +276,15 @@ def test_a_killed_and_resumed_run_ends_with_the_same_weights_as_an_uninterrupted
     assert straight.keys() == resumed.keys()
     for key in straight:
         assert torch.equal(straight[key], resumed[key]), key
+
+
+def test_counting_failures_are_told_apart():
+    from wedlm.training.evaluate import counting_failure, counting_prompts
+    expected = " 7, 8, 9, 10"
+    assert counting_failure(" 7, 8, 9, 10", True, expected) is None
+    assert counting_failure(" 7, 8, 9, 10, 11, 12", True, expected) == "overshoot"
+    assert counting_failure(" 7, 8, 9, 10", False, expected) == "overshoot"   # never stopped
+    assert counting_failure(" 7, 8,", True, expected) == "early"
+    assert counting_failure(" 7, 9, 10", True, expected) == "wrong"
+    assert counting_prompts(24, 7)[:12] != counting_prompts(12, 0)           # the seed draws other ranges
+    assert all(1 <= a < b <= 100 for a, b in counting_prompts(24, 7))

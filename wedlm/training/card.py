@@ -94,6 +94,9 @@ def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_c
         quality = ""
         if "exact_and_stopped" in s:
             quality = f"{s['exact_and_stopped']}/{s['prompts']} exact and stopped at B"
+            misses = [f"{s[k]} {what}" for k, what in (("overshoot", "ran past B"), ("early", "ended early"),
+                                                       ("wrong", "left the sequence")) if s.get(k)]
+            quality += f" ({', '.join(misses)})" if misses else ""
         elif "format_ok" in s:
             quality = f"{s['format_ok']}/{s['prompts']} end in `#### <number>`"
         lines.append(f"| {cls} | {s['prompts']} | {s['tokens_per_forward']} | {quality} |")

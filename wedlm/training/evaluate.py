@@ -1,6 +1,7 @@
 """Quality and speed of a trained model on its prompt formats, at the default knobs.
 
-python -m wedlm.training.evaluate [--model DIR] [--decoder streaming|ar] [--counting N] [--json]
+python -m wedlm.training.evaluate [--model DIR] [--decoder streaming|ar] [--counting N]
+                                  [--counting-seed S] [--json]
 """
 from __future__ import annotations
 
@@ -33,15 +34,28 @@ def counting_prompts(n: int, seed: int = 0) -> list[tuple[int, int]]:
     return [tuple(sorted(rng.sample(range(1, 101), 2))) for _ in range(n)]
 
 
-def evaluate(lm, decoder: str = "streaming", counting: int = 12, config: DecodeConfig | None = None) -> dict:
+def counting_failure(text: str, stopped: bool, expected: str) -> str | None:
+    """How a counting answer went wrong: it ran past B, ended before B, or left the sequence."""
+    if text == expected and stopped:
+        return None
+    if text.startswith(expected):
+        return "overshoot"
+    if expected.startswith(text.rstrip(", ")):
+        return "early"
+    return "wrong"
+
+
+def evaluate(lm, decoder: str = "streaming", counting: int = 12, config: DecodeConfig | None = None,
+             counting_seed: int = 0) -> dict:
     config = config or DecodeConfig(max_new_tokens=512)
     rows = []
-    for a, b in counting_prompts(counting):
+    for a, b in counting_prompts(counting, counting_seed):
         trace = decode(lm, f"Count from {a} to {b}:", decoder, config)
         expected = " " + ", ".join(map(str, range(a, b + 1)))
+        stopped = trace.result.stop_reason == "stop_token"
         rows.append({"class": "counting", "prompt": f"Count from {a} to {b}:", "text": trace.text,
-                     "exact": trace.text == expected,
-                     "stopped": trace.result.stop_reason == "stop_token", **_speed(trace)})
+                     "exact": trace.text == expected, "stopped": stopped,
+                     "failure": counting_failure(trace.text, stopped, expected), **_speed(trace)})
     for q in MATH_QUESTIONS:
         trace = decode(lm, f"Question: {q}\nAnswer:", decoder, config)
         rows.append({"class": "math", "prompt": q, "text": trace.text,
@@ -60,6 +74,8 @@ def evaluate(lm, decoder: str = "streaming", counting: int = 12, config: DecodeC
         summary[cls] = {"prompts": len(sel), "tokens_per_forward": round(gen / max(fwd, 1), 2)}
         if cls == "counting":
             summary[cls]["exact_and_stopped"] = sum(r["exact"] and r["stopped"] for r in sel)
+            for kind in ("overshoot", "early", "wrong"):
+                summary[cls][kind] = sum(r["failure"] == kind for r in sel)
         if cls == "math":
             summary[cls]["format_ok"] = sum(r["format_ok"] for r in sel)
     return {"model": lm.name, "decoder": decoder, "summary": summary, "rows": rows}
@@ -75,10 +91,12 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--model", default=None)
     parser.add_argument("--decoder", default="streaming")
-    parser.add_argument("--counting", type=int, default=12)
+    parser.add_argument("--counting", type=int, default=12, help="number of counting ranges")
+    parser.add_argument("--counting-seed", type=int, default=0, help="seed that draws the ranges")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    report = evaluate(load_model(args.model, device="cpu"), args.decoder, args.counting)
+    report = evaluate(load_model(args.model, device="cpu"), args.decoder, args.counting,
+                      counting_seed=args.counting_seed)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=1))
     else:
