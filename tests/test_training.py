@@ -288,3 +288,18 @@ def test_counting_failures_are_told_apart():
     assert counting_failure(" 7, 9, 10", True, expected) == "wrong"
     assert counting_prompts(24, 7)[:12] != counting_prompts(12, 0)           # the seed draws other ranges
     assert all(1 <= a < b <= 100 for a, b in counting_prompts(24, 7))
+
+
+def test_the_card_names_every_training_option_the_run_changed():
+    from dataclasses import asdict
+    from wedlm.cli import build_parser
+    from wedlm.training.card import reproduce_command
+    from wedlm.training.train import TrainConfig
+    cfg = asdict(TrainConfig(wedlm_steps=800, block_size=16, wedlm_eos_label_only=0.2, wedlm_mix="more-stops"))
+    command = reproduce_command(cfg)
+    assert "--block-size 16" in command and "--wedlm-eos-label-only 0.2" in command
+    assert "--wedlm-mix more-stops" in command and "--eos-pad" not in command  # defaults left out
+    args = build_parser().parse_args(command.split()[3:])                     # the CLI takes it back
+    assert (args.block_size, args.wedlm_eos_label_only, args.wedlm_mix, args.wedlm_steps) == (16, 0.2, "more-stops", 800)
+    old = dict(cfg, wedlm_eos_label_only=True)                                # runs that stored a bool
+    assert "--wedlm-eos-label-only 1.0" in reproduce_command(old)

@@ -39,6 +39,24 @@ def data_mix(cfg: dict) -> str:
             "Mixes: `wedlm/training/corpus.py`.")
 
 
+# Options the train command takes; the card names those the run set away from their defaults.
+TRAIN_OPTIONS = ("batch_size", "seq_len", "block_size", "eos_pad", "wedlm_eos_pad", "wedlm_eos_label_only",
+                 "hidden_size", "num_layers", "intermediate_size", "vocab_size", "seed", "ar_lr", "wedlm_lr",
+                 "ar_mix", "wedlm_mix")
+
+
+def reproduce_command(cfg: dict) -> str:
+    from .train import TrainConfig
+    defaults = TrainConfig()
+    parts = ["python -m wedlm train --run-dir runs/tiny",
+             f"--ar-steps {cfg['ar_steps']} --wedlm-steps {cfg['wedlm_steps']}"]
+    for name in TRAIN_OPTIONS:
+        value = cfg.get(name, getattr(defaults, name))
+        if value != getattr(defaults, name):
+            parts.append(f"--{name.replace('_', '-')} {float(value) if name == 'wedlm_eos_label_only' else value}")
+    return " ".join(parts + ["--install"])
+
+
 def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_command: str) -> None:
     cfg = json.loads((run_dir / "train_config.json").read_text())
     stages = ("ar", "wedlm") if stage == "wedlm" else ("ar",)
@@ -63,8 +81,7 @@ def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_c
              f"(id {config.mask_token_id}, `mask_token_id` in config.json) is the WeDLM mask.",
              "", "## Data", "", data_mix(cfg), "",
              "## Training", "",
-             f"Reproduce: `python -m wedlm train --run-dir runs/tiny --ar-steps {cfg['ar_steps']} "
-             f"--wedlm-steps {cfg['wedlm_steps']} --install` (2 CPU cores, bf16 autocast).", "",
+             f"Reproduce: `{reproduce_command(cfg)}` (2 CPU cores, bf16 autocast).", "",
              "| stage | steps | tokens seen | wall time | final losses (mean of last 50 steps) |",
              "|---|---|---|---|---|"]
     for s, st in stats.items():
