@@ -72,18 +72,17 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--out", default=None, help="also write bench.json, bench.md and charts here")
 
     train = sub.add_parser("train", help="train the bundled tiny model (AR parent, then WeDLM)")
-    from .training.train import TrainConfig
+    from .training.train import FLOAT_OPTIONS, INT_OPTIONS, MIX_OPTIONS, TrainConfig
     defaults = TrainConfig()
     train.add_argument("--run-dir", default=defaults.run_dir, help="checkpoints, logs, exports (resumes from here)")
     train.add_argument("--data-dir", default=defaults.data_dir)
     train.add_argument("--stages", default="ar,wedlm", help="ar, wedlm or ar,wedlm")
-    for name in ("ar_steps", "wedlm_steps", "batch_size", "seq_len", "block_size", "eos_pad", "wedlm_eos_pad",
-                 "hidden_size", "num_layers", "intermediate_size", "vocab_size", "save_every", "seed"):
+    for name in INT_OPTIONS:
         train.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(defaults, name))
-    for name in ("ar_lr", "wedlm_lr"):
+    for name in FLOAT_OPTIONS:
         train.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(defaults, name))
     from .training.corpus import MIXES
-    for name in ("ar_mix", "wedlm_mix"):
+    for name in MIX_OPTIONS:
         train.add_argument("--" + name.replace("_", "-"), choices=sorted(MIXES), default=getattr(defaults, name),
                            help="sample mix by family (wedlm/training/corpus.py MIXES)")
     train.add_argument("--wedlm-eos-label-only", type=float, nargs="?", const=1.0, metavar="SHARE",

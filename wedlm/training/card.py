@@ -39,18 +39,15 @@ def data_mix(cfg: dict) -> str:
             "Mixes: `wedlm/training/corpus.py`.")
 
 
-# Options the train command takes; the card names those the run set away from their defaults.
-TRAIN_OPTIONS = ("batch_size", "seq_len", "block_size", "eos_pad", "wedlm_eos_pad", "wedlm_eos_label_only",
-                 "hidden_size", "num_layers", "intermediate_size", "vocab_size", "seed", "ar_lr", "wedlm_lr",
-                 "ar_mix", "wedlm_mix")
-
-
 def reproduce_command(cfg: dict) -> str:
-    from .train import TrainConfig
+    """The train command with every option the run set away from its default (checkpoint
+    spacing aside: it does not change the model)."""
+    from .train import FLOAT_OPTIONS, INT_OPTIONS, MIX_OPTIONS, TrainConfig
     defaults = TrainConfig()
     parts = ["python -m wedlm train --run-dir runs/tiny",
              f"--ar-steps {cfg['ar_steps']} --wedlm-steps {cfg['wedlm_steps']}"]
-    for name in TRAIN_OPTIONS:
+    changeable = INT_OPTIONS + FLOAT_OPTIONS + MIX_OPTIONS + ("wedlm_eos_label_only",)
+    for name in (n for n in changeable if n not in ("ar_steps", "wedlm_steps", "save_every")):
         value = cfg.get(name, getattr(defaults, name))
         if value != getattr(defaults, name):
             parts.append(f"--{name.replace('_', '-')} {float(value) if name == 'wedlm_eos_label_only' else value}")

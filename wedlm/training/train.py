@@ -50,6 +50,14 @@ class TrainConfig:
     bf16: bool = True           # bf16 autocast (AMX on these CPUs)
 
 
+# The train command's TrainConfig options by type: cli.py builds them, the model card names the
+# ones a run changed (besides --wedlm-eos-label-only, which takes an optional share).
+INT_OPTIONS = ("ar_steps", "wedlm_steps", "batch_size", "seq_len", "block_size", "eos_pad", "wedlm_eos_pad",
+               "hidden_size", "num_layers", "intermediate_size", "vocab_size", "save_every", "seed")
+FLOAT_OPTIONS = ("ar_lr", "wedlm_lr")
+MIX_OPTIONS = ("ar_mix", "wedlm_mix")
+
+
 class Packer:
     """Packs samples into rows of seq_len: (tokens, maskable, sample, label_only) where prompt
     ids are not maskable, answer ids and the end-of-text run after them are, `sample` numbers
