@@ -62,6 +62,19 @@ def test_bad_input_exits_2_with_one_line(tiny_dir, args, needle):
     assert "Traceback" not in proc.stderr and proc.stdout == ""
 
 
+@pytest.mark.parametrize("args,needle", [
+    (["--stages", "sft"], "--stages"),
+    (["--wedlm-suffix-mask", "1.5"], "--wedlm-suffix-mask"),
+    (["--wedlm-eos-label-only", "-0.1"], "--wedlm-eos-label-only"),
+])
+def test_bad_train_options_exit_2_before_training(tmp_path, args, needle):
+    proc = run_cli("train", "--run-dir", str(tmp_path / "run"), *args)
+    assert proc.returncode == 2
+    err = proc.stderr.strip().splitlines()
+    assert len(err) == 1 and needle in err[0] and "Traceback" not in proc.stderr
+    assert not (tmp_path / "run").exists()                     # nothing was started
+
+
 def test_diff_names_the_first_divergent_step(tiny_dir, tmp_path):
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     common = ["generate", "Count from 1 to 20:", "--model", str(tiny_dir), "--window", "8",

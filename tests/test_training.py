@@ -186,6 +186,35 @@ def test_label_only_share_is_drawn_per_sample_and_the_same_on_resume(tmp_path):
     assert torch.equal(resumed.batch()[3], first.batch()[3])       # same draws after a resume
 
 
+def test_suffix_mask_hides_each_chosen_answer_from_a_cut_to_its_end(tmp_path):
+    from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
+    from wedlm.training.train import Packer, TrainConfig
+    tok = small_tokenizer(tmp_path)
+    ids, maskable, sample, label_only = Packer(SampleStream(DEFAULT_DATA_DIR, seed=3), tok,
+                                               TrainConfig(batch_size=48, seq_len=128), eos_pad=4,
+                                               suffix_mask=0.5).batch()
+    assert not (label_only & ~maskable).any()                     # never a prompt token
+    cut_mid_answer = whole = 0
+    for s in sample.unique().tolist()[1:-1]:                       # samples cut by the rows aside
+        own = label_only[sample == s]
+        answer = maskable[sample == s]
+        if not own.any():
+            continue
+        first = int(own.nonzero()[0])
+        assert own[first:].all()                                   # one run, to the sample's end
+        assert answer[first:].all()
+        is_eos = ids[sample == s] == tok.eos_token_id
+        cut_mid_answer += bool(not is_eos[first])
+        whole += 1
+    samples = len(sample.unique()) - 2
+    assert 0.2 < whole / samples < 0.8                             # about half the samples
+    assert cut_mid_answer > whole / 2                              # mostly inside the answer
+    inputs = dual_stream_inputs(ids, maskable, tok.mask_token_id, 32,
+                                torch.Generator().manual_seed(0), sample, label_only)
+    xt = inputs["input_ids"][:, 128:]
+    assert (xt[label_only] == tok.mask_token_id).all() and (inputs["weight"][label_only] == 1).all()
+
+
 def test_training_mask_keeps_each_sample_to_itself_inside_a_block():
     # L = 6, blocks of 3; samples [0, 0, 1 | 1, 1, 1]; xt = [a, M, M | d, M, f]
     is_mask = torch.tensor([[False, True, True, False, True, False]])
@@ -295,11 +324,14 @@ def test_the_card_names_every_training_option_the_run_changed():
     from wedlm.cli import build_parser
     from wedlm.training.card import reproduce_command
     from wedlm.training.train import TrainConfig
-    cfg = asdict(TrainConfig(wedlm_steps=800, block_size=16, wedlm_eos_label_only=0.2, wedlm_mix="more-stops"))
+    cfg = asdict(TrainConfig(wedlm_steps=800, block_size=16, wedlm_eos_label_only=0.2, wedlm_mix="more-stops",
+                             wedlm_suffix_mask=0.5))
     command = reproduce_command(cfg)
     assert "--block-size 16" in command and "--wedlm-eos-label-only 0.2" in command
+    assert "--wedlm-suffix-mask 0.5" in command
     assert "--wedlm-mix more-stops" in command and "--eos-pad" not in command  # defaults left out
     args = build_parser().parse_args(command.split()[3:])                     # the CLI takes it back
     assert (args.block_size, args.wedlm_eos_label_only, args.wedlm_mix, args.wedlm_steps) == (16, 0.2, "more-stops", 800)
+    assert args.wedlm_suffix_mask == 0.5
     old = dict(cfg, wedlm_eos_label_only=True)                                # runs that stored a bool
     assert "--wedlm-eos-label-only 1.0" in reproduce_command(old)

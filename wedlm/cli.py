@@ -79,8 +79,11 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--stages", default="ar,wedlm", help="ar, wedlm or ar,wedlm")
     for name in INT_OPTIONS:
         train.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(defaults, name))
+    float_help = {"wedlm_suffix_mask": "in the WeDLM stage, mask this share of the answers from a random "
+                                       "cut to their end (labels only), as at a decoding window's edge"}
     for name in FLOAT_OPTIONS:
-        train.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(defaults, name))
+        train.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(defaults, name),
+                           help=float_help.get(name))
     from .training.corpus import MIXES
     for name in MIX_OPTIONS:
         train.add_argument("--" + name.replace("_", "-"), choices=sorted(MIXES), default=getattr(defaults, name),
@@ -104,6 +107,9 @@ def run_train(args) -> int:
     stages = tuple(s.strip() for s in args.stages.split(",") if s.strip())
     if not stages or set(stages) - {"ar", "wedlm"}:
         raise CliError(f"--stages must name ar and/or wedlm, got {args.stages!r}")
+    for share in ("wedlm_eos_label_only", "wedlm_suffix_mask"):
+        if not 0 <= getattr(args, share) <= 1:
+            raise CliError(f"--{share.replace('_', '-')} is a share of the samples, 0 to 1; got {getattr(args, share)}")
     fields = {k: v for k, v in vars(args).items() if k in TrainConfig.__dataclass_fields__}
     cfg = TrainConfig(**fields)
     exported = train(cfg, stages)

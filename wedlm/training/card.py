@@ -91,7 +91,8 @@ def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_c
                    f"γ ~ U(0,1) per block, prompt tokens never masked; each answer is followed by "
                    f"{cfg['eos_pad']} (AR stage) or {cfg.get('wedlm_eos_pad', cfg['eos_pad'])} (WeDLM stage) "
                    "end-of-text tokens with labels"
-                   f"{_label_only_note(cfg.get('wedlm_eos_label_only', 0))}; "
+                   f"{_label_only_note(cfg.get('wedlm_eos_label_only', 0))}"
+                   f"{_suffix_note(cfg.get('wedlm_suffix_mask', 0))}; "
                    "in the WeDLM stage a block's slots see only "
                    "slots of their own packed sample. "
                    "`ar` is the next-token loss, `masked_ce` the masked-slot cross-entropy (without "
@@ -155,3 +156,10 @@ def _label_only_note(share: float) -> str:
     if share >= 1:
         return " (always masked in the WeDLM stage)"
     return f" (always masked in the WeDLM stage after {share:.0%} of the answers)"
+
+
+def _suffix_note(share: float) -> str:
+    if share <= 0:
+        return ""
+    return (f"; in the WeDLM stage {share:.0%} of the answers are always masked from a random cut "
+            "to the end of their end-of-text run")

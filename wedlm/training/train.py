@@ -37,6 +37,7 @@ class TrainConfig:
     eos_pad: int = 8            # AR stage: end-of-text tokens (with labels) after each answer
     wedlm_eos_pad: int = 2      # WeDLM stage: few, so that masks after B often see no later one
     wedlm_eos_label_only: float = 0.0  # WeDLM stage: share of samples whose run is always masked
+    wedlm_suffix_mask: float = 0.0     # WeDLM stage: share of samples masked from a random cut to the end
     ar_mix: str = "stop"        # sample mix per stage (corpus.MIXES)
     wedlm_mix: str = "stop"
     ar_steps: int = 3000
@@ -54,7 +55,7 @@ class TrainConfig:
 # ones a run changed (besides --wedlm-eos-label-only, which takes an optional share).
 INT_OPTIONS = ("ar_steps", "wedlm_steps", "batch_size", "seq_len", "block_size", "eos_pad", "wedlm_eos_pad",
                "hidden_size", "num_layers", "intermediate_size", "vocab_size", "save_every", "seed")
-FLOAT_OPTIONS = ("ar_lr", "wedlm_lr")
+FLOAT_OPTIONS = ("ar_lr", "wedlm_lr", "wedlm_suffix_mask")
 MIX_OPTIONS = ("ar_mix", "wedlm_mix")
 
 
@@ -62,14 +63,17 @@ class Packer:
     """Packs samples into rows of seq_len: (tokens, maskable, sample, label_only) where prompt
     ids are not maskable, answer ids and the end-of-text run after them are, `sample` numbers
     the sample each token belongs to (the WeDLM stage keeps a block's masks from seeing other
-    samples), and `label_only` marks that end-of-text run when it is always to be masked (in a
-    share `eos_label_only` of the samples, drawn per sample)."""
+    samples), and `label_only` marks the tokens always to be masked: the end-of-text run (in a
+    share `eos_label_only` of the samples), or the answer from a random cut to the end of the
+    run (in a share `suffix_mask`): the masks then see nothing of their sample to their right,
+    as the masks at a decoding window's edge, whether the answer goes on or ends there."""
 
     def __init__(self, stream: SampleStream, tokenizer, cfg: TrainConfig, eos_pad: int | None = None,
-                 eos_label_only: float = 0.0):
+                 eos_label_only: float = 0.0, suffix_mask: float = 0.0):
         self.stream, self.tok, self.cfg = stream, tokenizer, cfg
         self.eos_pad = cfg.eos_pad if eos_pad is None else eos_pad
         self.eos_label_only = float(eos_label_only)
+        self.suffix_mask = float(suffix_mask)
         self.ids: list[int] = []
         self.maskable: list[bool] = []
         self.sample: list[int] = []
@@ -85,8 +89,11 @@ class Packer:
         self.maskable += [False] * len(prompt) + [True] * (len(answer) + len(eos))
         self.sample += [self.count] * (len(prompt) + len(answer) + len(eos))
         # drawn from the sample's number, so a resumed run draws the same without extra state
-        label_only = random.Random(self.cfg.seed * 1_000_003 + self.count).random() < self.eos_label_only
-        self.label_only += [False] * (len(prompt) + len(answer)) + [label_only] * len(eos)
+        draw = random.Random(self.cfg.seed * 1_000_003 + self.count)
+        cut = len(answer) if draw.random() < self.eos_label_only else len(answer) + len(eos)
+        if draw.random() < self.suffix_mask:
+            cut = min(cut, draw.randrange(len(answer) + len(eos)))
+        self.label_only += ([False] * (len(prompt) + cut)) + [True] * (len(answer) + len(eos) - cut)
         self.count += 1
 
     def batch(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -163,7 +170,8 @@ def run_stage(stage: str, cfg: TrainConfig, model, tokenizer, steps: int, peak_l
     stream = SampleStream(cfg.data_dir, seed=cfg.seed + (0 if stage == "ar" else 1),
                           mix=cfg.ar_mix if stage == "ar" else cfg.wedlm_mix)
     packer = (Packer(stream, tokenizer, cfg, cfg.eos_pad) if stage == "ar" else
-              Packer(stream, tokenizer, cfg, cfg.wedlm_eos_pad, cfg.wedlm_eos_label_only))
+              Packer(stream, tokenizer, cfg, cfg.wedlm_eos_pad, cfg.wedlm_eos_label_only,
+                     cfg.wedlm_suffix_mask))
     if ckpt_file.is_file():
         state = torch.load(ckpt_file, weights_only=False)
         model.load_state_dict(state["model"])
@@ -189,7 +197,7 @@ def run_stage(stage: str, cfg: TrainConfig, model, tokenizer, steps: int, peak_l
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=cfg.bf16):
             out = (ar_loss(model, tokens) if stage == "ar"
                    else wedlm_loss(model, tokens, maskable, mask_id, cfg.block_size, sample=sample,
-                                   label_only=label_only if cfg.wedlm_eos_label_only else None))
+                                   label_only=label_only))
         optim.zero_grad(set_to_none=True)
         out["loss"].backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
