@@ -335,3 +335,23 @@ def test_the_card_names_every_training_option_the_run_changed():
     assert args.wedlm_suffix_mask == 0.5
     old = dict(cfg, wedlm_eos_label_only=True)                                # runs that stored a bool
     assert "--wedlm-eos-label-only 1.0" in reproduce_command(old)
+
+
+def test_install_copies_only_the_stages_the_run_trained(tmp_path):
+    import shutil
+    from wedlm.training.train import install, train
+    small_tokenizer(tmp_path / "full" / "tokenizer")
+    train(tiny_train_config(tmp_path / "full", ar_steps=2, wedlm_steps=2))
+    assets = tmp_path / "assets"
+    install(tmp_path / "full", assets, max_new_tokens=8)  # short decodes: untrained
+    ar_card = (assets / "ar-tiny" / "README.md").read_text()
+    assert "| ar | 2 |" in ar_card and "| wedlm | 2 |" in (assets / "wedlm-tiny" / "README.md").read_text()
+    # a WeDLM-only run from that parent (how the README's levers were measured)
+    for name in ("ar-hf", "tokenizer"):
+        shutil.copytree(tmp_path / "full" / name, tmp_path / "lever" / name)
+    train(tiny_train_config(tmp_path / "lever", ar_steps=2, wedlm_steps=4, wedlm_suffix_mask=0.5), ("wedlm",))
+    install(tmp_path / "lever", assets, max_new_tokens=8)
+    assert (assets / "ar-tiny" / "README.md").read_text() == ar_card         # parent left as it was
+    card = (assets / "wedlm-tiny" / "README.md").read_text()
+    assert "| wedlm | 4 |" in card and "the shipped parent" in card and "| ar | 2 |" not in card
+    assert "--wedlm-suffix-mask 0.5" in card and "50% of the answers are always masked" in card

@@ -81,6 +81,8 @@ def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_c
              f"Reproduce: `{reproduce_command(cfg)}` (2 CPU cores, bf16 autocast).", "",
              "| stage | steps | tokens seen | wall time | final losses (mean of last 50 steps) |",
              "|---|---|---|---|---|"]
+    if stage == "wedlm" and "ar" not in stats:  # a `--stages wedlm` run from an existing parent
+        lines.append("| ar | the shipped parent, see [its card](../ar-tiny/README.md) | | | |")
     for s, st in stats.items():
         if stage == "ar" and s != "ar":
             continue

@@ -60,11 +60,12 @@ def evaluate(lm, decoder: str = "streaming", counting: int = 12, config: DecodeC
         trace = decode(lm, f"Question: {q}\nAnswer:", decoder, config)
         rows.append({"class": "math", "prompt": q, "text": trace.text,
                      "format_ok": bool(re.search(r"#### -?[\d,.]+\s*$", trace.text)), **_speed(trace)})
+    short = DecodeConfig(max_new_tokens=min(96, config.max_new_tokens))
     for p in CODE_PROMPTS:
-        trace = decode(lm, p, decoder, DecodeConfig(max_new_tokens=96))
+        trace = decode(lm, p, decoder, short)
         rows.append({"class": "code", "prompt": p, "text": trace.text, **_speed(trace)})
     for p in PLAY_PROMPTS:
-        trace = decode(lm, p, decoder, DecodeConfig(max_new_tokens=96))
+        trace = decode(lm, p, decoder, short)
         rows.append({"class": "plays", "prompt": p, "text": trace.text, **_speed(trace)})
     summary = {}
     for cls in ("counting", "math", "code", "plays"):
