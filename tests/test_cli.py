@@ -66,6 +66,7 @@ def test_bad_input_exits_2_with_one_line(tiny_dir, args, needle):
     (["--stages", "sft"], "--stages"),
     (["--wedlm-suffix-mask", "1.5"], "--wedlm-suffix-mask"),
     (["--wedlm-eos-label-only", "-0.1"], "--wedlm-eos-label-only"),
+    (["--wedlm-suffix-families", "counting,poems"], "unknown poems"),
 ])
 def test_bad_train_options_exit_2_before_training(tmp_path, args, needle):
     proc = run_cli("train", "--run-dir", str(tmp_path / "run"), *args)

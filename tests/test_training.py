@@ -215,6 +215,24 @@ def test_suffix_mask_hides_each_chosen_answer_from_a_cut_to_its_end(tmp_path):
     assert (xt[label_only] == tok.mask_token_id).all() and (inputs["weight"][label_only] == 1).all()
 
 
+
+def test_suffix_mask_can_be_kept_to_some_families(tmp_path):
+    from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
+    from wedlm.training.train import Packer, TrainConfig
+    tok = small_tokenizer(tmp_path)
+    stream = SampleStream(DEFAULT_DATA_DIR, seed=3)
+    real_next = stream.next
+    # record each sample in draw order (the packer numbers samples in that order)
+    drawn = []
+    stream.next = lambda: drawn.append(real_next()) or drawn[-1]
+    ids, maskable, sample, label_only = Packer(stream, tok, TrainConfig(batch_size=48, seq_len=128),
+                                               eos_pad=4, suffix_mask=1.0,
+                                               suffix_families="counting,sequence").batch()
+    hit = {s: bool(label_only[sample == s].any()) for s in sample.unique().tolist()[1:-1]}
+    assert all(hit[s] == (drawn[s].family in ("counting", "sequence")) for s in hit)
+    assert any(hit.values()) and not all(hit.values())
+
+
 def test_training_mask_keeps_each_sample_to_itself_inside_a_block():
     # L = 6, blocks of 3; samples [0, 0, 1 | 1, 1, 1]; xt = [a, M, M | d, M, f]
     is_mask = torch.tensor([[False, True, True, False, True, False]])
@@ -325,14 +343,14 @@ def test_the_card_names_every_training_option_the_run_changed():
     from wedlm.training.card import reproduce_command
     from wedlm.training.train import TrainConfig
     cfg = asdict(TrainConfig(wedlm_steps=800, block_size=16, wedlm_eos_label_only=0.2, wedlm_mix="more-stops",
-                             wedlm_suffix_mask=0.5))
+                             wedlm_suffix_mask=0.5, wedlm_suffix_families="counting"))
     command = reproduce_command(cfg)
     assert "--block-size 16" in command and "--wedlm-eos-label-only 0.2" in command
-    assert "--wedlm-suffix-mask 0.5" in command
+    assert "--wedlm-suffix-mask 0.5" in command and "--wedlm-suffix-families counting" in command
     assert "--wedlm-mix more-stops" in command and "--eos-pad" not in command  # defaults left out
     args = build_parser().parse_args(command.split()[3:])                     # the CLI takes it back
     assert (args.block_size, args.wedlm_eos_label_only, args.wedlm_mix, args.wedlm_steps) == (16, 0.2, "more-stops", 800)
-    assert args.wedlm_suffix_mask == 0.5
+    assert (args.wedlm_suffix_mask, args.wedlm_suffix_families) == (0.5, "counting")
     old = dict(cfg, wedlm_eos_label_only=True)                                # runs that stored a bool
     assert "--wedlm-eos-label-only 1.0" in reproduce_command(old)
 

@@ -88,6 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
     for name in MIX_OPTIONS:
         train.add_argument("--" + name.replace("_", "-"), choices=sorted(MIXES), default=getattr(defaults, name),
                            help="sample mix by family (wedlm/training/corpus.py MIXES)")
+    train.add_argument("--wedlm-suffix-families", default=defaults.wedlm_suffix_families, metavar="F1,F2",
+                       help="apply --wedlm-suffix-mask to these sample families only (default: all)")
     train.add_argument("--wedlm-eos-label-only", type=float, nargs="?", const=1.0, metavar="SHARE",
                        default=defaults.wedlm_eos_label_only,
                        help="in the WeDLM stage, always mask the end-of-text run after an answer "
@@ -110,6 +112,11 @@ def run_train(args) -> int:
     for share in ("wedlm_eos_label_only", "wedlm_suffix_mask"):
         if not 0 <= getattr(args, share) <= 1:
             raise CliError(f"--{share.replace('_', '-')} is a share of the samples, 0 to 1; got {getattr(args, share)}")
+    from .training.corpus import SAMPLE_FAMILIES
+    unknown = {f.strip() for f in args.wedlm_suffix_families.split(",") if f.strip()} - set(SAMPLE_FAMILIES)
+    if unknown:
+        raise CliError(f"--wedlm-suffix-families: unknown {', '.join(sorted(unknown))}; "
+                       f"choose from {', '.join(SAMPLE_FAMILIES)}")
     fields = {k: v for k, v in vars(args).items() if k in TrainConfig.__dataclass_fields__}
     cfg = TrainConfig(**fields)
     exported = train(cfg, stages)

@@ -42,11 +42,11 @@ def data_mix(cfg: dict) -> str:
 def reproduce_command(cfg: dict) -> str:
     """The train command with every option the run set away from its default (checkpoint
     spacing aside: it does not change the model)."""
-    from .train import FLOAT_OPTIONS, INT_OPTIONS, MIX_OPTIONS, TrainConfig
+    from .train import FAMILY_OPTIONS, FLOAT_OPTIONS, INT_OPTIONS, MIX_OPTIONS, TrainConfig
     defaults = TrainConfig()
     parts = ["python -m wedlm train --run-dir runs/tiny",
              f"--ar-steps {cfg['ar_steps']} --wedlm-steps {cfg['wedlm_steps']}"]
-    changeable = INT_OPTIONS + FLOAT_OPTIONS + MIX_OPTIONS + ("wedlm_eos_label_only",)
+    changeable = INT_OPTIONS + FLOAT_OPTIONS + MIX_OPTIONS + FAMILY_OPTIONS + ("wedlm_eos_label_only",)
     for name in (n for n in changeable if n not in ("ar_steps", "wedlm_steps", "save_every")):
         value = cfg.get(name, getattr(defaults, name))
         if value != getattr(defaults, name):
@@ -94,7 +94,7 @@ def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_c
                    f"{cfg['eos_pad']} (AR stage) or {cfg.get('wedlm_eos_pad', cfg['eos_pad'])} (WeDLM stage) "
                    "end-of-text tokens with labels"
                    f"{_label_only_note(cfg.get('wedlm_eos_label_only', 0))}"
-                   f"{_suffix_note(cfg.get('wedlm_suffix_mask', 0))}; "
+                   f"{_suffix_note(cfg.get('wedlm_suffix_mask', 0), cfg.get('wedlm_suffix_families', ''))}; "
                    "in the WeDLM stage a block's slots see only "
                    "slots of their own packed sample. "
                    "`ar` is the next-token loss, `masked_ce` the masked-slot cross-entropy (without "
@@ -160,8 +160,9 @@ def _label_only_note(share: float) -> str:
     return f" (always masked in the WeDLM stage after {share:.0%} of the answers)"
 
 
-def _suffix_note(share: float) -> str:
+def _suffix_note(share: float, families: str = "") -> str:
     if share <= 0:
         return ""
-    return (f"; in the WeDLM stage {share:.0%} of the answers are always masked from a random cut "
+    which = f"{families} answers" if families else "the answers"
+    return (f"; in the WeDLM stage {share:.0%} of {which} are always masked from a random cut "
             "to the end of their end-of-text run")

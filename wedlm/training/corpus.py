@@ -19,6 +19,10 @@ WORDS = ["apple", "river", "stone", "cloud", "tiger", "lamp", "green", "music", 
 CALCULATOR_NOTE = re.compile(r"<<[^>]*>>")
 
 
+# the `family` of every Sample the stream draws
+SAMPLE_FAMILIES = ("counting", "sequence", "repetition", "table", "copy", "math", "code", "plays")
+
+
 @dataclass
 class Sample:
     family: str

@@ -38,6 +38,7 @@ class TrainConfig:
     wedlm_eos_pad: int = 2      # WeDLM stage: few, so that masks after B often see no later one
     wedlm_eos_label_only: float = 0.0  # WeDLM stage: share of samples whose run is always masked
     wedlm_suffix_mask: float = 0.0     # WeDLM stage: share of samples masked from a random cut to the end
+    wedlm_suffix_families: str = ""    # ... of these sample families only (comma-separated; empty: all)
     ar_mix: str = "stop"        # sample mix per stage (corpus.MIXES)
     wedlm_mix: str = "stop"
     ar_steps: int = 3000
@@ -57,6 +58,7 @@ INT_OPTIONS = ("ar_steps", "wedlm_steps", "batch_size", "seq_len", "block_size",
                "hidden_size", "num_layers", "intermediate_size", "vocab_size", "save_every", "seed")
 FLOAT_OPTIONS = ("ar_lr", "wedlm_lr", "wedlm_suffix_mask")
 MIX_OPTIONS = ("ar_mix", "wedlm_mix")
+FAMILY_OPTIONS = ("wedlm_suffix_families",)
 
 
 class Packer:
@@ -69,11 +71,12 @@ class Packer:
     as the masks at a decoding window's edge, whether the answer goes on or ends there."""
 
     def __init__(self, stream: SampleStream, tokenizer, cfg: TrainConfig, eos_pad: int | None = None,
-                 eos_label_only: float = 0.0, suffix_mask: float = 0.0):
+                 eos_label_only: float = 0.0, suffix_mask: float = 0.0, suffix_families: str = ""):
         self.stream, self.tok, self.cfg = stream, tokenizer, cfg
         self.eos_pad = cfg.eos_pad if eos_pad is None else eos_pad
         self.eos_label_only = float(eos_label_only)
         self.suffix_mask = float(suffix_mask)
+        self.suffix_families = {f.strip() for f in suffix_families.split(",") if f.strip()}
         self.ids: list[int] = []
         self.maskable: list[bool] = []
         self.sample: list[int] = []
@@ -91,7 +94,8 @@ class Packer:
         # drawn from the sample's number, so a resumed run draws the same without extra state
         draw = random.Random(self.cfg.seed * 1_000_003 + self.count)
         cut = len(answer) if draw.random() < self.eos_label_only else len(answer) + len(eos)
-        if draw.random() < self.suffix_mask:
+        suffix = draw.random() < self.suffix_mask
+        if suffix and (not self.suffix_families or s.family in self.suffix_families):
             cut = min(cut, draw.randrange(len(answer) + len(eos)))
         self.label_only += ([False] * (len(prompt) + cut)) + [True] * (len(answer) + len(eos) - cut)
         self.count += 1
@@ -171,7 +175,7 @@ def run_stage(stage: str, cfg: TrainConfig, model, tokenizer, steps: int, peak_l
                           mix=cfg.ar_mix if stage == "ar" else cfg.wedlm_mix)
     packer = (Packer(stream, tokenizer, cfg, cfg.eos_pad) if stage == "ar" else
               Packer(stream, tokenizer, cfg, cfg.wedlm_eos_pad, cfg.wedlm_eos_label_only,
-                     cfg.wedlm_suffix_mask))
+                     cfg.wedlm_suffix_mask, cfg.wedlm_suffix_families))
     if ckpt_file.is_file():
         state = torch.load(ckpt_file, weights_only=False)
         model.load_state_dict(state["model"])
