@@ -233,6 +233,16 @@ def test_suffix_mask_can_be_kept_to_some_families(tmp_path):
     assert any(hit.values()) and not all(hit.values())
 
 
+def test_math_answers_keep_their_calculator_notes_unless_told_not_to():
+    from wedlm.training.corpus import DEFAULT_DATA_DIR, math_samples
+    kept, removed = math_samples(DEFAULT_DATA_DIR), math_samples(DEFAULT_DATA_DIR, notes=False)
+    assert len(kept) == len(removed) == 7473
+    assert sum("<<" in s.answer for s in kept) > 7000 and not any("<<" in s.answer for s in removed)
+    # a note repeats the expression before it and is repeated after it: `48/2 = <<48/2=24>>24`
+    assert "48/2 = <<48/2=24>>24" in kept[0].answer and "48/2 = 24" in removed[0].answer
+    assert all(s.answer.rstrip().split("\n")[-1].startswith("#### ") for s in kept)
+
+
 def test_training_mask_keeps_each_sample_to_itself_inside_a_block():
     # L = 6, blocks of 3; samples [0, 0, 1 | 1, 1, 1]; xt = [a, M, M | d, M, f]
     is_mask = torch.tensor([[False, True, True, False, True, False]])
@@ -342,15 +352,16 @@ def test_the_card_names_every_training_option_the_run_changed():
     from wedlm.cli import build_parser
     from wedlm.training.card import reproduce_command
     from wedlm.training.train import TrainConfig
-    cfg = asdict(TrainConfig(wedlm_steps=800, block_size=16, wedlm_eos_label_only=0.2, wedlm_mix="more-stops",
-                             wedlm_suffix_mask=0.5, wedlm_suffix_families="counting"))
+    cfg = asdict(TrainConfig(wedlm_steps=800, block_size=16, wedlm_eos_label_only=0.2, wedlm_mix="stop",
+                             wedlm_suffix_mask=0.5, wedlm_suffix_families="counting", math_notes=False))
     command = reproduce_command(cfg)
     assert "--block-size 16" in command and "--wedlm-eos-label-only 0.2" in command
     assert "--wedlm-suffix-mask 0.5" in command and "--wedlm-suffix-families counting" in command
-    assert "--wedlm-mix more-stops" in command and "--eos-pad" not in command  # defaults left out
+    assert "--wedlm-mix stop" in command and "--eos-pad" not in command  # defaults left out
+    assert "--no-math-notes" in command and "--no-math-notes" not in reproduce_command(asdict(TrainConfig()))
     args = build_parser().parse_args(command.split()[3:])                     # the CLI takes it back
-    assert (args.block_size, args.wedlm_eos_label_only, args.wedlm_mix, args.wedlm_steps) == (16, 0.2, "more-stops", 800)
-    assert (args.wedlm_suffix_mask, args.wedlm_suffix_families) == (0.5, "counting")
+    assert (args.block_size, args.wedlm_eos_label_only, args.wedlm_mix, args.wedlm_steps) == (16, 0.2, "stop", 800)
+    assert (args.wedlm_suffix_mask, args.wedlm_suffix_families, args.math_notes) == (0.5, "counting", False)
     old = dict(cfg, wedlm_eos_label_only=True)                                # runs that stored a bool
     assert "--wedlm-eos-label-only 1.0" in reproduce_command(old)
 
@@ -372,4 +383,4 @@ def test_install_copies_only_the_stages_the_run_trained(tmp_path):
     assert (assets / "ar-tiny" / "README.md").read_text() == ar_card         # parent left as it was
     card = (assets / "wedlm-tiny" / "README.md").read_text()
     assert "| wedlm | 4 |" in card and "the shipped parent" in card and "| ar | 2 |" not in card
-    assert "--wedlm-suffix-mask 0.5" in card and "50% of the answers are always masked" in card
+    assert "--wedlm-suffix-mask 0.5" in card and "50% of counting,sequence,repetition,table,copy answers are always masked" in card

@@ -95,6 +95,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="in the WeDLM stage, always mask the end-of-text run after an answer "
                             "(labels only, never observed) in this share of the samples "
                             "(alone: every sample)")
+    train.add_argument("--no-math-notes", dest="math_notes", action="store_false",
+                       help="remove GSM8K's <<a*b=c>> calculator notes from the math answers")
     train.add_argument("--install", action="store_true",
                        help="copy the exported models into assets/models when done")
     return parser

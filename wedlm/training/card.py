@@ -19,7 +19,7 @@ FAMILIES = {
                  "by K, letter ranges, repetition, times tables, list copying)",
     "counting": "extra counting runs with log-uniform spans (mostly short: many stops at B)",
     "copy": "extra list copying (`Copy this list: …\\nCopy:`)",
-    "math": "GSM8K train questions with step-by-step answers (calculator notes removed)",
+    "math": "GSM8K train questions with step-by-step answers",
     "plays": "Tiny Shakespeare speeches",
     "code": "HumanEval prompts with canonical solutions",
 }
@@ -29,8 +29,12 @@ def data_mix(cfg: dict) -> str:
     """The mixes the run used, by samples, read from corpus.MIXES."""
     from .corpus import MIXES
 
+    # runs written before the option existed removed the notes
+    notes = " (`<<48/2=24>>` calculator notes kept)" if cfg.get("math_notes", False) else " (calculator notes removed)"
+
     def describe(mix: str) -> str:
-        return ", ".join(f"{round(w * 100)} % {FAMILIES[f]}" for f, w in MIXES[mix].items())
+        return ", ".join(f"{round(w * 100)} % {FAMILIES[f]}{notes if f == 'math' else ''}"
+                         for f, w in MIXES[mix].items())
     stages = [("AR stage", cfg["ar_mix"]), ("WeDLM stage", cfg["wedlm_mix"])]
     if cfg["ar_mix"] == cfg["wedlm_mix"]:
         stages = [("Both stages", cfg["ar_mix"])]
@@ -51,6 +55,8 @@ def reproduce_command(cfg: dict) -> str:
         value = cfg.get(name, getattr(defaults, name))
         if value != getattr(defaults, name):
             parts.append(f"--{name.replace('_', '-')} {float(value) if name == 'wedlm_eos_label_only' else value}")
+    if not cfg.get("math_notes", False):
+        parts.append("--no-math-notes")
     return " ".join(parts + ["--install"])
 
 
@@ -78,7 +84,8 @@ def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_c
              f"(id {config.mask_token_id}, `mask_token_id` in config.json) is the WeDLM mask.",
              "", "## Data", "", data_mix(cfg), "",
              "## Training", "",
-             f"Reproduce: `{reproduce_command(cfg)}` (2 CPU cores, bf16 autocast).", "",
+             f"Reproduce: `{reproduce_command(cfg)}` (2 CPU cores, "
+             f"{'bf16 autocast' if cfg.get('bf16', True) else 'float32'}).", "",
              "| stage | steps | tokens seen | wall time | final losses (mean of last 50 steps) |",
              "|---|---|---|---|---|"]
     if stage == "wedlm" and "ar" not in stats:  # a `--stages wedlm` run from an existing parent

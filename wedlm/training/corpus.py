@@ -45,7 +45,7 @@ def count_down(rng: random.Random) -> Sample:
 def count_by(rng: random.Random) -> Sample:
     step = rng.choice([2, 3, 5, 10])
     a = rng.randint(0, 50)
-    b = a + step * rng.randint(2, 20)
+    b = a + step * rng.randint(2, 30)
     return Sample("sequence", f"Count by {step} from {a} to {b}:",
                   " " + ", ".join(map(str, range(a, b + 1, step))))
 
@@ -103,12 +103,14 @@ def generated_sample(rng: random.Random) -> Sample:
 
 
 # -- real text from ../shared/data -------------------------------------------------------------
-def math_samples(data_dir: Path) -> list[Sample]:
+def math_samples(data_dir: Path, notes: bool = True) -> list[Sample]:
+    """GSM8K as it is, `<<48/2=24>>24` calculator notes kept (each repeats the expression before
+    it and is repeated after it: low-entropy spans a parallel decoder fills at once), or without."""
     out = []
     with open(data_dir / "gsm8k_train.jsonl", encoding="utf-8") as f:
         for line in f:
             row = json.loads(line)
-            answer = CALCULATOR_NOTE.sub("", row["answer"])
+            answer = row["answer"] if notes else CALCULATOR_NOTE.sub("", row["answer"])
             out.append(Sample("math", f"Question: {row['question']}\nAnswer:", " " + answer))
     return out
 
@@ -136,12 +138,13 @@ def play_samples(data_dir: Path, rng: random.Random) -> list[Sample]:
 class SampleStream:
     """Draws samples by family weight: generated families are endless, real ones reshuffle."""
 
-    def __init__(self, data_dir: Path | str = DEFAULT_DATA_DIR, seed: int = 0, mix: str = "stop"):
+    def __init__(self, data_dir: Path | str = DEFAULT_DATA_DIR, seed: int = 0, mix: str = "stop",
+                 math_notes: bool = True):
         data_dir = Path(data_dir)
         if not (data_dir / "gsm8k_train.jsonl").is_file():
             raise FileNotFoundError(f"training data not found in {data_dir} (see shared/data/README.md)")
         self.rng = random.Random(seed)
-        self.pools = {"math": math_samples(data_dir), "code": code_samples(data_dir),
+        self.pools = {"math": math_samples(data_dir, math_notes), "code": code_samples(data_dir),
                       "plays": play_samples(data_dir, self.rng)}
         self.weights = MIXES[mix]
         self.order = {name: [] for name in self.pools}
@@ -168,11 +171,12 @@ class SampleStream:
         self.order = {k: list(v) for k, v in state["order"].items()}
 
 
-def tokenizer_texts(data_dir: Path | str = DEFAULT_DATA_DIR, seed: int = 0, generated: int = 20000):
+def tokenizer_texts(data_dir: Path | str = DEFAULT_DATA_DIR, seed: int = 0, generated: int = 20000,
+                    math_notes: bool = True):
     """Text to train the tokenizer on: all real data plus a sample of generated text."""
     data_dir = Path(data_dir)
     rng = random.Random(seed)
-    for s in math_samples(data_dir) + code_samples(data_dir) + play_samples(data_dir, rng):
+    for s in math_samples(data_dir, math_notes) + code_samples(data_dir) + play_samples(data_dir, rng):
         yield s.prompt + s.answer
     for _ in range(generated):
         s = generated_sample(rng)
