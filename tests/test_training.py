@@ -233,6 +233,18 @@ def test_suffix_mask_can_be_kept_to_some_families(tmp_path):
     assert any(hit.values()) and not all(hit.values())
 
 
+def test_the_named_sample_families_are_the_ones_the_stream_draws():
+    from wedlm.training.corpus import DEFAULT_DATA_DIR, MIXES, SAMPLE_FAMILIES, SampleStream, parse_families
+    drawn = set()
+    for mix in MIXES:
+        stream = SampleStream(DEFAULT_DATA_DIR, seed=1, mix=mix)
+        drawn |= {stream.next().family for _ in range(2000)}
+    assert drawn == set(SAMPLE_FAMILIES)
+    assert parse_families(" counting, copy ,") == {"counting", "copy"} and parse_families("") == set()
+    with pytest.raises(ValueError, match="unknown poems"):
+        parse_families("counting,poems")
+
+
 def test_math_answers_keep_their_calculator_notes_unless_told_not_to():
     from wedlm.training.corpus import DEFAULT_DATA_DIR, math_samples
     kept, removed = math_samples(DEFAULT_DATA_DIR), math_samples(DEFAULT_DATA_DIR, notes=False)

@@ -114,11 +114,11 @@ def run_train(args) -> int:
     for share in ("wedlm_eos_label_only", "wedlm_suffix_mask"):
         if not 0 <= getattr(args, share) <= 1:
             raise CliError(f"--{share.replace('_', '-')} is a share of the samples, 0 to 1; got {getattr(args, share)}")
-    from .training.corpus import SAMPLE_FAMILIES
-    unknown = {f.strip() for f in args.wedlm_suffix_families.split(",") if f.strip()} - set(SAMPLE_FAMILIES)
-    if unknown:
-        raise CliError(f"--wedlm-suffix-families: unknown {', '.join(sorted(unknown))}; "
-                       f"choose from {', '.join(SAMPLE_FAMILIES)}")
+    from .training.corpus import parse_families
+    try:
+        parse_families(args.wedlm_suffix_families)
+    except ValueError as e:
+        raise CliError(f"--wedlm-suffix-families: {e}") from None
     fields = {k: v for k, v in vars(args).items() if k in TrainConfig.__dataclass_fields__}
     cfg = TrainConfig(**fields)
     exported = train(cfg, stages)

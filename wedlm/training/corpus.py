@@ -23,6 +23,15 @@ CALCULATOR_NOTE = re.compile(r"<<[^>]*>>")
 SAMPLE_FAMILIES = ("counting", "sequence", "repetition", "table", "copy", "math", "code", "plays")
 
 
+def parse_families(text: str) -> set[str]:
+    """A comma-separated list of sample families -> their set; ValueError names unknown ones."""
+    families = {f.strip() for f in text.split(",") if f.strip()}
+    unknown = families - set(SAMPLE_FAMILIES)
+    if unknown:
+        raise ValueError(f"unknown {', '.join(sorted(unknown))}; choose from {', '.join(SAMPLE_FAMILIES)}")
+    return families
+
+
 @dataclass
 class Sample:
     family: str

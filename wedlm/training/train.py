@@ -16,7 +16,7 @@ from pathlib import Path
 import torch
 from tqdm import tqdm
 
-from .corpus import DEFAULT_DATA_DIR, SampleStream, tokenizer_texts
+from .corpus import DEFAULT_DATA_DIR, SampleStream, parse_families, tokenizer_texts
 from .objective import ar_loss, wedlm_loss
 from .tokenizer import train_tokenizer
 
@@ -80,7 +80,7 @@ class Packer:
         self.eos_pad = cfg.eos_pad if eos_pad is None else eos_pad
         self.eos_label_only = float(eos_label_only)
         self.suffix_mask = float(suffix_mask)
-        self.suffix_families = {f.strip() for f in suffix_families.split(",") if f.strip()}
+        self.suffix_families = parse_families(suffix_families)
         self.ids: list[int] = []
         self.maskable: list[bool] = []
         self.sample: list[int] = []
