@@ -123,6 +123,7 @@ def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_c
             quality += f" ({', '.join(misses)})" if misses else ""
         elif "format_ok" in s:
             quality = f"{s['format_ok']}/{s['prompts']} end in `#### <number>`"
+            quality += f", {s['correct']} of them correct" if "correct" in s else ""
         lines.append(f"| {cls} | {s['prompts']} | {s['tokens_per_forward']} | {quality} |")
     limits = []
     for cls, s in evaluation["summary"].items():

@@ -15,12 +15,24 @@ from ..config import DecodeConfig
 from ..loading import load_model
 from ..trace import decode
 
-# Written for this evaluation, not taken from the training data.
+# (question, its answer), written for this evaluation, not taken from the training data
 MATH_QUESTIONS = [
-    "A baker makes 12 muffins in the morning and 15 in the afternoon. He sells 20. How many muffins are left?",
-    "Lena has 3 bags with 8 marbles in each bag. She gives away 5 marbles. How many marbles does she have now?",
-    "A train travels 60 miles each hour for 4 hours. How many miles does it travel?",
-    "Tom buys 5 notebooks at $3 each and a pen for $2. How much does he spend?",
+    ("A baker makes 12 muffins in the morning and 15 in the afternoon. He sells 20. How many muffins are left?",
+     7),
+    ("Lena has 3 bags with 8 marbles in each bag. She gives away 5 marbles. How many marbles does she have now?",
+     19),
+    ("A train travels 60 miles each hour for 4 hours. How many miles does it travel?",
+     240),
+    ("Tom buys 5 notebooks at $3 each and a pen for $2. How much does he spend?",
+     17),
+    ("A garden has 7 rows of tomato plants with 6 plants in each row. 9 plants die. How many plants are left?",
+     33),
+    ("Sara reads 25 pages a day. How many pages does she read in 2 weeks?",
+     350),
+    ("A shop sells pencils in boxes of 10. Mia needs 64 pencils. How many boxes must she buy?",
+     7),
+    ("Jake had $50. He spent half of it on a game and $8 on lunch. How much money does he have left?",
+     17),
 ]
 CODE_PROMPTS = [
     'def sum_of_squares(numbers: list) -> int:\n    """Return the sum of the squares of the numbers."""\n',
@@ -56,10 +68,12 @@ def evaluate(lm, decoder: str = "streaming", counting: int = 12, config: DecodeC
         rows.append({"class": "counting", "prompt": f"Count from {a} to {b}:", "text": trace.text,
                      "exact": trace.text == expected, "stopped": stopped,
                      "failure": counting_failure(trace.text, stopped, expected), **_speed(trace)})
-    for q in MATH_QUESTIONS:
+    for q, answer in MATH_QUESTIONS:
         trace = decode(lm, f"Question: {q}\nAnswer:", decoder, config)
-        rows.append({"class": "math", "prompt": q, "text": trace.text,
-                     "format_ok": bool(re.search(r"#### -?[\d,.]+\s*$", trace.text)), **_speed(trace)})
+        final = re.search(r"#### (-?[\d,.]+)\s*$", trace.text)
+        rows.append({"class": "math", "prompt": q, "text": trace.text, "format_ok": bool(final),
+                     "correct": bool(final) and final.group(1).replace(",", "") == str(answer),
+                     **_speed(trace)})
     short = DecodeConfig(max_new_tokens=min(96, config.max_new_tokens))
     for p in CODE_PROMPTS:
         trace = decode(lm, p, decoder, short)
@@ -79,6 +93,7 @@ def evaluate(lm, decoder: str = "streaming", counting: int = 12, config: DecodeC
                 summary[cls][kind] = sum(r["failure"] == kind for r in sel)
         if cls == "math":
             summary[cls]["format_ok"] = sum(r["format_ok"] for r in sel)
+            summary[cls]["correct"] = sum(r["correct"] for r in sel)
     return {"model": lm.name, "decoder": decoder, "summary": summary, "rows": rows}
 
 
