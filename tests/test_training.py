@@ -374,6 +374,8 @@ def test_the_card_names_every_training_option_the_run_changed():
     args = build_parser().parse_args(command.split()[3:])                     # the CLI takes it back
     assert (args.block_size, args.wedlm_eos_label_only, args.wedlm_mix, args.wedlm_steps) == (16, 0.2, "stop", 800)
     assert (args.wedlm_suffix_mask, args.wedlm_suffix_families, args.math_notes) == (0.5, "counting", False)
+    again = build_parser().parse_args(reproduce_command(cfg, wedlm_only=True).split()[3:])
+    assert (again.stages, again.wedlm_steps, again.wedlm_mix) == ("wedlm", 800, "stop")
     old = dict(cfg, wedlm_eos_label_only=True)                                # runs that stored a bool
     assert "--wedlm-eos-label-only 1.0" in reproduce_command(old)
 
@@ -395,4 +397,5 @@ def test_install_copies_only_the_stages_the_run_trained(tmp_path):
     assert (assets / "ar-tiny" / "README.md").read_text() == ar_card         # parent left as it was
     card = (assets / "wedlm-tiny" / "README.md").read_text()
     assert "| wedlm | 4 |" in card and "the shipped parent" in card and "| ar | 2 |" not in card
+    assert "--stages wedlm --wedlm-steps 4" in card                          # how to redo this very run
     assert "--wedlm-suffix-mask 0.5" in card and "50% of counting,sequence,repetition,table,copy answers are always masked" in card

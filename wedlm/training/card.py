@@ -43,13 +43,15 @@ def data_mix(cfg: dict) -> str:
             "Mixes: `wedlm/training/corpus.py`.")
 
 
-def reproduce_command(cfg: dict) -> str:
+def reproduce_command(cfg: dict, wedlm_only: bool = False) -> str:
     """The train command with every option the run set away from its default (checkpoint
-    spacing aside: it does not change the model)."""
+    spacing aside: it does not change the model). `wedlm_only`: the run trained the WeDLM stage
+    from a parent it was given (`--stages wedlm`)."""
     from .train import FAMILY_OPTIONS, FLOAT_OPTIONS, INT_OPTIONS, MIX_OPTIONS, TrainConfig
     defaults = TrainConfig()
-    parts = ["python -m wedlm train --run-dir runs/tiny",
-             f"--ar-steps {cfg['ar_steps']} --wedlm-steps {cfg['wedlm_steps']}"]
+    steps = (f"--stages wedlm --wedlm-steps {cfg['wedlm_steps']}" if wedlm_only
+             else f"--ar-steps {cfg['ar_steps']} --wedlm-steps {cfg['wedlm_steps']}")
+    parts = ["python -m wedlm train --run-dir runs/tiny", steps]
     changeable = INT_OPTIONS + FLOAT_OPTIONS + MIX_OPTIONS + FAMILY_OPTIONS + ("wedlm_eos_label_only",)
     for name in (n for n in changeable if n not in ("ar_steps", "wedlm_steps", "save_every")):
         value = cfg.get(name, getattr(defaults, name))
@@ -58,6 +60,16 @@ def reproduce_command(cfg: dict) -> str:
     if not cfg.get("math_notes", False):
         parts.append("--no-math-notes")
     return " ".join(parts + ["--install"])
+
+
+def _reproduce_note(cfg: dict, wedlm_only: bool) -> str:
+    precision = "bf16 autocast" if cfg.get("bf16", True) else "float32"
+    if not wedlm_only:
+        return f"Reproduce: `{reproduce_command(cfg)}` (2 CPU cores, {precision})."
+    return ("Reproduce: this run trained the WeDLM stage only, from the shipped parent "
+            "(`assets/models/ar-tiny` copied to `runs/tiny/ar-hf`, its tokenizer files to "
+            f"`runs/tiny/tokenizer`): `{reproduce_command(cfg, wedlm_only=True)}` (2 CPU cores, "
+            f"{precision}). From scratch, both stages: `{reproduce_command(cfg)}`.")
 
 
 def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_command: str) -> None:
@@ -84,8 +96,7 @@ def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_c
              f"(id {config.mask_token_id}, `mask_token_id` in config.json) is the WeDLM mask.",
              "", "## Data", "", data_mix(cfg), "",
              "## Training", "",
-             f"Reproduce: `{reproduce_command(cfg)}` (2 CPU cores, "
-             f"{'bf16 autocast' if cfg.get('bf16', True) else 'float32'}).", "",
+             _reproduce_note(cfg, wedlm_only=stage == "wedlm" and "ar" not in stats), "",
              "| stage | steps | tokens seen | wall time | final losses (mean of last 50 steps) |",
              "|---|---|---|---|---|"]
     if stage == "wedlm" and "ar" not in stats:  # a `--stages wedlm` run from an existing parent
