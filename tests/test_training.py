@@ -365,15 +365,18 @@ def test_the_card_names_every_training_option_the_run_changed():
     from wedlm.training.card import reproduce_command
     from wedlm.training.train import TrainConfig
     cfg = asdict(TrainConfig(wedlm_steps=800, block_size=16, wedlm_eos_label_only=0.2, wedlm_mix="stop",
-                             wedlm_suffix_mask=0.5, wedlm_suffix_families="counting", math_notes=False))
+                             wedlm_suffix_mask=0.5, wedlm_suffix_families="counting",
+                             math_notes=not TrainConfig.math_notes))
     command = reproduce_command(cfg)
     assert "--block-size 16" in command and "--wedlm-eos-label-only 0.2" in command
     assert "--wedlm-suffix-mask 0.5" in command and "--wedlm-suffix-families counting" in command
     assert "--wedlm-mix stop" in command and "--eos-pad" not in command  # defaults left out
-    assert "--no-math-notes" in command and "--no-math-notes" not in reproduce_command(asdict(TrainConfig()))
+    notes_flag = "--no-math-notes" if TrainConfig.math_notes else "--math-notes"
+    assert notes_flag in command and "math-notes" not in reproduce_command(asdict(TrainConfig()))
     args = build_parser().parse_args(command.split()[3:])                     # the CLI takes it back
     assert (args.block_size, args.wedlm_eos_label_only, args.wedlm_mix, args.wedlm_steps) == (16, 0.2, "stop", 800)
-    assert (args.wedlm_suffix_mask, args.wedlm_suffix_families, args.math_notes) == (0.5, "counting", False)
+    assert (args.wedlm_suffix_mask, args.wedlm_suffix_families) == (0.5, "counting")
+    assert args.math_notes is not TrainConfig.math_notes
     again = build_parser().parse_args(reproduce_command(cfg, wedlm_only=True).split()[3:])
     assert (again.stages, again.wedlm_steps, again.wedlm_mix) == ("wedlm", 800, "stop")
     old = dict(cfg, wedlm_eos_label_only=True)                                # runs that stored a bool

@@ -89,14 +89,14 @@ def build_parser() -> argparse.ArgumentParser:
         train.add_argument("--" + name.replace("_", "-"), choices=sorted(MIXES), default=getattr(defaults, name),
                            help="sample mix by family (wedlm/training/corpus.py MIXES)")
     train.add_argument("--wedlm-suffix-families", default=defaults.wedlm_suffix_families, metavar="F1,F2",
-                       help="apply --wedlm-suffix-mask to these sample families only (default: all)")
+                       help="apply --wedlm-suffix-mask to these sample families only (empty: all)")
     train.add_argument("--wedlm-eos-label-only", type=float, nargs="?", const=1.0, metavar="SHARE",
                        default=defaults.wedlm_eos_label_only,
                        help="in the WeDLM stage, always mask the end-of-text run after an answer "
                             "(labels only, never observed) in this share of the samples "
                             "(alone: every sample)")
-    train.add_argument("--no-math-notes", dest="math_notes", action="store_false",
-                       help="remove GSM8K's <<a*b=c>> calculator notes from the math answers")
+    train.add_argument("--math-notes", action=argparse.BooleanOptionalAction, default=defaults.math_notes,
+                       help="keep GSM8K's <<a*b=c>> calculator notes in the math answers")
     train.add_argument("--install", action="store_true",
                        help="copy the exported models into assets/models when done")
     return parser

@@ -57,8 +57,8 @@ def reproduce_command(cfg: dict, wedlm_only: bool = False) -> str:
         value = cfg.get(name, getattr(defaults, name))
         if value != getattr(defaults, name):
             parts.append(f"--{name.replace('_', '-')} {float(value) if name == 'wedlm_eos_label_only' else value}")
-    if not cfg.get("math_notes", False):
-        parts.append("--no-math-notes")
+    if cfg.get("math_notes", False) != defaults.math_notes:  # runs before the option had no notes
+        parts.append("--math-notes" if cfg.get("math_notes", False) else "--no-math-notes")
     return " ".join(parts + ["--install"])
 
 
