@@ -41,7 +41,7 @@ class TrainConfig:
     # ... of these sample families only (comma-separated; empty: all): the answers the prompt
     # fixes, whose masks past a cut must find the end from the prompt (on plays it taught "stop")
     wedlm_suffix_families: str = "counting,sequence,repetition,table,copy"
-    math_notes: bool = True     # keep GSM8K's <<a*b=c>> calculator notes
+    math_notes: bool = False    # keep GSM8K's <<a*b=c>> calculator notes (the shipped models have none)
     ar_mix: str = "stop"        # sample mix per stage (corpus.MIXES)
     wedlm_mix: str = "more-stops"
     ar_steps: int = 3000
