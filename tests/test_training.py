@@ -245,9 +245,9 @@ def test_the_named_sample_families_are_the_ones_the_stream_draws():
         parse_families("counting,poems")
 
 
-def test_math_answers_keep_their_calculator_notes_unless_told_not_to():
+def test_math_answers_lose_their_calculator_notes_unless_told_to_keep_them():
     from wedlm.training.corpus import DEFAULT_DATA_DIR, math_samples
-    kept, removed = math_samples(DEFAULT_DATA_DIR), math_samples(DEFAULT_DATA_DIR, notes=False)
+    kept, removed = math_samples(DEFAULT_DATA_DIR, notes=True), math_samples(DEFAULT_DATA_DIR)
     assert len(kept) == len(removed) == 7473
     assert sum("<<" in s.answer for s in kept) > 7000 and not any("<<" in s.answer for s in removed)
     # a note repeats the expression before it and is repeated after it: `48/2 = <<48/2=24>>24`

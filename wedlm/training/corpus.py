@@ -112,9 +112,9 @@ def generated_sample(rng: random.Random) -> Sample:
 
 
 # -- real text from ../shared/data -------------------------------------------------------------
-def math_samples(data_dir: Path, notes: bool = True) -> list[Sample]:
-    """GSM8K as it is, `<<48/2=24>>24` calculator notes kept (each repeats the expression before
-    it and is repeated after it: low-entropy spans a parallel decoder fills at once), or without."""
+def math_samples(data_dir: Path, notes: bool = False) -> list[Sample]:
+    """GSM8K without its calculator notes, or (notes=True) as it is, `<<48/2=24>>24` notes kept
+    (each repeats the expression before it and is repeated after it)."""
     out = []
     with open(data_dir / "gsm8k_train.jsonl", encoding="utf-8") as f:
         for line in f:
@@ -148,7 +148,7 @@ class SampleStream:
     """Draws samples by family weight: generated families are endless, real ones reshuffle."""
 
     def __init__(self, data_dir: Path | str = DEFAULT_DATA_DIR, seed: int = 0, mix: str = "stop",
-                 math_notes: bool = True):
+                 math_notes: bool = False):
         data_dir = Path(data_dir)
         if not (data_dir / "gsm8k_train.jsonl").is_file():
             raise FileNotFoundError(f"training data not found in {data_dir} (see shared/data/README.md)")
@@ -181,7 +181,7 @@ class SampleStream:
 
 
 def tokenizer_texts(data_dir: Path | str = DEFAULT_DATA_DIR, seed: int = 0, generated: int = 20000,
-                    math_notes: bool = True):
+                    math_notes: bool = False):
     """Text to train the tokenizer on: all real data plus a sample of generated text."""
     data_dir = Path(data_dir)
     rng = random.Random(seed)
