@@ -357,6 +357,18 @@ def test_counting_failures_are_told_apart():
     assert counting_failure(" 7, 9, 10", True, expected) == "wrong"
     assert counting_prompts(24, 7)[:12] != counting_prompts(12, 0)           # the seed draws other ranges
     assert all(1 <= a < b <= 100 for a, b in counting_prompts(24, 7))
+    table = "\n2 x 1 = 2\n2 x 2 = 4\n2 x 3 = 6"
+    assert counting_failure("\n2 x 1 = 2\n2 x 2 = 4\n", True, table) == "early"
+
+
+def test_sequence_prompts_take_each_taught_format_in_turn():
+    from wedlm.training.evaluate import sequence_prompts
+    samples = sequence_prompts(6, 3)
+    assert [s.prompt.split()[0] for s in samples] == ["Count", "Letters", "Times"] * 2
+    assert samples != sequence_prompts(6, 4)                                   # the seed draws others
+    by5 = next(s for s in sequence_prompts(60) if s.prompt.startswith("Count by 5 from "))
+    a, b = map(int, by5.prompt[len("Count by 5 from "):-1].split(" to "))
+    assert by5.answer == " " + ", ".join(str(n) for n in range(a, b + 1, 5))
 
 
 def test_the_card_names_every_training_option_the_run_changed():

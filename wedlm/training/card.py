@@ -18,6 +18,7 @@ FAMILIES = {
     "generated": "generated very-low-entropy text (counting up and down over uniform ranges, counting "
                  "by K, letter ranges, repetition, times tables, list copying)",
     "counting": "extra counting runs with log-uniform spans (mostly short: many stops at B)",
+    "sequence": "extra counting by K and letter ranges",
     "copy": "extra list copying (`Copy this list: …\\nCopy:`)",
     "math": "GSM8K train questions with step-by-step answers",
     "plays": "Tiny Shakespeare speeches",
@@ -128,8 +129,9 @@ def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_c
     for cls, s in evaluation["summary"].items():
         quality = ""
         if "exact_and_stopped" in s:
-            quality = f"{s['exact_and_stopped']}/{s['prompts']} exact and stopped at B"
-            misses = [f"{s[k]} {what}" for k, what in (("overshoot", "ran past B"), ("early", "ended early"),
+            end = "B" if cls == "counting" else "the end"
+            quality = f"{s['exact_and_stopped']}/{s['prompts']} exact and stopped at {end}"
+            misses = [f"{s[k]} {what}" for k, what in (("overshoot", f"ran past {end}"), ("early", "ended early"),
                                                        ("wrong", "left the sequence")) if s.get(k)]
             quality += f" ({', '.join(misses)})" if misses else ""
         elif "format_ok" in s:
@@ -139,7 +141,8 @@ def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_c
     limits = []
     for cls, s in evaluation["summary"].items():
         if "exact_and_stopped" in s and s["exact_and_stopped"] < s["prompts"]:
-            limits.append(f"counting is exact and stops at B in {s['exact_and_stopped']} of {s['prompts']} ranges")
+            limits.append(f"{cls} answers are exact and stop at the end in {s['exact_and_stopped']} of "
+                          f"{s['prompts']} prompts")
         if "format_ok" in s and s["format_ok"] < s["prompts"]:
             limits.append(f"math answers end in `#### <number>` in {s['format_ok']} of {s['prompts']} questions")
     limits.append(f"arithmetic, code and plays are fluent-looking at best: a {params / 1e6:.1f} M-parameter model")

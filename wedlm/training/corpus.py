@@ -104,7 +104,11 @@ MIXES = {
     "stop": {"generated": 0.3, "counting": 0.2, "copy": 0.08, "math": 0.24, "plays": 0.11, "code": 0.07},
     # twice the short counting runs (stops at B) of `stop`, the rest scaled down to make room
     "more-stops": {"generated": 0.25, "counting": 0.4, "copy": 0.07, "math": 0.18, "plays": 0.06, "code": 0.04},
+    # `more-stops` with 2.7x the counting by K and letter ranges (bench: masks unsure on both)
+    "more-sequences": {"generated": 0.2, "counting": 0.36, "sequence": 0.12, "copy": 0.06, "math": 0.16,
+                       "plays": 0.06, "code": 0.04},
 }
+SEQUENCE_GENERATORS = [count_by, alphabet]
 
 
 def generated_sample(rng: random.Random) -> Sample:
@@ -166,6 +170,8 @@ class SampleStream:
             return counting_to_stop(self.rng)
         if family == "copy":
             return copy_list(self.rng)
+        if family == "sequence":
+            return self.rng.choice(SEQUENCE_GENERATORS)(self.rng)
         if not self.order[family]:
             self.order[family] = list(range(len(self.pools[family])))
             self.rng.shuffle(self.order[family])

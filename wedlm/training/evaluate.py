@@ -1,7 +1,7 @@
 """Quality and speed of a trained model on its prompt formats, at the default knobs.
 
 python -m wedlm.training.evaluate [--model DIR] [--decoder streaming|ar] [--counting N]
-                                  [--counting-seed S] [--json]
+                                  [--counting-seed S] [--sequences N] [--sequence-seed S] [--json]
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import sys
 from ..config import DecodeConfig
 from ..loading import load_model
 from ..trace import decode
+from .corpus import alphabet, count_by, times_table
 
 # (question, its answer), written for this evaluation, not taken from the training data
 MATH_QUESTIONS = [
@@ -46,19 +47,27 @@ def counting_prompts(n: int, seed: int = 0) -> list[tuple[int, int]]:
     return [tuple(sorted(rng.sample(range(1, 101), 2))) for _ in range(n)]
 
 
+def sequence_prompts(n: int, seed: int = 0) -> list:
+    """Counting by K, letter ranges and times tables in turn, drawn by the training generators
+    (so the format is the one taught; the ranges are new draws)."""
+    rng = random.Random(seed)
+    return [(count_by, alphabet, times_table)[i % 3](rng) for i in range(n)]
+
+
 def counting_failure(text: str, stopped: bool, expected: str) -> str | None:
-    """How a counting answer went wrong: it ran past B, ended before B, or left the sequence."""
+    """How a counting (or sequence) answer went wrong: it ran past the end (B), ended before it,
+    or left the sequence."""
     if text == expected and stopped:
         return None
     if text.startswith(expected):
         return "overshoot"
-    if expected.startswith(text.rstrip(", ")):
+    if expected.startswith(text.rstrip(", \n")):
         return "early"
     return "wrong"
 
 
 def evaluate(lm, decoder: str = "streaming", counting: int = 12, config: DecodeConfig | None = None,
-             counting_seed: int = 0) -> dict:
+             counting_seed: int = 0, sequences: int = 12, sequence_seed: int = 0) -> dict:
     config = config or DecodeConfig(max_new_tokens=512)
     rows = []
     for a, b in counting_prompts(counting, counting_seed):
@@ -68,6 +77,12 @@ def evaluate(lm, decoder: str = "streaming", counting: int = 12, config: DecodeC
         rows.append({"class": "counting", "prompt": f"Count from {a} to {b}:", "text": trace.text,
                      "exact": trace.text == expected, "stopped": stopped,
                      "failure": counting_failure(trace.text, stopped, expected), **_speed(trace)})
+    for sample in sequence_prompts(sequences, sequence_seed):
+        trace = decode(lm, sample.prompt, decoder, config)
+        stopped = trace.result.stop_reason == "stop_token"
+        rows.append({"class": "sequence", "prompt": sample.prompt, "text": trace.text,
+                     "exact": trace.text == sample.answer, "stopped": stopped,
+                     "failure": counting_failure(trace.text, stopped, sample.answer), **_speed(trace)})
     for q, answer in MATH_QUESTIONS:
         trace = decode(lm, f"Question: {q}\nAnswer:", decoder, config)
         final = re.search(r"#### (-?[\d,.]+)\s*$", trace.text)
@@ -82,12 +97,14 @@ def evaluate(lm, decoder: str = "streaming", counting: int = 12, config: DecodeC
         trace = decode(lm, p, decoder, short)
         rows.append({"class": "plays", "prompt": p, "text": trace.text, **_speed(trace)})
     summary = {}
-    for cls in ("counting", "math", "code", "plays"):
+    for cls in ("counting", "sequence", "math", "code", "plays"):
         sel = [r for r in rows if r["class"] == cls]
+        if not sel:
+            continue
         gen = sum(r["generated_tokens"] for r in sel)
         fwd = sum(r["forwards"] for r in sel)
         summary[cls] = {"prompts": len(sel), "tokens_per_forward": round(gen / max(fwd, 1), 2)}
-        if cls == "counting":
+        if cls in ("counting", "sequence"):
             summary[cls]["exact_and_stopped"] = sum(r["exact"] and r["stopped"] for r in sel)
             for kind in ("overshoot", "early", "wrong"):
                 summary[cls][kind] = sum(r["failure"] == kind for r in sel)
@@ -109,10 +126,14 @@ def main(argv=None) -> int:
     parser.add_argument("--decoder", default="streaming")
     parser.add_argument("--counting", type=int, default=12, help="number of counting ranges")
     parser.add_argument("--counting-seed", type=int, default=0, help="seed that draws the ranges")
+    parser.add_argument("--sequences", type=int, default=12,
+                        help="number of counting-by-K, letter-range and times-table prompts")
+    parser.add_argument("--sequence-seed", type=int, default=0, help="seed that draws them")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     report = evaluate(load_model(args.model, device="cpu"), args.decoder, args.counting,
-                      counting_seed=args.counting_seed)
+                      counting_seed=args.counting_seed, sequences=args.sequences,
+                      sequence_seed=args.sequence_seed)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=1))
     else:
