@@ -245,6 +245,16 @@ def test_the_named_sample_families_are_the_ones_the_stream_draws():
         parse_families("counting,poems")
 
 
+def test_the_more_sequences_mix_draws_counting_by_k_and_letter_ranges_more_often():
+    from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
+
+    def sequence_share(mix):
+        stream = SampleStream(DEFAULT_DATA_DIR, seed=2, mix=mix)
+        return sum(stream.next().family == "sequence" for _ in range(4000)) / 4000
+    # by the weights: 0.25 * 2/8 = 0.0625 against 0.12 + 0.2 * 2/8 = 0.17
+    assert 0.05 < sequence_share("more-stops") < 0.08 and 0.15 < sequence_share("more-sequences") < 0.19
+
+
 def test_math_answers_lose_their_calculator_notes_unless_told_to_keep_them():
     from wedlm.training.corpus import DEFAULT_DATA_DIR, math_samples
     kept, removed = math_samples(DEFAULT_DATA_DIR, notes=True), math_samples(DEFAULT_DATA_DIR)
