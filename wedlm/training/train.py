@@ -43,7 +43,7 @@ class TrainConfig:
     wedlm_suffix_families: str = "counting,sequence,repetition,table,copy"
     math_notes: bool = False    # keep GSM8K's <<a*b=c>> calculator notes (the shipped models have none)
     ar_mix: str = "stop"        # sample mix per stage (corpus.MIXES)
-    wedlm_mix: str = "more-stops"
+    wedlm_mix: str = "more-sequences"
     ar_steps: int = 3000
     wedlm_steps: int = 1600
     ar_lr: float = 1e-3
