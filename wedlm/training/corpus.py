@@ -104,7 +104,7 @@ MIXES = {
     "stop": {"generated": 0.3, "counting": 0.2, "copy": 0.08, "math": 0.24, "plays": 0.11, "code": 0.07},
     # twice the short counting runs (stops at B) of `stop`, the rest scaled down to make room
     "more-stops": {"generated": 0.25, "counting": 0.4, "copy": 0.07, "math": 0.18, "plays": 0.06, "code": 0.04},
-    # `more-stops` with 2.7x the counting by K and letter ranges (bench: masks unsure on both)
+    # `more-stops` with 2.7x its counting by K and letter ranges (bench: masks unsure on both)
     "more-sequences": {"generated": 0.2, "counting": 0.36, "sequence": 0.12, "copy": 0.06, "math": 0.16,
                        "plays": 0.06, "code": 0.04},
 }
