@@ -70,19 +70,16 @@ def evaluate(lm, decoder: str = "streaming", counting: int = 12, config: DecodeC
              counting_seed: int = 0, sequences: int = 12, sequence_seed: int = 0) -> dict:
     config = config or DecodeConfig(max_new_tokens=512)
     rows = []
-    for a, b in counting_prompts(counting, counting_seed):
-        trace = decode(lm, f"Count from {a} to {b}:", decoder, config)
-        expected = " " + ", ".join(map(str, range(a, b + 1)))
+    # answers the prompt fixes: (class, prompt, the exact answer)
+    fixed = [("counting", f"Count from {a} to {b}:", " " + ", ".join(map(str, range(a, b + 1))))
+             for a, b in counting_prompts(counting, counting_seed)]
+    fixed += [("sequence", s.prompt, s.answer) for s in sequence_prompts(sequences, sequence_seed)]
+    for cls, prompt, expected in fixed:
+        trace = decode(lm, prompt, decoder, config)
         stopped = trace.result.stop_reason == "stop_token"
-        rows.append({"class": "counting", "prompt": f"Count from {a} to {b}:", "text": trace.text,
+        rows.append({"class": cls, "prompt": prompt, "text": trace.text,
                      "exact": trace.text == expected, "stopped": stopped,
                      "failure": counting_failure(trace.text, stopped, expected), **_speed(trace)})
-    for sample in sequence_prompts(sequences, sequence_seed):
-        trace = decode(lm, sample.prompt, decoder, config)
-        stopped = trace.result.stop_reason == "stop_token"
-        rows.append({"class": "sequence", "prompt": sample.prompt, "text": trace.text,
-                     "exact": trace.text == sample.answer, "stopped": stopped,
-                     "failure": counting_failure(trace.text, stopped, sample.answer), **_speed(trace)})
     for q, answer in MATH_QUESTIONS:
         trace = decode(lm, f"Question: {q}\nAnswer:", decoder, config)
         final = re.search(r"#### (-?[\d,.]+)\s*$", trace.text)
