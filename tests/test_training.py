@@ -424,3 +424,28 @@ def test_install_copies_only_the_stages_the_run_trained(tmp_path):
     assert "| wedlm | 4 |" in card and "the shipped parent" in card and "| ar | 2 |" not in card
     assert "--stages wedlm --wedlm-steps 4" in card                          # how to redo this very run
     assert "--wedlm-suffix-mask 0.5" in card and "50% of counting,sequence,repetition,table,copy answers are always masked" in card
+
+
+def test_word_problems_are_solved_right_in_gsm8k_format_restating_the_question():
+    import random
+    import re
+
+    from wedlm.training.corpus import word_problem
+    rng = random.Random(3)
+    ops = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "x": lambda a, b: a * b, "/": lambda a, b: a // b}
+    kinds = set()
+    for _ in range(300):
+        s = word_problem(rng)
+        assert s.family == "word-problem" and s.prompt.startswith("Question: ") and s.prompt.endswith("\nAnswer:")
+        *steps, final = s.answer.strip().split("\n")
+        last = None
+        for step in steps:
+            a, op, b, c = re.search(r"\$?(\d+) ([-+x/]) \$?(\d+) = \$?(\d+)", step).groups()
+            assert ops[op](int(a), int(b)) == int(c) and int(c) >= 0
+            if op == "/":
+                assert int(a) % int(b) == 0
+            # every operand comes from the question or from the step before
+            assert all(re.search(rf"\b{n}\b", s.prompt) or n == last for n in (a, b))
+            last, kinds = c, kinds | {(op, len(steps))}
+        assert final == f"#### {last}"
+    assert {("+", 1), ("-", 1), ("x", 1), ("/", 1), ("+", 2), ("-", 2), ("x", 2)} <= kinds

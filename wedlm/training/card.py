@@ -20,6 +20,8 @@ FAMILIES = {
     "counting": "extra counting runs with log-uniform spans (mostly short: many stops at B)",
     "sequence": "extra counting by K and letter ranges",
     "copy": "extra list copying (`Copy this list: …\\nCopy:`)",
+    "word-problem": "generated one- and two-step word problems (add, take away, multiply, share, price) "
+                    "answered in GSM8K's format, the question's names and numbers restated",
     "math": "GSM8K train questions with step-by-step answers",
     "plays": "Tiny Shakespeare speeches",
     "code": "HumanEval prompts with canonical solutions",

@@ -20,7 +20,8 @@ CALCULATOR_NOTE = re.compile(r"<<[^>]*>>")
 
 
 # the `family` of every Sample the stream draws
-SAMPLE_FAMILIES = ("counting", "sequence", "repetition", "table", "copy", "math", "code", "plays")
+SAMPLE_FAMILIES = ("counting", "sequence", "repetition", "table", "copy", "word-problem", "math", "code",
+                   "plays")
 
 
 def parse_families(text: str) -> set[str]:
@@ -96,6 +97,59 @@ def copy_list(rng: random.Random) -> Sample:
     return Sample("copy", f"Copy this list: {text}\nCopy:", " " + text)
 
 
+# -- generated one- and two-step word problems, answered in GSM8K's format ------------------------
+NAMES = [("Anna", "she"), ("Ben", "he"), ("Carla", "she"), ("David", "he"), ("Emma", "she"), ("Felix", "he"),
+         ("Grace", "she"), ("Hugo", "he"), ("Iris", "she"), ("Jonas", "he"), ("Kira", "she"), ("Leo", "he"),
+         ("Maya", "she"), ("Nico", "he"), ("Olga", "she"), ("Pablo", "he"), ("Rosa", "she"), ("Sam", "he")]
+THINGS = ["apples", "stickers", "books", "cookies", "coins", "stamps", "shells", "pencils", "cards", "eggs",
+          "flowers", "candles", "buttons", "balloons", "toy cars", "oranges", "beads", "rocks"]
+BOXES = ["boxes", "bags", "baskets", "jars", "packs", "shelves", "rows", "crates"]
+
+
+def word_problem(rng: random.Random) -> Sample:
+    """An arithmetic word problem whose solution restates the question's names and numbers in
+    GSM8K's answer format: `<sentence with a op b = c>.\n#### c`."""
+    (name, he), thing, box = rng.choice(NAMES), rng.choice(THINGS), rng.choice(BOXES)
+    a, b = rng.randint(2, 60), rng.randint(2, 40)
+    kind = rng.choice(["add", "take", "times", "share", "price", "add-take", "times-add"])
+    if kind == "add":
+        verb = rng.choice(["buys", "finds", "gets", "is given"])
+        q = f"{name} has {a} {thing}. {he.capitalize()} {verb} {b} more. How many {thing} does {name} have now?"
+        steps, result = [f"{name} has {a} + {b} = {a + b} {thing} now."], a + b
+    elif kind == "take":
+        a, b = max(a, b) + 1, min(a, b)
+        verb = rng.choice(["gives away", "loses", "eats", "sells", "uses"])
+        q = f"{name} has {a} {thing}. {he.capitalize()} {verb} {b} of them. How many {thing} are left?"
+        steps, result = [f"{name} has {a} - {b} = {a - b} {thing} left."], a - b
+    elif kind == "times":
+        a, b = rng.randint(2, 12), rng.randint(2, 15)
+        q = f"{name} has {a} {box} with {b} {thing} in each. How many {thing} does {name} have?"
+        steps, result = [f"{name} has {a} x {b} = {a * b} {thing}."], a * b
+    elif kind == "share":
+        a, b = rng.randint(2, 12), rng.randint(2, 15)
+        q = f"{name} puts {a * b} {thing} into {a} {box} equally. How many {thing} are in each?"
+        steps, result = [f"Each has {a * b} / {a} = {b} {thing}."], b
+    elif kind == "price":
+        a, b = rng.randint(2, 12), rng.randint(2, 20)
+        q = f"{name} buys {a} {thing} at ${b} each. How much does {he} spend?"
+        steps, result = [f"{name} spends {a} x ${b} = ${a * b}."], a * b
+    elif kind == "add-take":
+        c = rng.randint(1, a + b - 1)
+        q = (f"{name} has {a} {thing}. {he.capitalize()} gets {b} more and then gives away {c}. "
+             f"How many {thing} does {name} have now?")
+        steps = [f"{name} has {a} + {b} = {a + b} {thing}.",
+                 f"After giving away {c}, {he} has {a + b} - {c} = {a + b - c} {thing}."]
+        result = a + b - c
+    else:
+        a, b, c = rng.randint(2, 12), rng.randint(2, 15), rng.randint(1, 30)
+        q = (f"{name} has {a} {box} with {b} {thing} in each and {c} more {thing}. "
+             f"How many {thing} does {name} have in all?")
+        steps = [f"The {box} hold {a} x {b} = {a * b} {thing}.",
+                 f"In all {name} has {a * b} + {c} = {a * b + c} {thing}."]
+        result = a * b + c
+    return Sample("word-problem", f"Question: {q}\nAnswer:", " " + "\n".join(steps) + f"\n#### {result}")
+
+
 GENERATORS = [counting, counting, count_down, count_by, alphabet, repetition, times_table, copy_list]
 # Sample mix by family, per training stage. `stop` adds short counting runs and list copying:
 # an AR parent that saw counting only over uniform ranges (40 % generated, no extras) never
@@ -107,6 +161,10 @@ MIXES = {
     # `more-stops` with 2.7x its counting by K and letter ranges (bench: masks unsure on both)
     "more-sequences": {"generated": 0.2, "counting": 0.36, "sequence": 0.12, "copy": 0.06, "math": 0.16,
                        "plays": 0.06, "code": 0.04},
+    # `more-sequences` with generated word problems (GSM8K's format, the question restated), taken
+    # from the generated families and GSM8K
+    "word-problems": {"generated": 0.12, "counting": 0.36, "sequence": 0.12, "copy": 0.06,
+                      "word-problem": 0.1, "math": 0.14, "plays": 0.06, "code": 0.04},
 }
 SEQUENCE_GENERATORS = [count_by, alphabet]
 
@@ -172,6 +230,8 @@ class SampleStream:
             return copy_list(self.rng)
         if family == "sequence":
             return self.rng.choice(SEQUENCE_GENERATORS)(self.rng)
+        if family == "word-problem":
+            return word_problem(self.rng)
         if not self.order[family]:
             self.order[family] = list(range(len(self.pools[family])))
             self.rng.shuffle(self.order[family])

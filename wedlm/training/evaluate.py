@@ -34,6 +34,21 @@ MATH_QUESTIONS = [
      7),
     ("Jake had $50. He spent half of it on a game and $8 on lunch. How much money does he have left?",
      17),
+    # written later, before the generated word problems were trained on, in other phrasings
+    ("There are 24 students in a class. A third of them walk to school and the rest take the bus. "
+     "How many students take the bus?", 16),
+    ("A recipe uses 3 eggs for each cake. How many eggs are needed for 9 cakes?", 27),
+    ("Maria earns $15 an hour. She works 6 hours on Monday and 4 hours on Tuesday. How much does she earn "
+     "in total?", 150),
+    ("A parking lot has 80 spaces. 35 cars are parked in the morning and 12 more arrive at noon. How many "
+     "spaces are still free?", 33),
+    ("Peter is 9 years old. His sister is twice as old as he is. How old will his sister be in 5 years?", 23),
+    ("A farmer collects 48 eggs and packs them in cartons of 6. He sells each carton for $2. How much money "
+     "does he make?", 16),
+    ("A library had 230 books. It bought 45 new books and gave 30 old books away. How many books does the "
+     "library have now?", 245),
+    ("Ana runs 3 kilometers every day from Monday to Friday and 5 kilometers on Saturday. How many "
+     "kilometers does she run in that week?", 20),
 ]
 CODE_PROMPTS = [
     'def sum_of_squares(numbers: list) -> int:\n    """Return the sum of the squares of the numbers."""\n',
