@@ -173,6 +173,15 @@ def generated_sample(rng: random.Random) -> Sample:
     return rng.choice(GENERATORS)(rng)
 
 
+def sequence_sample(rng: random.Random) -> Sample:
+    return rng.choice(SEQUENCE_GENERATORS)(rng)
+
+
+# the mix families drawn by a generator (endless); the others come from ../shared/data
+DRAWN_FAMILIES = {"generated": generated_sample, "counting": counting_to_stop, "copy": copy_list,
+                  "sequence": sequence_sample, "word-problem": word_problem}
+
+
 # -- real text from ../shared/data -------------------------------------------------------------
 def math_samples(data_dir: Path, notes: bool = False) -> list[Sample]:
     """GSM8K without its calculator notes, or (notes=True) as it is, `<<48/2=24>>24` notes kept
@@ -222,16 +231,8 @@ class SampleStream:
 
     def next(self) -> Sample:
         family = self.rng.choices(list(self.weights), weights=list(self.weights.values()))[0]
-        if family == "generated":
-            return generated_sample(self.rng)
-        if family == "counting":
-            return counting_to_stop(self.rng)
-        if family == "copy":
-            return copy_list(self.rng)
-        if family == "sequence":
-            return self.rng.choice(SEQUENCE_GENERATORS)(self.rng)
-        if family == "word-problem":
-            return word_problem(self.rng)
+        if family in DRAWN_FAMILIES:
+            return DRAWN_FAMILIES[family](self.rng)
         if not self.order[family]:
             self.order[family] = list(range(len(self.pools[family])))
             self.rng.shuffle(self.order[family])
