@@ -29,9 +29,24 @@ def test_bench_json_runs_every_decoder_side_by_side(tiny_dir, tmp_path):
         if r["decoder"] in ("ar", "generate"):
             assert r["exact_match"] and r["token_agreement"] == 1.0
     assert set(report["summary"]) == {"counting", "plays"}
+    assert (report["device"], report["dtype"]) == ("cpu", "float32")  # auto: fp32 on a CPU
     assert report["forward_cost"]["ratio_vs_ar"]["1"] == 1.0
     assert (out_dir / "bench.md").read_text().startswith("| class | decoder |")
     assert (out_dir / "speed.html").is_file()
+
+
+def test_bench_runs_both_models_in_the_dtype_asked(tiny_dir, tmp_path):
+    prompts = tmp_path / "p.jsonl"
+    prompts.write_text('{"id": "c", "class": "counting", "prompt": "Count from 1 to 9:"}\n')
+    proc = subprocess.run([sys.executable, "-m", "wedlm", "bench", "--model", str(tiny_dir),
+                           "--ar-model", str(tiny_dir), "--dtype", "bfloat16", "--prompts", str(prompts),
+                           "--repeats", "1", "--max-new-tokens", "8", "--no-sweep", "--json"],
+                          capture_output=True, text=True, env=ENV, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["dtype"] == "bfloat16"
+    assert {r["decoder"] for r in report["results"]} == {"streaming", "block", "ar", "generate"}
+    assert all(r["generated_tokens"] == 8 for r in report["results"] if r["decoder"] in ("ar", "generate"))
 
 
 def test_bench_rejects_a_bad_prompt_file(tiny_dir, tmp_path):

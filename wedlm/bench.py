@@ -2,7 +2,8 @@
 across prompt entropy, measured side by side in one run.
 
 python -m wedlm bench [--model M] [--ar-model M] [--prompts FILE.jsonl] [--repeats N]
-                      [--json] [--out DIR] [--device cpu|cuda] [--max-new-tokens N]
+                      [--json] [--out DIR] [--device cpu|cuda] [--dtype auto|float32|bfloat16]
+                      [--max-new-tokens N]
 """
 from __future__ import annotations
 
@@ -161,6 +162,7 @@ def bench(lm: LoadedModel, ar_lm: LoadedModel | None, prompts: list[dict], repea
                 "text": lm.decode(without_stop(ids, lm.stop_ids)), "repeats": len(rs)})
 
     report = {"model": lm.name, "ar_model": parent.name, "device": str(lm.device),
+              "dtype": str(lm.dtype).removeprefix("torch."),
               "config": config.to_dict(), "repeats": repeats, "results": results,
               "summary": summarize(results),
               "forward_cost": measure_forward_cost(lm, window=config.window)}
@@ -206,7 +208,7 @@ def markdown_table(report: dict) -> str:
                          f"{s.get('speedup_vs_generate', float('nan')):.2f}× | {s['p_cache']:.2f} | "
                          f"{s['exact_match']:.2f} | {s['token_agreement']:.2f} |")
     cost = report["forward_cost"]["ratio_vs_ar"]
-    lines += ["", "Forward cost relative to one AR forward (prefix "
+    lines += ["", f"Forward cost relative to one AR forward ({report['device']}, {report['dtype']}, prefix "
               f"{report['forward_cost']['prefix']}): " + ", ".join(f"{k} rows: {v:.2f}×" for k, v in cost.items())]
     lines += ["", "| class | streaming TPF | implied speedup at W rows | at 2W rows |", "|---|---|---|---|"]
     for cls, c in report["ceiling"].items():
@@ -275,16 +277,17 @@ def save_png(fig, png: Path) -> bool:
 def main_bench(args) -> int:
     from .loading import load_model
     prompts = read_prompts(args.prompts or DEFAULT_PROMPTS)
-    lm = load_model(args.model, device=args.device)
+    lm = load_model(args.model, device=args.device, dtype=args.dtype)
     ar_name = args.ar_model or (str(BUNDLED_AR_MODEL) if args.model is None and BUNDLED_AR_MODEL.is_dir() else None)
-    ar_lm = load_model(ar_name, device=args.device) if ar_name else None
+    ar_lm = load_model(ar_name, device=args.device, dtype=args.dtype) if ar_name else None
     config = DecodeConfig(window=args.window, threshold=args.threshold, penalty=args.penalty,
                           max_new_tokens=args.max_new_tokens, block_size=args.block_size)
     report = bench(lm, ar_lm, prompts, repeats=args.repeats, config=config, sweep=not args.no_sweep)
     if args.out:
         write_outputs(report, Path(args.out))
     if args.json:
-        print(json.dumps({"results": report["results"], "summary": report["summary"],
+        print(json.dumps({"device": report["device"], "dtype": report["dtype"],
+                          "results": report["results"], "summary": report["summary"],
                           "forward_cost": report["forward_cost"], "ceiling": report["ceiling"],
                           "tau_sweep": report.get("tau_sweep")}, ensure_ascii=False))
     else:

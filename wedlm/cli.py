@@ -62,6 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--prompts", default=None, help="JSONL with id, class, prompt (default: the project's suite)")
     bench.add_argument("--repeats", type=int, default=3)
     bench.add_argument("--device", default="auto")
+    bench.add_argument("--dtype", default="auto",
+                       help="auto (bf16 on CUDA, fp32 on CPU), float32, bfloat16: both models run in it")
     bench.add_argument("--window", type=int, default=DEFAULT_WINDOW)
     bench.add_argument("--threshold", type=_threshold, default=DEFAULT_THRESHOLD)
     bench.add_argument("--penalty", type=float, default=DEFAULT_PENALTY)
