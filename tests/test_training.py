@@ -426,6 +426,23 @@ def test_install_copies_only_the_stages_the_run_trained(tmp_path):
     assert "--wedlm-suffix-mask 0.5" in card and "50% of counting,sequence,repetition,table,copy answers are always masked" in card
 
 
+def test_a_cards_measured_section_is_rewritten_and_its_training_section_kept(tmp_path):
+    import torch
+    from safetensors.torch import save_file
+
+    from wedlm.training.card import rewrite_measured
+    save_file({"w": torch.zeros(10, 3)}, str(tmp_path / "model.safetensors"))
+    training = "# AR tiny\n\n## Training\n\n| ar | 3000 | 12.3 M | 56 min | ar 1.1 |\n\n"
+    (tmp_path / "README.md").write_text(training + "## Measured decoding\n\n| math | 4 | 1.03 | 4/4 |\n")
+    evaluation = {"summary": {"math": {"prompts": 16, "tokens_per_forward": 1.02, "format_ok": 15, "correct": 1}},
+                  "rows": [{"class": "math", "prompt": "Question: x", "text": "y\n#### 3"}]}
+    rewrite_measured(tmp_path, evaluation, "python -m wedlm.training.evaluate --model M --decoder ar")
+    card = (tmp_path / "README.md").read_text()
+    assert card.startswith(training) and card.count("## Measured decoding") == 1
+    assert "| math | 16 | 1.02 | 15/16 end in `#### <number>`, 1 of them correct |" in card
+    assert "4/4" not in card and "--decoder ar`" in card and "0.0 M-parameter" in card
+
+
 def test_word_problems_are_solved_right_in_gsm8k_format_restating_the_question():
     import random
     import re

@@ -124,10 +124,19 @@ def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_c
         if stage == "ar" and s != "ar":
             continue
         lines.append(f"![{s} loss](loss-{s}.png)")
-    lines += ["", "## Prompt formats", "", FORMATS, "",
-              "## Measured decoding", "",
-              f"Command: `{eval_command}` (defaults W=16, τ=0.4, λ=0.02, greedy; this 2-core CPU).", "",
-              "| class | prompts | tokens per forward | quality |", "|---|---|---|---|"]
+    lines += ["", "## Prompt formats", "", FORMATS, ""]
+    lines += measured_section(evaluation, eval_command, params)
+    (folder / "README.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+MEASURED_HEADING = "## Measured decoding"
+
+
+def measured_section(evaluation: dict, eval_command: str, params: int) -> list[str]:
+    """The card's last section: the evaluation's figures, known limits and sample outputs."""
+    lines = [MEASURED_HEADING, "",
+             f"Command: `{eval_command}` (defaults W=16, τ=0.4, λ=0.02, greedy; this 2-core CPU).", "",
+             "| class | prompts | tokens per forward | quality |", "|---|---|---|---|"]
     for cls, s in evaluation["summary"].items():
         quality = ""
         if "exact_and_stopped" in s:
@@ -155,7 +164,19 @@ def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_c
             continue
         shown.add(row["class"])
         lines += [f"- {row['class']}: `{row['prompt'][:60]!r}` → `{row['text'][:160]!r}`"]
-    (folder / "README.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return lines
+
+
+def rewrite_measured(folder: Path, evaluation: dict, eval_command: str) -> None:
+    """Replace an existing card's measured section (everything from its heading on) with new
+    figures, keeping what it says about training: for a shipped model whose run logs are gone."""
+    card = folder / "README.md"
+    text = card.read_text(encoding="utf-8")
+    if MEASURED_HEADING not in text:
+        raise ValueError(f"{card} has no {MEASURED_HEADING!r} section to rewrite")
+    head = text[:text.index(MEASURED_HEADING)]
+    lines = measured_section(evaluation, eval_command, _count_params(folder))
+    card.write_text(head + "\n".join(lines) + "\n", encoding="utf-8")
 
 
 def _count_params(folder: Path) -> int:

@@ -2,6 +2,7 @@
 
 python -m wedlm.training.evaluate [--model DIR] [--decoder streaming|ar] [--counting N]
                                   [--counting-seed S] [--sequences N] [--sequence-seed S] [--json]
+                                  [--rewrite-card]
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import re
 import sys
 
 from ..config import DecodeConfig
-from ..loading import load_model
+from ..loading import BUNDLED_MODEL, REPO_ROOT, load_model
 from ..trace import decode
 from .corpus import alphabet, count_by, times_table
 
@@ -142,10 +143,25 @@ def main(argv=None) -> int:
                         help="number of counting-by-K, letter-range and times-table prompts")
     parser.add_argument("--sequence-seed", type=int, default=0, help="seed that draws them")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--rewrite-card", action="store_true",
+                        help="replace the model card's measured section (README.md in the model folder) "
+                             "with these figures, keeping its training section")
     args = parser.parse_args(argv)
     report = evaluate(load_model(args.model, device="cpu"), args.decoder, args.counting,
                       counting_seed=args.counting_seed, sequences=args.sequences,
                       sequence_seed=args.sequence_seed)
+    if args.rewrite_card:
+        from pathlib import Path
+
+        from .card import rewrite_measured
+        folder = Path(args.model).resolve() if args.model else BUNDLED_MODEL
+        shown = folder.relative_to(REPO_ROOT) if folder.is_relative_to(REPO_ROOT) else folder
+        command = " ".join([f"python -m wedlm.training.evaluate --model {shown} --decoder {args.decoder}"]
+                           + [f"--{name} {value}" for name, value, default in (
+                               ("counting", args.counting, 12), ("counting-seed", args.counting_seed, 0),
+                               ("sequences", args.sequences, 12), ("sequence-seed", args.sequence_seed, 0))
+                              if value != default])
+        rewrite_measured(folder, report, command)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=1))
     else:
