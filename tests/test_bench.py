@@ -22,8 +22,14 @@ def test_bench_json_runs_every_decoder_side_by_side(tiny_dir, tmp_path):
         (p, d) for p in ("c", "r") for d in ("streaming", "block", "ar", "generate")}
     for r in rows:
         for key in ("prompt_id", "class", "decoder", "tokens_per_forward", "p_cache", "tokens_per_s",
-                    "decode_s", "generated_tokens", "text", "exact_match", "token_agreement"):
+                    "decode_s", "generated_tokens", "text", "exact_match", "token_agreement",
+                    "rows_per_forward"):
             assert key in r
+        # an AR forward carries one row; a window forward at least as many rows as it commits tokens
+        if r["decoder"] in ("ar", "generate"):
+            assert r["rows_per_forward"] == 1.0
+        else:
+            assert r["rows_per_forward"] >= r["tokens_per_forward"] and r["rows_per_forward"] > 1
     # with no AR parent given, the yardstick is this model's own AR output: ar and generate agree
     for r in rows:
         if r["decoder"] in ("ar", "generate"):

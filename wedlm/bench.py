@@ -58,7 +58,7 @@ def run_generate(lm: LoadedModel, prompt_ids: list[int], max_new_tokens: int) ->
     tokens = out[0, len(prompt_ids):].tolist()
     forwards = max(len(tokens) - 1, 0)
     return {"token_ids": tokens, "forwards": forwards, "tokens_per_forward": len(tokens) / max(forwards, 1),
-            "p_cache": 1.0, "decode_s": seconds, "prefill_s": 0.0,
+            "p_cache": 1.0, "rows_per_forward": 1.0, "decode_s": seconds, "prefill_s": 0.0,
             "tokens_per_s": len(tokens) / seconds if seconds else 0.0}
 
 
@@ -66,8 +66,11 @@ def run_one(lm: LoadedModel, decoder: str, prompt_ids: list[int], config: Decode
     if decoder == "generate":
         return run_generate(lm, prompt_ids, config.max_new_tokens)
     result = make_decoder(decoder, lm, config).run(prompt_ids)
-    return {"token_ids": result.token_ids, **{k: v for k, v in result.stats().items()
-                                              if k not in ("stop_reason", "rows_processed")}}
+    stats = result.stats()
+    # rows per forward: what a forward costs (streaming carries W masks plus the tokens it commits)
+    rows = stats["rows_processed"] / max(stats["forwards"], 1)
+    return {"token_ids": result.token_ids, "rows_per_forward": rows,
+            **{k: v for k, v in stats.items() if k not in ("stop_reason", "rows_processed")}}
 
 
 def agreement(ours: list[int], reference: list[int]) -> float:
@@ -118,6 +121,7 @@ def summarize(results: list[dict]) -> dict:
                 "tokens_per_forward": round(statistics.mean(r["tokens_per_forward"] for r in sel), 3),
                 "tokens_per_s": round(statistics.mean(r["tokens_per_s"] for r in sel), 2),
                 "p_cache": round(statistics.mean(r["p_cache"] for r in sel), 3),
+                "rows_per_forward": round(statistics.mean(r["rows_per_forward"] for r in sel), 1),
                 "exact_match": round(statistics.mean(r["exact_match"] for r in sel), 3),
                 "token_agreement": round(statistics.mean(r["token_agreement"] for r in sel), 3),
             }
@@ -153,7 +157,8 @@ def bench(lm: LoadedModel, ar_lm: LoadedModel | None, prompts: list[dict], repea
         for dec in DECODERS:
             rs = runs[(p["id"], dec)]
             med = {k: statistics.median(r[k] for r in rs)
-                   for k in ("tokens_per_s", "decode_s", "prefill_s", "tokens_per_forward", "p_cache")}
+                   for k in ("tokens_per_s", "decode_s", "prefill_s", "tokens_per_forward", "p_cache",
+                             "rows_per_forward")}
             ids = rs[0]["token_ids"]
             results.append({
                 "prompt_id": p["id"], "class": p["class"], "decoder": dec, **med,
