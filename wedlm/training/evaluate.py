@@ -11,6 +11,7 @@ import json
 import random
 import re
 import sys
+from pathlib import Path
 
 from ..config import DecodeConfig
 from ..loading import BUNDLED_MODEL, REPO_ROOT, load_model
@@ -147,20 +148,21 @@ def main(argv=None) -> int:
                         help="replace the model card's measured section (README.md in the model folder) "
                              "with these figures, keeping its training section")
     args = parser.parse_args(argv)
+    card = Path(args.model).resolve() / "README.md" if args.model else BUNDLED_MODEL / "README.md"
+    if args.rewrite_card and not card.is_file():  # fail before minutes of decoding
+        parser.error(f"--rewrite-card: no model card at {card}")
     report = evaluate(load_model(args.model, device="cpu"), args.decoder, args.counting,
                       counting_seed=args.counting_seed, sequences=args.sequences,
                       sequence_seed=args.sequence_seed)
     if args.rewrite_card:
-        from pathlib import Path
-
         from .card import rewrite_measured
-        folder = Path(args.model).resolve() if args.model else BUNDLED_MODEL
+        folder = card.parent
         shown = folder.relative_to(REPO_ROOT) if folder.is_relative_to(REPO_ROOT) else folder
+        changed = [f"--{name.replace('_', '-')} {getattr(args, name)}"
+                   for name in ("counting", "counting_seed", "sequences", "sequence_seed")
+                   if getattr(args, name) != parser.get_default(name)]
         command = " ".join([f"python -m wedlm.training.evaluate --model {shown} --decoder {args.decoder}"]
-                           + [f"--{name} {value}" for name, value, default in (
-                               ("counting", args.counting, 12), ("counting-seed", args.counting_seed, 0),
-                               ("sequences", args.sequences, 12), ("sequence-seed", args.sequence_seed, 0))
-                              if value != default])
+                           + changed)
         rewrite_measured(folder, report, command)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=1))
