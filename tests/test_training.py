@@ -443,6 +443,13 @@ def test_a_cards_measured_section_is_rewritten_and_its_training_section_kept(tmp
     assert "4/4" not in card and "--decoder ar`" in card and "0.0 M-parameter" in card
 
 
+def test_rewrite_card_refuses_a_folder_without_a_card_before_decoding(tmp_path, capsys):
+    from wedlm.training.evaluate import main
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--model", str(tmp_path), "--rewrite-card"])  # an empty folder: no model either
+    assert exit_info.value.code == 2 and "no model card" in capsys.readouterr().err
+
+
 def test_word_problems_are_solved_right_in_gsm8k_format_restating_the_question():
     import random
     import re
