@@ -70,3 +70,22 @@ def test_example_traces_match_the_bundled_model(bundled):
         again = decode(bundled, trace.prompt, trace.decoder, DecodeConfig(**trace.config))
         assert again.token_ids == trace.token_ids, f.name
         assert again.prompt_ids == trace.prompt_ids, f.name
+
+
+def test_entropy_gap_pairs_the_frontier_mask_with_the_next_token_head_at_the_same_position(bundled):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("entropy_gap", REPO_ROOT / "tools" / "entropy_gap.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    prompt = "Count from 3 to 17:"
+    cfg = DecodeConfig(max_new_tokens=64)
+    pairs, tpf = tool.frontier_pairs(bundled, prompt, cfg)
+    stream = decode(bundled, prompt, "streaming", cfg)
+    assert tpf == stream.stats()["tokens_per_forward"] and 0 < len(pairs) <= len(stream.steps)
+    # step 0's first mask sits right after the prompt: its partner is the head's prediction from
+    # the prompt alone, which the AR decoder computes at prefill
+    first_mask = next(m for m in stream.steps[0].masks if m.distance == 0)
+    ar_first = decode(bundled, prompt, "ar", cfg).result.prefill_filled[0]
+    assert pairs[0][0] == pytest.approx(first_mask.entropy, abs=1e-5)
+    assert pairs[0][1] == pytest.approx(ar_first.entropy, abs=1e-4)
+    assert all(mask < 0.4 and head < 0.4 for mask, head in pairs)  # counting: both heads are sure

@@ -1,8 +1,9 @@
 """Where tokens per forward come from: the frontier mask against the model's own next-token head.
 
-At each streaming step the first open mask (distance 0) sits at logical position c and sees
-exactly the committed prefix 0..c-1. The model's next-token head, run causally over the final
-output, predicts the same token from the same prefix. Comparing their entropies per class says
+At each streaming step the first open mask (distance 0) sits at logical position c and sees every
+token before it, all final (committed or filled), plus any filled slots to its right. The model's
+next-token head, run causally over the final output, predicts the same token from the same prefix
+(without the right-hand context). Comparing their entropies per class says
 whether a class is slow because its text is uncertain (both high) or because the masks are
 weaker than the next-token head (mask high, head low).
 
