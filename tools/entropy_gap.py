@@ -3,9 +3,9 @@
 At each streaming step the first open mask (distance 0) sits at logical position c and sees every
 token before it, all final (committed or filled), plus any filled slots to its right. The model's
 next-token head, run causally over the final output, predicts the same token from the same prefix
-(without the right-hand context). Comparing their entropies per class says
-whether a class is slow because its text is uncertain (both high) or because the masks are
-weaker than the next-token head (mask high, head low).
+(without the right-hand context). Comparing their entropies per class says whether a class is slow
+because its text is uncertain (both high) or because the masks are weaker than the next-token head
+(mask high, head low).
 
 python tools/entropy_gap.py [--model M] [--prompts FILE.jsonl] [--max-new-tokens 128]
 """
@@ -22,7 +22,7 @@ sys.path.insert(0, str(REPO_ROOT))
 import torch  # noqa: E402
 
 from wedlm import DecodeConfig, load_model  # noqa: E402
-from wedlm.bench import CLASS_ORDER, DEFAULT_PROMPTS, read_prompts  # noqa: E402
+from wedlm.bench import DEFAULT_PROMPTS, in_class_order, read_prompts  # noqa: E402
 from wedlm.decoders import make_decoder  # noqa: E402
 from wedlm.selection import entropy  # noqa: E402
 
@@ -70,7 +70,7 @@ def main(argv=None) -> int:
     print(f"| class | TPF | steps | frontier mask: median nats | under τ={tau} | "
           f"next-token head, same prefix: median nats | under τ={tau} |")
     print("|---|---|---|---|---|---|---|")
-    for cls in sorted(by_class, key=lambda c: (CLASS_ORDER + (c,)).index(c)):
+    for cls in in_class_order(by_class):
         pairs, tpf = by_class[cls]["pairs"], by_class[cls]["tpf"]
         masks, heads = [m for m, _ in pairs], [h for _, h in pairs]
         print(f"| {cls} | {statistics.mean(tpf):.2f} | {len(pairs)} | {statistics.median(masks):.2f} | "

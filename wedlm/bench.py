@@ -28,6 +28,11 @@ SWEEP_TAUS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 CLASS_ORDER = ("counting", "sequence", "code", "math", "plays")
 
 
+def in_class_order(classes) -> list[str]:
+    """Classes from lowest to highest entropy; classes of a user's own file after them."""
+    return sorted(classes, key=lambda c: (CLASS_ORDER + (c,)).index(c))
+
+
 def read_prompts(path: str | Path) -> list[dict]:
     rows = []
     for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
@@ -111,7 +116,7 @@ def measure_forward_cost(lm: LoadedModel, prefix: int = 64, window: int = 16, re
 def summarize(results: list[dict]) -> dict:
     """Per class and decoder: medians of TPF, tokens/s; speedups; agreement with the AR parent."""
     summary = {}
-    classes = sorted({r["class"] for r in results}, key=lambda c: (CLASS_ORDER + (c,)).index(c))
+    classes = in_class_order({r["class"] for r in results})
     for cls in classes:
         rows = [r for r in results if r["class"] == cls]
         per = {}
@@ -185,7 +190,7 @@ def bench(lm: LoadedModel, ar_lm: LoadedModel | None, prompts: list[dict], repea
 def tau_sweep(lm, prompts, encoded, reference, config) -> dict:
     """Per class, for each tau: mean TPF, tokens/s and agreement with the AR parent."""
     out = {}
-    classes = sorted({p["class"] for p in prompts}, key=lambda c: (CLASS_ORDER + (c,)).index(c))
+    classes = in_class_order({p["class"] for p in prompts})
     with tqdm(total=len(classes) * len(SWEEP_TAUS), desc="tau sweep", unit="tau", file=sys.stderr) as bar:
         for cls in classes:
             sel = [p for p in prompts if p["class"] == cls]
