@@ -72,11 +72,17 @@ def test_example_traces_match_the_bundled_model(bundled):
         assert again.prompt_ids == trace.prompt_ids, f.name
 
 
-def test_entropy_gap_pairs_the_frontier_mask_with_the_next_token_head_at_the_same_position(bundled):
+def load_tool(name: str):
+    """A script of tools/ as a module."""
     import importlib.util
-    spec = importlib.util.spec_from_file_location("entropy_gap", REPO_ROOT / "tools" / "entropy_gap.py")
+    spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "tools" / f"{name}.py")
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
+    return tool
+
+
+def test_entropy_gap_pairs_the_frontier_mask_with_the_next_token_head_at_the_same_position(bundled):
+    tool = load_tool("entropy_gap")
     prompt = "Count from 3 to 17:"
     cfg = DecodeConfig(max_new_tokens=64)
     pairs, tpf = tool.frontier_pairs(bundled, prompt, cfg)
@@ -89,3 +95,36 @@ def test_entropy_gap_pairs_the_frontier_mask_with_the_next_token_head_at_the_sam
     assert pairs[0][0] == pytest.approx(first_mask.entropy, abs=1e-5)
     assert pairs[0][1] == pytest.approx(ar_first.entropy, abs=1e-4)
     assert all(mask < 0.4 and head < 0.4 for mask, head in pairs)  # counting: both heads are sure
+
+
+def test_forced_decoder_given_the_greedy_output_replays_the_streaming_decode(bundled):
+    """Teacher-forced on the model's own greedy output, every fill is the token greedy chose:
+    the same steps, so the forced TPF is the real one (the ceiling tool's oracle)."""
+    tool = load_tool("mask_ceiling")
+    prompt = "Question: Ben has 3 boxes of 4 eggs. How many eggs?\nAnswer:"
+    cfg = DecodeConfig(max_new_tokens=40)
+    stream = decode(bundled, prompt, "streaming", cfg)
+    forced = tool.ForcedStreamingDecoder(bundled, cfg, stream.token_ids)
+    steps = list(forced.steps(bundled.encode(prompt)))
+    assert forced.result.token_ids == stream.token_ids
+    assert [[(f.pos, f.token) for f in s.filled] for s in steps] == \
+        [[(f.pos, f.token) for f in s.filled] for s in stream.steps]
+    # a different reference changes the tokens but never which slots the first step fills
+    other = tool.ForcedStreamingDecoder(bundled, cfg, [7] * 40)
+    first = next(iter(other.steps(bundled.encode(prompt))))
+    assert [f.pos for f in first.filled] == [f.pos for f in stream.steps[0].filled]
+    assert {f.token for f in first.filled} == {7}
+
+
+def test_ceiling_entropies_at_the_first_position_are_the_first_steps(bundled):
+    """Position 0's frontier and second mask are step 0's masks at distance 0 and 1 (a window
+    of W masks after the prompt), and its head entropy is the AR decoder's prefill entropy."""
+    tool = load_tool("mask_ceiling")
+    prompt = "Count from 3 to 17:"
+    cfg = DecodeConfig(max_new_tokens=16)
+    prompt_ids = bundled.encode(prompt)
+    head, first, second = tool.position_entropies(bundled, prompt_ids, [5, 6], cfg.window)[0]
+    step0 = decode(bundled, prompt, "streaming", cfg).steps[0].masks
+    assert first == pytest.approx(next(m.entropy for m in step0 if m.distance == 0), abs=1e-4)
+    assert second == pytest.approx(next(m.entropy for m in step0 if m.distance == 1), abs=1e-4)
+    assert head == pytest.approx(decode(bundled, prompt, "ar", cfg).result.prefill_filled[0].entropy, abs=1e-4)
