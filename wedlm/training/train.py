@@ -46,7 +46,7 @@ class TrainConfig:
     ar_mix: str = "stop"        # sample mix per stage (corpus.MIXES)
     wedlm_mix: str = "more-sequences"
     ar_steps: int = 3000
-    wedlm_steps: int = 2400
+    wedlm_steps: int = 3200
     ar_lr: float = 1e-3
     wedlm_lr: float = 5e-4
     warmup_steps: int = 100
