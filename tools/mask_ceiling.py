@@ -25,6 +25,7 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
+sys.path.insert(0, str(REPO_ROOT / "tools"))
 
 import torch  # noqa: E402
 from tqdm import tqdm  # noqa: E402
@@ -33,6 +34,7 @@ from wedlm import DecodeConfig, load_model  # noqa: E402
 from wedlm.decoders import StreamingDecoder  # noqa: E402
 from wedlm.selection import entropy  # noqa: E402
 from wedlm.training import corpus  # noqa: E402
+from entropy_gap import next_token_entropies  # noqa: E402
 
 CLASSES = ("counting", "sequence", "math", "code", "plays")
 
@@ -83,9 +85,9 @@ def position_entropies(lm, prompt_ids: list[int], answer_ids: list[int], window:
     """Per answer position j: (next-token head, frontier mask at j, second mask at j+1)."""
     mask = lm.mask_token_id
     ids = prompt_ids + answer_ids
+    head = next_token_entropies(lm, prompt_ids, answer_ids)
     out = []
     with torch.inference_mode():
-        head = entropy(lm.model(input_ids=torch.tensor([ids], device=lm.device)).logits[0])
         for j in range(len(answer_ids)):
             prefix = ids[: len(prompt_ids) + j]
             # masks physically after the prefix in ascending order: a plain causal forward gives
@@ -93,7 +95,7 @@ def position_entropies(lm, prompt_ids: list[int], answer_ids: list[int], window:
             x = torch.tensor([prefix + [mask] * window], device=lm.device)
             logits = lm.model(input_ids=x, logits_to_keep=window).logits[0, :2]
             first, second = entropy(logits).tolist()
-            out.append((head[len(prefix) - 1].item(), first, second))
+            out.append((head[j], first, second))
     return out
 
 

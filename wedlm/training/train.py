@@ -239,8 +239,8 @@ def keep_freed_memory_in_heap() -> bool:
     except (OSError, AttributeError):
         return False
     m_trim_threshold, m_top_pad, m_mmap_threshold = -1, -2, -3   # malloc.h
-    return all(mallopt(param, value) == 1 for param, value in (
-        (m_mmap_threshold, 1 << 30), (m_trim_threshold, 1 << 30), (m_top_pad, 1 << 28)))
+    settings = ((m_mmap_threshold, 1 << 30), (m_trim_threshold, 1 << 30), (m_top_pad, 1 << 28))
+    return all([mallopt(param, value) == 1 for param, value in settings])  # every one, even after a refusal
 
 
 def train(cfg: TrainConfig, stages: tuple[str, ...] = ("ar", "wedlm")) -> dict[str, Path]:
