@@ -8,10 +8,11 @@ import gradio as gr
 
 from wedlm.loading import BUNDLED_AR_MODEL
 
-from . import decode_tab, entropy_tab, lessons_tab, race_tab
+from . import decode_tab, entropy_tab, lessons_tab, palette, race_tab
 from .common import Context, Models
 
-CSS = (Path(__file__).parent / "style.css").read_text()
+CSS = palette.css_variables() + (Path(__file__).parent / "style.css").read_text()
+HEAD = f"<script>{(Path(__file__).parent / 'highlight.js').read_text()}</script>"  # linked highlighting
 MAX_UPLOAD = "5mb"
 QUEUE_SIZE = 64   # waiting events at most; more get a "queue full" message
 DEFAULT_CONCURRENCY = 2  # events of one kind running at once (per-event limits override it)
@@ -41,4 +42,4 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None) ->
 def launch(demo: gr.Blocks, **kwargs):
     """Queue and launch with the explorer's settings: offline, no share link, capped uploads."""
     demo.queue(default_concurrency_limit=DEFAULT_CONCURRENCY, max_size=QUEUE_SIZE)
-    return demo.launch(css=CSS, share=False, max_file_size=MAX_UPLOAD, **kwargs)
+    return demo.launch(css=CSS, head=HEAD, share=False, max_file_size=MAX_UPLOAD, **kwargs)
