@@ -78,7 +78,7 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str) -> None:
                                  elem_id="race-speed", min_width=140)
     with gr.Row():
         window = knobs.slider("window", info=None)
-        max_new = knobs.slider("max_new_tokens", info=None)
+        max_new = knobs.slider("max_new_tokens", info=None, elem_id="race-max-new")
         with gr.Column(min_width=140):
             tau, no_tau = knobs.tau(info=None)
         penalty = knobs.number("penalty", info=None, min_width=120)
