@@ -11,6 +11,8 @@ import gradio as gr
 from wedlm import DecodeConfig, Trace, ValidationError, load_model
 from wedlm.loading import REPO_ROOT
 
+from .settings import LOCAL, Limits
+
 TRACE_DIR = REPO_ROOT / "assets" / "traces"
 MAX_TRACE_BYTES = 5 * 1024 * 1024
 DOWNLOADS = Path(tempfile.mkdtemp(prefix="wedlm-explorer-"))
@@ -45,6 +47,7 @@ class Context:
     """Handed to every tab: the models and the shared decode state."""
     models: Models
     ar_model_name: str | None   # the AR baseline (the bundled model's parent by default)
+    limits: Limits = LOCAL      # what one request may cost (app/settings.py)
 
 
 def example_traces() -> list[str]:

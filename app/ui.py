@@ -10,19 +10,20 @@ from wedlm.loading import BUNDLED_AR_MODEL
 
 from . import decode_tab, entropy_tab, lessons_tab, race_tab
 from .common import Context, Models
+from .settings import Limits, limits as env_limits
 
 CSS = (Path(__file__).parent / "style.css").read_text()
-MAX_UPLOAD = "5mb"
-QUEUE_SIZE = 64   # waiting events at most; more get a "queue full" message
-DEFAULT_CONCURRENCY = 2  # events of one kind running at once (per-event limits override it)
 
 
-def build_ui(model_name: str | None = None, ar_model_name: str | None = None) -> gr.Blocks:
+def build_ui(model_name: str | None = None, ar_model_name: str | None = None,
+             limits: Limits | None = None) -> gr.Blocks:
     """model_name: the WeDLM model (default: bundled); ar_model_name: the AR baseline (default:
-    the bundled model's AR parent when the bundled model is used)."""
+    the bundled model's AR parent when the bundled model is used); limits: default from the
+    environment (app/settings.py)."""
     if ar_model_name is None and model_name is None and BUNDLED_AR_MODEL.is_dir():
         ar_model_name = str(BUNDLED_AR_MODEL)
-    ctx = Context(models=Models(model_name), ar_model_name=ar_model_name)
+    ctx = Context(models=Models(model_name), ar_model_name=ar_model_name,
+                  limits=limits or env_limits())
     with gr.Blocks(title="WeDLM Explorer") as demo:
         gr.Markdown("# WeDLM Explorer\nA real **WeDLM streaming parallel decoder** on a real KV cache, "
                     "step by step: masks are filled in parallel, filled tokens move in front of masks "
@@ -38,7 +39,8 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None) ->
     return demo
 
 
-def launch(demo: gr.Blocks, **kwargs):
+def launch(demo: gr.Blocks, limits: Limits | None = None, **kwargs):
     """Queue and launch with the explorer's settings: offline, no share link, capped uploads."""
-    demo.queue(default_concurrency_limit=DEFAULT_CONCURRENCY, max_size=QUEUE_SIZE)
-    return demo.launch(css=CSS, share=False, max_file_size=MAX_UPLOAD, **kwargs)
+    limits = limits or env_limits()
+    demo.queue(default_concurrency_limit=limits.concurrency, max_size=limits.queue_size)
+    return demo.launch(css=CSS, share=False, max_file_size=limits.upload_bytes, **kwargs)
