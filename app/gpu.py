@@ -22,6 +22,7 @@ ZeroGPU does, so the tests catch what would break there.
 """
 from __future__ import annotations
 
+import io
 import os
 import pickle
 import time
@@ -126,11 +127,25 @@ def _stream(fn, args, kwargs, work, every_s):
         yield pending
 
 
+class _PlainDataPickler(pickle.Pickler):
+    """Refuses tensors and modules: a CUDA tensor in a ZeroGPU result hangs the call, and a
+    model as an argument would be pickled weights and all."""
+
+    def reducer_override(self, obj):
+        import torch
+        if isinstance(obj, (torch.Tensor, torch.nn.Module)):
+            raise pickle.PicklingError(f"a {type(obj).__name__} would cross the GPU boundary")
+        return NotImplemented
+
+
 def _check_pickle(value):
-    """What ZeroGPU does at its process boundary: pickle, and use the copy."""
+    """What ZeroGPU does at its process boundary: pickle, and use the copy (tests and
+    WEDLM_PICKLE_CHECK=1 only; off ZeroGPU the call is a plain call)."""
     if os.environ.get("WEDLM_PICKLE_CHECK") != "1":
         return value
-    return pickle.loads(pickle.dumps(value))
+    buffer = io.BytesIO()
+    _PlainDataPickler(buffer).dump(value)
+    return pickle.loads(buffer.getvalue())
 
 
 def run_on_gpu(fn, *args, work: Work, **kwargs):
