@@ -6,19 +6,17 @@ from __future__ import annotations
 
 import functools
 import threading
-import time
 import uuid
 from dataclasses import dataclass
 
 import gradio as gr
 
-from wedlm import DecodeConfig, ModelLoadError, ValidationError, decode_steps
+from wedlm import DecodeConfig, ModelLoadError, ValidationError, decode, decode_steps
 from wedlm.branch import branch, first_divergence
 from wedlm.config import DEFAULT_THRESHOLD, DEFAULTS
 
-from . import export, figures, knobs, render
-from .common import (DECODE_TIME_LIMIT_S, DOWNLOADS, TRACE_DIR, Context, Models, example_traces,
-                     make_config, on_gpu, read_trace_file)
+from . import export, figures, gpu, knobs, render
+from .common import DOWNLOADS, TRACE_DIR, Context, example_traces, make_config, read_trace_file
 from .timeline import Timeline
 
 LIVE_UPDATE_S = 0.25  # at most one live refresh per this many seconds (the end always shows)
@@ -290,30 +288,24 @@ class UserTraces:
 
 # -- handlers ------------------------------------------------------------------------------------
 
-def run_decode(ui: DecodeTab, models: Models, user_traces: UserTraces, prompt, decoder, window, threshold,
+def run_decode(ui: DecodeTab, ctx: Context, user_traces: UserTraces, prompt, decoder, window, threshold,
                no_threshold, penalty, temperature, top_k, top_p, max_new_tokens, seed, block_size,
                colour_by, request: gr.Request):
-    """Decode live: cheap views every LIVE_UPDATE_S, every view once at the end."""
+    """Decode live (through app/gpu.py): cheap views every LIVE_UPDATE_S, every view once at the end."""
     user_traces.add(request)
     config = make_config(window, threshold, no_threshold, penalty, temperature, top_k, top_p,
                          max_new_tokens, seed, block_size)
-    try:
-        last_yield = 0.0
-        for trace in decode_steps(models.get(), prompt, decoder, config, time_limit_s=DECODE_TIME_LIMIT_S):
-            if trace.result is not None:  # finished: every view, once
-                yield trace_updates(ui, Timeline(trace), colour_by)
-                break
-            now = time.perf_counter()
-            if now - last_yield >= LIVE_UPDATE_S:
-                last_yield = now
-                yield live_updates(ui, Timeline(trace), colour_by)
-    except (ValidationError, ModelLoadError) as err:
-        raise gr.Error(str(err))
+    work = gpu.Work.of(config.max_new_tokens, config.window, [decoder], ctx.limits)
+    for trace in gpu.stream_on_gpu(decode_steps, ctx.models.wedlm, prompt, decoder, config,
+                                   time_limit_s=work.time_limit_s, work=work, every_s=LIVE_UPDATE_S):
+        if trace.result is not None:  # finished: every view, once
+            yield trace_updates(ui, Timeline(trace), colour_by)
+            break
+        yield live_updates(ui, Timeline(trace), colour_by)
 
 
-def make_decode_api(models: Models):
+def make_decode_api(ctx: Context):
     """The `decode` API endpoint (its signature is the API's)."""
-    @on_gpu
     def decode_api(prompt: str, decoder: str = "streaming", window: int = DEFAULTS["window"],
                    threshold: float | None = DEFAULTS["threshold"], penalty: float = DEFAULTS["penalty"],
                    temperature: float = DEFAULTS["temperature"],
@@ -323,10 +315,9 @@ def make_decode_api(models: Models):
         try:
             config = make_config(window, threshold, False, penalty, temperature,
                                  max_new_tokens=max_new_tokens, seed=seed)
-            trace = None
-            for trace in decode_steps(models.get(), prompt, decoder, config, time_limit_s=DECODE_TIME_LIMIT_S):
-                pass
-            return trace.to_dict()
+            work = gpu.Work.of(config.max_new_tokens, config.window, [decoder], ctx.limits)
+            return gpu.run_on_gpu(decode, ctx.models.wedlm, prompt, decoder, config,
+                                  time_limit_s=work.time_limit_s, work=work).to_dict()
         except (ValidationError, ModelLoadError, TypeError, ValueError) as err:
             raise gr.Error(str(err))
     return decode_api
@@ -342,7 +333,7 @@ def _optional_position(text, name: str) -> int | None:
         raise ValidationError(f"{name} must be a whole number (a logical position) or empty, got {text!r}")
 
 
-def run_branch(ui: DecodeTab, models: Models, timeline, step, tau, no_tau, penalty, force_pos,
+def run_branch(ui: DecodeTab, ctx: Context, timeline, step, tau, no_tau, penalty, force_pos,
                force_tok, veto_pos, colour_by) -> dict:
     if timeline is None:
         raise gr.Error("run a decode (or load a trace) first")
@@ -351,7 +342,7 @@ def run_branch(ui: DecodeTab, models: Models, timeline, step, tau, no_tau, penal
     try:
         force_at = _optional_position(force_pos, "force position")
         veto = _optional_position(veto_pos, "veto position")
-        lm = models.get()
+        lm = ctx.models.wedlm_lm  # tokenizing only: the branch itself runs through gpu
         config = DecodeConfig.from_dict({**trace.config, "penalty": float(penalty),
                                          "threshold": None if no_tau or tau is None else float(tau)})
         force = None
@@ -360,7 +351,9 @@ def run_branch(ui: DecodeTab, models: Models, timeline, step, tau, no_tau, penal
             if len(ids) != 1:
                 raise ValidationError(f"force needs text that is exactly one token; {force_tok!r} is {len(ids)}")
             force = (force_at, ids[0])
-        other = branch(lm, trace, step, config, force=force, veto=veto)
+        work = gpu.Work.of(config.max_new_tokens, config.window, [trace.decoder], ctx.limits)
+        other = gpu.run_on_gpu(branch, ctx.models.wedlm, trace, step, config, force=force, veto=veto,
+                               work=work)
     except (ValidationError, ModelLoadError, KeyError, TypeError, ValueError) as err:
         raise gr.Error(str(err))
     new = Timeline(other)
@@ -448,17 +441,16 @@ def toggle_play(ui: DecodeTab, playing, timeline, step) -> dict:
 # -- wiring --------------------------------------------------------------------------------------
 
 def wire(ui: DecodeTab, ctx: Context, demo: gr.Blocks) -> None:
-    models, user_traces = ctx.models, UserTraces()
+    user_traces = UserTraces()
     bind = functools.partial
     views, trace_views = ui.step_views(), ui.trace_views()
     step_inputs = [ui.timeline, ui.step, ui.colour_by]
 
     # Handlers that take the gr.Request get a plain function each (Gradio finds the request by
     # its type hint, which a functools.partial hides); the parameter names are the API's.
-    @on_gpu
     def run_live(prompt, decoder, window, threshold, no_threshold, penalty, temperature, top_k, top_p,
                  max_new_tokens, seed, block_size, colour_by, request: gr.Request):
-        yield from run_decode(ui, models, user_traces, prompt, decoder, window, threshold, no_threshold,
+        yield from run_decode(ui, ctx, user_traces, prompt, decoder, window, threshold, no_threshold,
                               penalty, temperature, top_k, top_p, max_new_tokens, seed, block_size,
                               colour_by, request)
 
@@ -474,7 +466,7 @@ def wire(ui: DecodeTab, ctx: Context, demo: gr.Blocks) -> None:
     run_event = ui.run_btn.click(run_live, ui.decode_knobs(), trace_views, api_name="run_live",
                                  concurrency_limit=2)
     ui.stop_btn.click(None, None, None, cancels=[run_event])
-    gr.api(make_decode_api(models), api_name="decode", concurrency_limit=2)
+    gr.api(make_decode_api(ctx), api_name="decode", concurrency_limit=2)
     ui.examples.input(on_pick, [ui.examples, ui.colour_by], trace_views, api_name="load_example")
     ui.upload.upload(on_upload, [ui.upload, ui.colour_by], trace_views, api_name="load_trace")
     # Stepping is cheap (a few ms of server work): skip the queue so it is never stuck behind a decode.
@@ -488,7 +480,7 @@ def wire(ui: DecodeTab, ctx: Context, demo: gr.Blocks) -> None:
     ui.play_btn.click(bind(toggle_play, ui), [ui.playing, ui.timeline, ui.step],
                       [ui.playing, ui.timer, ui.play_btn, ui.step], api_name=False)
     ui.timer.tick(bind(tick, ui), step_inputs, [ui.timer, ui.play_btn, ui.playing] + views, api_name=False, **fast)
-    ui.br_btn.click(on_gpu(bind(run_branch, ui, models)),
+    ui.br_btn.click(bind(run_branch, ui, ctx),
                     [ui.timeline, ui.step, ui.br_tau, ui.br_no_tau, ui.br_penalty, ui.br_force_pos,
                      ui.br_force_tok, ui.br_veto_pos, ui.colour_by],
                     [ui.br_summary, ui.br_old, ui.br_new, ui.br_growth], api_name=False)
