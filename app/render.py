@@ -173,7 +173,7 @@ def badge(timeline: Timeline, step: int) -> str:
 def narration_html(timeline: Timeline, step: int) -> str:
     sentences = narration.narrate(timeline.trace, step)
     return ('<div class="narration"><div class="viewtitle">What happened at step '
-            f'{step}</div><p>{" ".join(escape(t) for t in sentences)}</p></div>')
+            f'{step} (forward {step + 1})</div><p>{" ".join(escape(t) for t in sentences)}</p></div>')
 
 
 def grid_html(window: list, order: list[int], start: int, cache_len: int, labels: list[str],

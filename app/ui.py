@@ -59,5 +59,6 @@ def server_line(ctx: Context) -> str:
 
 def launch(demo: gr.Blocks, limits: Limits | None = None, **kwargs):
     """Queue and launch with the explorer's settings: offline, no share link, capped uploads."""
-CSS = palette.css_variables() + (Path(__file__).parent / "style.css").read_text()
-HEAD = f"<script>{(Path(__file__).parent / 'highlight.js').read_text()}</script>"  # linked highlighting
+    limits = limits or getattr(demo, "explorer_limits", None) or env_limits()
+    demo.queue(default_concurrency_limit=limits.concurrency, max_size=limits.queue_size)
+    return demo.launch(css=CSS, head=HEAD, share=False, max_file_size=limits.upload_bytes, **kwargs)

@@ -74,7 +74,7 @@ def test_run_decode_step_through_and_render(page):
     # step back to the first step and forward again
     page.click("#first")
     page.wait_for_function("() => document.querySelector('#badge').innerText.includes('forward 1 of')")
-    assert page.locator("#canvas .tok.new").count() >= 1
+    assert page.locator("#canvas .tok.st-new").count() >= 1
     page.wait_for_function("() => document.querySelector('#entropy-bars .js-plotly-plot')")
     page.wait_for_function(
         "() => { const el = document.querySelector('#entropy-bars .js-plotly-plot'); return el && el.data && el.data.length >= 2; }")
@@ -226,9 +226,21 @@ def test_entropy_tab_sweep_and_lessons_tab(page):
 
 # -- the Decode tab's defects (issue 21 §5) and its linked, narrated, fitted views ------------------
 
+def run_small_decode(page, prompt: str, max_new: int = 12) -> None:
+    page.fill("#prompt textarea", prompt)
+    page.fill("#max-new input[type=number]", str(max_new))
+    page.press("#max-new input[type=number]", "Enter")
+    page.click("#run")
+    page.wait_for_function("p => document.querySelector('#canvas .prompt').innerText === p && "
+                           "document.querySelector('#badge').innerText.includes('per forward')", arg=prompt,
+                           timeout=90_000)
+
+
 def test_branch_untouched_form_works_and_says_whether_the_text_changed(page):
+    run_small_decode(page, "Count from 1 to 7:")  # a trace of the served model (branching re-runs it)
     page.click("#first")
-    page.wait_for_function("() => document.querySelector('#badge').innerText.includes('forward 1 of')")
+    page.wait_for_function("() => document.querySelector('#badge').innerText.includes('forward 1 of')",
+                           timeout=60_000)
     page.get_by_text("Branch: re-run from the current step").click()
     for field in ("br-force-pos", "br-veto-pos"):
         assert page.locator(f"#{field} input, #{field} textarea").first.input_value() == ""
@@ -247,7 +259,7 @@ def growth_marker(page) -> float:
 
 def test_growth_marker_and_typed_step_follow_the_step(page):
     page.click("#first")
-    page.wait_for_function("() => document.querySelector('#badge').innerText.includes('forward 1 of')")
+    page.wait_for_function("() => document.querySelector('#badge').innerText.includes('forward 1 of')", timeout=60_000)
     page.wait_for_function("() => { const el = document.querySelector('#growth .js-plotly-plot'); "
                            "return el && el.layout.shapes[0].x0 === 1; }", timeout=30_000)
     page.click("#next")
@@ -268,12 +280,7 @@ def test_example_dropdown_and_prompt_box_follow_the_trace(page):
     page.wait_for_function("() => document.querySelector('#canvas .prompt').innerText.startsWith('ROMEO')",
                            timeout=30_000)
     assert page.input_value("#prompt textarea").startswith("ROMEO")
-    page.fill("#prompt textarea", "Count from 1 to 5:")
-    page.fill("#max-new input[type=number]", "8")
-    page.press("#max-new input[type=number]", "Enter")
-    page.click("#run")
-    page.wait_for_function("() => document.querySelector('#canvas .prompt').innerText.startsWith('Count from 1 to 5')"
-                           " && document.querySelector('#badge').innerText.includes('per forward')", timeout=60_000)
+    run_small_decode(page, "Count from 1 to 5:", 8)
     assert page.input_value("#examples input") == ""  # a new decode is not the example any more
 
 
