@@ -66,13 +66,11 @@
       el.on("plotly_click", e => { const p = pick(e); pinned = pinned === p ? null : p; apply(); });
     }));
   }
-  let queued = false;
-  const ours = n => n.nodeType === 1 && n.classList.contains("heat-hl");
-  new MutationObserver(records => {  // views re-render while stepping: keep the pinned mark and links
-    if (records.every(r => [...r.addedNodes, ...r.removedNodes].every(ours))) return;
-    if (queued) return;
-    queued = true;
-    requestAnimationFrame(() => { queued = false; linkPlots(); if (pinned !== null) apply(); });
-  }).observe(document.documentElement, { childList: true, subtree: true });
+  // Views re-render while stepping: every half second, link new plots and restore a pinned mark
+  // (a timer, not a MutationObserver: plots make thousands of mutations while they draw).
+  setInterval(() => {
+    linkPlots();
+    if (pinned !== null && !document.querySelector(".hl")) apply();
+  }, 500);
   window.wedlmHighlight = { pin: p => { pinned = p === null ? null : String(p); apply(); } };
 })();
