@@ -165,9 +165,13 @@ def badge(timeline: Timeline, step: int) -> str:
                  f' · <span title="p_cache: share of processed rows whose KV was kept (1 = nothing recomputed)">'
                  f'p_cache {stats["p_cache"]:.2f}</span>')
     dec = escape(trace.decoder)
+    meaning = ('<div class="note">Tokens per forward: output tokens ÷ forward passes (AR makes 1). '
+               'Rows per forward: token rows one forward computes (its cost grows with them). '
+               'p_cache: share of computed rows whose KV was kept (1 = nothing recomputed).</div>'
+               if stats else "")
     return (f'<div class="badge"><span class="dec dec-{dec}">{dec}</span> '
             f'model {escape(trace.model.split("/")[-1])} · step {step} (forward {step + 1} of '
-            f'{timeline.num_steps}){extra}</div>')
+            f'{timeline.num_steps}){extra}{meaning}</div>')
 
 
 def narration_html(timeline: Timeline, step: int) -> str:
