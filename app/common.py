@@ -9,9 +9,8 @@ from pathlib import Path
 import gradio as gr
 
 from wedlm import DecodeConfig, Trace, ValidationError, load_model
-from wedlm.loading import REPO_ROOT
+from wedlm.paths import TRACES_DIR as TRACE_DIR
 
-TRACE_DIR = REPO_ROOT / "assets" / "traces"
 MAX_TRACE_BYTES = 5 * 1024 * 1024
 DOWNLOADS = Path(tempfile.mkdtemp(prefix="wedlm-explorer-"))
 DECODE_TIME_LIMIT_S = 120.0  # wall-clock budget of one decode in the app

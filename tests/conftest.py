@@ -1,5 +1,4 @@
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -7,9 +6,8 @@ import pytest
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
-sys.path.insert(0, str(Path(__file__).parent))
 
-from tiny import write_tiny_checkpoint  # noqa: E402
+from tiny import write_tiny_checkpoint  # tests/ is on sys.path: pytest puts a conftest's folder there
 
 
 @pytest.fixture(scope="session")

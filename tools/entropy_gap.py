@@ -22,7 +22,8 @@ sys.path.insert(0, str(REPO_ROOT))
 import torch  # noqa: E402
 
 from wedlm import DecodeConfig, load_model  # noqa: E402
-from wedlm.bench import DEFAULT_PROMPTS, in_class_order, read_prompts  # noqa: E402
+from wedlm.paths import SUITE_FILE  # noqa: E402
+from wedlm.suite import in_class_order, read_prompts  # noqa: E402
 from wedlm.decoders import make_decoder  # noqa: E402
 from wedlm.selection import entropy  # noqa: E402
 
@@ -55,7 +56,7 @@ def frontier_pairs(lm, prompt: str, config: DecodeConfig) -> tuple[list[tuple[fl
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=None, help="default: the bundled WeDLM model")
-    parser.add_argument("--prompts", default=str(DEFAULT_PROMPTS))
+    parser.add_argument("--prompts", default=str(SUITE_FILE))
     parser.add_argument("--max-new-tokens", type=int, default=128)
     args = parser.parse_args(argv)
     lm = load_model(args.model, device="cpu")
