@@ -4,11 +4,10 @@ python -m tools.record_traces      (from the repository's root)
 """
 from __future__ import annotations
 
-import os
 import sys
 
 from wedlm import DecodeConfig, decode, load_model
-from wedlm.paths import REPO_ROOT, TRACES_DIR
+from wedlm.paths import BUNDLED_MODEL, TRACES_DIR
 
 MATH = ("Question: A shop sells pencils in packs of 6. Mia buys 4 packs and gives 5 pencils away. "
         "How many pencils does she have left?\nAnswer:")
@@ -25,8 +24,7 @@ EXAMPLES = [
 
 
 def main() -> int:
-    os.chdir(REPO_ROOT)  # the traces name the model by its path inside the repository
-    lm = load_model("assets/models/wedlm-tiny", device="cpu")
+    lm = load_model(str(BUNDLED_MODEL), device="cpu")  # traces name it by its folder name
     for name, prompt, decoder, max_new in EXAMPLES:
         trace = decode(lm, prompt, decoder, DecodeConfig(max_new_tokens=max_new))
         trace.save(TRACES_DIR / f"{name}.json")
