@@ -45,6 +45,7 @@ class Context:
     """Handed to every tab: the models and the shared decode state."""
     models: Models
     ar_model_name: str | None   # the AR baseline (the bundled model's parent by default)
+    decode_state: gr.State | None = None  # the Decode tab's Timeline, for other tabs to read
 
 
 def example_traces() -> list[str]:

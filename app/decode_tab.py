@@ -232,6 +232,7 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
             (0 if playing and start_over else step)
 
     timeline_state = gr.State(None)
+    ctx.decode_state = timeline_state  # the lens and the law plot read the last decode
     playing = gr.State(False)
     with gr.Row():
         with gr.Column(scale=3):

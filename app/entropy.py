@@ -1,19 +1,26 @@
 """The entropy explorer: how output entropy decides WeDLM's speedup."""
 from __future__ import annotations
 
+import json
 import statistics
 from dataclasses import replace
+from pathlib import Path
+from typing import Iterator
 
 import plotly.graph_objects as go
 
 from wedlm import DecodeConfig, decode
 from wedlm.bench import DEFAULT_PROMPTS, read_prompts
+from wedlm.loading import REPO_ROOT
 
 from .figures import make_figure
 
 SWEEP = (None, 0.1, 0.2, 0.3, 0.4, 0.6, 0.8, 1.0, 1.5, 2.0)
 CLASS_COLOURS = {"counting": "#16a34a", "sequence": "#65a30d", "code": "#2563eb", "math": "#f59e0b",
                  "plays": "#dc2626"}
+YOURS_COLOUR = "#7c3aed"
+RECORDED_SUITE = REPO_ROOT / "assets" / "bench" / "suite.json"  # written by tools/record_suite.py
+SUITE_MAX_NEW_TOKENS = 96
 
 
 def suite_prompts() -> list[dict]:
@@ -26,48 +33,102 @@ def fill_entropy(trace) -> float:
     return statistics.mean(values) if values else 0.0
 
 
-def run_suite(lm, ar_lm, config: DecodeConfig, prompts: list[dict], progress=None) -> list[dict]:
+def trace_point(trace, label: str) -> dict:
+    """A decode as a point of the law plot: (mean fill entropy, tokens per forward)."""
+    return {"label": label, "entropy": round(fill_entropy(trace), 3),
+            "tokens_per_forward": round(trace.stats()["tokens_per_forward"], 2),
+            "threshold": trace.config.get("threshold"), "decoder": trace.decoder}
+
+
+def suite_row(lm, ar_lm, config: DecodeConfig, p: dict) -> dict:
+    wedlm = decode(lm, p["prompt"], "streaming", config)
+    ar = decode(ar_lm, p["prompt"], "ar", config)
+    ws, ars = wedlm.stats(), ar.stats()
+    return {"id": p["id"], "class": p["class"], "entropy": round(fill_entropy(wedlm), 3),
+            "tokens_per_forward": round(ws["tokens_per_forward"], 2),
+            "speedup_tokens_per_s": round(ws["tokens_per_s"] / ars["tokens_per_s"], 2) if ars["tokens_per_s"] else None,
+            "forward_ratio": round(ars["forwards"] / max(ws["forwards"], 1), 2),
+            "text": wedlm.text[:80]}
+
+
+def iter_suite(lm, ar_lm, config: DecodeConfig, prompts: list[dict]) -> Iterator[list[dict]]:
+    """The rows measured so far, after each prompt (so a page can show them as they come)."""
     rows = []
-    for k, p in enumerate(prompts):
-        if progress:
-            progress((k, len(prompts)), desc=f"decoding {p['id']}")
-        wedlm = decode(lm, p["prompt"], "streaming", config)
-        ar = decode(ar_lm, p["prompt"], "ar", config)
-        ws, ars = wedlm.stats(), ar.stats()
-        rows.append({"id": p["id"], "class": p["class"], "entropy": round(fill_entropy(wedlm), 3),
-                     "tokens_per_forward": round(ws["tokens_per_forward"], 2),
-                     "speedup_tokens_per_s": round(ws["tokens_per_s"] / ars["tokens_per_s"], 2) if ars["tokens_per_s"] else None,
-                     "forward_ratio": round(ars["forwards"] / max(ws["forwards"], 1), 2),
-                     "text": wedlm.text[:80]})
+    for p in prompts:
+        rows.append(suite_row(lm, ar_lm, config, p))
+        yield list(rows)
+
+
+def run_suite(lm, ar_lm, config: DecodeConfig, prompts: list[dict]) -> list[dict]:
+    rows = []
+    for rows in iter_suite(lm, ar_lm, config, prompts):
+        pass
     return rows
 
 
-def law_figure(rows: list[dict]) -> go.Figure:
+def recorded_suite(path: Path = RECORDED_SUITE) -> dict | None:
+    """The suite as tools/record_suite.py measured it on the bundled model, or None."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return data if isinstance(data.get("rows"), list) else None
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def law_figure(rows: list[dict], threshold: float | None = 0.4, yours: list[dict] = ()) -> go.Figure:
+    """Entropy against tokens per forward, one colour per class (hover for a prompt's name);
+    `yours`: trace_point()s drawn as highlighted stars; the τ line marks where the cliff is."""
     data = []
     for cls in dict.fromkeys(r["class"] for r in rows):
         sel = [r for r in rows if r["class"] == cls]
         data.append(dict(type="scatter", x=[r["entropy"] for r in sel], y=[r["tokens_per_forward"] for r in sel],
-                         mode="markers+text", name=cls, text=[r["id"] for r in sel], textposition="top center",
+                         mode="markers", name=cls, text=[r["id"] for r in sel],
                          marker=dict(size=12, color=CLASS_COLOURS.get(cls)),
                          customdata=[[r["speedup_tokens_per_s"]] for r in sel],
                          hovertemplate="%{text}<br>entropy %{x:.2f} nats<br>TPF %{y:.2f}"
                                        "<br>speedup vs AR %{customdata[0]}×<extra></extra>"))
-    return make_figure(data, "Low entropy, many tokens per forward", 440,
-                       xaxis=dict(title=dict(text="mean entropy of filled slots (nats)")),
-                       yaxis=dict(title=dict(text="tokens per forward")))
+    for k, p in enumerate(yours):
+        data.append(dict(type="scatter", x=[p["entropy"]], y=[p["tokens_per_forward"]], mode="markers",
+                         name=p["label"], text=[p["label"]],
+                         marker=dict(size=18, symbol="star", color=YOURS_COLOUR if k == 0 else "#db2777",
+                                     line=dict(width=1.5, color="#111827")),
+                         hovertemplate="%{text}<br>entropy %{x:.2f} nats<br>TPF %{y:.2f}<extra></extra>"))
+    layout = dict(xaxis=dict(title=dict(text="mean entropy of filled slots (nats)"), rangemode="tozero"),
+                  yaxis=dict(title=dict(text="tokens per forward"), rangemode="tozero"),
+                  legend=dict(orientation="h", y=-0.22))
+    if threshold is not None:
+        layout["shapes"] = [dict(type="line", xref="x", yref="paper", x0=threshold, x1=threshold, y0=0, y1=1,
+                                 line=dict(color="#dc2626", dash="dash", width=1.5))]
+        layout["annotations"] = [dict(x=threshold, y=1, xref="x", yref="paper", xanchor="left", yanchor="top",
+                                      showarrow=False, align="left", font=dict(size=11, color="#991b1b"),
+                                      text=f" τ = {threshold:g}: a mask is filled in parallel only<br>"
+                                           f" when its entropy (+ λ·distance) is under τ.<br>"
+                                           f" Right of the line most steps fill one slot:<br>"
+                                           f" the cliff to ~1 token per forward")]
+    if not rows and not yours:
+        layout["annotations"] = layout.get("annotations", []) + [dict(
+            text="Run the suite to measure it", showarrow=False, xref="paper", yref="paper", x=0.5, y=0.5)]
+    return make_figure(data, "Low entropy, many tokens per forward", 460, **layout)
 
 
-def tau_sweep(lm, prompt: str, config: DecodeConfig) -> tuple[list[dict], go.Figure]:
+def tau_sweep(lm, prompt: str, config: DecodeConfig):
+    """TPF, mean fill entropy and whether the output changed, per τ. Returns (rows, figure,
+    the trace at the config's τ (the prompt's point on the law plot))."""
     base = decode(lm, prompt, "streaming", replace(config, threshold=None))
-    rows = []
+    rows, at_config = [], None
     for tau in SWEEP:
         trace = base if tau is None else decode(lm, prompt, "streaming", replace(config, threshold=tau))
+        if tau == config.threshold:
+            at_config = trace
         rows.append({"threshold": "none" if tau is None else tau,
                      "tokens_per_forward": round(trace.stats()["tokens_per_forward"], 2),
-                     "output_changed": trace.token_ids != base.token_ids})
+                     "output_changed": trace.token_ids != base.token_ids,
+                     "mean_fill_entropy": round(fill_entropy(trace), 3)})
     line = dict(type="scatter", x=[str(r["threshold"]) for r in rows], y=[r["tokens_per_forward"] for r in rows],
-                mode="lines+markers", hovertemplate="τ = %{x}<br>TPF %{y:.2f}<extra></extra>",
+                mode="lines+markers", customdata=[[r["mean_fill_entropy"]] for r in rows],
+                hovertemplate="τ = %{x}<br>TPF %{y:.2f}<br>mean fill entropy %{customdata[0]:.2f} nats<extra></extra>",
                 marker=dict(size=11, color=["#dc2626" if r["output_changed"] else "#16a34a" for r in rows]))
-    return rows, make_figure([line], "τ sweep (red: output differs from τ = none)", 380,
-                             xaxis=dict(title=dict(text="threshold τ"), type="category"),
-                             yaxis=dict(title=dict(text="tokens per forward")))
+    fig = make_figure([line], "τ sweep (red: output differs from τ = none)", 380,
+                      xaxis=dict(title=dict(text="threshold τ"), type="category"),
+                      yaxis=dict(title=dict(text="tokens per forward")))
+    return rows, fig, at_config

@@ -1,52 +1,198 @@
-"""The Entropy explorer tab: the entropy -> speedup law, and a tau sweep for one prompt."""
+"""The Entropy explorer tab: the entropy -> speed law (your decodes on it), a τ sweep for one
+prompt, and the entropy lens (where inside a text parallel decoding pays)."""
 from __future__ import annotations
 
 import gradio as gr
 
 from wedlm import ModelLoadError, ValidationError
 
-from . import entropy
+from . import entropy, lens
 from .common import Context, make_config, on_gpu, rows_frame
 
+LENS_EXAMPLES = (
+    ("Count from 1 to 30:", " 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20"),
+    ("ROMEO:\n", " But soft, what light through yonder window breaks? It is the east, and Juliet "
+                 "is the sun. Arise, fair sun, and kill the envious moon"),
+)
 
-def build(ctx: Context, demo: gr.Blocks, default_prompt: str) -> None:
+
+def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None = None) -> None:
     models, ar_name = ctx.models, ctx.ar_model_name
+    recorded = entropy.recorded_suite() if models.default is None else None  # bundled model only
+
+    def law(rows, tau, decode_timeline, sweep_point):
+        """The law plot with the Decode tab's finished decode and the swept prompt on it."""
+        yours = []
+        trace = getattr(decode_timeline, "trace", None)
+        if trace is not None and trace.result is not None and trace.steps and trace.decoder != "ar":
+            yours.append(entropy.trace_point(trace, f"your decode ({trace.decoder})"))
+        if sweep_point:
+            yours.append(sweep_point)
+        try:
+            threshold = None if tau is None else float(tau)
+        except (TypeError, ValueError):
+            threshold = None
+        return entropy.law_figure(rows or [], threshold, yours)
 
     @on_gpu
     def run_suite(tau, max_new_tokens, progress=gr.Progress()):
         config = make_config(threshold=tau, max_new_tokens=max_new_tokens)
+        prompts = entropy.suite_prompts()
         try:
             lm = models.get()
             ar_lm = models.get(ar_name) if ar_name else lm
-            rows = entropy.run_suite(lm, ar_lm, config, entropy.suite_prompts(), progress)
+            rows = []
+            for k, rows in enumerate(entropy.iter_suite(lm, ar_lm, config, prompts), 1):
+                progress((k, len(prompts)), desc=f"measured {rows[-1]['id']}")
+                yield rows, entropy.law_figure(rows, config.threshold), rows_frame(rows)
         except (ValidationError, ModelLoadError) as err:
             raise gr.Error(str(err))
-        return entropy.law_figure(rows), rows_frame(rows)
 
     @on_gpu
-    def run_sweep(prompt, max_new_tokens):
-        config = make_config(max_new_tokens=max_new_tokens)
+    def run_sweep(prompt, tau, max_new_tokens):
+        config = make_config(threshold=tau, max_new_tokens=max_new_tokens)
         try:
-            rows, fig = entropy.tau_sweep(models.get(), prompt, config)
+            rows, fig, at_tau = entropy.tau_sweep(models.get(), prompt, config)
         except (ValidationError, ModelLoadError) as err:
             raise gr.Error(str(err))
-        return fig, rows_frame(rows)
+        point = entropy.trace_point(at_tau, "swept prompt") if at_tau is not None else None
+        return fig, gr.Dataframe(value=rows_frame(rows), visible=True), point
 
     gr.Markdown("WeDLM's speedup follows **output entropy**: where the next tokens are nearly "
                 "certain (counting, sequences), many masks fall under τ at once; where they are "
-                "not (plays), decoding is close to one token per forward. Run the suite to see it.")
+                "not (plays), decoding is close to one token per forward. Your own decode (Decode "
+                "tab) and the swept prompt are drawn as stars.")
+    suite_rows = gr.State(recorded["rows"] if recorded else [])
+    sweep_point = gr.State(None)
     with gr.Row():
         tau = gr.Number(value=0.4, label="Threshold τ", minimum=0)
-        max_new = gr.Slider(8, 256, value=96, step=8, label="Max new tokens")
+        max_new = gr.Slider(8, 256, value=entropy.SUITE_MAX_NEW_TOKENS, step=8, label="Max new tokens")
         suite_btn = gr.Button("Run the suite", variant="primary", elem_id="suite-run")
-    law = gr.Plot(elem_id="entropy-law", label="Entropy against tokens per forward")
-    table = gr.Dataframe(elem_id="suite-table", label="Per prompt", interactive=False)
+    where = (f"Recorded on the bundled model (τ = {recorded['config']['threshold']}, at most "
+             f"{recorded['config']['max_new_tokens']} new tokens; tools/record_suite.py). "
+             f"“Run the suite” measures it again live, one prompt after another."
+             if recorded else "“Run the suite” measures it live, one prompt after another.")
+    gr.Markdown(where, elem_id="suite-source")
+    law_plot = gr.Plot(value=entropy.law_figure(recorded["rows"], recorded["config"]["threshold"])
+                       if recorded else None, elem_id="entropy-law", label="Entropy against tokens per forward")
+    table = gr.Dataframe(value=rows_frame(recorded["rows"]) if recorded else None, elem_id="suite-table",
+                         label="Per prompt", interactive=False, visible=recorded is not None)
     gr.Markdown("#### τ sweep for one prompt: speed against faithfulness")
     with gr.Row():
         prompt = gr.Textbox(value=default_prompt, label="Prompt", lines=3, scale=3)
         sweep_btn = gr.Button("Sweep τ", elem_id="sweep-run", scale=1)
     sweep_plot = gr.Plot(elem_id="tau-sweep", label="τ sweep")
-    sweep_table = gr.Dataframe(elem_id="sweep-table", interactive=False)
-    suite_btn.click(run_suite, [tau, max_new], [law, table], api_name="entropy_suite", concurrency_limit=1)
-    sweep_btn.click(run_sweep, [prompt, max_new], [sweep_plot, sweep_table], api_name="tau_sweep",
-                    concurrency_limit=1)
+    sweep_table = gr.Dataframe(elem_id="sweep-table", interactive=False, visible=False)
+
+    lens_build(ctx, demo)
+
+    law_inputs = [suite_rows, tau, ctx.decode_state or gr.State(None), sweep_point]
+    suite_btn.click(lambda: gr.Dataframe(visible=True), None, table, queue=False, api_name=False).then(
+        run_suite, [tau, max_new], [suite_rows, law_plot, table], api_name="entropy_suite",
+        concurrency_limit=1, show_progress="minimal").then(law, law_inputs, law_plot, api_name=False)
+    sweep_btn.click(run_sweep, [prompt, tau, max_new], [sweep_plot, sweep_table, sweep_point],
+                    api_name="tau_sweep", concurrency_limit=1).then(law, law_inputs, law_plot, api_name=False)
+    tau.submit(law, law_inputs, law_plot, api_name=False)
+    if tab is not None:  # opening the tab places the Decode tab's latest decode
+        tab.select(law, law_inputs, law_plot, api_name=False)
+
+
+def lens_build(ctx: Context, demo: gr.Blocks) -> None:
+    models = ctx.models
+
+    @on_gpu
+    def show(prompt_a, text_a, prompt_b, text_b, tau, no_tau, penalty, colour_label):
+        config = make_config(threshold=tau, no_threshold=no_tau, penalty=penalty)
+        colour = lens.COLOUR_BY.get(colour_label, "fill")
+        out = []
+        try:
+            lm = models.get()
+            for prompt, text, title in ((prompt_a, text_a, "A"), (prompt_b, text_b, "B")):
+                if not (text or "").strip():
+                    out += [None, ""]
+                    continue
+                view = lens.compute(lm, prompt, text, config)
+                out += [view, lens.view_html(view, colour, title)]
+        except (ValidationError, ModelLoadError) as err:
+            raise gr.Error(str(err))
+        return out
+
+    @on_gpu
+    def regroup(view_a, view_b, tau, no_tau, penalty, colour_label):
+        """τ or λ moved: re-group from the recorded entropies where exact, else re-run."""
+        config = make_config(threshold=tau, no_threshold=no_tau, penalty=penalty)
+        colour = lens.COLOUR_BY.get(colour_label, "fill")
+        out = []
+        try:
+            for view, title in ((view_a, "A"), (view_b, "B")):
+                if view is None:
+                    out += [None, gr.skip()]
+                    continue
+                view = lens.at(models.get(), view, config.threshold, config.penalty)
+                out += [view, lens.view_html(view, colour, title)]
+        except (ValidationError, ModelLoadError) as err:
+            raise gr.Error(str(err))
+        return out
+
+    def recolour(view_a, view_b, colour_label):
+        colour = lens.COLOUR_BY.get(colour_label, "fill")
+        return lens.view_html(view_a, colour, "A"), lens.view_html(view_b, colour, "B")
+
+    def from_decode(timeline):
+        trace = getattr(timeline, "trace", None)
+        if trace is None or trace.result is None:
+            raise gr.Error("run a decode in the Decode tab first")
+        return trace.prompt, trace.text
+
+    @on_gpu
+    def lens_api(prompt: str, text: str, threshold: float | None = 0.4, penalty: float = 0.02) -> dict:
+        """The entropy lens of one text: per token the entropies (when filled, frontier mask,
+        next-token head), the step that filled and committed it, the commit groups, and tokens
+        per forward at τ and λ (a forced streaming decode: the model picks slots, the text gives tokens)."""
+        try:
+            config = make_config(threshold=threshold, penalty=penalty)
+            view = lens.compute(models.get(), prompt, text, config)
+        except (ValidationError, ModelLoadError, TypeError, ValueError) as err:
+            raise gr.Error(str(err))
+        return {"tokens": view.texts, **view.lens.to_dict()}
+
+    gr.Markdown("#### Entropy lens: where inside a text parallel decoding pays\n"
+                "Paste a prompt and a continuation. The streaming decoder runs on it **teacher-forced**: "
+                "the model picks which slots to fill and how many (entropy + λ·distance under τ), "
+                "every fill takes the text's token. Each box is one commit group: the tokens one "
+                "forward commits together. Counting gives long boxes; prose, boxes of one.")
+    view_a, view_b = gr.State(None), gr.State(None)
+    with gr.Row(equal_height=False):
+        with gr.Column():
+            prompt_a = gr.Textbox(LENS_EXAMPLES[0][0], label="Prompt A", lines=1, elem_id="lens-prompt-a",
+                                  max_length=lens.MAX_TEXT_CHARS)
+            text_a = gr.Textbox(LENS_EXAMPLES[0][1], label="Text A (the continuation)", lines=3,
+                                elem_id="lens-text-a", max_length=lens.MAX_TEXT_CHARS)
+            use_decode = gr.Button("Use the Decode tab's last decode as A", size="sm", elem_id="lens-use-decode")
+        with gr.Column():
+            prompt_b = gr.Textbox(LENS_EXAMPLES[1][0], label="Prompt B", lines=1, elem_id="lens-prompt-b",
+                                  max_length=lens.MAX_TEXT_CHARS)
+            text_b = gr.Textbox(LENS_EXAMPLES[1][1], label="Text B (optional)", lines=3, elem_id="lens-text-b",
+                                max_length=lens.MAX_TEXT_CHARS)
+    with gr.Row():
+        lens_tau = gr.Slider(0, 3, value=0.4, step=0.05, label="Threshold τ (re-groups live)", elem_id="lens-tau")
+        lens_no_tau = gr.Checkbox(False, label="No τ (one slot per step)")
+        lens_penalty = gr.Number(value=0.02, label="Penalty λ", minimum=0, elem_id="lens-penalty")
+        colour_by = gr.Radio(list(lens.COLOUR_BY), value=next(iter(lens.COLOUR_BY)), label="Colour by")
+        lens_btn = gr.Button("Show the lens", variant="primary", elem_id="lens-run")
+    gr.HTML(lens.legend_html() + f'<div class="note">{lens.LIMITS_NOTE}</div>', elem_id="lens-legend")
+    with gr.Row(equal_height=False):
+        html_a = gr.HTML(elem_id="lens-a")
+        html_b = gr.HTML(elem_id="lens-b")
+
+    knobs = [lens_tau, lens_no_tau, lens_penalty, colour_by]
+    lens_btn.click(show, [prompt_a, text_a, prompt_b, text_b] + knobs, [view_a, html_a, view_b, html_b],
+                   api_name=False, concurrency_limit=1)
+    for knob in (lens_tau, lens_no_tau, lens_penalty):
+        event = knob.release if knob is lens_tau else knob.change
+        event(regroup, [view_a, view_b] + knobs, [view_a, html_a, view_b, html_b], api_name=False,
+              concurrency_limit=1, trigger_mode="always_last", show_progress="minimal")
+    colour_by.change(recolour, [view_a, view_b, colour_by], [html_a, html_b], api_name=False, queue=False)
+    use_decode.click(from_decode, [ctx.decode_state or gr.State(None)], [prompt_a, text_a], api_name=False,
+                     queue=False)
+    gr.api(lens_api, api_name="lens", concurrency_limit=1)

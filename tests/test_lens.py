@@ -1,0 +1,89 @@
+"""The entropy lens and the law plot in the app, on the bundled model: views, the `lens` API
+(gradio_client) and a real browser."""
+import pytest
+
+from test_browser import ARTIFACTS, CHROMIUM_ARGS, CHROMIUM
+
+COUNTING = ("Count from 1 to 30:", " 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16")
+PROSE = ("ROMEO:\n", " But soft, what light through yonder window breaks? It is the east, and Juliet")
+HOSTILE = '<img src=x onerror="window.__xss=7"></div><script>window.__xss=8</script> and more'
+
+
+@pytest.fixture(scope="module")
+def bundled_url():
+    """The explorer on the bundled model (the lens needs a trained model to show groups)."""
+    from app.ui import build_ui, launch
+    demo = build_ui()
+    launch(demo, prevent_thread_lock=True, server_name="127.0.0.1", quiet=True)
+    yield demo.local_url
+    demo.close()
+
+
+def test_view_escapes_and_marks_groups(tiny_lm):
+    from app import lens
+    from wedlm import DecodeConfig
+    view = lens.compute(tiny_lm, "<b>p</b>", HOSTILE, DecodeConfig(threshold=None))
+    html = lens.view_html(view, "fill", "<i>A</i>")
+    assert "<img" not in html and "<script" not in html and "<b>p" not in html and "<i>A" not in html
+    assert "&lt;img" in html and html.count('class="lgroup"') == view.lens.grouping.forwards - 1
+    assert lens.view_html(None) == ""
+
+
+def test_lens_api(bundled_url):
+    from gradio_client import Client
+    from wedlm import DecodeConfig, decode, load_model
+    client = Client(bundled_url, verbose=False)
+    out = client.predict(*COUNTING, 0.4, 0.02, api_name="/lens")
+    n = len(out["token_ids"])
+    assert out["stop"] and len(out["tokens"]) == n and out["tokens"][0] == " "
+    for key in ("head_entropy", "frontier_entropy", "fill_entropy", "fill_step", "commit_step"):
+        assert len(out[key]) == n, key
+    assert sum(out["groups"], []) == list(range(n))
+    assert out["tokens_per_forward"] == pytest.approx(n / out["forwards"]) and out["tokens_per_forward"] > 3
+    # the groups are those of a real streaming decode when the text is the model's own output
+    lm = load_model(device="cpu")
+    trace = decode(lm, COUNTING[0], "streaming", DecodeConfig(max_new_tokens=24))
+    again = client.predict(COUNTING[0], trace.text, 0.4, 0.02, api_name="/lens")
+    if again["token_ids"] == trace.token_ids:  # the text re-tokenizes to the same ids
+        assert again["forwards"] == trace.result.forwards
+    with pytest.raises(Exception, match="characters"):
+        client.predict("hi", "x" * 5000, 0.4, 0.02, api_name="/lens")
+    with pytest.raises(Exception, match="threshold must be at least 0"):
+        client.predict("hi", "there", -1.0, 0.02, api_name="/lens")
+
+
+def test_browser_lens_counting_against_prose_and_hostile_text(bundled_url):
+    from playwright.sync_api import sync_playwright
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 2400})
+        dialogs = []
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        page.goto(bundled_url, wait_until="domcontentloaded")
+        page.get_by_role("tab", name="Entropy explorer").click()
+        # the suite opens already measured (recorded), with no placeholder sweep table
+        page.wait_for_function("() => document.querySelector('#entropy-law .js-plotly-plot')", timeout=60_000)
+        assert "count-1-38" in page.inner_text("#suite-table")
+        assert page.locator("#sweep-table").count() == 0 or not page.locator("#sweep-table").is_visible()
+        for side, (prompt, text) in (("a", COUNTING), ("b", PROSE)):
+            page.fill(f"#lens-prompt-{side} textarea", prompt)
+            page.fill(f"#lens-text-{side} textarea", text)
+        page.click("#lens-run")
+        page.wait_for_selector("#lens-a .lens", timeout=120_000)
+        page.wait_for_selector("#lens-b .lens", timeout=120_000)
+        longest = {s: int(page.get_attribute(f"#lens-{s} .lens", "data-longest")) for s in "ab"}
+        tpf = {s: float(page.get_attribute(f"#lens-{s} .lens", "data-tpf")) for s in "ab"}
+        assert longest["a"] > longest["b"] and tpf["a"] > 2 * tpf["b"], (longest, tpf)
+        page.screenshot(path=str(ARTIFACTS / "lens.png"), full_page=True)
+        # τ moved: counting re-groups; a huge τ puts the whole text in very few groups
+        groups_before = page.locator("#lens-a .lgroup").count()
+        page.fill("#lens-text-b textarea", HOSTILE)
+        page.click("#lens-run")
+        page.wait_for_function("() => document.querySelector('#lens-b .lens') && "
+                               "document.querySelector('#lens-b .lens').innerText.includes('onerror')",
+                               timeout=120_000)
+        assert page.locator("#lens-b img, #lens-b script").count() == 0
+        assert page.evaluate("() => window.__xss") is None and dialogs == []
+        assert page.locator("#lens-a .lgroup").count() == groups_before
+        browser.close()
