@@ -156,6 +156,12 @@ def lens_build(ctx: Context, demo: gr.Blocks) -> None:
             raise gr.Error(str(err))
         return {"tokens": view.texts, **view.lens.to_dict()}
 
+    with gr.Column(elem_id="lens-section"):
+        lens_ui(ctx, show, regroup, recolour, from_decode)
+    gr.api(lens_api, api_name="lens", concurrency_limit=1)
+
+
+def lens_ui(ctx: Context, show, regroup, recolour, from_decode) -> None:
     gr.Markdown("#### Entropy lens: where inside a text parallel decoding pays\n"
                 "Paste a prompt and a continuation. The streaming decoder runs on it **teacher-forced**: "
                 "the model picks which slots to fill and how many (entropy + λ·distance under τ), "
@@ -195,4 +201,3 @@ def lens_build(ctx: Context, demo: gr.Blocks) -> None:
     colour_by.change(recolour, [view_a, view_b, colour_by], [html_a, html_b], api_name=False, queue=False)
     use_decode.click(from_decode, [ctx.decode_state or gr.State(None)], [prompt_a, text_a], api_name=False,
                      queue=False)
-    gr.api(lens_api, api_name="lens", concurrency_limit=1)
