@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import statistics
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Iterator
@@ -18,7 +19,7 @@ from .figures import make_figure
 SWEEP = (None, 0.1, 0.2, 0.3, 0.4, 0.6, 0.8, 1.0, 1.5, 2.0)
 CLASS_COLOURS = {"counting": "#16a34a", "sequence": "#65a30d", "code": "#2563eb", "math": "#f59e0b",
                  "plays": "#dc2626"}
-YOURS_COLOUR = "#7c3aed"
+YOURS_COLOURS = ("#7c3aed", "#db2777")  # your decode, the swept prompt
 RECORDED_SUITE = REPO_ROOT / "assets" / "bench" / "suite.json"  # written by tools/record_suite.py
 SUITE_MAX_NEW_TOKENS = 96
 
@@ -36,38 +37,44 @@ def fill_entropy(trace) -> float:
 def trace_point(trace, label: str) -> dict:
     """A decode as a point of the law plot: (mean fill entropy, tokens per forward)."""
     return {"label": label, "entropy": round(fill_entropy(trace), 3),
-            "tokens_per_forward": round(trace.stats()["tokens_per_forward"], 2),
-            "threshold": trace.config.get("threshold"), "decoder": trace.decoder}
+            "tokens_per_forward": round(trace.stats()["tokens_per_forward"], 2)}
 
 
-def suite_row(lm, ar_lm, config: DecodeConfig, p: dict) -> dict:
-    wedlm = decode(lm, p["prompt"], "streaming", config)
-    ar = decode(ar_lm, p["prompt"], "ar", config)
-    ws, ars = wedlm.stats(), ar.stats()
-    return {"id": p["id"], "class": p["class"], "entropy": round(fill_entropy(wedlm), 3),
-            "tokens_per_forward": round(ws["tokens_per_forward"], 2),
-            "speedup_tokens_per_s": round(ws["tokens_per_s"] / ars["tokens_per_s"], 2) if ars["tokens_per_s"] else None,
-            "forward_ratio": round(ars["forwards"] / max(ws["forwards"], 1), 2),
-            "text": wedlm.text[:80]}
+def _time_left(deadline: float | None) -> float | None:
+    return None if deadline is None else deadline - time.perf_counter()
 
 
-def iter_suite(lm, ar_lm, config: DecodeConfig, prompts: list[dict]) -> Iterator[list[dict]]:
-    """The rows measured so far, after each prompt (so a page can show them as they come)."""
+def iter_suite(lm, ar_lm, config: DecodeConfig, prompts: list[dict],
+               time_limit_s: float | None = None) -> Iterator[list[dict]]:
+    """The rows measured so far, after each prompt (a page shows them as they come); with
+    time_limit_s, the prompts that fit in it (a GPU lease)."""
+    deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
     rows = []
     for p in prompts:
-        rows.append(suite_row(lm, ar_lm, config, p))
+        if deadline is not None and _time_left(deadline) <= 0:
+            break
+        wedlm = decode(lm, p["prompt"], "streaming", config, time_limit_s=_time_left(deadline))
+        ar = decode(ar_lm, p["prompt"], "ar", config, time_limit_s=_time_left(deadline))
+        ws, ars = wedlm.stats(), ar.stats()
+        rows.append({"id": p["id"], "class": p["class"], "entropy": round(fill_entropy(wedlm), 3),
+                     "tokens_per_forward": round(ws["tokens_per_forward"], 2),
+                     "speedup_tokens_per_s": round(ws["tokens_per_s"] / ars["tokens_per_s"], 2) if ars["tokens_per_s"] else None,
+                     "forward_ratio": round(ars["forwards"] / max(ws["forwards"], 1), 2),
+                     "text": wedlm.text[:80]})
         yield list(rows)
 
 
-def run_suite(lm, ar_lm, config: DecodeConfig, prompts: list[dict]) -> list[dict]:
+def run_suite(lm, ar_lm, config: DecodeConfig, prompts: list[dict],
+              time_limit_s: float | None = None) -> list[dict]:
+    """One row per prompt; with time_limit_s, the prompts that fit in it."""
     rows = []
-    for rows in iter_suite(lm, ar_lm, config, prompts):
+    for rows in iter_suite(lm, ar_lm, config, prompts, time_limit_s):
         pass
     return rows
 
 
 def recorded_suite(path: Path = RECORDED_SUITE) -> dict | None:
-    """The suite as tools/record_suite.py measured it on the bundled model, or None."""
+    """The suite as tools/record_suite.py measured it on the bundled models, or None."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         return data if isinstance(data.get("rows"), list) else None
@@ -75,9 +82,9 @@ def recorded_suite(path: Path = RECORDED_SUITE) -> dict | None:
         return None
 
 
-def law_figure(rows: list[dict], threshold: float | None = 0.4, yours: list[dict] = ()) -> go.Figure:
+def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dict] = ()) -> go.Figure:
     """Entropy against tokens per forward, one colour per class (hover for a prompt's name);
-    `yours`: trace_point()s drawn as highlighted stars; the τ line marks where the cliff is."""
+    `yours`: trace_point()s drawn as stars; the τ line marks where the cliff is."""
     data = []
     for cls in dict.fromkeys(r["class"] for r in rows):
         sel = [r for r in rows if r["class"] == cls]
@@ -90,45 +97,68 @@ def law_figure(rows: list[dict], threshold: float | None = 0.4, yours: list[dict
     for k, p in enumerate(yours):
         data.append(dict(type="scatter", x=[p["entropy"]], y=[p["tokens_per_forward"]], mode="markers",
                          name=p["label"], text=[p["label"]],
-                         marker=dict(size=18, symbol="star", color=YOURS_COLOUR if k == 0 else "#db2777",
+                         marker=dict(size=20, symbol="star", color=YOURS_COLOURS[k % 2],
                                      line=dict(width=1.5, color="#111827")),
                          hovertemplate="%{text}<br>entropy %{x:.2f} nats<br>TPF %{y:.2f}<extra></extra>"))
     layout = dict(xaxis=dict(title=dict(text="mean entropy of filled slots (nats)"), rangemode="tozero"),
                   yaxis=dict(title=dict(text="tokens per forward"), rangemode="tozero"),
-                  legend=dict(orientation="h", y=-0.22))
+                  legend=dict(orientation="h", y=-0.2), margin=dict(b=90))
+    annotations = []
     if threshold is not None:
         layout["shapes"] = [dict(type="line", xref="x", yref="paper", x0=threshold, x1=threshold, y0=0, y1=1,
                                  line=dict(color="#dc2626", dash="dash", width=1.5))]
-        layout["annotations"] = [dict(x=threshold, y=1, xref="x", yref="paper", xanchor="left", yanchor="top",
-                                      showarrow=False, align="left", font=dict(size=11, color="#991b1b"),
-                                      text=f" τ = {threshold:g}: a mask is filled in parallel only<br>"
-                                           f" when its entropy (+ λ·distance) is under τ.<br>"
-                                           f" Right of the line most steps fill one slot:<br>"
-                                           f" the cliff to ~1 token per forward")]
+        annotations.append(dict(x=threshold, y=1, xref="x", yref="paper", xanchor="left", yanchor="top",
+                                showarrow=False, align="left", font=dict(size=11, color="#991b1b"),
+                                text=f" τ = {threshold:g}: a mask is filled in parallel only when<br>"
+                                     f" its entropy (+ λ·distance) is under τ. Past the line,<br>"
+                                     f" most steps fill one slot: the cliff to 1 token per forward."))
     if not rows and not yours:
-        layout["annotations"] = layout.get("annotations", []) + [dict(
-            text="Run the suite to measure it", showarrow=False, xref="paper", yref="paper", x=0.5, y=0.5)]
+        annotations.append(dict(text="Run the suite to measure it", showarrow=False, xref="paper",
+                                yref="paper", x=0.5, y=0.5))
+    layout["annotations"] = annotations
     return make_figure(data, "Low entropy, many tokens per forward", 460, **layout)
 
 
-def tau_sweep(lm, prompt: str, config: DecodeConfig):
-    """TPF, mean fill entropy and whether the output changed, per τ. Returns (rows, figure,
-    the trace at the config's τ (the prompt's point on the law plot))."""
-    base = decode(lm, prompt, "streaming", replace(config, threshold=None))
-    rows, at_config = [], None
+def tau_sweep(lm, prompt: str, config: DecodeConfig,
+              time_limit_s: float | None = None) -> tuple[list[dict], go.Figure]:
+    rows = tau_sweep_rows(lm, prompt, config, time_limit_s)
+    return rows, sweep_figure(rows)
+
+
+def tau_sweep_rows(lm, prompt: str, config: DecodeConfig,
+                   time_limit_s: float | None = None) -> list[dict]:
+    """One row per τ of SWEEP (tokens per forward, whether the output changed, mean entropy of
+    the filled slots); with time_limit_s, the τ values that fit in it."""
+    deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
+    base = decode(lm, prompt, "streaming", replace(config, threshold=None),
+                  time_limit_s=_time_left(deadline))
+    rows = []
     for tau in SWEEP:
-        trace = base if tau is None else decode(lm, prompt, "streaming", replace(config, threshold=tau))
-        if tau == config.threshold:
-            at_config = trace
+        if tau is not None and deadline is not None and _time_left(deadline) <= 0:
+            break
+        trace = base if tau is None else decode(lm, prompt, "streaming", replace(config, threshold=tau),
+                                                time_limit_s=_time_left(deadline))
         rows.append({"threshold": "none" if tau is None else tau,
                      "tokens_per_forward": round(trace.stats()["tokens_per_forward"], 2),
                      "output_changed": trace.token_ids != base.token_ids,
                      "mean_fill_entropy": round(fill_entropy(trace), 3)})
+    return rows
+
+
+def sweep_point(rows: list[dict], threshold: float | None) -> dict | None:
+    """The swept prompt at τ as a point of the law plot, when τ is one of the sweep's."""
+    key = "none" if threshold is None else threshold
+    row = next((r for r in rows if r["threshold"] == key), None)
+    return None if row is None else {"label": f"swept prompt (τ = {key})", "entropy": row["mean_fill_entropy"],
+                                     "tokens_per_forward": row["tokens_per_forward"]}
+
+
+def sweep_figure(rows: list[dict]) -> go.Figure:
     line = dict(type="scatter", x=[str(r["threshold"]) for r in rows], y=[r["tokens_per_forward"] for r in rows],
                 mode="lines+markers", customdata=[[r["mean_fill_entropy"]] for r in rows],
-                hovertemplate="τ = %{x}<br>TPF %{y:.2f}<br>mean fill entropy %{customdata[0]:.2f} nats<extra></extra>",
+                hovertemplate="τ = %{x}<br>TPF %{y:.2f}<br>mean entropy of filled slots "
+                              "%{customdata[0]:.2f} nats<extra></extra>",
                 marker=dict(size=11, color=["#dc2626" if r["output_changed"] else "#16a34a" for r in rows]))
-    fig = make_figure([line], "τ sweep (red: output differs from τ = none)", 380,
-                      xaxis=dict(title=dict(text="threshold τ"), type="category"),
-                      yaxis=dict(title=dict(text="tokens per forward")))
-    return rows, fig, at_config
+    return make_figure([line], "τ sweep (red: output differs from τ = none)", 380,
+                       xaxis=dict(title=dict(text="threshold τ"), type="category"),
+                       yaxis=dict(title=dict(text="tokens per forward")))

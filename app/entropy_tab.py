@@ -2,12 +2,16 @@
 prompt, and the entropy lens (where inside a text parallel decoding pays)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import gradio as gr
 
-from wedlm import ModelLoadError, ValidationError
+from wedlm import ValidationError
+from wedlm.analysis import MAX_TEXT_TOKENS
+from wedlm.loading import BUNDLED_MODEL
 
-from . import entropy, lens
-from .common import Context, make_config, on_gpu, rows_frame
+from . import entropy, gpu, lens
+from .common import Context, make_config, rows_frame
 
 LENS_EXAMPLES = (
     ("Count from 1 to 30:", " 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20"),
@@ -16,47 +20,50 @@ LENS_EXAMPLES = (
 )
 
 
+def serves_bundled_model(ctx: Context) -> bool:
+    try:
+        return Path(ctx.models.wedlm_lm.source).resolve() == BUNDLED_MODEL.resolve()
+    except (OSError, TypeError):
+        return False
+
+
+def law(rows, tau, decode_timeline, sweep_point):
+    """The law plot with the Decode tab's finished decode and the swept prompt on it."""
+    yours = []
+    trace = getattr(decode_timeline, "trace", None)
+    if trace is not None and trace.result is not None and trace.steps and trace.decoder != "ar":
+        yours.append(entropy.trace_point(trace, f"your decode ({trace.decoder}, τ = {trace.config.get('threshold')})"))
+    if sweep_point:
+        yours.append(sweep_point)
+    try:
+        threshold = None if tau is None else float(tau)
+    except (TypeError, ValueError):
+        threshold = None
+    return entropy.law_figure(rows or [], threshold, yours)
+
+
 def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None = None) -> None:
     models, ar_name = ctx.models, ctx.ar_model_name
-    recorded = entropy.recorded_suite() if models.default is None else None  # bundled model only
+    recorded = entropy.recorded_suite() if serves_bundled_model(ctx) else None
 
-    def law(rows, tau, decode_timeline, sweep_point):
-        """The law plot with the Decode tab's finished decode and the swept prompt on it."""
-        yours = []
-        trace = getattr(decode_timeline, "trace", None)
-        if trace is not None and trace.result is not None and trace.steps and trace.decoder != "ar":
-            yours.append(entropy.trace_point(trace, f"your decode ({trace.decoder})"))
-        if sweep_point:
-            yours.append(sweep_point)
-        try:
-            threshold = None if tau is None else float(tau)
-        except (TypeError, ValueError):
-            threshold = None
-        return entropy.law_figure(rows or [], threshold, yours)
-
-    @on_gpu
     def run_suite(tau, max_new_tokens, progress=gr.Progress()):
         config = make_config(threshold=tau, max_new_tokens=max_new_tokens)
         prompts = entropy.suite_prompts()
-        try:
-            lm = models.get()
-            ar_lm = models.get(ar_name) if ar_name else lm
-            rows = []
-            for k, rows in enumerate(entropy.iter_suite(lm, ar_lm, config, prompts), 1):
-                progress((k, len(prompts)), desc=f"measured {rows[-1]['id']}")
-                yield rows, entropy.law_figure(rows, config.threshold), rows_frame(rows)
-        except (ValidationError, ModelLoadError) as err:
-            raise gr.Error(str(err))
+        work = gpu.Work.of(config.max_new_tokens, config.window, ["streaming", "ar"] * len(prompts),
+                           ctx.limits)
+        for rows in gpu.stream_on_gpu(entropy.iter_suite, models.wedlm, models.ar if ar_name else models.wedlm,
+                                      config, prompts, work.time_limit_s, work=work):
+            progress((len(rows), len(prompts)), desc=f"measured {rows[-1]['id']}")
+            yield rows, entropy.law_figure(rows, config.threshold), rows_frame(rows)
 
-    @on_gpu
-    def run_sweep(prompt, tau, max_new_tokens):
+    def run_sweep(prompt, max_new_tokens, tau):
         config = make_config(threshold=tau, max_new_tokens=max_new_tokens)
-        try:
-            rows, fig, at_tau = entropy.tau_sweep(models.get(), prompt, config)
-        except (ValidationError, ModelLoadError) as err:
-            raise gr.Error(str(err))
-        point = entropy.trace_point(at_tau, "swept prompt") if at_tau is not None else None
-        return fig, gr.Dataframe(value=rows_frame(rows), visible=True), point
+        work = gpu.Work.of(config.max_new_tokens, config.window, ["streaming"] * len(entropy.SWEEP),
+                           ctx.limits)
+        rows = gpu.run_on_gpu(entropy.tau_sweep_rows, models.wedlm, prompt, config,
+                              work.time_limit_s, work=work)
+        return (entropy.sweep_figure(rows), gr.Dataframe(value=rows_frame(rows), visible=True),
+                entropy.sweep_point(rows, config.threshold))
 
     gr.Markdown("WeDLM's speedup follows **output entropy**: where the next tokens are nearly "
                 "certain (counting, sequences), many masks fall under τ at once; where they are "
@@ -68,10 +75,10 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
         tau = gr.Number(value=0.4, label="Threshold τ", minimum=0)
         max_new = gr.Slider(8, 256, value=entropy.SUITE_MAX_NEW_TOKENS, step=8, label="Max new tokens")
         suite_btn = gr.Button("Run the suite", variant="primary", elem_id="suite-run")
-    where = (f"Recorded on the bundled model (τ = {recorded['config']['threshold']}, at most "
+    where = (f"Recorded on the bundled models (τ = {recorded['config']['threshold']}, at most "
              f"{recorded['config']['max_new_tokens']} new tokens; tools/record_suite.py). "
-             f"“Run the suite” measures it again live, one prompt after another."
-             if recorded else "“Run the suite” measures it live, one prompt after another.")
+             f"“Run the suite” measures it again live, row by row."
+             if recorded else "“Run the suite” measures it live, row by row.")
     gr.Markdown(where, elem_id="suite-source")
     law_plot = gr.Plot(value=entropy.law_figure(recorded["rows"], recorded["config"]["threshold"])
                        if recorded else None, elem_id="entropy-law", label="Entropy against tokens per forward")
@@ -81,57 +88,55 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
     with gr.Row():
         prompt = gr.Textbox(value=default_prompt, label="Prompt", lines=3, scale=3)
         sweep_btn = gr.Button("Sweep τ", elem_id="sweep-run", scale=1)
-    sweep_plot = gr.Plot(elem_id="tau-sweep", label="τ sweep")
+    sweep_plot = gr.Plot(elem_id="tau-sweep", label="τ sweep", visible=True)
     sweep_table = gr.Dataframe(elem_id="sweep-table", interactive=False, visible=False)
 
-    lens_build(ctx, demo)
+    lens_build(ctx)
 
     law_inputs = [suite_rows, tau, ctx.decode_state or gr.State(None), sweep_point]
     suite_btn.click(lambda: gr.Dataframe(visible=True), None, table, queue=False, api_name=False).then(
         run_suite, [tau, max_new], [suite_rows, law_plot, table], api_name="entropy_suite",
         concurrency_limit=1, show_progress="minimal").then(law, law_inputs, law_plot, api_name=False)
-    sweep_btn.click(run_sweep, [prompt, tau, max_new], [sweep_plot, sweep_table, sweep_point],
+    sweep_btn.click(run_sweep, [prompt, max_new, tau], [sweep_plot, sweep_table, sweep_point],
                     api_name="tau_sweep", concurrency_limit=1).then(law, law_inputs, law_plot, api_name=False)
     tau.submit(law, law_inputs, law_plot, api_name=False)
     if tab is not None:  # opening the tab places the Decode tab's latest decode
         tab.select(law, law_inputs, law_plot, api_name=False)
 
 
-def lens_build(ctx: Context, demo: gr.Blocks) -> None:
+def lens_build(ctx: Context) -> None:
     models = ctx.models
+    # a lens runs one forward per text token for the table, about as many for the forced decode
+    lens_work = gpu.Work.of(MAX_TEXT_TOKENS + 1, 16, ["streaming", "streaming"], ctx.limits)
 
-    @on_gpu
     def show(prompt_a, text_a, prompt_b, text_b, tau, no_tau, penalty, colour_label):
         config = make_config(threshold=tau, no_threshold=no_tau, penalty=penalty)
         colour = lens.COLOUR_BY.get(colour_label, "fill")
         out = []
-        try:
-            lm = models.get()
-            for prompt, text, title in ((prompt_a, text_a, "A"), (prompt_b, text_b, "B")):
-                if not (text or "").strip():
-                    out += [None, ""]
-                    continue
-                view = lens.compute(lm, prompt, text, config)
-                out += [view, lens.view_html(view, colour, title)]
-        except (ValidationError, ModelLoadError) as err:
-            raise gr.Error(str(err))
+        for prompt, text, title in ((prompt_a, text_a, "A"), (prompt_b, text_b, "B")):
+            if not (text or "").strip():
+                out += [None, ""]
+                continue
+            try:
+                lens.check_text(prompt, text)
+            except ValidationError as err:
+                raise gr.Error(f"{title}: {err}")
+            view = gpu.run_on_gpu(lens.compute, models.wedlm, prompt, text, config, work=lens_work)
+            out += [view, lens.view_html(view, colour, title)]
         return out
 
-    @on_gpu
     def regroup(view_a, view_b, tau, no_tau, penalty, colour_label):
         """τ or λ moved: re-group from the recorded entropies where exact, else re-run."""
         config = make_config(threshold=tau, no_threshold=no_tau, penalty=penalty)
         colour = lens.COLOUR_BY.get(colour_label, "fill")
         out = []
-        try:
-            for view, title in ((view_a, "A"), (view_b, "B")):
-                if view is None:
-                    out += [None, gr.skip()]
-                    continue
-                view = lens.at(models.get(), view, config.threshold, config.penalty)
-                out += [view, lens.view_html(view, colour, title)]
-        except (ValidationError, ModelLoadError) as err:
-            raise gr.Error(str(err))
+        for view, title in ((view_a, "A"), (view_b, "B")):
+            if view is None:
+                out += [None, gr.skip()]
+                continue
+            view = lens.regrouped(view, config.threshold, config.penalty) or gpu.run_on_gpu(
+                lens.rerun, models.wedlm, view, config.threshold, config.penalty, work=lens_work)
+            out += [view, lens.view_html(view, colour, title)]
         return out
 
     def recolour(view_a, view_b, colour_label):
@@ -144,16 +149,16 @@ def lens_build(ctx: Context, demo: gr.Blocks) -> None:
             raise gr.Error("run a decode in the Decode tab first")
         return trace.prompt, trace.text
 
-    @on_gpu
     def lens_api(prompt: str, text: str, threshold: float | None = 0.4, penalty: float = 0.02) -> dict:
         """The entropy lens of one text: per token the entropies (when filled, frontier mask,
         next-token head), the step that filled and committed it, the commit groups, and tokens
         per forward at τ and λ (a forced streaming decode: the model picks slots, the text gives tokens)."""
         try:
             config = make_config(threshold=threshold, penalty=penalty)
-            view = lens.compute(models.get(), prompt, text, config)
-        except (ValidationError, ModelLoadError, TypeError, ValueError) as err:
+            lens.check_text(prompt, text)
+        except (ValidationError, TypeError, ValueError) as err:
             raise gr.Error(str(err))
+        view = gpu.run_on_gpu(lens.compute, models.wedlm, prompt, text, config, work=lens_work)
         return {"tokens": view.texts, **view.lens.to_dict()}
 
     with gr.Column(elem_id="lens-section"):

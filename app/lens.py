@@ -5,10 +5,10 @@ turns a Lens into HTML. Every piece of text is escaped here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 
-from wedlm.analysis import MAX_TEXT_CHARS, MAX_TEXT_TOKENS, Lens, check_text, lens, lens_at
+from wedlm.analysis import MAX_TEXT_CHARS, MAX_TEXT_TOKENS, Lens, check_text, lens, lens_at, regroup
 
 from .render import _entropy_colour as entropy_colour  # the token canvas's fixed scale
 
@@ -34,7 +34,8 @@ class LensView:
 
 
 def compute(lm, prompt: str, text: str, config) -> LensView:
-    """Check the input's size before tokenizing, then run the lens."""
+    """Check the input's size before tokenizing, then run the lens (runs forwards: call it
+    through app/gpu.py)."""
     check_text(prompt, text)
     prompt_ids = lm.encode(prompt)
     text_ids = lm.tokenizer.encode(text, add_special_tokens=False)
@@ -42,8 +43,17 @@ def compute(lm, prompt: str, text: str, config) -> LensView:
     return LensView(prompt, result, [lm.token_text(t) for t in result.token_ids])
 
 
-def at(lm, view: LensView, threshold, penalty) -> LensView:
-    """The same text at another τ and λ (re-grouped when exact, else re-run)."""
+def regrouped(view: LensView, threshold, penalty) -> LensView | None:
+    """The same text at another τ and λ from the recorded entropies, no model; None where
+    that is not exact (then `rerun`)."""
+    grouping = regroup(view.lens.table, view.lens.window, threshold, penalty)
+    if grouping is None:
+        return None
+    return LensView(view.prompt, replace(view.lens, grouping=grouping), view.texts)
+
+
+def rerun(lm, view: LensView, threshold, penalty) -> LensView:
+    """The same text at another τ and λ by a new forced decode (runs forwards)."""
     return LensView(view.prompt, lens_at(lm, view.lens, threshold, penalty), view.texts)
 
 
