@@ -46,14 +46,14 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
     models, ar_name = ctx.models, ctx.ar_model_name
     recorded = entropy.recorded_suite() if serves_bundled_model(ctx) else None
 
-    def run_suite(tau, max_new_tokens, progress=gr.Progress()):
+    def run_suite(tau, max_new_tokens):
+        """Streams the table and the plot row by row (the rows are the progress)."""
         config = make_config(threshold=tau, max_new_tokens=max_new_tokens)
         prompts = entropy.suite_prompts()
         work = gpu.Work.of(config.max_new_tokens, config.window, ["streaming", "ar"] * len(prompts),
                            ctx.limits)
         for rows in gpu.stream_on_gpu(entropy.iter_suite, models.wedlm, models.ar if ar_name else models.wedlm,
                                       config, prompts, work.time_limit_s, work=work):
-            progress((len(rows), len(prompts)), desc=f"measured {rows[-1]['id']}")
             yield rows, entropy.law_figure(rows, config.threshold), rows_frame(rows)
 
     def run_sweep(prompt, max_new_tokens, tau):

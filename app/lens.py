@@ -46,7 +46,7 @@ def compute(lm, prompt: str, text: str, config) -> LensView:
 def regrouped(view: LensView, threshold, penalty) -> LensView | None:
     """The same text at another τ and λ from the recorded entropies, no model; None where
     that is not exact (then `rerun`)."""
-    grouping = regroup(view.lens.table, view.lens.window, threshold, penalty)
+    grouping = regroup(view.lens.table, view.lens.window, threshold, penalty, view.lens.past_end)
     if grouping is None:
         return None
     return LensView(view.prompt, replace(view.lens, grouping=grouping), view.texts)

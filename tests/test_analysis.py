@@ -70,7 +70,7 @@ def test_regroup_from_the_table_equals_a_forced_decode_wherever_it_claims_exactn
     exact = 0
     for tau in (0.05, 0.4, 2.5, None):
         for penalty in (0.02, 0.3):
-            fast = regroup(base.table, base.window, tau, penalty)
+            fast = regroup(base.table, base.window, tau, penalty, base.past_end)
             slow = lens_at(bundled, replace_grouping_none(base), tau, penalty).grouping
             assert slow.source == "rerun"
             if fast is None:

@@ -21,7 +21,7 @@ caller re-runs the forced decode (`lens_at`).
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import torch
 from transformers import DynamicCache
@@ -162,7 +162,7 @@ class Lens:
     head: list[float]             # next-token head entropy per token
     table: list[list[float]]      # mask_table: (len(token_ids), W)
     grouping: Grouping
-    extra: dict = field(default_factory=dict)
+    past_end: bool = False        # the decoder's window reaches past the last token (regroup)
 
     @property
     def frontier(self) -> list[float]:
@@ -202,26 +202,35 @@ def grouping_from_decode(steps, prompt_len: int, n: int, config: DecodeConfig) -
                     forwards=len(steps), source="decode")
 
 
-def regroup(table: list[list[float]], window: int, threshold: float | None, penalty: float) -> Grouping | None:
+def regroup(table: list[list[float]], window: int, threshold: float | None, penalty: float,
+            past_end: bool = False) -> Grouping | None:
     """The forced decode at (τ, λ) re-played from the recorded mask entropies, no model. Exact
     while each step fills a leading run of masks (see the module doc); None as soon as one does
-    not (the caller re-runs the decode). Offers the decoder's masks: W slots, never past the
-    last forced token (the window rule of WindowDecoder.steps)."""
+    not (the caller re-runs the decode). Offers the decoder's masks: W slots after the frontier,
+    cut at the last forced token unless the decoder's window reaches past it (`past_end`, see
+    `window_reaches_past_end`)."""
     n = len(table)
     fill_step, fill_entropy = [0] * n, [0.0] * n
     j = step = 0
     while j < n:
-        ent = table[j][: min(window, n - j)]
+        ent = table[j][: window if past_end else min(window, n - j)]
         _, chosen = select_slots(ent, list(range(len(ent))), threshold, penalty)
         if chosen != list(range(len(chosen))):
             return None  # a slot filled behind an open mask: later masks see untabled context
         for d in chosen:
-            fill_step[j + d], fill_entropy[j + d] = step, ent[d]
+            if j + d < n:  # slots past the end are filled but never committed
+                fill_step[j + d], fill_entropy[j + d] = step, ent[d]
         j += len(chosen)
         step += 1
     # a leading run filled at step s commits at forward s + 1; the last forward only commits
     return Grouping(threshold, penalty, fill_step, [s + 1 for s in fill_step], fill_entropy,
                     forwards=step + 1, source="table")
+
+
+def window_reaches_past_end(steps, prompt_len: int, n: int) -> bool:
+    """Whether the decoder's window offered slots past the last of n forced tokens (a window
+    kept at W slots to the end) rather than stopping at it: regroup must offer the same slots."""
+    return any(s.start + len(s.window) > prompt_len + n for s in steps)
 
 
 def check_text(prompt: str, text: str) -> None:
@@ -256,13 +265,14 @@ def lens(lm: LoadedModel, prompt_ids: list[int], text_ids: list[int], config: De
     table = mask_table(lm, prompt_ids, tokens, config.window)
     steps, _ = forced_decode(lm, prompt_ids, text_ids, config, stop)
     grouping = grouping_from_decode(steps, len(prompt_ids), len(tokens), config)
-    return Lens(list(prompt_ids), tokens, stop, config.window, head, table, grouping)
+    return Lens(list(prompt_ids), tokens, stop, config.window, head, table, grouping,
+                window_reaches_past_end(steps, len(prompt_ids), len(tokens)))
 
 
 def lens_at(lm: LoadedModel | None, base: Lens, threshold: float | None, penalty: float) -> Lens:
     """The same text at another τ and λ: re-grouped from the table when that is exact, else
     (needs `lm`) by a new forced decode. The entropies do not depend on τ or λ and are kept."""
-    grouping = regroup(base.table, base.window, threshold, penalty)
+    grouping = regroup(base.table, base.window, threshold, penalty, base.past_end)
     if grouping is None:
         if lm is None:
             raise ValidationError("re-grouping from the recorded entropies is not exact here; "
