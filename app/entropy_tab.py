@@ -8,7 +8,7 @@ import gradio as gr
 
 from wedlm import ValidationError
 from wedlm.analysis import MAX_TEXT_TOKENS
-from wedlm.loading import BUNDLED_MODEL
+from wedlm.paths import BUNDLED_MODEL
 
 from . import entropy, gpu, lens
 from .common import Context, make_config, rows_frame

@@ -17,13 +17,14 @@ import sys
 
 from wedlm import DecodeConfig, load_model
 from wedlm.analysis import frontier_pairs
-from wedlm.bench import DEFAULT_PROMPTS, in_class_order, read_prompts
+from wedlm.paths import SUITE_FILE
+from wedlm.suite import in_class_order, read_prompts
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=None, help="default: the bundled WeDLM model")
-    parser.add_argument("--prompts", default=str(DEFAULT_PROMPTS))
+    parser.add_argument("--prompts", default=str(SUITE_FILE))
     parser.add_argument("--max-new-tokens", type=int, default=128)
     args = parser.parse_args(argv)
     lm = load_model(args.model, device="cpu")

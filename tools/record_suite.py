@@ -9,7 +9,7 @@ import json
 import sys
 
 from wedlm import DecodeConfig, load_model
-from wedlm.loading import BUNDLED_AR_MODEL
+from wedlm.paths import BUNDLED_AR_MODEL
 
 from app import entropy
 
