@@ -83,7 +83,7 @@ def test_browser_lens_counting_against_prose_and_hostile_text(bundled_url):
         dialogs = []
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         page.goto(bundled_url, wait_until="domcontentloaded")
-        page.get_by_role("tab", name="Entropy explorer").click()
+        page.get_by_role("tab", name="Entropy explorer").click(timeout=180_000)
         for side, (prompt, text) in (("a", COUNTING), ("b", PROSE)):
             page.fill(f"#lens-prompt-{side} textarea", prompt)
             page.fill(f"#lens-text-{side} textarea", text)

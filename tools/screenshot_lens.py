@@ -35,7 +35,7 @@ def main(argv=None) -> int:
                 out = args.out if len(sizes) == 1 else args.out.replace(".png", f"-{width}x{height}.png")
                 page = browser.new_page(viewport={"width": width, "height": height})
                 page.goto(demo.local_url, wait_until="domcontentloaded")
-                page.get_by_role("tab", name="Entropy explorer").click()
+                page.get_by_role("tab", name="Entropy explorer").click(timeout=180_000)
                 page.click("#lens-run")
                 page.wait_for_selector("#lens-a .lens", timeout=600_000)
                 page.wait_for_selector("#lens-b .lens", timeout=600_000)
