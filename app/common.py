@@ -1,8 +1,8 @@
 """What the tabs share: loaded models, knob parsing, trace files, limits."""
 from __future__ import annotations
 
-import tempfile
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,7 +13,6 @@ from wedlm.loading import REPO_ROOT
 
 TRACE_DIR = REPO_ROOT / "assets" / "traces"
 MAX_TRACE_BYTES = 5 * 1024 * 1024
-DOWNLOADS = Path(tempfile.mkdtemp(prefix="wedlm-explorer-"))
 DECODE_TIME_LIMIT_S = 120.0  # wall-clock budget of one decode in the app
 
 try:  # on Hugging Face Spaces, run decodes on the GPU the Space lends
@@ -77,6 +76,22 @@ def make_config(window=16, threshold=0.4, no_threshold=False, penalty=0.02, temp
             seed=whole(seed, "seed"), block_size=whole(block_size, "block_size"))
     except (TypeError, ValueError) as err:
         raise gr.Error(str(err))
+
+
+def cancellable(steps, finish, pending=None, every_s: float = 0.25):
+    """Run a step-wise job (an iterator) to its end inside a Gradio generator handler: yields
+    `pending` every `every_s` seconds, then finish(last item). Cancelling the event closes the
+    handler at a yield, which closes `steps`, so the work stops within one step instead of
+    running on after its concurrency slot was freed (what a plain function would do)."""
+    last, item = time.perf_counter(), None
+    try:
+        for item in steps:
+            if time.perf_counter() - last >= every_s:
+                last = time.perf_counter()
+                yield pending
+    finally:
+        steps.close()
+    yield finish(item)
 
 
 def rows_frame(rows: list[dict]):

@@ -1,18 +1,17 @@
 """The Decode tab: run or load a decode, then step through it view by view; branch; export."""
 from __future__ import annotations
 
-import threading
 import time
-import uuid
 
 import gradio as gr
 
-from wedlm import DecodeConfig, ModelLoadError, ValidationError, decode_steps
+from wedlm import DECODERS, DecodeConfig, ModelLoadError, ValidationError, decode_steps
 from wedlm.branch import branch, first_divergence
 
 from . import export, figures, render
-from .common import (DECODE_TIME_LIMIT_S, DOWNLOADS, TRACE_DIR, Context, example_traces,
+from .common import (DECODE_TIME_LIMIT_S, TRACE_DIR, Context, cancellable, example_traces,
                      make_config, on_gpu, read_trace_file)
+from .sessions import SESSION_TTL_S, UserTraces, downloads
 from .timeline import Timeline
 
 LIVE_UPDATE_S = 0.25  # at most one live refresh per this many seconds (the end always shows)
@@ -57,7 +56,8 @@ def trace_outputs(timeline: Timeline | None, colour_by: str) -> list:
     trace = timeline.trace
     download = None
     if trace.result is not None:  # the finished trace is ready to download
-        download = str(DOWNLOADS / f"wedlm-trace-{trace.decoder}-{uuid.uuid4().hex[:8]}.json")
+        name = trace.decoder if trace.decoder in DECODERS else "trace"  # never a name from a file
+        download = str(downloads.file(f"wedlm-trace-{name}.json"))
         trace.save(download)
     return [timeline, trace.text or partial_text(timeline), figures.entropy_heatmap(timeline),
             download] + views(timeline, max(0, timeline.num_steps - 1), colour_by)
@@ -80,27 +80,6 @@ def partial_text(timeline: Timeline) -> str:
     ids = [p.token for _, p in sorted(timeline.positions.items())
            if p.commit_step is not None and p.token not in timeline.trace.stop_ids]
     return "".join(tokens.get(i, "") for i in ids)
-
-
-class UserTraces:
-    """Sessions in which the user has run, uploaded or picked a trace."""
-
-    def __init__(self):
-        self._sessions: set[str] = set()
-        self._lock = threading.Lock()
-
-    def add(self, request: gr.Request | None) -> None:
-        if request is not None and request.session_hash:
-            with self._lock:
-                self._sessions.add(request.session_hash)
-
-    def has(self, request: gr.Request | None) -> bool:
-        with self._lock:
-            return request is not None and request.session_hash in self._sessions
-
-    def forget(self, request: gr.Request) -> None:
-        with self._lock:
-            self._sessions.discard(request.session_hash)
 
 
 def build(ctx: Context, demo: gr.Blocks) -> None:
@@ -133,14 +112,16 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
                    max_new_tokens: int = 128, seed: int = 0) -> dict:
         """Decode a prompt; returns the whole trace (steps, stats with tokens_per_forward,
         forwards, generated_tokens, p_cache)."""
+        # A generator (it streams null while decoding, then the trace), so that cancelling the
+        # request stops the decode: Gradio closes it at its next yield, while a plain function
+        # would decode on after its queue slot was freed.
         try:
             config = make_config(window, threshold, False, penalty, temperature,
                                  max_new_tokens=max_new_tokens, seed=seed)
-            trace = None
-            for trace in decode_steps(models.get(), prompt, decoder, config,
-                                      time_limit_s=DECODE_TIME_LIMIT_S):
-                pass
-            return trace.to_dict()
+            steps = decode_steps(models.get(), prompt, decoder, config, time_limit_s=DECODE_TIME_LIMIT_S)
+            yield from cancellable(steps, lambda trace: trace.to_dict())
+        except gr.Error:
+            raise  # already worded for the user (wrapping it again would quote it)
         except (ValidationError, ModelLoadError, TypeError, ValueError) as err:
             raise gr.Error(str(err))
 
@@ -179,8 +160,7 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
         if timeline is None:
             raise gr.Error("run a decode (or load a trace) first")
         step = max(0, min(int(step), timeline.num_steps - 1))
-        folder = DOWNLOADS / uuid.uuid4().hex[:8]
-        folder.mkdir()
+        folder = downloads.folder()
         figs = folder / f"wedlm-figures-step-{step}.html"
         figs.write_text(export.figures_html(timeline, step), encoding="utf-8")
         replay = folder / "wedlm-replay.html"
@@ -231,7 +211,7 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
         return playing, gr.Timer(active=playing), ("⏸ Pause" if playing else "▶ Play"), \
             (0 if playing and start_over else step)
 
-    timeline_state = gr.State(None)
+    timeline_state = gr.State(None, time_to_live=SESSION_TTL_S)  # app/sessions.py: caps
     playing = gr.State(False)
     with gr.Row():
         with gr.Column(scale=3):

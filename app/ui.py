@@ -8,7 +8,7 @@ import gradio as gr
 
 from wedlm.loading import BUNDLED_AR_MODEL
 
-from . import decode_tab, entropy_tab, lessons_tab, race_tab
+from . import decode_tab, entropy_tab, lessons_tab, race_tab, sessions
 from .common import Context, Models
 
 CSS = (Path(__file__).parent / "style.css").read_text()
@@ -23,7 +23,8 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None) ->
     if ar_model_name is None and model_name is None and BUNDLED_AR_MODEL.is_dir():
         ar_model_name = str(BUNDLED_AR_MODEL)
     ctx = Context(models=Models(model_name), ar_model_name=ar_model_name)
-    with gr.Blocks(title="WeDLM Explorer") as demo:
+    cache = (sessions.CACHE_SWEEP_S, sessions.CACHE_AGE_S)  # served files do not pile up
+    with gr.Blocks(title="WeDLM Explorer", delete_cache=cache) as demo:
         gr.Markdown("# WeDLM Explorer\nA real **WeDLM streaming parallel decoder** on a real KV cache, "
                     "step by step: masks are filled in parallel, filled tokens move in front of masks "
                     "(keeping their position ids), and the leading filled run commits to the cache.")
@@ -41,4 +42,5 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None) ->
 def launch(demo: gr.Blocks, **kwargs):
     """Queue and launch with the explorer's settings: offline, no share link, capped uploads."""
     demo.queue(default_concurrency_limit=DEFAULT_CONCURRENCY, max_size=QUEUE_SIZE)
+    kwargs.setdefault("state_session_capacity", sessions.MAX_SESSIONS)  # app/sessions.py
     return demo.launch(css=CSS, share=False, max_file_size=MAX_UPLOAD, **kwargs)

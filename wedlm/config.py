@@ -12,6 +12,9 @@ DEFAULT_PENALTY = 0.02
 MAX_WINDOW = 64
 MAX_NEW_TOKENS_CAP = 1024  # a decode never asks for more; documented in README
 MAX_TOP_CANDIDATES = 20
+MAX_SCORE_KNOB = 1000.0   # tau and lambda: entropies are ~12 nats at most; keeps every score finite
+MIN_TEMPERATURE = 0.01    # below it (but above 0) logits / T overflow float32: 0 means greedy
+PROMPT_CHARS_PER_TOKEN = 8  # a prompt longer than 8 characters per context token is refused unread
 
 
 class ValidationError(ValueError):
@@ -62,19 +65,23 @@ def _check_int(name: str, value, low: int, high: int | None = None) -> None:
         raise ValidationError(f"{name} must be {bound}, got {value}")
 
 
-def _check_number(name: str, value, low: float) -> None:
+def _check_number(name: str, value, low: float, high: float | None = None) -> None:
     if not _is_number(value):
         raise ValidationError(f"{name} must be a finite number, got {value!r}")
-    if value < low:
-        raise ValidationError(f"{name} must be at least {low}, got {value}")
+    if value < low or (high is not None and value > high):
+        bound = f"from {low} to {high}" if high is not None else f"at least {low}"
+        raise ValidationError(f"{name} must be {bound}, got {value}")
 
 
 def validate_config(cfg: DecodeConfig) -> None:
     _check_int("window", cfg.window, 1, MAX_WINDOW)
     if cfg.threshold is not None:
-        _check_number("threshold", cfg.threshold, 0.0)
-    _check_number("penalty", cfg.penalty, 0.0)
+        _check_number("threshold", cfg.threshold, 0.0, MAX_SCORE_KNOB)
+    _check_number("penalty", cfg.penalty, 0.0, MAX_SCORE_KNOB)
     _check_number("temperature", cfg.temperature, 0.0)
+    if 0 < cfg.temperature < MIN_TEMPERATURE:  # ~1e-38 is 0 in float32 and crashes sampling
+        raise ValidationError(f"temperature must be 0 (greedy) or at least {MIN_TEMPERATURE}, "
+                              f"got {cfg.temperature}")
     _check_int("top_k", cfg.top_k, 0)
     if not _is_number(cfg.top_p) or not 0.0 < cfg.top_p <= 1.0:
         raise ValidationError(f"top_p must be in (0, 1], got {cfg.top_p!r}")
@@ -84,9 +91,25 @@ def validate_config(cfg: DecodeConfig) -> None:
     _check_int("top_candidates", cfg.top_candidates, 1, MAX_TOP_CANDIDATES)
 
 
-def validate_prompt(prompt) -> str:
+def max_prompt_chars(context_tokens: int) -> int:
+    """The longest prompt (characters) worth tokenizing for a model with this context."""
+    return PROMPT_CHARS_PER_TOKEN * int(context_tokens)
+
+
+def validate_prompt(prompt, context_tokens: int | None = None) -> str:
+    """Every prompt passes here before it is tokenized. With the model's context (tokens), a
+    prompt longer than max_prompt_chars(context) is refused on its length alone: tokenizing
+    50 MB of text costs tens of CPU-seconds and gigabytes before the context check could run."""
     if not isinstance(prompt, str):
         raise ValidationError("prompt must be text")
+    if context_tokens is not None and len(prompt) > max_prompt_chars(context_tokens):
+        raise ValidationError(f"prompt is {len(prompt)} characters; at most "
+                              f"{max_prompt_chars(context_tokens)} ({PROMPT_CHARS_PER_TOKEN} per token "
+                              f"of the model's {context_tokens}-token context)")
     if not prompt.strip():
         raise ValidationError("prompt is empty")
+    try:
+        prompt.encode("utf-8")  # lone surrogates: a non-UTF-8 byte in argv, or "\ud800" in JSON
+    except UnicodeEncodeError as err:
+        raise ValidationError(f"prompt is not valid UTF-8 text (at character {err.start})") from None
     return prompt
