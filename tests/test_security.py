@@ -77,7 +77,8 @@ def hostile_traces(good: dict) -> dict[str, tuple[dict, str]]:
     step.update(window=[None] * 2048, order=list(range(2048)),
                 position_ids=list(range(step["start"], step["start"] + 2048)))
     many = copy()
-    lean = {**many["steps"][0], "masks": [], "filled": [], "committed": []}
+    lean = {k: v for k, v in many["steps"][0].items() if k not in ("finished", "stop_reason")}
+    lean.update(window=[None], order=[0], position_ids=[lean["start"]], masks=[], filled=[], committed=[])
     many["steps"] = [{**lean, "index": i} for i in range(20_000)]
     nan = copy()
     nan["steps"][0]["masks"][0]["entropy"] = float("nan")
@@ -128,7 +129,7 @@ def test_hostile_uploads_are_refused_through_the_upload_endpoint(client, good_tr
     from gradio_client import handle_file
     for k, (name, (data, field)) in enumerate(hostile_traces(good_trace).items()):
         path = tmp_path / f"hostile-{k}.json"
-        path.write_text(json.dumps(data))
+        path.write_text(json.dumps(data, separators=(",", ":")))
         assert path.stat().st_size < 5 * 1024 * 1024  # under the upload cap: the schema must refuse it
         started = time.perf_counter()
         msg = app_error(lambda: client.predict(handle_file(str(path)), "entropy", api_name="/load_trace"))
@@ -260,3 +261,23 @@ def test_decode_errors_are_not_quoted(client):
     assert msg.startswith("threshold must be") and not msg.startswith(("'", '"')), msg
     msg = app_error(lambda: client.predict(prompt="   ", api_name="/decode"))
     assert msg == "prompt is empty", msg
+
+
+# 8. Per-server limits (public Space mode), enforced in one place --------------------------
+
+def test_space_limits_are_enforced_where_every_forward_starts():
+    import gradio as gr
+    from app import gpu
+    from app.settings import SPACE, limits
+    assert limits({"WEDLM_SPACE_MODE": "1"}) == SPACE and limits({"SPACE_ID": "a/b"}) == SPACE
+    gpu.Work.of(SPACE.max_new_tokens, SPACE.max_window, ["streaming", "block"], SPACE)  # at the limits
+    for args, needle in (((SPACE.max_new_tokens + 1, 16, ["streaming"]), "max_new_tokens is at most 256"),
+                         ((64, SPACE.max_window + 1, ["block"]), "at most 32"),
+                         ((64, 16, ["magic"]), "unknown decoder")):
+        with pytest.raises(gr.Error, match=needle):
+            gpu.Work.of(*args, SPACE)
+
+
+def test_app_refuses_requests_over_its_limits(client):
+    msg = app_error(lambda: client.predict(prompt="hi", max_new_tokens=1000, api_name="/decode"))
+    assert msg.startswith("max_new_tokens is at most 512"), msg

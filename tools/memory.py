@@ -13,7 +13,9 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import resource
+import shutil
 import sys
 import tempfile
 import uuid
@@ -41,8 +43,8 @@ def settle() -> float:
     return rss_mb()
 
 
-def explorer_folders() -> list[str]:
-    return sorted(str(p) for p in Path(tempfile.gettempdir()).glob("wedlm-explorer-*"))
+def files_under(folder: Path) -> int:
+    return sum(1 for p in folder.rglob("*") if p.is_file())
 
 
 def measure_decodes(args) -> dict:
@@ -72,9 +74,13 @@ def live_decode(client, i: int, max_new: int) -> None:
 
 
 def measure_sessions(args) -> dict:
+    # a private temp folder, so that the files and folders counted are this server's only
+    # (Gradio's cache lives under it too)
+    private = Path(tempfile.mkdtemp(prefix="wedlm-memory-"))
+    tempfile.tempdir = str(private)
+    os.environ["GRADIO_TEMP_DIR"] = str(private / "gradio")
     from app import sessions
     from app.ui import build_ui, launch
-    folders_before = explorer_folders()
     sessions.MAX_SESSIONS = args.session_cap or sessions.MAX_SESSIONS
     demo = build_ui(args.model)
     launch(demo, prevent_thread_lock=True, server_name="127.0.0.1", quiet=True)  # loopback only
@@ -89,14 +95,17 @@ def measure_sessions(args) -> dict:
         after = settle()
         held = len(demo.state_holder.session_data)
         files = sessions.downloads.count()
+        explorer_folders = len(list(private.glob("wedlm-explorer-*")))
+        gradio_cache_files = files_under(private / "gradio")
     finally:
         demo.close()
+        shutil.rmtree(private, ignore_errors=True)
     return {"sessions": args.sessions, "max_new_tokens": args.max_new_tokens,
             "rss_before_mb": round(before, 1), "rss_after_mb": round(after, 1),
             "growth_mb": round(after - before, 1), "sessions_held": held,
             "session_cap": sessions.MAX_SESSIONS, "temp_files_kept": files,
-            "temp_files_cap": sessions.MAX_DOWNLOADS,
-            "new_explorer_folders": len(set(explorer_folders()) - set(folders_before))}
+            "temp_files_cap": sessions.MAX_DOWNLOADS, "explorer_temp_folders": explorer_folders,
+            "gradio_cache_files": gradio_cache_files}
 
 
 def main() -> int:
