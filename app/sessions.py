@@ -19,6 +19,8 @@ import uuid
 from collections import OrderedDict
 from pathlib import Path
 
+import gradio as gr
+
 SESSION_TTL_S = 3600          # a session's decode is dropped an hour after its last change
 MAX_SESSIONS = 100            # sessions whose state is held at once (the oldest go first)
 MAX_DOWNLOADS = 64            # newest download files/folders kept in our temp folder
@@ -73,7 +75,7 @@ class UserTraces:
         self._sessions: OrderedDict[str, None] = OrderedDict()
         self._lock = threading.Lock()
 
-    def add(self, request) -> None:
+    def add(self, request: gr.Request | None) -> None:
         if request is not None and request.session_hash:
             with self._lock:
                 self._sessions[request.session_hash] = None
@@ -81,11 +83,11 @@ class UserTraces:
                 while len(self._sessions) > self.capacity:
                     self._sessions.popitem(last=False)
 
-    def has(self, request) -> bool:
+    def has(self, request: gr.Request | None) -> bool:
         with self._lock:
             return request is not None and request.session_hash in self._sessions
 
-    def forget(self, request) -> None:
+    def forget(self, request: gr.Request) -> None:  # typed: Gradio passes it by the hint
         if request is not None:
             with self._lock:
                 self._sessions.pop(request.session_hash, None)

@@ -181,7 +181,7 @@ def test_smallest_allowed_temperature_samples(tiny_lm, client):
 
 def run_cli(*args):
     return subprocess.run([sys.executable, "-m", "wedlm", *args], capture_output=True, env=ENV,
-                          timeout=300, cwd=ROOT)
+                          timeout=900, cwd=ROOT)
 
 
 def assert_one_line_error(proc, needle: str):
