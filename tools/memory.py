@@ -1,7 +1,7 @@
 """Resident memory over many decodes, or over many app sessions.
 
-python tools/memory.py [--model PATH] [--decodes 200]       # the library: decode after decode
-python tools/memory.py --sessions 200 [--model PATH]        # the app: 200 gradio_client sessions,
+python -m tools.memory [--model PATH] [--decodes 200]       # the library: decode after decode
+python -m tools.memory --sessions 200 [--model PATH]        # the app: 200 gradio_client sessions,
                                                               each one live decode (/run_live)
 
 The sessions mode launches the app in this process on loopback, so the figures are the server's.
@@ -20,8 +20,6 @@ import sys
 import tempfile
 import uuid
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 def rss_mb() -> float:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from .config import MAX_NEW_TOKENS_CAP, MAX_TOP_CANDIDATES, MAX_WINDOW, DecodeConfig
+from .config import is_int as _int
 
 MAX_SLOTS = 2 * MAX_WINDOW     # a step's window: W uncommitted slots + the n about to commit
 OVERHANG = 2 * MAX_WINDOW      # slots filled past max_new_tokens are never committed
@@ -27,10 +28,6 @@ KNOWN_STOP_REASONS = ("stop_token", "max_new_tokens", "stopped", "time_limit")
 
 class TraceFormatError(ValueError):
     """The file is not a valid trace; the message names the first bad field."""
-
-
-def _int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _num(v) -> bool:  # NaN and Infinity parse as floats in Python's json: refused here
