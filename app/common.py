@@ -1,7 +1,6 @@
 """What the tabs share: loaded models, knob parsing, trace files, limits."""
 from __future__ import annotations
 
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,7 +13,6 @@ from . import gpu
 from .settings import LOCAL, Limits, on_zero_gpu
 
 MAX_TRACE_BYTES = 5 * 1024 * 1024
-DOWNLOADS = Path(tempfile.mkdtemp(prefix="wedlm-explorer-"))
 
 
 class Models:

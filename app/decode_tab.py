@@ -5,18 +5,17 @@ functions that return {component: value} updates; wire() connects the two."""
 from __future__ import annotations
 
 import functools
-import threading
-import uuid
 from dataclasses import dataclass
 
 import gradio as gr
 
-from wedlm import DecodeConfig, ModelLoadError, ValidationError, decode, decode_steps
+from wedlm import DECODERS, DecodeConfig, ModelLoadError, ValidationError, decode_steps
 from wedlm.branch import branch, first_divergence
 from wedlm.config import DEFAULT_THRESHOLD, DEFAULTS
 
 from . import export, figures, gpu, knobs, render
-from .common import DOWNLOADS, TRACE_DIR, Context, example_traces, make_config, read_trace_file
+from .common import TRACE_DIR, Context, example_traces, make_config, read_trace_file
+from .sessions import SESSION_TTL_S, UserTraces, downloads
 from .timeline import Timeline
 
 LIVE_UPDATE_S = 0.25  # at most one live refresh per this many seconds (the end always shows)
@@ -119,7 +118,8 @@ class DecodeTab:
 # -- layout --------------------------------------------------------------------------------------
 
 def layout() -> DecodeTab:
-    c: dict = {"timeline": gr.State(None), "playing": gr.State(False)}
+    c: dict = {"timeline": gr.State(None, time_to_live=SESSION_TTL_S),  # app/sessions.py: caps
+               "playing": gr.State(False)}
     with gr.Row(equal_height=False):
         with gr.Column(scale=2, min_width=320, elem_id="decode-controls"):
             c["prompt"] = gr.Textbox(label="Prompt", lines=2, max_lines=6, value=EXAMPLES[0][0], elem_id="prompt")
@@ -237,7 +237,8 @@ def trace_updates(ui: DecodeTab, timeline: Timeline | None, colour_by: str, *, f
     trace = timeline.trace
     download = None
     if trace.result is not None:  # the finished trace is ready to download
-        download = str(DOWNLOADS / f"wedlm-trace-{trace.decoder}-{uuid.uuid4().hex[:8]}.json")
+        name = trace.decoder if trace.decoder in DECODERS else "trace"  # never a name from a file
+        download = str(downloads.file(f"wedlm-trace-{name}.json"))
         trace.save(download)
     decoder = trace.decoder if trace.decoder in {v for _, v in DECODER_CHOICES} else gr.skip()
     return {ui.timeline: timeline, ui.output_text: trace.text or partial_text(timeline),
@@ -265,28 +266,12 @@ def partial_text(timeline: Timeline) -> str:
     return "".join(tokens.get(i, "") for i in ids)
 
 
-class UserTraces:
-    """Sessions in which the user has run, uploaded or picked a trace."""
-
-    def __init__(self):
-        self._sessions: set[str] = set()
-        self._lock = threading.Lock()
-
-    def add(self, request: gr.Request | None) -> None:
-        if request is not None and request.session_hash:
-            with self._lock:
-                self._sessions.add(request.session_hash)
-
-    def has(self, request: gr.Request | None) -> bool:
-        with self._lock:
-            return request is not None and request.session_hash in self._sessions
-
-    def forget(self, request: gr.Request) -> None:
-        with self._lock:
-            self._sessions.discard(request.session_hash)
-
-
 # -- handlers ------------------------------------------------------------------------------------
+
+def widest(config: DecodeConfig, decoder: str) -> int:
+    """The slots a decode's forwards hold: the block decoder's block, else the window."""
+    return config.block_size if decoder == "block" else config.window
+
 
 def run_decode(ui: DecodeTab, ctx: Context, user_traces: UserTraces, prompt, decoder, window, threshold,
                no_threshold, penalty, temperature, top_k, top_p, max_new_tokens, seed, block_size,
@@ -295,7 +280,7 @@ def run_decode(ui: DecodeTab, ctx: Context, user_traces: UserTraces, prompt, dec
     user_traces.add(request)
     config = make_config(window, threshold, no_threshold, penalty, temperature, top_k, top_p,
                          max_new_tokens, seed, block_size)
-    work = gpu.Work.of(config.max_new_tokens, config.window, [decoder], ctx.limits)
+    work = gpu.Work.of(config.max_new_tokens, widest(config, decoder), [decoder], ctx.limits)
     for trace in gpu.stream_on_gpu(decode_steps, ctx.models.wedlm, prompt, decoder, config,
                                    time_limit_s=work.time_limit_s, work=work, every_s=LIVE_UPDATE_S):
         if trace.result is not None:  # finished: every view, once
@@ -312,12 +297,22 @@ def make_decode_api(ctx: Context):
                    max_new_tokens: int = DEFAULTS["max_new_tokens"], seed: int = DEFAULTS["seed"]) -> dict:
         """Decode a prompt; returns the whole trace (steps, stats with tokens_per_forward,
         forwards, generated_tokens, p_cache)."""
+        # A generator (it streams null while decoding, then the trace), so that cancelling the
+        # request stops the decode: Gradio closes it at its next yield, while a plain function
+        # would decode on after its queue slot was freed.
         try:
             config = make_config(window, threshold, False, penalty, temperature,
                                  max_new_tokens=max_new_tokens, seed=seed)
-            work = gpu.Work.of(config.max_new_tokens, config.window, [decoder], ctx.limits)
-            return gpu.run_on_gpu(decode, ctx.models.wedlm, prompt, decoder, config,
-                                  time_limit_s=work.time_limit_s, work=work).to_dict()
+            work = gpu.Work.of(config.max_new_tokens, widest(config, decoder), [decoder], ctx.limits)
+            trace = None
+            for trace in gpu.stream_on_gpu(decode_steps, ctx.models.wedlm, prompt, decoder, config,
+                                           time_limit_s=work.time_limit_s, work=work,
+                                           every_s=LIVE_UPDATE_S):
+                if trace.result is None:
+                    yield None
+            yield trace.to_dict()
+        except gr.Error:
+            raise  # already worded for the user (wrapping it again would quote it)
         except (ValidationError, ModelLoadError, TypeError, ValueError) as err:
             raise gr.Error(str(err))
     return decode_api
@@ -351,7 +346,7 @@ def run_branch(ui: DecodeTab, ctx: Context, timeline, step, tau, no_tau, penalty
             if len(ids) != 1:
                 raise ValidationError(f"force needs text that is exactly one token; {force_tok!r} is {len(ids)}")
             force = (force_at, ids[0])
-        work = gpu.Work.of(config.max_new_tokens, config.window, [trace.decoder], ctx.limits)
+        work = gpu.Work.of(config.max_new_tokens, widest(config, trace.decoder), [trace.decoder], ctx.limits)
         other = gpu.run_on_gpu(branch, ctx.models.wedlm, trace, step, config, force=force, veto=veto,
                                work=work)
     except (ValidationError, ModelLoadError, KeyError, TypeError, ValueError) as err:
@@ -378,8 +373,7 @@ def make_exports(timeline, step) -> list[str]:
     if timeline is None:
         raise gr.Error("run a decode (or load a trace) first")
     step = max(0, min(int(step), timeline.num_steps - 1))
-    folder = DOWNLOADS / uuid.uuid4().hex[:8]
-    folder.mkdir()
+    folder = downloads.folder()
     figs = folder / f"wedlm-figures-step-{step}.html"
     figs.write_text(export.figures_html(timeline, step), encoding="utf-8")
     replay = folder / "wedlm-replay.html"

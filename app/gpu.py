@@ -74,7 +74,11 @@ class Work:
         """decoders: the decoder names the event runs, one entry per decode (a race runs
         ("ar", "streaming", "block")). A decode runs at most max_new_tokens + window forwards:
         every forward fills at least one slot, and at most `window` filled slots are never
-        committed."""
+        committed. Over the limits (Limits.check), the request is refused here."""
+        try:
+            limits.check(max_new_tokens, window, decoders)
+        except ValueError as err:  # shown as is, wherever the event calls this
+            raise gr.Error(str(err)) from None
         forwards = max_new_tokens + window
         estimate = sum(DECODE_SETUP_S + forwards * SECONDS_PER_FORWARD.get(d, 0.15) for d in decoders)
         lease = int(min(limits.decode_seconds, GPU_STARTUP_S + estimate) + 0.999)

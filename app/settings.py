@@ -30,6 +30,20 @@ class Limits:
     upload_bytes: int         # an uploaded trace file
     decode_seconds: float     # wall-clock budget of one event's forwards (and its GPU lease)
 
+    def check(self, max_new_tokens: int, window: int, decoders) -> None:
+        """Refuse a request over these limits (ValidationError, shown as is). The one place
+        they are enforced: gpu.Work.of calls it for every event that runs a forward."""
+        from wedlm import ValidationError
+        where = "on this public Space" if self != LOCAL else "on this server"
+        if max_new_tokens > self.max_new_tokens:
+            raise ValidationError(f"max_new_tokens is at most {self.max_new_tokens} {where}, got {max_new_tokens}")
+        if window > self.max_window:
+            raise ValidationError(f"window and block size are at most {self.max_window} {where}, got {window}")
+        for decoder in decoders:
+            if decoder not in self.decoders:
+                raise ValidationError(f"unknown decoder {str(decoder)[:40]!r} {where} "
+                                      f"(choose from {', '.join(self.decoders)})")
+
 
 # On this machine: the local limits the app always had.
 LOCAL = Limits(max_new_tokens=512, max_window=64, decoders=DECODERS, concurrency=2,

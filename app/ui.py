@@ -9,7 +9,7 @@ import gradio as gr
 
 from wedlm.paths import BUNDLED_AR_MODEL
 
-from . import decode_tab, entropy_tab, lessons_tab, palette, race_tab
+from . import decode_tab, entropy_tab, lessons_tab, palette, race_tab, sessions
 from .common import Context, Models
 from .settings import Limits, limits as env_limits, on_zero_gpu, space_mode
 
@@ -26,7 +26,8 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None,
         ar_model_name = str(BUNDLED_AR_MODEL)
     ctx = Context(models=Models(model_name, ar_model_name), ar_model_name=ar_model_name,
                   limits=limits or env_limits())
-    with gr.Blocks(title="WeDLM Explorer") as demo:
+    cache = (sessions.CACHE_SWEEP_S, sessions.CACHE_AGE_S)  # served files do not pile up
+    with gr.Blocks(title="WeDLM Explorer", delete_cache=cache) as demo:
         gr.Markdown("# WeDLM Explorer\nA real **WeDLM streaming parallel decoder** on a real KV cache, "
                     "step by step: masks are filled in parallel, filled tokens move in front of masks "
                     "(keeping their position ids), and the leading filled run commits to the cache.")
@@ -61,4 +62,5 @@ def launch(demo: gr.Blocks, limits: Limits | None = None, **kwargs):
     """Queue and launch with the explorer's settings: offline, no share link, capped uploads."""
     limits = limits or getattr(demo, "explorer_limits", None) or env_limits()
     demo.queue(default_concurrency_limit=limits.concurrency, max_size=limits.queue_size)
+    kwargs.setdefault("state_session_capacity", sessions.MAX_SESSIONS)  # app/sessions.py
     return demo.launch(css=CSS, head=HEAD, share=False, max_file_size=limits.upload_bytes, **kwargs)

@@ -35,10 +35,15 @@ def tiny_models(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def app_url(tiny_dir):
+def app_demo(tiny_dir):
     """The explorer launched for real on loopback, on the tiny checkpoint."""
     from app.ui import build_ui, launch
     demo = build_ui(str(tiny_dir))
     launch(demo, prevent_thread_lock=True, server_name="127.0.0.1", quiet=True)
-    yield demo.local_url
+    yield demo
     demo.close()
+
+
+@pytest.fixture(scope="module")
+def app_url(app_demo):
+    return app_demo.local_url

@@ -30,7 +30,7 @@ def test_decode_api_defaults_and_threshold_none(client):
 
 
 def test_decode_api_rejects_bad_input(client):
-    with pytest.raises(Exception, match="threshold must be at least 0"):
+    with pytest.raises(Exception, match="threshold must be from 0.0 to 1000.0"):
         client.predict(prompt="hi", threshold=-1.0, api_name="/decode")
     with pytest.raises(Exception, match="prompt is empty"):
         client.predict(prompt="   ", api_name="/decode")

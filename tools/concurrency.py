@@ -5,6 +5,10 @@ python -m tools.concurrency [--model PATH] [--sessions 20] [--max-new-tokens 64]
 Each session decodes its own prompt/seed through /decode. The same requests are first run one
 at a time; every concurrent result must equal its lone run token for token and carry its own
 prompt (no session sees another's trace). Prints JSON: completions, p50/p95 latency.
+
+--cancel-loop N then submits N long /decode requests, cancelling each once it runs, and reports
+the CPU-seconds the server (this process) burns in the 5 s after the last cancel: a cancelled
+decode must stop, not run on in the background (issue 25).
 """
 from __future__ import annotations
 
@@ -29,6 +33,25 @@ def requests(n: int, max_new: int) -> list[dict]:
     return out
 
 
+def cancel_loop(url: str, n: int) -> dict:
+    """Submit-and-cancel n long decodes; CPU-seconds of this process in the 5 s after."""
+    from gradio_client import Client
+    from gradio_client.utils import Status
+    client = Client(url, verbose=False)
+    for i in range(n):
+        job = client.submit(prompt="Count from 1 to 9:", decoder="reference", threshold=None,
+                            max_new_tokens=480, seed=i, api_name="/decode")
+        deadline = time.monotonic() + 120
+        while job.status().code != Status.PROCESSING and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)
+        job.cancel()
+    time.sleep(2.0)  # a cancelled decode stops at its next step
+    cpu = time.process_time()
+    time.sleep(5.0)
+    return {"cancelled": n, "cpu_s_in_5_s_after": round(time.process_time() - cpu, 2)}
+
+
 def main() -> int:
     from gradio_client import Client
     from app.ui import build_ui, launch
@@ -38,6 +61,7 @@ def main() -> int:
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument("--max-new-tokens", type=int, default=64)
     parser.add_argument("--timeout", type=float, default=600.0)
+    parser.add_argument("--cancel-loop", type=int, default=0)
     args = parser.parse_args()
     demo = build_ui(args.model)
     launch(demo, prevent_thread_lock=True, server_name="127.0.0.1", quiet=True)  # loopback only
@@ -60,6 +84,8 @@ def main() -> int:
               "p50_s": round(statistics.median(latencies), 2) if latencies else None,
               "p95_s": round(latencies[max(0, int(0.95 * len(latencies)) - 1)], 2) if latencies else None,
               "max_s": round(latencies[-1], 2) if latencies else None}
+    if args.cancel_loop:
+        report.update(cancel_loop(demo.local_url, args.cancel_loop))
     demo.close()
     print(json.dumps(report))
     return 0 if same == args.sessions else 1

@@ -169,12 +169,24 @@ def run_diff(args) -> int:
     return 0
 
 
+def check_writable(path: str) -> None:
+    """A file we may create or replace: not a folder, in a folder that exists."""
+    from pathlib import Path
+    target = Path(path)
+    if target.is_dir():
+        raise CliError(f"--trace-out {path!r} is a folder; name a file")
+    if not target.parent.is_dir():
+        raise CliError(f"--trace-out {path!r}: folder {str(target.parent)!r} does not exist")
+
+
 def run_generate(args) -> int:
     from .loading import load_model
     from .trace import decode
 
     config = DecodeConfig.from_dict({k: v for k, v in vars(args).items() if k in KNOBS})
     validate_prompt(args.prompt)  # before loading a model
+    if args.trace_out:  # before decoding: a decode must not be lost to a bad path
+        check_writable(args.trace_out)
     lm = load_model(args.model, device=args.device, dtype=args.dtype)
     trace = decode(lm, args.prompt, args.decoder, config, chat=args.chat)
     if args.trace_out:
@@ -208,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
                 raise CliError("--repeats must be at least 1")
             from .bench import main_bench
             return main_bench(args)
-    except (CliError, ValidationError, ModelLoadError, FileNotFoundError) as err:
+    except (CliError, ValidationError, ModelLoadError, OSError) as err:
         print(f"wedlm: error: {err}", file=sys.stderr)
         return 2
     return 2

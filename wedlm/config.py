@@ -12,6 +12,9 @@ DEFAULT_PENALTY = 0.02
 MAX_WINDOW = 64
 MAX_NEW_TOKENS_CAP = 1024  # a decode never asks for more; documented in README
 MAX_TOP_CANDIDATES = 20
+MAX_SCORE_KNOB = 1000.0   # tau and lambda: entropies are ~12 nats at most; keeps every score finite
+MIN_TEMPERATURE = 0.01    # below it (but above 0) logits / T overflow float32: 0 means greedy
+PROMPT_CHARS_PER_TOKEN = 8  # a prompt longer than 8 characters per context token is refused unread
 
 
 class ValidationError(ValueError):
@@ -39,10 +42,11 @@ class DecodeConfig:
     threshold: float | None = _knob(
         DEFAULT_THRESHOLD, "Threshold τ",
         "fill every mask whose entropy + λ·d is under τ (else the single lowest); "
-        "none = one slot per step (most cautious)", 0.0, None, 0.05)
+        "none = one slot per step (most cautious)", 0.0, MAX_SCORE_KNOB, 0.05)
     penalty: float = _knob(DEFAULT_PENALTY, "Penalty λ",
-                           "score = entropy + λ·d, d = slots after the first mask", 0.0, None, 0.01)
-    temperature: float = _knob(0.0, "Temperature", "0 = greedy (argmax)", 0.0, None, 0.1)
+                           "score = entropy + λ·d, d = slots after the first mask", 0.0, MAX_SCORE_KNOB, 0.01)
+    temperature: float = _knob(0.0, "Temperature", f"0 = greedy (argmax), else at least {MIN_TEMPERATURE}",
+                               0.0, None, 0.1)
     top_k: int = _knob(0, "Top-k", "sample among the k likeliest tokens; 0 = off", 0, None, 1)
     top_p: float = _knob(1.0, "Top-p", "sample within this probability mass; 1 = off", 0.0, 1.0, 0.01)
     seed: int = _knob(0, "Seed", "random seed for sampling", 0, 2**63 - 1, 1)
@@ -94,11 +98,12 @@ def _check_int(name: str, value, low: int, high: int | None = None) -> None:
         raise ValidationError(f"{name} must be {bound}, got {value}")
 
 
-def _check_number(name: str, value, low: float) -> None:
+def _check_number(name: str, value, low: float, high: float | None = None) -> None:
     if not _is_number(value):
         raise ValidationError(f"{name} must be a finite number, got {value!r}")
-    if value < low:
-        raise ValidationError(f"{name} must be at least {low}, got {value}")
+    if value < low or (high is not None and value > high):
+        bound = f"from {low} to {high}" if high is not None else f"at least {low}"
+        raise ValidationError(f"{name} must be {bound}, got {value}")
 
 
 def validate_config(cfg: DecodeConfig) -> None:
@@ -113,12 +118,31 @@ def validate_config(cfg: DecodeConfig) -> None:
         elif isinstance(DEFAULTS[name], int) and not isinstance(DEFAULTS[name], bool):
             _check_int(name, value, int(k.low), None if k.high is None else int(k.high))
         else:
-            _check_number(name, value, k.low)
+            _check_number(name, value, k.low, k.high)
+    if 0 < cfg.temperature < MIN_TEMPERATURE:  # ~1e-38 is 0 in float32 and crashes sampling
+        raise ValidationError(f"temperature must be 0 (greedy) or at least {MIN_TEMPERATURE}, "
+                              f"got {cfg.temperature}")
 
 
-def validate_prompt(prompt) -> str:
+def max_prompt_chars(context_tokens: int) -> int:
+    """The longest prompt (characters) worth tokenizing for a model with this context."""
+    return PROMPT_CHARS_PER_TOKEN * int(context_tokens)
+
+
+def validate_prompt(prompt, context_tokens: int | None = None) -> str:
+    """Every prompt passes here before it is tokenized (LoadedModel.encode calls it). With the
+    model's context (tokens), a prompt longer than max_prompt_chars(context) is refused on its
+    length alone: tokenizing 50 MB of text costs tens of CPU-seconds and gigabytes first."""
     if not isinstance(prompt, str):
         raise ValidationError("prompt must be text")
+    if context_tokens is not None and len(prompt) > max_prompt_chars(context_tokens):
+        raise ValidationError(f"prompt is {len(prompt)} characters; at most "
+                              f"{max_prompt_chars(context_tokens)} ({PROMPT_CHARS_PER_TOKEN} per token "
+                              f"of the model's {context_tokens}-token context)")
     if not prompt.strip():
         raise ValidationError("prompt is empty")
+    try:
+        prompt.encode("utf-8")  # lone surrogates: a non-UTF-8 byte in argv, or "\ud800" in JSON
+    except UnicodeEncodeError as err:
+        raise ValidationError(f"prompt is not valid UTF-8 text (at character {err.start})") from None
     return prompt

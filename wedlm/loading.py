@@ -13,6 +13,7 @@ from pathlib import Path
 
 import torch
 
+from .config import validate_prompt
 from .device import resolve_attention, resolve_device, resolve_dtype
 from .paths import BUNDLED_MODEL
 RELEASED_MASK_TOKEN_ID = 151665  # <|mask|> of the released WeDLM checkpoints
@@ -54,6 +55,7 @@ class LoadedModel:
     def encode(self, prompt: str, chat: bool | None = None) -> list[int]:
         """Token ids of a prompt; with chat (default: when the tokenizer has a template) the
         prompt becomes one user turn of the chat template, ready for the assistant's reply."""
+        validate_prompt(prompt, self.max_context)  # refused on its length before tokenizing
         use_chat = self.has_chat_template if chat is None else chat
         if use_chat:
             if not self.has_chat_template:

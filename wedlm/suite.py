@@ -20,16 +20,27 @@ def in_class_order(classes) -> list[str]:
 def read_prompts(path: str | Path = SUITE_FILE) -> list[dict]:
     """The rows of a JSONL suite (default: the project's), each checked for id, class, prompt."""
     rows = []
-    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ValidationError(f"{path}: not UTF-8 text") from None
+    except OSError as err:  # a folder, no permission, ...
+        raise ValidationError(f"{path}: cannot read it ({err.strerror or err})") from None
+    for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
             row = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise ValidationError(f"{path}:{n}: not JSON ({err.msg})") from None
+        except (json.JSONDecodeError, RecursionError) as err:
+            raise ValidationError(f"{path}:{n}: not JSON ({getattr(err, 'msg', 'nested too deeply')})") from None
+        if not isinstance(row, dict):
+            raise ValidationError(f"{path}:{n}: expected an object with id, class and prompt")
         missing = {"id", "class", "prompt"} - set(row)
         if missing:
             raise ValidationError(f"{path}:{n}: missing {', '.join(sorted(missing))}")
+        for key in ("id", "class", "prompt"):
+            if not isinstance(row[key], str):
+                raise ValidationError(f"{path}:{n}: {key} must be text, got {type(row[key]).__name__}")
         rows.append(row)
     if not rows:
         raise ValidationError(f"{path}: no prompts")

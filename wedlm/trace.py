@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from .config import DecodeConfig, validate_prompt
+from .config import DecodeConfig
 from .decoders import DecodeResult, StepRecord, make_decoder
 from .loading import LoadedModel
-from .trace_schema import validate_trace_dict
+from .trace_schema import TraceFormatError, validate_trace_dict
 
 TRACE_FORMAT = "wedlm-trace"
 TRACE_VERSION = 1
@@ -80,7 +80,11 @@ class Trace:
 
     @classmethod
     def from_json(cls, text: str) -> "Trace":
-        return cls.from_dict(json.loads(text))
+        try:
+            data = json.loads(text)
+        except RecursionError:  # e.g. 100,000 nested brackets: not a ValueError in Python
+            raise TraceFormatError("trace: nested too deeply to be a trace") from None
+        return cls.from_dict(data)
 
     @classmethod
     def load(cls, path: str | Path) -> "Trace":
@@ -119,9 +123,8 @@ def decode_steps(lm: LoadedModel, prompt: str, decoder: str = "streaming",
     """Decode step by step, yielding the growing trace after every forward (live views).
     The last trace yielded has its result set. Closing the iterator stops the decode; so does
     the wall-clock budget `time_limit_s` (stop reason "time_limit")."""
-    validate_prompt(prompt)
     config = config or DecodeConfig()
-    prompt_ids = lm.encode(prompt, chat=chat)
+    prompt_ids = lm.encode(prompt, chat=chat)  # validates the prompt (validate_prompt)
     runner = make_decoder(decoder, lm, config)
     trace = Trace(prompt=prompt, model=lm.name, decoder=decoder, config=config.to_dict(),
                   prompt_ids=prompt_ids, mask_token_id=lm.mask_token_id,
