@@ -333,6 +333,16 @@ def held_out_questions(form: str, n: int, seed: int = 0) -> list[tuple[str, str,
     return out
 
 
+FINAL_ANSWER = re.compile(r"#### (-?[\d,.]+)\s*$")
+
+
+def final_answer(text: str) -> str | None:
+    """The number after `#### ` at the end of an answer (GSM8K's format), commas dropped; None
+    if the answer does not end that way."""
+    found = FINAL_ANSWER.search(text)
+    return found.group(1).replace(",", "") if found else None
+
+
 DIGIT_RUN = re.compile(r"(\d{3,})")
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import re
 import statistics
 import sys
 from pathlib import Path
@@ -19,7 +18,7 @@ from ..config import DecodeConfig
 from ..loading import BUNDLED_MODEL, REPO_ROOT, load_model
 from ..trace import decode
 from .card import rewrite_measured
-from .corpus import ARITHMETIC_FORMS, alphabet, count_by, held_out_questions, times_table
+from .corpus import ARITHMETIC_FORMS, alphabet, count_by, final_answer, held_out_questions, times_table
 
 # (question, its answer), written for this evaluation, not taken from the training data
 MATH_QUESTIONS = [
@@ -84,15 +83,6 @@ def counting_failure(text: str, stopped: bool, expected: str) -> str | None:
     if expected.startswith(text.rstrip(", \n")):
         return "early"
     return "wrong"
-
-
-FINAL_ANSWER = re.compile(r"#### (-?[\d,.]+)\s*$")
-
-
-def final_answer(text: str) -> str | None:
-    """The number after the last `#### ` at the end of an answer, commas dropped; None if absent."""
-    found = FINAL_ANSWER.search(text)
-    return found.group(1).replace(",", "") if found else None
 
 
 def evaluate(lm, decoder: str = "streaming", counting: int = 12, config: DecodeConfig | None = None,
