@@ -150,3 +150,14 @@ def test_the_bench_suites_arithmetic_prompts_are_held_out_and_their_answers_righ
     assert is_correct(row, f" steps.\n#### {row['answer']}") and not is_correct(row, f" {row['answer']}")
     assert is_correct({"prompt": "Count from 1 to 3:"}, " 1, 2, 3") is None
     assert accuracy([True, False, None, True]) == round(2 / 3, 3) and accuracy([None]) is None
+
+
+def test_every_mix_is_described_in_the_model_card():
+    from dataclasses import asdict
+
+    from wedlm.training.card import data_mix
+    from wedlm.training.train import TrainConfig
+    for mix in MIXES:
+        text = data_mix(asdict(TrainConfig(ar_mix="stop", wedlm_mix=mix)))
+        assert f"`{mix}` mix" in text
+    assert "arithmetic" in data_mix(asdict(TrainConfig(wedlm_mix="arithmetic")))

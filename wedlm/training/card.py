@@ -12,6 +12,7 @@ FORMATS = """| format | prompt | answer |
 |---|---|---|
 | counting | `Count from A to B:` (also `Count down from B to A:`, `Count by K from A to B:`) | ` A, A+1, …, B` then end of text |
 | sequences | `Letters from C to K:`, `Repeat WORD N times:`, `Times table of K up to N:`, `Copy this list: a, b, c\\nCopy:` | the sequence, then end of text |
+| arithmetic | `Question: What is 47 + 38?\\nAnswer:`, `Question: What is (47 + 38) * 6?\\nAnswer:`, or a word problem of one or two operations | worked column by column (`7 + 8 + 0 = 15, 4 + 3 + 1 = 8, 47 + 38 = 85.`), ending `#### <number>` |
 | math | `Question: <word problem>\\nAnswer:` | step-by-step solution ending `#### <number>` |
 | code | a Python signature with a docstring | a function body |
 | plays | a speaker line such as `ROMEO:\\n` | a continuation in the style of the plays |"""
@@ -24,6 +25,8 @@ FAMILIES = {
     "copy": "extra list copying (`Copy this list: …\\nCopy:`)",
     "word-problem": "generated one- and two-step word problems (add, take away, multiply, share, price) "
                     "answered in GSM8K's format, the question's names and numbers restated",
+    "arithmetic": "generated arithmetic (forms A `What is a op b?`, B `What is (a op b) op c?` and C, word problems "
+                  "from 10 templates), worked column by column, one question key in 10 held out for evaluation",
     "math": "GSM8K train questions with step-by-step answers",
     "plays": "Tiny Shakespeare speeches",
     "code": "HumanEval prompts with canonical solutions",
@@ -158,8 +161,8 @@ def measured_section(evaluation: dict, eval_command: str, params: int) -> list[s
             limits.append(f"{cls} answers are exact and stop at the end in {s['exact_and_stopped']} of "
                           f"{s['prompts']} prompts")
         if "format_ok" in s and s["format_ok"] < s["prompts"]:
-            limits.append(f"math answers end in `#### <number>` in {s['format_ok']} of {s['prompts']} questions")
-    limits.append(f"arithmetic, code and plays are fluent-looking at best: a {params / 1e6:.1f} M-parameter model")
+            limits.append(f"{cls} answers end in `#### <number>` in {s['format_ok']} of {s['prompts']} questions")
+    limits.append(f"GSM8K math, code and plays are fluent-looking at best: a {params / 1e6:.1f} M-parameter model")
     lines += ["", "Known limits: " + "; ".join(limits) + ".", "", "Sample outputs:", ""]
     shown = set()
     for row in evaluation["rows"]:
