@@ -125,7 +125,7 @@ def test_the_arithmetic_mix_keeps_the_families_that_teach_stopping():
 def test_long_numbers_in_arithmetic_answers_are_one_digit_per_token():
     from transformers import AutoTokenizer
 
-    from wedlm.loading import BUNDLED_MODEL
+    from wedlm.paths import BUNDLED_MODEL
     tok = AutoTokenizer.from_pretrained(str(BUNDLED_MODEL))
     rng = random.Random(2)
     for _ in range(300):
@@ -138,8 +138,9 @@ def test_long_numbers_in_arithmetic_answers_are_one_digit_per_token():
 
 
 def test_the_bench_suites_arithmetic_prompts_are_held_out_and_their_answers_right():
-    from wedlm.bench import DEFAULT_PROMPTS, accuracy, is_correct, read_prompts
-    rows = [p for p in read_prompts(DEFAULT_PROMPTS) if p["class"] == "arithmetic"]
+    from wedlm.bench import accuracy, is_correct
+    from wedlm.suite import read_prompts
+    rows = [p for p in read_prompts() if p["class"] == "arithmetic"]
     held_out = {p: v for form in "ABC" for p, _, v in held_out_questions(form, 5, seed=7)}
     assert len(rows) >= 6
     for r in rows:

@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 
 from ..config import DecodeConfig
-from ..loading import BUNDLED_MODEL, REPO_ROOT, load_model
+from ..loading import load_model
+from ..paths import BUNDLED_MODEL, REPO_ROOT
 from ..trace import decode
 from .card import rewrite_measured
 from .corpus import ARITHMETIC_FORMS, alphabet, count_by, final_answer, held_out_questions, times_table
