@@ -48,6 +48,7 @@ class Context:
     models: Models
     ar_model_name: str | None   # the AR baseline (the bundled model's parent by default)
     limits: Limits = LOCAL      # what one request may cost (app/settings.py)
+    decode_state: gr.State | None = None  # the Decode tab's Timeline, for other tabs to read
 
 
 def example_traces() -> list[str]:

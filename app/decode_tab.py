@@ -491,5 +491,6 @@ def wire(ui: DecodeTab, ctx: Context, demo: gr.Blocks) -> None:
 
 def build(ctx: Context, demo: gr.Blocks) -> DecodeTab:
     ui = layout()
+    ctx.decode_state = ui.timeline  # the lens and the law plot read the last decode
     wire(ui, ctx, demo)
     return ui

@@ -1,13 +1,17 @@
 """The entropy explorer: how output entropy decides WeDLM's speedup."""
 from __future__ import annotations
 
+import json
 import statistics
 import time
 from dataclasses import replace
+from pathlib import Path
+from typing import Iterator
 
 import plotly.graph_objects as go
 
 from wedlm import DecodeConfig, decode
+from wedlm.paths import ASSETS_DIR
 from wedlm.suite import THRESHOLD_GRID, read_prompts
 
 from .figures import make_figure
@@ -15,6 +19,9 @@ from .figures import make_figure
 SWEEP = (None,) + THRESHOLD_GRID  # None first: the baseline each output is compared with
 CLASS_COLOURS = {"counting": "#16a34a", "sequence": "#65a30d", "code": "#2563eb", "math": "#f59e0b",
                  "plays": "#dc2626"}
+YOURS_COLOURS = ("#7c3aed", "#db2777")  # your decode, the swept prompt
+RECORDED_SUITE = ASSETS_DIR / "bench" / "suite.json"  # written by tools/record_suite.py
+SUITE_MAX_NEW_TOKENS = 96
 
 
 def suite_prompts() -> list[dict]:
@@ -27,20 +34,25 @@ def fill_entropy(trace) -> float:
     return statistics.mean(values) if values else 0.0
 
 
+def trace_point(trace, label: str) -> dict:
+    """A decode as a point of the law plot: (mean fill entropy, tokens per forward)."""
+    return {"label": label, "entropy": round(fill_entropy(trace), 3),
+            "tokens_per_forward": round(trace.stats()["tokens_per_forward"], 2)}
+
+
 def _time_left(deadline: float | None) -> float | None:
     return None if deadline is None else deadline - time.perf_counter()
 
 
-def run_suite(lm, ar_lm, config: DecodeConfig, prompts: list[dict], progress=None,
-              time_limit_s: float | None = None) -> list[dict]:
-    """One row per prompt; with time_limit_s, the prompts that fit in it (a GPU lease)."""
+def iter_suite(lm, ar_lm, config: DecodeConfig, prompts: list[dict],
+               time_limit_s: float | None = None) -> Iterator[list[dict]]:
+    """The rows measured so far, after each prompt (a page shows them as they come); with
+    time_limit_s, the prompts that fit in it (a GPU lease)."""
     deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
     rows = []
-    for k, p in enumerate(prompts):
+    for p in prompts:
         if deadline is not None and _time_left(deadline) <= 0:
             break
-        if progress:
-            progress((k, len(prompts)), desc=f"decoding {p['id']}")
         wedlm = decode(lm, p["prompt"], "streaming", config, time_limit_s=_time_left(deadline))
         ar = decode(ar_lm, p["prompt"], "ar", config, time_limit_s=_time_left(deadline))
         ws, ars = wedlm.stats(), ar.stats()
@@ -49,22 +61,62 @@ def run_suite(lm, ar_lm, config: DecodeConfig, prompts: list[dict], progress=Non
                      "speedup_tokens_per_s": round(ws["tokens_per_s"] / ars["tokens_per_s"], 2) if ars["tokens_per_s"] else None,
                      "forward_ratio": round(ars["forwards"] / max(ws["forwards"], 1), 2),
                      "text": wedlm.text[:80]})
+        yield list(rows)
+
+
+def run_suite(lm, ar_lm, config: DecodeConfig, prompts: list[dict],
+              time_limit_s: float | None = None) -> list[dict]:
+    """One row per prompt; with time_limit_s, the prompts that fit in it."""
+    rows = []
+    for rows in iter_suite(lm, ar_lm, config, prompts, time_limit_s):
+        pass
     return rows
 
 
-def law_figure(rows: list[dict]) -> go.Figure:
+def recorded_suite(path: Path = RECORDED_SUITE) -> dict | None:
+    """The suite as tools/record_suite.py measured it on the bundled models, or None."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return data if isinstance(data.get("rows"), list) else None
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dict] = ()) -> go.Figure:
+    """Entropy against tokens per forward, one colour per class (hover for a prompt's name);
+    `yours`: trace_point()s drawn as stars; the τ line marks where the cliff is."""
     data = []
     for cls in dict.fromkeys(r["class"] for r in rows):
         sel = [r for r in rows if r["class"] == cls]
         data.append(dict(type="scatter", x=[r["entropy"] for r in sel], y=[r["tokens_per_forward"] for r in sel],
-                         mode="markers+text", name=cls, text=[r["id"] for r in sel], textposition="top center",
+                         mode="markers", name=cls, text=[r["id"] for r in sel],
                          marker=dict(size=12, color=CLASS_COLOURS.get(cls)),
                          customdata=[[r["speedup_tokens_per_s"]] for r in sel],
                          hovertemplate="%{text}<br>entropy %{x:.2f} nats<br>TPF %{y:.2f}"
                                        "<br>speedup vs AR %{customdata[0]}×<extra></extra>"))
-    return make_figure(data, "Low entropy, many tokens per forward", 440,
-                       xaxis=dict(title=dict(text="mean entropy of filled slots (nats)")),
-                       yaxis=dict(title=dict(text="tokens per forward")))
+    for k, p in enumerate(yours):
+        data.append(dict(type="scatter", x=[p["entropy"]], y=[p["tokens_per_forward"]], mode="markers",
+                         name=p["label"], text=[p["label"]],
+                         marker=dict(size=20, symbol="star", color=YOURS_COLOURS[k % 2],
+                                     line=dict(width=1.5, color="#111827")),
+                         hovertemplate="%{text}<br>entropy %{x:.2f} nats<br>TPF %{y:.2f}<extra></extra>"))
+    layout = dict(xaxis=dict(title=dict(text="mean entropy of filled slots (nats)"), rangemode="tozero"),
+                  yaxis=dict(title=dict(text="tokens per forward"), rangemode="tozero"),
+                  legend=dict(orientation="h", y=-0.2), margin=dict(b=90))
+    annotations = []
+    if threshold is not None:
+        layout["shapes"] = [dict(type="line", xref="x", yref="paper", x0=threshold, x1=threshold, y0=0, y1=1,
+                                 line=dict(color="#dc2626", dash="dash", width=1.5))]
+        annotations.append(dict(x=threshold, y=1, xref="x", yref="paper", xanchor="left", yanchor="top",
+                                showarrow=False, align="left", font=dict(size=11, color="#991b1b"),
+                                text=f" τ = {threshold:g}: a mask is filled in parallel only when<br>"
+                                     f" its entropy (+ λ·distance) is under τ. Past the line,<br>"
+                                     f" most steps fill one slot: the cliff to 1 token per forward."))
+    if not rows and not yours:
+        annotations.append(dict(text="Run the suite to measure it", showarrow=False, xref="paper",
+                                yref="paper", x=0.5, y=0.5))
+    layout["annotations"] = annotations
+    return make_figure(data, "Low entropy, many tokens per forward", 460, **layout)
 
 
 def tau_sweep(lm, prompt: str, config: DecodeConfig,
@@ -75,7 +127,8 @@ def tau_sweep(lm, prompt: str, config: DecodeConfig,
 
 def tau_sweep_rows(lm, prompt: str, config: DecodeConfig,
                    time_limit_s: float | None = None) -> list[dict]:
-    """One row per τ of SWEEP; with time_limit_s, the τ values that fit in it."""
+    """One row per τ of SWEEP (tokens per forward, whether the output changed, mean entropy of
+    the filled slots); with time_limit_s, the τ values that fit in it."""
     deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
     base = decode(lm, prompt, "streaming", replace(config, threshold=None),
                   time_limit_s=_time_left(deadline))
@@ -87,14 +140,25 @@ def tau_sweep_rows(lm, prompt: str, config: DecodeConfig,
                                                 time_limit_s=_time_left(deadline))
         rows.append({"threshold": "none" if tau is None else tau,
                      "tokens_per_forward": round(trace.stats()["tokens_per_forward"], 2),
-                     "output_changed": trace.token_ids != base.token_ids})
+                     "output_changed": trace.token_ids != base.token_ids,
+                     "mean_fill_entropy": round(fill_entropy(trace), 3)})
     return rows
+
+
+def sweep_point(rows: list[dict], threshold: float | None) -> dict | None:
+    """The swept prompt at τ as a point of the law plot, when τ is one of the sweep's."""
+    key = "none" if threshold is None else threshold
+    row = next((r for r in rows if r["threshold"] == key), None)
+    return None if row is None else {"label": f"swept prompt (τ = {key})", "entropy": row["mean_fill_entropy"],
+                                     "tokens_per_forward": row["tokens_per_forward"]}
 
 
 def sweep_figure(rows: list[dict]) -> go.Figure:
     line = dict(type="scatter", x=[str(r["threshold"]) for r in rows], y=[r["tokens_per_forward"] for r in rows],
-                mode="lines+markers", hovertemplate="τ = %{x}<br>TPF %{y:.2f}<extra></extra>",
+                mode="lines+markers", customdata=[[r["mean_fill_entropy"]] for r in rows],
+                hovertemplate="τ = %{x}<br>TPF %{y:.2f}<br>mean entropy of filled slots "
+                              "%{customdata[0]:.2f} nats<extra></extra>",
                 marker=dict(size=11, color=["#dc2626" if r["output_changed"] else "#16a34a" for r in rows]))
     return make_figure([line], "τ sweep (red: output differs from τ = none)", 380,
-                             xaxis=dict(title=dict(text="threshold τ"), type="category"),
-                             yaxis=dict(title=dict(text="tokens per forward")))
+                       xaxis=dict(title=dict(text="threshold τ"), type="category"),
+                       yaxis=dict(title=dict(text="tokens per forward")))

@@ -1,47 +1,207 @@
-"""The Entropy explorer tab: the entropy -> speedup law, and a tau sweep for one prompt."""
+"""The Entropy explorer tab: the entropy -> speed law (your decodes on it), a τ sweep for one
+prompt, and the entropy lens (where inside a text parallel decoding pays)."""
 from __future__ import annotations
+
+from pathlib import Path
 
 import gradio as gr
 
-from . import entropy, gpu
+from wedlm import ValidationError
+from wedlm.analysis import MAX_TEXT_TOKENS
+from wedlm.paths import BUNDLED_MODEL
+
+from . import entropy, gpu, lens
 from .common import Context, make_config, rows_frame
 
+LENS_EXAMPLES = (
+    ("Count from 1 to 30:", " 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20"),
+    ("ROMEO:\n", " But soft, what light through yonder window breaks? It is the east, and Juliet "
+                 "is the sun. Arise, fair sun, and kill the envious moon"),
+)
 
-def build(ctx: Context, demo: gr.Blocks, default_prompt: str) -> None:
+
+def serves_bundled_model(ctx: Context) -> bool:
+    try:
+        return Path(ctx.models.wedlm_lm.source).resolve() == BUNDLED_MODEL.resolve()
+    except (OSError, TypeError):
+        return False
+
+
+def law(rows, tau, decode_timeline, sweep_point):
+    """The law plot with the Decode tab's finished decode and the swept prompt on it."""
+    yours = []
+    trace = getattr(decode_timeline, "trace", None)
+    if trace is not None and trace.result is not None and trace.steps and trace.decoder != "ar":
+        yours.append(entropy.trace_point(trace, f"your decode ({trace.decoder}, τ = {trace.config.get('threshold')})"))
+    if sweep_point:
+        yours.append(sweep_point)
+    try:
+        threshold = None if tau is None else float(tau)
+    except (TypeError, ValueError):
+        threshold = None
+    return entropy.law_figure(rows or [], threshold, yours)
+
+
+def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None = None) -> None:
     models, ar_name = ctx.models, ctx.ar_model_name
+    recorded = entropy.recorded_suite() if serves_bundled_model(ctx) else None
 
-    def run_suite(tau, max_new_tokens, progress=gr.Progress()):
+    def run_suite(tau, max_new_tokens):
+        """Streams the table and the plot row by row (the rows are the progress)."""
         config = make_config(threshold=tau, max_new_tokens=max_new_tokens)
         prompts = entropy.suite_prompts()
         work = gpu.Work.of(config.max_new_tokens, config.window, ["streaming", "ar"] * len(prompts),
                            ctx.limits)
-        rows = gpu.run_on_gpu(entropy.run_suite, models.wedlm, models.ar if ar_name else models.wedlm,
-                              config, prompts, progress, work.time_limit_s, work=work)
-        return entropy.law_figure(rows), rows_frame(rows)
+        for rows in gpu.stream_on_gpu(entropy.iter_suite, models.wedlm, models.ar if ar_name else models.wedlm,
+                                      config, prompts, work.time_limit_s, work=work):
+            yield rows, entropy.law_figure(rows, config.threshold), rows_frame(rows)
 
-    def run_sweep(prompt, max_new_tokens):
-        config = make_config(max_new_tokens=max_new_tokens)
+    def run_sweep(prompt, max_new_tokens, tau):
+        config = make_config(threshold=tau, max_new_tokens=max_new_tokens)
         work = gpu.Work.of(config.max_new_tokens, config.window, ["streaming"] * len(entropy.SWEEP),
                            ctx.limits)
         rows = gpu.run_on_gpu(entropy.tau_sweep_rows, models.wedlm, prompt, config,
                               work.time_limit_s, work=work)
-        return entropy.sweep_figure(rows), rows_frame(rows)
+        return (entropy.sweep_figure(rows), gr.Dataframe(value=rows_frame(rows), visible=True),
+                entropy.sweep_point(rows, config.threshold))
 
     gr.Markdown("WeDLM's speedup follows **output entropy**: where the next tokens are nearly "
                 "certain (counting, sequences), many masks fall under τ at once; where they are "
-                "not (plays), decoding is close to one token per forward. Run the suite to see it.")
+                "not (plays), decoding is close to one token per forward. Your own decode (Decode "
+                "tab) and the swept prompt are drawn as stars.")
+    suite_rows = gr.State(recorded["rows"] if recorded else [])
+    sweep_point = gr.State(None)
     with gr.Row():
         tau = gr.Number(value=0.4, label="Threshold τ", minimum=0)
-        max_new = gr.Slider(8, 256, value=96, step=8, label="Max new tokens")
+        max_new = gr.Slider(8, 256, value=entropy.SUITE_MAX_NEW_TOKENS, step=8, label="Max new tokens")
         suite_btn = gr.Button("Run the suite", variant="primary", elem_id="suite-run")
-    law = gr.Plot(elem_id="entropy-law", label="Entropy against tokens per forward")
-    table = gr.Dataframe(elem_id="suite-table", label="Per prompt", interactive=False)
+    where = (f"Recorded on the bundled models (τ = {recorded['config']['threshold']}, at most "
+             f"{recorded['config']['max_new_tokens']} new tokens; tools/record_suite.py). "
+             f"“Run the suite” measures it again live, row by row."
+             if recorded else "“Run the suite” measures it live, row by row.")
+    gr.Markdown(where, elem_id="suite-source")
+    law_plot = gr.Plot(value=entropy.law_figure(recorded["rows"], recorded["config"]["threshold"])
+                       if recorded else None, elem_id="entropy-law", label="Entropy against tokens per forward")
+    table = gr.Dataframe(value=rows_frame(recorded["rows"]) if recorded else None, elem_id="suite-table",
+                         label="Per prompt", interactive=False, visible=recorded is not None)
     gr.Markdown("#### τ sweep for one prompt: speed against faithfulness")
     with gr.Row():
         prompt = gr.Textbox(value=default_prompt, label="Prompt", lines=3, scale=3)
         sweep_btn = gr.Button("Sweep τ", elem_id="sweep-run", scale=1)
-    sweep_plot = gr.Plot(elem_id="tau-sweep", label="τ sweep")
-    sweep_table = gr.Dataframe(elem_id="sweep-table", interactive=False)
-    suite_btn.click(run_suite, [tau, max_new], [law, table], api_name="entropy_suite", concurrency_limit=1)
-    sweep_btn.click(run_sweep, [prompt, max_new], [sweep_plot, sweep_table], api_name="tau_sweep",
-                    concurrency_limit=1)
+    sweep_plot = gr.Plot(elem_id="tau-sweep", label="τ sweep", visible=True)
+    sweep_table = gr.Dataframe(elem_id="sweep-table", interactive=False, visible=False)
+
+    lens_build(ctx)
+
+    law_inputs = [suite_rows, tau, ctx.decode_state or gr.State(None), sweep_point]
+    suite_btn.click(lambda: gr.Dataframe(visible=True), None, table, queue=False, api_name=False).then(
+        run_suite, [tau, max_new], [suite_rows, law_plot, table], api_name="entropy_suite",
+        concurrency_limit=1, show_progress="minimal").then(law, law_inputs, law_plot, api_name=False)
+    sweep_btn.click(run_sweep, [prompt, max_new, tau], [sweep_plot, sweep_table, sweep_point],
+                    api_name="tau_sweep", concurrency_limit=1).then(law, law_inputs, law_plot, api_name=False)
+    tau.submit(law, law_inputs, law_plot, api_name=False)
+    if tab is not None:  # opening the tab places the Decode tab's latest decode
+        tab.select(law, law_inputs, law_plot, api_name=False)
+
+
+def lens_build(ctx: Context) -> None:
+    models = ctx.models
+    # a lens runs one forward per text token for the table, about as many for the forced decode
+    lens_work = gpu.Work.of(MAX_TEXT_TOKENS + 1, 16, ["streaming", "streaming"], ctx.limits)
+
+    def show(prompt_a, text_a, prompt_b, text_b, tau, no_tau, penalty, colour_label):
+        config = make_config(threshold=tau, no_threshold=no_tau, penalty=penalty)
+        colour = lens.COLOUR_BY.get(colour_label, "fill")
+        out = []
+        for prompt, text, title in ((prompt_a, text_a, "A"), (prompt_b, text_b, "B")):
+            if not (text or "").strip():
+                out += [None, ""]
+                continue
+            try:
+                lens.check_text(prompt, text)
+            except ValidationError as err:
+                raise gr.Error(f"{title}: {err}")
+            view = gpu.run_on_gpu(lens.compute, models.wedlm, prompt, text, config, work=lens_work)
+            out += [view, lens.view_html(view, colour, title)]
+        return out
+
+    def regroup(view_a, view_b, tau, no_tau, penalty, colour_label):
+        """τ or λ moved: re-group from the recorded entropies where exact, else re-run."""
+        config = make_config(threshold=tau, no_threshold=no_tau, penalty=penalty)
+        colour = lens.COLOUR_BY.get(colour_label, "fill")
+        out = []
+        for view, title in ((view_a, "A"), (view_b, "B")):
+            if view is None:
+                out += [None, gr.skip()]
+                continue
+            view = lens.regrouped(view, config.threshold, config.penalty) or gpu.run_on_gpu(
+                lens.rerun, models.wedlm, view, config.threshold, config.penalty, work=lens_work)
+            out += [view, lens.view_html(view, colour, title)]
+        return out
+
+    def recolour(view_a, view_b, colour_label):
+        colour = lens.COLOUR_BY.get(colour_label, "fill")
+        return lens.view_html(view_a, colour, "A"), lens.view_html(view_b, colour, "B")
+
+    def from_decode(timeline):
+        trace = getattr(timeline, "trace", None)
+        if trace is None or trace.result is None:
+            raise gr.Error("run a decode in the Decode tab first")
+        return trace.prompt, trace.text
+
+    def lens_api(prompt: str, text: str, threshold: float | None = 0.4, penalty: float = 0.02) -> dict:
+        """The entropy lens of one text: per token the entropies (when filled, frontier mask,
+        next-token head), the step that filled and committed it, the commit groups, and tokens
+        per forward at τ and λ (a forced streaming decode: the model picks slots, the text gives tokens)."""
+        try:
+            config = make_config(threshold=threshold, penalty=penalty)
+            lens.check_text(prompt, text)
+        except (ValidationError, TypeError, ValueError) as err:
+            raise gr.Error(str(err))
+        view = gpu.run_on_gpu(lens.compute, models.wedlm, prompt, text, config, work=lens_work)
+        return {"tokens": view.texts, **view.lens.to_dict()}
+
+    with gr.Column(elem_id="lens-section"):
+        lens_ui(ctx, show, regroup, recolour, from_decode)
+    gr.api(lens_api, api_name="lens", concurrency_limit=1)
+
+
+def lens_ui(ctx: Context, show, regroup, recolour, from_decode) -> None:
+    gr.Markdown("#### Entropy lens: where inside a text parallel decoding pays\n"
+                "Paste a prompt and a continuation. The streaming decoder runs on it **teacher-forced**: "
+                "the model picks which slots to fill and how many (entropy + λ·distance under τ), "
+                "every fill takes the text's token. Each box is one commit group: the tokens one "
+                "forward commits together. Counting gives long boxes; prose, boxes of one.")
+    view_a, view_b = gr.State(None), gr.State(None)
+    with gr.Row(equal_height=False):
+        with gr.Column():
+            prompt_a = gr.Textbox(LENS_EXAMPLES[0][0], label="Prompt A", lines=1, elem_id="lens-prompt-a",
+                                  max_length=lens.MAX_TEXT_CHARS)
+            text_a = gr.Textbox(LENS_EXAMPLES[0][1], label="Text A (the continuation)", lines=3,
+                                elem_id="lens-text-a", max_length=lens.MAX_TEXT_CHARS)
+            use_decode = gr.Button("Use the Decode tab's last decode as A", size="sm", elem_id="lens-use-decode")
+        with gr.Column():
+            prompt_b = gr.Textbox(LENS_EXAMPLES[1][0], label="Prompt B", lines=1, elem_id="lens-prompt-b",
+                                  max_length=lens.MAX_TEXT_CHARS)
+            text_b = gr.Textbox(LENS_EXAMPLES[1][1], label="Text B (optional)", lines=3, elem_id="lens-text-b",
+                                max_length=lens.MAX_TEXT_CHARS)
+    with gr.Row():
+        lens_tau = gr.Slider(0, 3, value=0.4, step=0.05, label="Threshold τ (re-groups live)", elem_id="lens-tau")
+        lens_no_tau = gr.Checkbox(False, label="No τ (one slot per step)")
+        lens_penalty = gr.Number(value=0.02, label="Penalty λ", minimum=0, elem_id="lens-penalty")
+        colour_by = gr.Radio(list(lens.COLOUR_BY), value=next(iter(lens.COLOUR_BY)), label="Colour by")
+        lens_btn = gr.Button("Show the lens", variant="primary", elem_id="lens-run")
+    gr.HTML(lens.legend_html() + f'<div class="note">{lens.LIMITS_NOTE}</div>', elem_id="lens-legend")
+    with gr.Row(equal_height=False):
+        html_a = gr.HTML(elem_id="lens-a")
+        html_b = gr.HTML(elem_id="lens-b")
+
+    knobs = [lens_tau, lens_no_tau, lens_penalty, colour_by]
+    lens_btn.click(show, [prompt_a, text_a, prompt_b, text_b] + knobs, [view_a, html_a, view_b, html_b],
+                   api_name=False, concurrency_limit=1)
+    for knob in (lens_tau, lens_no_tau, lens_penalty):  # always_last: a dragged slider re-groups once it rests
+        knob.change(regroup, [view_a, view_b] + knobs, [view_a, html_a, view_b, html_b], api_name=False,
+                    concurrency_limit=1, trigger_mode="always_last", show_progress="minimal")
+    colour_by.change(recolour, [view_a, view_b, colour_by], [html_a, html_b], api_name=False, queue=False)
+    use_decode.click(from_decode, [ctx.decode_state or gr.State(None)], [prompt_a, text_a], api_name=False,
+                     queue=False)

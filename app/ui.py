@@ -35,8 +35,8 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None,
             decode_tab.build(ctx, demo)
         with gr.Tab("Race"):
             race_tab.build(ctx, demo, decode_tab.EXAMPLES[1][0])
-        with gr.Tab("Entropy explorer"):
-            entropy_tab.build(ctx, demo, decode_tab.EXAMPLES[3][0])
+        with gr.Tab("Entropy explorer") as entropy_explorer:
+            entropy_tab.build(ctx, demo, decode_tab.EXAMPLES[3][0], entropy_explorer)
         with gr.Tab("How it works"):
             lessons_tab.build(ctx, demo)
     demo.explorer_limits = ctx.limits  # launch() sizes the queue and uploads from the same limits

@@ -5,7 +5,7 @@ token before it, all final (committed or filled), plus any filled slots to its r
 next-token head, run causally over the final output, predicts the same token from the same prefix
 (without the right-hand context). Comparing their entropies per class says whether a class is slow
 because its text is uncertain (both high) or because the masks are weaker than the next-token head
-(mask high, head low).
+(mask high, head low). The measurement is wedlm.analysis.frontier_pairs.
 
 python -m tools.entropy_gap [--model M] [--prompts FILE.jsonl] [--max-new-tokens 128]
 """
@@ -15,38 +15,10 @@ import argparse
 import statistics
 import sys
 
-import torch
-
 from wedlm import DecodeConfig, load_model
-from wedlm.decoders import make_decoder
+from wedlm.analysis import frontier_pairs
 from wedlm.paths import SUITE_FILE
-from wedlm.selection import entropy
 from wedlm.suite import in_class_order, read_prompts
-
-
-def next_token_entropies(lm, prompt_ids: list[int], output: list[int]) -> list[float]:
-    """Entropy of the next-token head's prediction of each output token, teacher-forced."""
-    ids = torch.tensor([prompt_ids + output], device=lm.device)
-    with torch.inference_mode():
-        logits = lm.model(input_ids=ids).logits[0]
-    # row P-1+j predicts output token j
-    return entropy(logits[len(prompt_ids) - 1: len(prompt_ids) - 1 + len(output)]).tolist()
-
-
-def frontier_pairs(lm, prompt: str, config: DecodeConfig) -> tuple[list[tuple[float, float]], float]:
-    """(frontier mask entropy, next-token head entropy) at every step's first open mask, and TPF."""
-    prompt_ids = lm.encode(prompt)
-    decoder = make_decoder("streaming", lm, config)
-    steps = list(decoder.steps(prompt_ids))
-    output = decoder.result.token_ids
-    head = next_token_entropies(lm, prompt_ids, output)
-    pairs = []
-    for step in steps:
-        first = next((m for m in step.masks if m.distance == 0), None)
-        j = first.pos - len(prompt_ids) if first else -1
-        if 0 <= j < len(head):  # masks past the final output have no next-token counterpart
-            pairs.append((first.entropy, head[j]))
-    return pairs, decoder.result.tokens_per_forward
 
 
 def main(argv=None) -> int:

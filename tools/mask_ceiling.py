@@ -17,45 +17,17 @@ python -m tools.mask_ceiling [--model M] [--classes counting,sequence,math,code,
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import random
 import statistics
 import sys
 
-import torch
 from tqdm import tqdm
 
-from tools.entropy_gap import next_token_entropies
 from wedlm import DecodeConfig, load_model
-from wedlm.decoders import StreamingDecoder
-from wedlm.selection import entropy
+from wedlm.analysis import forced_decode, position_entropies
 from wedlm.training import corpus
 
 CLASSES = ("counting", "sequence", "math", "code", "plays")
-
-
-class ForcedStreamingDecoder(StreamingDecoder):
-    """Streaming decoding whose fills take the reference token at their position; past the
-    reference's end every slot is end of text."""
-
-    name = "streaming-forced"
-
-    def __init__(self, lm, config: DecodeConfig, reference: list[int]):
-        super().__init__(lm, config)
-        self.reference = reference
-        self.offset = 0
-
-    def steps(self, prompt_ids, resume=None):
-        self.offset = len(prompt_ids)
-        return super().steps(prompt_ids, resume)
-
-    def _choose(self, logits, positions, entropies):
-        slots = super()._choose(logits, positions, entropies)
-        end = self.lm.stop_ids[0]
-        for slot in slots:
-            j = slot.pos - self.offset
-            slot.token = self.reference[j] if j < len(self.reference) else end
-        return slots
 
 
 def references(cls: str, n: int, seed: int = 0) -> list[corpus.Sample]:
@@ -76,24 +48,6 @@ def references(cls: str, n: int, seed: int = 0) -> list[corpus.Sample]:
     raise ValueError(f"unknown class {cls!r}; choose from {', '.join(CLASSES)}")
 
 
-def position_entropies(lm, prompt_ids: list[int], answer_ids: list[int], window: int):
-    """Per answer position j: (next-token head, frontier mask at j, second mask at j+1)."""
-    mask = lm.mask_token_id
-    ids = prompt_ids + answer_ids
-    head = next_token_entropies(lm, prompt_ids, answer_ids)
-    out = []
-    with torch.inference_mode():
-        for j in range(len(answer_ids)):
-            prefix = ids[: len(prompt_ids) + j]
-            # masks physically after the prefix in ascending order: a plain causal forward gives
-            # each mask exactly the WeDLM visibility (prefix plus the masks before it)
-            x = torch.tensor([prefix + [mask] * window], device=lm.device)
-            logits = lm.model(input_ids=x, logits_to_keep=window).logits[0, :2]
-            first, second = entropy(logits).tolist()
-            out.append((head[j], first, second))
-    return out
-
-
 def measure(lm, samples: list[corpus.Sample], config: DecodeConfig, bar=None) -> dict:
     tau = config.threshold
     generated = forwards = 0
@@ -103,9 +57,7 @@ def measure(lm, samples: list[corpus.Sample], config: DecodeConfig, bar=None) ->
         answer_ids = lm.tokenizer.encode(s.answer, add_special_tokens=False)
         room = lm.max_context - len(prompt_ids) - config.window - 1
         answer_ids = answer_ids[:max(0, room)]
-        cfg = dataclasses.replace(config, max_new_tokens=len(answer_ids) + 1)
-        decoder = ForcedStreamingDecoder(lm, cfg, answer_ids)
-        result = decoder.run(prompt_ids)
+        _, result = forced_decode(lm, prompt_ids, answer_ids, config, stop=True)
         generated += len(result.token_ids)
         forwards += result.forwards
         rows += position_entropies(lm, prompt_ids, answer_ids, config.window)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 import torch
 
@@ -20,14 +20,23 @@ from ..selection import choose_tokens, entropy, select_slots, top_candidates
 from .records import DecodeResult, FilledSlot, MaskSlot, StepRecord
 
 
+# Picks the token of each slot being filled: (logits (m, V), their logical positions) -> m ids.
+TokenChooser = Callable[[torch.Tensor, list[int]], list[int]]
+
+
 class Decoder(ABC):
-    """Runs one decode. Iterate `steps(prompt_ids)`; afterwards `result` holds the outcome."""
+    """Runs one decode. Iterate `steps(prompt_ids)`; afterwards `result` holds the outcome.
+
+    `token_chooser` replaces the sampler (which slots are filled stays the decoder's choice):
+    teacher forcing (wedlm.analysis) plugs in here. None: sample per the config."""
 
     name = "base"
 
-    def __init__(self, lm: LoadedModel, config: DecodeConfig | None = None):
+    def __init__(self, lm: LoadedModel, config: DecodeConfig | None = None,
+                 token_chooser: TokenChooser | None = None):
         self.lm = lm
         self.config = config or DecodeConfig()
+        self.token_chooser = token_chooser
         self.result: DecodeResult | None = None
         self.generator = torch.Generator(device=lm.device)
 
@@ -55,9 +64,12 @@ class Decoder(ABC):
                 entropies: list[float]) -> list[FilledSlot]:
         """Pick a token for each row of logits (m, V) and record its top candidates."""
         cfg = self.config
-        tokens = choose_tokens(logits, cfg.temperature, cfg.top_k, cfg.top_p, self.generator)
+        if self.token_chooser is None:
+            tokens = choose_tokens(logits, cfg.temperature, cfg.top_k, cfg.top_p, self.generator).tolist()
+        else:
+            tokens = [int(t) for t in self.token_chooser(logits, positions)]
         probs, ids = top_candidates(logits, cfg.top_candidates)
-        tokens, probs, ids = tokens.tolist(), probs.tolist(), ids.tolist()
+        probs, ids = probs.tolist(), ids.tolist()
         return [FilledSlot(pos=p, token=t, entropy=h,
                            candidates=[[i, round(q, 6)] for i, q in zip(ids_k, probs_k)])
                 for p, t, h, ids_k, probs_k in zip(positions, tokens, entropies, ids, probs)]

@@ -1,0 +1,105 @@
+"""The entropy lens: a text coloured by entropy, grouped by the forwards that would commit it.
+
+The work is wedlm.analysis (a forced streaming decode and the masks' entropy table); this module
+turns a Lens into HTML. Every piece of text is escaped here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from html import escape
+
+from wedlm.analysis import MAX_TEXT_CHARS, MAX_TEXT_TOKENS, Lens, check_text, lens, lens_at, regroup
+
+from .palette import ENTROPY_MAX as ENTROPY_SCALE_MAX, entropy_colour  # the one fixed entropy scale
+
+
+COLOUR_BY = {"entropy when filled": "fill", "frontier mask (text before it known)": "frontier",
+             "next-token head (AR)": "head"}
+EXACT_NOTE = ("Re-grouped from the recorded entropies, no model: exact here, because every step "
+              "filled a leading run of masks, so every mask saw exactly the text before it, the "
+              "context the entropies were recorded in.")
+RERUN_NOTE = ("Re-run with the model: at this τ and λ a step fills a slot behind a still-open "
+              "mask, so later masks see a token to their right that the recorded entropies never "
+              "saw; re-grouping from them would not be exact.")
+DECODE_NOTE = "A forced streaming decode of this text (the model picks the slots, the text gives the tokens)."
+
+
+@dataclass
+class LensView:
+    """What a lens panel keeps between events: the analysis and each token's text."""
+    prompt: str
+    lens: Lens
+    texts: list[str]       # per forced token (the stop token last when lens.stop)
+
+
+def compute(lm, prompt: str, text: str, config) -> LensView:
+    """Check the input's size before tokenizing, then run the lens (runs forwards: call it
+    through app/gpu.py)."""
+    check_text(prompt, text)
+    prompt_ids = lm.encode(prompt)
+    text_ids = lm.tokenizer.encode(text, add_special_tokens=False)
+    result = lens(lm, prompt_ids, text_ids, config)
+    return LensView(prompt, result, [lm.token_text(t) for t in result.token_ids])
+
+
+def regrouped(view: LensView, threshold, penalty) -> LensView | None:
+    """The same text at another τ and λ from the recorded entropies, no model; None where
+    that is not exact (then `rerun`)."""
+    grouping = regroup(view.lens.table, view.lens.window, threshold, penalty, view.lens.past_end)
+    if grouping is None:
+        return None
+    return LensView(view.prompt, replace(view.lens, grouping=grouping), view.texts)
+
+
+def rerun(lm, view: LensView, threshold, penalty) -> LensView:
+    """The same text at another τ and λ by a new forced decode (runs forwards)."""
+    return LensView(view.prompt, lens_at(lm, view.lens, threshold, penalty), view.texts)
+
+
+def _shown(text: str, is_stop: bool) -> str:
+    if is_stop:
+        return "&lt;EOS&gt;"
+    shown = text.replace(" ", "·").replace("\n", "↵").replace("\t", "→")
+    return escape(shown) if shown else "∅"
+
+
+def legend_html() -> str:
+    stops = ", ".join(entropy_colour(ENTROPY_SCALE_MAX * x) for x in (0, 0.25, 0.5, 0.75, 1))
+    return (f'<div class="lens-legend"><span>entropy 0</span><span class="ramp" '
+            f'style="background:linear-gradient(to right, {stops})"></span>'
+            f'<span>{ENTROPY_SCALE_MAX:g} nats or more</span>'
+            f'<span class="lgroup sample">one box = committed by one forward</span></div>')
+
+
+def view_html(view: LensView | None, colour_by: str = "fill", title: str = "") -> str:
+    if view is None:
+        return ""
+    lz, g = view.lens, view.lens.grouping
+    values = {"fill": g.fill_entropy, "frontier": lz.frontier, "head": lz.head}[colour_by]
+    n = len(lz.token_ids)
+    groups = []
+    for members in g.groups():
+        cells = []
+        for k in members:
+            is_stop = lz.stop and k == n - 1
+            tip = (f"token {k}: {view.texts[k]!r}\nfilled at step {g.fill_step[k]}, committed at "
+                   f"step {g.commit_step[k]}\nentropy when filled {g.fill_entropy[k]:.2f} nats\n"
+                   f"frontier mask {lz.frontier[k]:.2f}, next-token head {lz.head[k]:.2f}")
+            cells.append(f'<span class="tok{" special" if is_stop else ""}" '
+                         f'style="background:{entropy_colour(values[k])}" title="{escape(tip)}">'
+                         f'{_shown(view.texts[k], is_stop)}</span>')
+        groups.append(f'<span class="lgroup" data-size="{len(members)}">{"".join(cells)}</span>')
+    tau = "none" if g.threshold is None else f"{g.threshold:g}"
+    longest = max(len(m) for m in g.groups())
+    note = {"table": EXACT_NOTE, "decode": DECODE_NOTE, "rerun": RERUN_NOTE}[g.source]
+    head = (f'<div class="lens-head"><b>{escape(title)}</b> {n} tokens in {g.forwards} forwards: '
+            f'<b class="tpf">{g.tokens_per_forward:.2f}</b> tokens per forward at τ = {tau}, '
+            f'λ = {g.penalty:g}; longest group {longest}; mean entropy when filled '
+            f'{lz.mean_fill_entropy():.2f} nats</div>')
+    return (f'<div class="lens" data-tpf="{g.tokens_per_forward:.4f}" data-longest="{longest}">{head}'
+            f'<div class="prompt" title="prompt">{escape(view.prompt)}</div>'
+            f'<div class="tokens">{"".join(groups)}</div><div class="note">{escape(note)}</div></div>')
+
+
+LIMITS_NOTE = (f"At most {MAX_TEXT_CHARS} characters each for prompt and text (checked before "
+               f"tokenizing) and {MAX_TEXT_TOKENS} text tokens: the lens runs one forward per token.")
