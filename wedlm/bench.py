@@ -23,6 +23,7 @@ from .loading import LoadedModel
 from .paths import BUNDLED_AR_MODEL
 from .suite import THRESHOLD_GRID, in_class_order, read_prompts
 from .trace import without_stop
+from .training.corpus import final_answer
 
 DECODERS = ("streaming", "block", "ar", "generate")
 
@@ -52,6 +53,16 @@ def run_one(lm: LoadedModel, decoder: str, prompt_ids: list[int], config: Decode
     rows = stats["rows_processed"] / max(stats["forwards"], 1)
     return {"token_ids": result.token_ids, "rows_per_forward": rows,
             **{k: v for k, v in stats.items() if k not in ("stop_reason", "rows_processed")}}
+
+
+def is_correct(prompt: dict, text: str) -> bool | None:
+    """For a prompt with an `answer` (the arithmetic class): does the text end `#### answer`?"""
+    return None if "answer" not in prompt else final_answer(text) == str(prompt["answer"])
+
+
+def accuracy(marks: list) -> float | None:
+    marks = [m for m in marks if m is not None]
+    return round(statistics.mean(marks), 3) if marks else None
 
 
 def agreement(ours: list[int], reference: list[int]) -> float:
@@ -106,6 +117,7 @@ def summarize(results: list[dict]) -> dict:
                 "rows_per_forward": round(statistics.mean(r["rows_per_forward"] for r in sel), 1),
                 "exact_match": round(statistics.mean(r["exact_match"] for r in sel), 3),
                 "token_agreement": round(statistics.mean(r["token_agreement"] for r in sel), 3),
+                "accuracy": accuracy([r.get("correct") for r in sel]),
             }
         for dec, stats in per.items():
             if "generate" in per and per["generate"]["tokens_per_s"]:
@@ -142,11 +154,12 @@ def bench(lm: LoadedModel, ar_lm: LoadedModel | None, prompts: list[dict], repea
                    for k in ("tokens_per_s", "decode_s", "prefill_s", "tokens_per_forward", "p_cache",
                              "rows_per_forward")}
             ids = rs[0]["token_ids"]
+            text = lm.decode(without_stop(ids, lm.stop_ids))
             results.append({
                 "prompt_id": p["id"], "class": p["class"], "decoder": dec, **med,
                 "forwards": rs[0]["forwards"], "generated_tokens": len(ids),
                 "exact_match": ids == reference[p["id"]], "token_agreement": agreement(ids, reference[p["id"]]),
-                "text": lm.decode(without_stop(ids, lm.stop_ids)), "repeats": len(rs)})
+                "text": text, "correct": is_correct(p, text), "repeats": len(rs)})
 
     report = {"model": lm.name, "ar_model": parent.name, "device": str(lm.device),
               "dtype": str(lm.dtype).removeprefix("torch."),
@@ -180,7 +193,9 @@ def tau_sweep(lm, prompts, encoded, reference, config) -> dict:
                     "tokens_per_forward": round(statistics.mean(r["tokens_per_forward"] for _, r in rs), 3),
                     "tokens_per_s": round(statistics.mean(r["tokens_per_s"] for _, r in rs), 2),
                     "token_agreement": round(statistics.mean(agreement(r["token_ids"], reference[p["id"]]) for p, r in rs), 3),
-                    "exact_match": round(statistics.mean(r["token_ids"] == reference[p["id"]] for p, r in rs), 3)})
+                    "exact_match": round(statistics.mean(r["token_ids"] == reference[p["id"]] for p, r in rs), 3),
+                    "accuracy": accuracy([is_correct(p, lm.decode(without_stop(r["token_ids"], lm.stop_ids)))
+                                          for p, r in rs])})
                 bar.update()
             out[cls] = rows
     return out
@@ -200,13 +215,21 @@ def markdown_table(report: dict) -> str:
     lines += ["", "| class | streaming TPF | implied speedup at W rows | at 2W rows |", "|---|---|---|---|"]
     for cls, c in report["ceiling"].items():
         lines.append(f"| {cls} | {c['tokens_per_forward']:.2f} | {c['implied_speedup_at_W']:.2f}× | {c['implied_speedup_at_2W']:.2f}× |")
+    answered = {cls: per for cls, per in report["summary"].items()
+                 if any(s.get("accuracy") is not None for s in per.values())}
+    if answered:  # classes whose prompts carry an answer: final `#### n` right, per decoder
+        lines += ["", "| class | " + " | ".join(f"{dec} accuracy" for dec in DECODERS) + " |",
+                  "|---|" + "---|" * len(DECODERS)]
+        for cls, per in answered.items():
+            lines.append(f"| {cls} | " + " | ".join(f"{per[dec]['accuracy']:.0%}" if dec in per else "" for dec in DECODERS) + " |")
     if "tau_sweep" in report:
         lines += ["", "τ sweep (streaming): TPF / tokens/s / token agreement with the AR parent", "",
                   "| class | " + " | ".join(f"τ={t}" for t in THRESHOLD_GRID) + " |",
                   "|---|" + "---|" * len(THRESHOLD_GRID)]
         for cls, rows in report["tau_sweep"].items():
             lines.append(f"| {cls} | " + " | ".join(
-                f"{r['tokens_per_forward']:.1f} / {r['tokens_per_s']:.0f} / {r['token_agreement']:.2f}" for r in rows) + " |")
+                f"{r['tokens_per_forward']:.1f} / {r['tokens_per_s']:.0f} / {r['token_agreement']:.2f}"
+                + (f" / {r['accuracy']:.0%} right" if r.get("accuracy") is not None else "") for r in rows) + " |")
     return "\n".join(lines) + "\n"
 
 

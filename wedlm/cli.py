@@ -90,31 +90,32 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--out", default=None, help="also write bench.json, bench.md and charts here")
 
     train = sub.add_parser("train", help="train the bundled tiny model (AR parent, then WeDLM)")
-    from .training.train import FLOAT_OPTIONS, INT_OPTIONS, MIX_OPTIONS, TrainConfig
-    defaults = TrainConfig()
-    train.add_argument("--run-dir", default=defaults.run_dir, help="checkpoints, logs, exports (resumes from here)")
-    train.add_argument("--data-dir", default=defaults.data_dir)
-    train.add_argument("--stages", default="ar,wedlm", help="ar, wedlm or ar,wedlm")
-    for name in INT_OPTIONS:
-        train.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(defaults, name))
-    float_help = {"wedlm_suffix_mask": "in the WeDLM stage, mask this share of the answers from a random "
-                                       "cut to their end (labels only), as at a decoding window's edge"}
-    for name in FLOAT_OPTIONS:
-        train.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(defaults, name),
-                           help=float_help.get(name))
     from .training.corpus import MIXES
+    from .training.train import (BOOL_OPTIONS, FAMILY_OPTIONS, FLOAT_OPTIONS, INT_OPTIONS, MIX_OPTIONS,
+                                 TEXT_OPTIONS, TrainConfig)
+    defaults = TrainConfig()
+    train.add_argument("--stages", default="ar,wedlm", help="ar, wedlm or ar,wedlm")
+    helps = {"run_dir": "checkpoints, logs, exports (resumes from here)",
+             "init_from": "start the WeDLM stage from this model folder (a fine-tune) instead of the run's AR parent",
+             "wedlm_suffix_mask": "in the WeDLM stage, mask this share of the answers from a random "
+                                  "cut to their end (labels only), as at a decoding window's edge",
+             "wedlm_eos_label_only": "in the WeDLM stage, always mask the end-of-text run after an answer "
+                                     "(labels only, never observed) in this share of the samples",
+             "math_notes": "keep GSM8K's <<a*b=c>> calculator notes in the math answers"}
+    # one option per TrainConfig field, typed as the field (wedlm/training/train.py)
+    for names, kind in ((INT_OPTIONS, int), (FLOAT_OPTIONS, float), (TEXT_OPTIONS, str)):
+        for name in names:
+            train.add_argument("--" + name.replace("_", "-"), type=kind, default=getattr(defaults, name),
+                               help=helps.get(name))
     for name in MIX_OPTIONS:
         train.add_argument("--" + name.replace("_", "-"), choices=sorted(MIXES), default=getattr(defaults, name),
                            help="sample mix by family (wedlm/training/corpus.py MIXES)")
-    train.add_argument("--wedlm-suffix-families", default=defaults.wedlm_suffix_families, metavar="F1,F2",
-                       help="apply --wedlm-suffix-mask to these sample families only (empty: all)")
-    train.add_argument("--wedlm-eos-label-only", type=float, nargs="?", const=1.0, metavar="SHARE",
-                       default=defaults.wedlm_eos_label_only,
-                       help="in the WeDLM stage, always mask the end-of-text run after an answer "
-                            "(labels only, never observed) in this share of the samples "
-                            "(alone: every sample)")
-    train.add_argument("--math-notes", action=argparse.BooleanOptionalAction, default=defaults.math_notes,
-                       help="keep GSM8K's <<a*b=c>> calculator notes in the math answers")
+    for name in FAMILY_OPTIONS:
+        train.add_argument("--" + name.replace("_", "-"), default=getattr(defaults, name), metavar="F1,F2",
+                           help="apply --wedlm-suffix-mask to these sample families only (empty: all)")
+    for name in BOOL_OPTIONS:
+        train.add_argument("--" + name.replace("_", "-"), action=argparse.BooleanOptionalAction,
+                           default=getattr(defaults, name), help=helps.get(name))
     train.add_argument("--install", action="store_true",
                        help="copy the exported models into assets/models when done")
     return parser
@@ -124,7 +125,8 @@ def run_train(args) -> int:
     from pathlib import Path
 
     from .paths import MODELS_DIR
-    from .training.train import TrainConfig, install, train
+    from .training.install import install
+    from .training.train import TrainConfig, train
 
     stages = tuple(s.strip() for s in args.stages.split(",") if s.strip())
     if not stages or set(stages) - {"ar", "wedlm"}:

@@ -8,7 +8,7 @@ from pathlib import Path
 from .config import ValidationError
 from .paths import SUITE_FILE
 
-CLASS_ORDER = ("counting", "sequence", "code", "math", "plays")  # lowest entropy first
+CLASS_ORDER = ("counting", "sequence", "arithmetic", "code", "math", "plays")  # lowest entropy first
 THRESHOLD_GRID = (0.1, 0.2, 0.3, 0.4, 0.6, 0.8, 1.0, 1.5, 2.0)  # τ values a sweep tries
 
 

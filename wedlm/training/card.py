@@ -5,12 +5,15 @@ import json
 from pathlib import Path
 
 from ..config import DEFAULTS
+from .corpus import MIXES
 from .report import plot_losses, summary
+from .train import BOOL_OPTIONS, FAMILY_OPTIONS, FLOAT_OPTIONS, INT_OPTIONS, MIX_OPTIONS, TEXT_OPTIONS, TrainConfig
 
 FORMATS = """| format | prompt | answer |
 |---|---|---|
 | counting | `Count from A to B:` (also `Count down from B to A:`, `Count by K from A to B:`) | ` A, A+1, …, B` then end of text |
 | sequences | `Letters from C to K:`, `Repeat WORD N times:`, `Times table of K up to N:`, `Copy this list: a, b, c\\nCopy:` | the sequence, then end of text |
+| arithmetic | `Question: What is 47 + 38?\\nAnswer:`, `Question: What is (47 + 38) * 6?\\nAnswer:`, or a word problem of one or two operations | worked column by column (`7 + 8 + 0 = 15, 4 + 3 + 1 = 8, 47 + 38 = 85.`), ending `#### <number>` |
 | math | `Question: <word problem>\\nAnswer:` | step-by-step solution ending `#### <number>` |
 | code | a Python signature with a docstring | a function body |
 | plays | a speaker line such as `ROMEO:\\n` | a continuation in the style of the plays |"""
@@ -23,6 +26,8 @@ FAMILIES = {
     "copy": "extra list copying (`Copy this list: …\\nCopy:`)",
     "word-problem": "generated one- and two-step word problems (add, take away, multiply, share, price) "
                     "answered in GSM8K's format, the question's names and numbers restated",
+    "arithmetic": "generated arithmetic (forms A `What is a op b?`, B `What is (a op b) op c?` and C, word problems "
+                  "from 10 templates), worked column by column, one question key in 10 held out for evaluation",
     "math": "GSM8K train questions with step-by-step answers",
     "plays": "Tiny Shakespeare speeches",
     "code": "HumanEval prompts with canonical solutions",
@@ -31,10 +36,7 @@ FAMILIES = {
 
 def data_mix(cfg: dict) -> str:
     """The mixes the run used, by samples, read from corpus.MIXES."""
-    from .corpus import MIXES
-
-    # runs written before the option existed removed the notes
-    notes = " (`<<48/2=24>>` calculator notes kept)" if cfg.get("math_notes", False) else " (calculator notes removed)"
+    notes = " (`<<48/2=24>>` calculator notes kept)" if cfg["math_notes"] else " (calculator notes removed)"
 
     def describe(mix: str) -> str:
         return ", ".join(f"{round(w * 100)} % {FAMILIES[f]}{notes if f == 'math' else ''}"
@@ -51,25 +53,29 @@ def reproduce_command(cfg: dict, wedlm_only: bool = False) -> str:
     """The train command with every option the run set away from its default (checkpoint
     spacing aside: it does not change the model). `wedlm_only`: the run trained the WeDLM stage
     from a parent it was given (`--stages wedlm`)."""
-    from .train import FAMILY_OPTIONS, FLOAT_OPTIONS, INT_OPTIONS, MIX_OPTIONS, TrainConfig
     defaults = TrainConfig()
     steps = (f"--stages wedlm --wedlm-steps {cfg['wedlm_steps']}" if wedlm_only
              else f"--ar-steps {cfg['ar_steps']} --wedlm-steps {cfg['wedlm_steps']}")
     parts = ["python -m wedlm train --run-dir runs/tiny", steps]
-    changeable = INT_OPTIONS + FLOAT_OPTIONS + MIX_OPTIONS + FAMILY_OPTIONS + ("wedlm_eos_label_only",)
-    for name in (n for n in changeable if n not in ("ar_steps", "wedlm_steps", "save_every")):
-        value = cfg.get(name, getattr(defaults, name))
-        if value != getattr(defaults, name):
-            parts.append(f"--{name.replace('_', '-')} {float(value) if name == 'wedlm_eos_label_only' else value}")
-    if cfg.get("math_notes", False) != defaults.math_notes:  # runs before the option had no notes
-        parts.append("--math-notes" if cfg.get("math_notes", False) else "--no-math-notes")
+    changeable = INT_OPTIONS + FLOAT_OPTIONS + MIX_OPTIONS + FAMILY_OPTIONS + TEXT_OPTIONS
+    skipped = ("ar_steps", "wedlm_steps", "save_every", "run_dir", "data_dir") + (() if wedlm_only else ("init_from",))
+    for name in (n for n in changeable if n not in skipped):
+        if cfg[name] != getattr(defaults, name):
+            parts.append(f"--{name.replace('_', '-')} {cfg[name]}")
+    for name in BOOL_OPTIONS:
+        if cfg[name] != getattr(defaults, name):
+            parts.append(f"--{'' if cfg[name] else 'no-'}{name.replace('_', '-')}")
     return " ".join(parts + ["--install"])
 
 
 def _reproduce_note(cfg: dict, wedlm_only: bool) -> str:
-    precision = "bf16 autocast" if cfg.get("bf16", True) else "float32"
+    precision = "bf16 autocast" if cfg["bf16"] else "float32"
     if not wedlm_only:
         return f"Reproduce: `{reproduce_command(cfg)}` (2 CPU cores, {precision})."
+    if cfg["init_from"]:
+        return (f"Reproduce: this run fine-tuned the WeDLM model shipped before it (`{cfg['init_from']}` "
+                f"at the commit before this card's): `{reproduce_command(cfg, wedlm_only=True)}` (2 CPU cores, "
+                f"{precision}).")
     return ("Reproduce: this run trained the WeDLM stage only, from the shipped parent "
             "(`assets/models/ar-tiny` copied to `runs/tiny/ar-hf`, its tokenizer files to "
             f"`runs/tiny/tokenizer`): `{reproduce_command(cfg, wedlm_only=True)}` (2 CPU cores, "
@@ -113,10 +119,10 @@ def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_c
     lines += ["", (f"Sequences of L = {cfg['seq_len']} tokens, batch {cfg['batch_size']}; AR lr {cfg['ar_lr']}, "
                    f"WeDLM lr {cfg['wedlm_lr']}, cosine to 10 %; WeDLM blocks of {cfg['block_size']}, "
                    f"γ ~ U(0,1) per block, prompt tokens never masked; each answer is followed by "
-                   f"{cfg['eos_pad']} (AR stage) or {cfg.get('wedlm_eos_pad', cfg['eos_pad'])} (WeDLM stage) "
+                   f"{cfg['eos_pad']} (AR stage) or {cfg['wedlm_eos_pad']} (WeDLM stage) "
                    "end-of-text tokens with labels"
-                   f"{_label_only_note(cfg.get('wedlm_eos_label_only', 0))}"
-                   f"{_suffix_note(cfg.get('wedlm_suffix_mask', 0), cfg.get('wedlm_suffix_families', ''))}; "
+                   f"{_label_only_note(cfg['wedlm_eos_label_only'])}"
+                   f"{_suffix_note(cfg['wedlm_suffix_mask'], cfg['wedlm_suffix_families'])}; "
                    "in the WeDLM stage a block's slots see only "
                    "slots of their own packed sample. "
                    "`ar` is the next-token loss, `masked_ce` the masked-slot cross-entropy (without "
@@ -157,8 +163,8 @@ def measured_section(evaluation: dict, eval_command: str, params: int) -> list[s
             limits.append(f"{cls} answers are exact and stop at the end in {s['exact_and_stopped']} of "
                           f"{s['prompts']} prompts")
         if "format_ok" in s and s["format_ok"] < s["prompts"]:
-            limits.append(f"math answers end in `#### <number>` in {s['format_ok']} of {s['prompts']} questions")
-    limits.append(f"arithmetic, code and plays are fluent-looking at best: a {params / 1e6:.1f} M-parameter model")
+            limits.append(f"{cls} answers end in `#### <number>` in {s['format_ok']} of {s['prompts']} questions")
+    limits.append(f"GSM8K math, code and plays are fluent-looking at best: a {params / 1e6:.1f} M-parameter model")
     lines += ["", "Known limits: " + "; ".join(limits) + ".", "", "Sample outputs:", ""]
     shown = set()
     for row in evaluation["rows"]:
@@ -198,8 +204,6 @@ def _prod(shape) -> int:
 
 
 def _label_only_note(share: float) -> str:
-    """Older runs stored a bool: True means every sample."""
-    share = float(share)
     if share <= 0:
         return ""
     if share >= 1:

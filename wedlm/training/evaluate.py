@@ -1,7 +1,8 @@
 """Quality and speed of a trained model on its prompt formats, at the default knobs.
 
 python -m wedlm.training.evaluate [--model DIR] [--decoder streaming|ar] [--counting N]
-                                  [--counting-seed S] [--sequences N] [--sequence-seed S] [--json]
+                                  [--counting-seed S] [--sequences N] [--sequence-seed S]
+                                  [--arithmetic N] [--arithmetic-seed S] [--json]
                                   [--rewrite-card]
 """
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import re
+import statistics
 import sys
 from pathlib import Path
 
@@ -17,7 +18,8 @@ from ..config import DecodeConfig
 from ..loading import load_model
 from ..paths import BUNDLED_MODEL, REPO_ROOT
 from ..trace import decode
-from .corpus import alphabet, count_by, times_table
+from .card import rewrite_measured
+from .corpus import ARITHMETIC_FORMS, alphabet, count_by, final_answer, held_out_questions, times_table
 
 # (question, its answer), written for this evaluation, not taken from the training data
 MATH_QUESTIONS = [
@@ -85,7 +87,8 @@ def counting_failure(text: str, stopped: bool, expected: str) -> str | None:
 
 
 def evaluate(lm, decoder: str = "streaming", counting: int = 12, config: DecodeConfig | None = None,
-             counting_seed: int = 0, sequences: int = 12, sequence_seed: int = 0) -> dict:
+             counting_seed: int = 0, sequences: int = 12, sequence_seed: int = 0,
+             arithmetic: int = 40, arithmetic_seed: int = 0) -> dict:
     config = config or DecodeConfig(max_new_tokens=512)
     rows = []
     # answers the prompt fixes: (class, prompt, the exact answer)
@@ -98,11 +101,15 @@ def evaluate(lm, decoder: str = "streaming", counting: int = 12, config: DecodeC
         rows.append({"class": cls, "prompt": prompt, "text": trace.text,
                      "exact": trace.text == expected, "stopped": stopped,
                      "failure": counting_failure(trace.text, stopped, expected), **_speed(trace)})
-    for q, answer in MATH_QUESTIONS:
+    # held-out arithmetic (never in the training stream): `arithmetic N` questions per form
+    # (class, question, its answer)
+    checked = [(f"arithmetic-{form}", prompt[len("Question: "):-len("\nAnswer:")], value)
+               for form in ARITHMETIC_FORMS for prompt, _, value in held_out_questions(form, arithmetic, arithmetic_seed)]
+    checked += [("math", q, answer) for q, answer in MATH_QUESTIONS]
+    for cls, q, answer in checked:
         trace = decode(lm, f"Question: {q}\nAnswer:", decoder, config)
-        final = re.search(r"#### (-?[\d,.]+)\s*$", trace.text)
-        rows.append({"class": "math", "prompt": q, "text": trace.text, "format_ok": bool(final),
-                     "correct": bool(final) and final.group(1).replace(",", "") == str(answer),
+        final = final_answer(trace.text)
+        rows.append({"class": cls, "prompt": q, "text": trace.text, "format_ok": final is not None, "correct": final == str(answer),
                      **_speed(trace)})
     short = DecodeConfig(max_new_tokens=min(96, config.max_new_tokens))
     for p in CODE_PROMPTS:
@@ -112,7 +119,7 @@ def evaluate(lm, decoder: str = "streaming", counting: int = 12, config: DecodeC
         trace = decode(lm, p, decoder, short)
         rows.append({"class": "plays", "prompt": p, "text": trace.text, **_speed(trace)})
     summary = {}
-    for cls in ("counting", "sequence", "math", "code", "plays"):
+    for cls in ("counting", "sequence", *(f"arithmetic-{f}" for f in ARITHMETIC_FORMS), "math", "code", "plays"):
         sel = [r for r in rows if r["class"] == cls]
         if not sel:
             continue
@@ -123,7 +130,9 @@ def evaluate(lm, decoder: str = "streaming", counting: int = 12, config: DecodeC
             summary[cls]["exact_and_stopped"] = sum(r["exact"] and r["stopped"] for r in sel)
             for kind in ("overshoot", "early", "wrong"):
                 summary[cls][kind] = sum(r["failure"] == kind for r in sel)
-        if cls == "math":
+        if cls.startswith("arithmetic"):
+            summary[cls]["median_tokens_per_forward"] = statistics.median(r["tokens_per_forward"] for r in sel)
+        if cls == "math" or cls.startswith("arithmetic"):
             summary[cls]["format_ok"] = sum(r["format_ok"] for r in sel)
             summary[cls]["correct"] = sum(r["correct"] for r in sel)
     return {"model": lm.name, "decoder": decoder, "summary": summary, "rows": rows}
@@ -144,6 +153,9 @@ def main(argv=None) -> int:
     parser.add_argument("--sequences", type=int, default=12,
                         help="number of counting-by-K, letter-range and times-table prompts")
     parser.add_argument("--sequence-seed", type=int, default=0, help="seed that draws them")
+    parser.add_argument("--arithmetic", type=int, default=40,
+                        help="held-out arithmetic questions per form (A, B, C)")
+    parser.add_argument("--arithmetic-seed", type=int, default=0, help="seed that draws them")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--rewrite-card", action="store_true",
                         help="replace the model card's measured section (README.md in the model folder) "
@@ -154,13 +166,14 @@ def main(argv=None) -> int:
         parser.error(f"--rewrite-card: no model card at {card}")
     report = evaluate(load_model(args.model, device="cpu"), args.decoder, args.counting,
                       counting_seed=args.counting_seed, sequences=args.sequences,
-                      sequence_seed=args.sequence_seed)
+                      sequence_seed=args.sequence_seed, arithmetic=args.arithmetic,
+                      arithmetic_seed=args.arithmetic_seed)
     if args.rewrite_card:
-        from .card import rewrite_measured
         folder = card.parent
         shown = folder.relative_to(REPO_ROOT) if folder.is_relative_to(REPO_ROOT) else folder
         changed = [f"--{name.replace('_', '-')} {getattr(args, name)}"
-                   for name in ("counting", "counting_seed", "sequences", "sequence_seed")
+                   for name in ("counting", "counting_seed", "sequences", "sequence_seed", "arithmetic",
+                                "arithmetic_seed")
                    if getattr(args, name) != parser.get_default(name)]
         command = " ".join([f"python -m wedlm.training.evaluate --model {shown} --decoder {args.decoder}"]
                            + changed)
@@ -171,6 +184,10 @@ def main(argv=None) -> int:
         for row in report["rows"]:
             print(f"[{row['class']}] TPF {row['tokens_per_forward']:.2f} | {row['prompt'][:40]!r} -> {row['text'][:90]!r}")
         print(json.dumps(report["summary"], indent=1))
+        for cls, s in report["summary"].items():
+            if cls.startswith("arithmetic"):
+                print(f"{cls}: {s['correct']}/{s['prompts']} correct ({s['correct'] / s['prompts']:.0%}), "
+                      f"median tokens per forward {s['median_tokens_per_forward']:.2f}")
     return 0
 
 

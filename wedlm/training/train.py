@@ -9,15 +9,14 @@ import ctypes
 import json
 import math
 import random
-import shutil
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 import torch
 from tqdm import tqdm
 
-from .corpus import DEFAULT_DATA_DIR, SampleStream, parse_families, tokenizer_texts
+from .corpus import DEFAULT_DATA_DIR, SampleStream, encode_answer, parse_families, tokenizer_texts
 from .objective import ar_loss, wedlm_loss
 from .tokenizer import train_tokenizer
 
@@ -53,17 +52,24 @@ class TrainConfig:
     weight_decay: float = 0.05
     save_every: int = 100
     seed: int = 0
+    init_from: str = ""         # WeDLM stage: start from this Hugging Face folder (and its tokenizer)
+                                # instead of the run's AR parent: a fine-tune of a shipped model
     bf16: bool | None = None    # bf16 autocast; None: where the CPU has bf16 units (elsewhere
                                 # autocast emulates it: 2.3x slower than fp32 on an AVX-512 Xeon)
 
 
-# The train command's TrainConfig options by type: cli.py builds them, the model card names the
-# ones a run changed (besides --wedlm-eos-label-only, which takes an optional share).
-INT_OPTIONS = ("ar_steps", "wedlm_steps", "batch_size", "seq_len", "block_size", "eos_pad", "wedlm_eos_pad",
-               "hidden_size", "num_layers", "intermediate_size", "vocab_size", "save_every", "seed")
-FLOAT_OPTIONS = ("ar_lr", "wedlm_lr", "wedlm_suffix_mask")
-MIX_OPTIONS = ("ar_mix", "wedlm_mix")
-FAMILY_OPTIONS = ("wedlm_suffix_families",)
+# The train command's options, one per TrainConfig field, by type (cli.py builds them; the model
+# card names the ones a run changed). Annotations are strings here (`from __future__`).
+def _options(*types: str) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(TrainConfig) if f.type in types)
+
+
+MIX_OPTIONS = tuple(f.name for f in fields(TrainConfig) if f.name.endswith("_mix"))
+FAMILY_OPTIONS = tuple(f.name for f in fields(TrainConfig) if f.name.endswith("_families"))
+INT_OPTIONS = _options("int")
+FLOAT_OPTIONS = _options("float")
+BOOL_OPTIONS = _options("bool")
+TEXT_OPTIONS = tuple(n for n in _options("str") if n not in MIX_OPTIONS + FAMILY_OPTIONS)
 
 
 class Packer:
@@ -91,7 +97,7 @@ class Packer:
     def _add_sample(self) -> None:
         s = self.stream.next()
         prompt = self.tok.encode(s.prompt, add_special_tokens=False)
-        answer = self.tok.encode(s.answer, add_special_tokens=False)
+        answer = encode_answer(self.tok, s)
         eos = [self.tok.eos_token_id] * self.eos_pad
         self.ids += prompt + answer + eos
         self.maskable += [False] * len(prompt) + [True] * (len(answer) + len(eos))
@@ -127,12 +133,13 @@ class Packer:
         self.stream.load_state_dict(state["stream"])
         self.ids, self.maskable = list(state["ids"]), list(state["maskable"])
         self.sample, self.count = list(state["sample"]), state["count"]
-        # checkpoints written before label_only existed never used it
-        self.label_only = list(state.get("label_only", [False] * len(self.ids)))
+        self.label_only = list(state["label_only"])
 
 
 def build_tokenizer(cfg: TrainConfig):
     from transformers import AutoTokenizer
+    if cfg.init_from:
+        return AutoTokenizer.from_pretrained(cfg.init_from)
     folder = Path(cfg.run_dir) / "tokenizer"
     if not (folder / "tokenizer.json").is_file():
         train_tokenizer(tokenizer_texts(cfg.data_dir, cfg.seed, math_notes=cfg.math_notes),
@@ -187,10 +194,7 @@ def run_stage(stage: str, cfg: TrainConfig, model, tokenizer, steps: int, peak_l
         model.load_state_dict(state["model"])
         optim.load_state_dict(state["optim"])
         start_step, elapsed = state["step"], state["elapsed"]
-        if "packer" in state:
-            packer.load_state_dict(state["packer"])
-        else:  # checkpoints written before the packer was saved: the stream's rng only
-            stream.rng.setstate(state["stream_rng"])
+        packer.load_state_dict(state["packer"])
         torch.set_rng_state(state["torch_rng"])
         if log_file.is_file():  # drop steps logged after the checkpoint: they are redone
             kept = [line for line in log_file.read_text().splitlines()
@@ -225,7 +229,9 @@ def run_stage(stage: str, cfg: TrainConfig, model, tokenizer, steps: int, peak_l
         if (step + 1) % cfg.save_every == 0 or step + 1 == steps:
             torch.save({"model": model.state_dict(), "optim": optim.state_dict(), "step": step + 1,
                         "elapsed": elapsed, "packer": packer.state_dict(),
-                        "torch_rng": torch.get_rng_state()}, ckpt_file)
+                        "torch_rng": torch.get_rng_state()}, ckpt_file.with_suffix(".tmp"))
+            # replaced whole, so a run killed while saving (or a reader) never meets half a file
+            ckpt_file.with_suffix(".tmp").replace(ckpt_file)
     model.eval()
 
 
@@ -263,33 +269,11 @@ def train(cfg: TrainConfig, stages: tuple[str, ...] = ("ar", "wedlm")) -> dict[s
         export(model, tokenizer, exported["ar"], mask_id)
     if "wedlm" in stages:
         from transformers import AutoModelForCausalLM
-        # WeDLM training starts from the AR parent, as in the paper.
-        model = AutoModelForCausalLM.from_pretrained(str(run_dir / "ar-hf"), dtype=torch.float32)
+        # WeDLM training starts from the AR parent, as in the paper (or a given model: a fine-tune).
+        start = cfg.init_from or str(run_dir / "ar-hf")
+        model = AutoModelForCausalLM.from_pretrained(start, dtype=torch.float32)
         run_stage("wedlm", cfg, model, tokenizer, cfg.wedlm_steps, cfg.wedlm_lr)
         exported["wedlm"] = run_dir / "wedlm-hf"
         export(model, tokenizer, exported["wedlm"], mask_id)
     return exported
 
-
-def install(run_dir: Path, assets: Path, max_new_tokens: int = 512) -> None:
-    """Copy the models this run trained into assets/models (the shipped checkpoints), measure
-    them on their prompt formats, and write their model cards."""
-    from ..config import DecodeConfig
-    from ..loading import load_model
-    from .card import write_card
-    from .evaluate import evaluate
-
-    for stage, name, decoder in (("ar", "ar-tiny", "ar"), ("wedlm", "wedlm-tiny", "streaming")):
-        src = run_dir / f"{stage}-hf"
-        # only what this run trained: a `--stages wedlm` run starts from a parent it was given
-        if not src.is_dir() or not (run_dir / stage / "log.jsonl").is_file():
-            continue
-        dst = assets / name
-        if dst.exists():
-            shutil.rmtree(dst)
-        shutil.copytree(src, dst)
-        report = evaluate(load_model(str(dst), device="cpu"), decoder,
-                          config=DecodeConfig(max_new_tokens=max_new_tokens))
-        (run_dir / f"eval-{stage}.json").write_text(json.dumps(report, indent=1, ensure_ascii=False))
-        command = f"python -m wedlm.training.evaluate --model assets/models/{name} --decoder {decoder}"
-        write_card(dst, stage, run_dir, report, command)
