@@ -112,7 +112,7 @@ def _call(fn, args, kwargs, work):
 def _stream(fn, args, kwargs, work, every_s):
     """Yields at most one value per every_s seconds, and always the last one: on ZeroGPU each
     value is pickled through a pipe, and a live view does not need every step."""
-    last, pending, held = 0.0, None, False
+    last, pending, held = float("-inf"), None, False
     try:
         for value in _start(fn, args, kwargs):
             now = time.perf_counter()
