@@ -2,7 +2,7 @@
 
 Each step recomputes prompt + committed + window laid out in logical order, and gives every
 window token exactly the visibility that topological reordering gives it under a causal mask
-(DESIGN §1.1): the whole prefix, earlier filled tokens, and (for masks) every filled token plus
+(docs/design.md#reordering): the whole prefix, earlier filled tokens, and (for masks) every filled token plus
 earlier masks. It must reproduce the streaming decoder token for token: the correctness oracle.
 """
 from __future__ import annotations
