@@ -297,9 +297,10 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
              max_new, seed, block_size, colour_by]
     step_inputs = [timeline_state, step_slider, colour_by]
 
-    run_event = run_btn.click(run_decode, knobs, trace_outs, api_name="run_live", concurrency_limit=2)
+    run_event = run_btn.click(run_decode, knobs, trace_outs, api_name="run_live",
+                              **gpu.forward_event(ctx.limits))
     stop_btn.click(None, None, None, cancels=[run_event])
-    gr.api(decode_api, api_name="decode", concurrency_limit=2)
+    gr.api(decode_api, api_name="decode", **gpu.forward_event(ctx.limits))
     examples_dd.change(pick_example, [examples_dd, colour_by], trace_outs, api_name="load_example")
     upload.upload(load_upload, [upload, colour_by], trace_outs, api_name="load_trace")
     # Stepping is cheap (a few ms of server work): skip the queue so it is never stuck behind a decode.
@@ -315,7 +316,8 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
     timer.tick(tick, step_inputs, [timer, play_btn] + view_outputs, api_name=False, **fast)
     br_btn.click(run_branch, [timeline_state, step_slider, br_tau, br_no_tau, br_penalty, br_force_pos,
                               br_force_tok, br_veto_pos, colour_by],
-                 [br_summary, br_old, br_new, br_growth], api_name=False)
+                 [br_summary, br_old, br_new, br_growth], api_name=False,
+                 **gpu.forward_event(ctx.limits))
     export_btn.click(make_exports, [timeline_state, step_slider], [export_files], api_name=False)
     demo.load(show_first_example, [examples_dd, colour_by], trace_outs, api_name=False)
     demo.unload(user_traces.forget)

@@ -42,6 +42,7 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str) -> None:
         sweep_btn = gr.Button("Sweep τ", elem_id="sweep-run", scale=1)
     sweep_plot = gr.Plot(elem_id="tau-sweep", label="τ sweep")
     sweep_table = gr.Dataframe(elem_id="sweep-table", interactive=False)
-    suite_btn.click(run_suite, [tau, max_new], [law, table], api_name="entropy_suite", concurrency_limit=1)
+    suite_btn.click(run_suite, [tau, max_new], [law, table], api_name="entropy_suite",
+                    **gpu.forward_event(ctx.limits))
     sweep_btn.click(run_sweep, [prompt, max_new], [sweep_plot, sweep_table], api_name="tau_sweep",
-                    concurrency_limit=1)
+                    **gpu.forward_event(ctx.limits))

@@ -44,6 +44,13 @@ DECODE_SETUP_S = 1.0   # per decode: tokenizing, prefill, the trace's token text
 SECONDS_PER_FORWARD = {"streaming": 0.08, "block": 0.08, "ar": 0.06, "reference": 0.15}
 
 
+def forward_event(limits: Limits) -> dict:
+    """Event keyword arguments for every event that runs forwards: they share one pool of
+    `limits.concurrency` slots, so the server never runs more decodes at once than its limit
+    (per-event limits would each add their own)."""
+    return {"concurrency_id": "forwards", "concurrency_limit": limits.concurrency}
+
+
 @dataclass(frozen=True)
 class ModelRef:
     """A served model by key; `run_on_gpu` replaces it by the model loaded at startup."""

@@ -186,7 +186,7 @@ def test_no_event_loads_a_model_and_every_gpu_value_pickles(served_app, monkeypa
     assert data["model"] == tiny_dir.name and str(tiny_dir) not in json.dumps(data)
     job = client.submit("Count from 1 to 9:", "streaming", 8, 3.0, False, 0.02, 0.0, 0, 1.0, 12, 0,
                         16, "entropy", api_name="/run_live")
-    assert job.result()[1] == data["text"]  # the live decode (a generator) ends on the same text
+    assert job.result()[0] == data["text"]  # the live decode (a generator) ends on the same text
     lanes = client.predict("Count from 1 to 9:", 8, 3.0, False, 0.02, 8, 12, "parent",
                            "one forward per tick", api_name="/race")
     assert [o for o in lanes if isinstance(o, str) and o.count('class="lane ') == 3]
@@ -200,6 +200,10 @@ def test_no_event_loads_a_model_and_every_gpu_value_pickles(served_app, monkeypa
     summary, *_ = run_branch(timeline, 1, 0.8, False, 0.02, None, "", None, "entropy")
     assert "Branched after step 1" in summary
     assert calls == []
+    forward_events = {"run_decode", "decode_api", "run_branch", "run_race", "run_suite", "run_sweep"}
+    pools = {(f.concurrency_id, f.concurrency_limit) for f in served_app.fns.values()
+             if f.fn and f.fn.__name__ in forward_events}
+    assert pools == {("forwards", 2)}  # one pool of LOCAL.concurrency slots for every forward
 
 
 def free_port() -> int:
