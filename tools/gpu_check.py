@@ -45,6 +45,7 @@ def run_dtype(model: str, device: str, dtype: str, prompts: list[dict], config: 
                      "first_difference": first_difference(s.token_ids, r.token_ids),
                      "tpf": s.stats()["tokens_per_forward"],
                      "streaming_tokens_per_s": s.stats()["tokens_per_s"],
+                     "streaming_s_per_forward": s.result.decode_s / max(1, s.result.forwards),
                      "ar_tokens_per_s": a.stats()["tokens_per_s"]})
     info = {"dtype": str(lm.dtype).removeprefix("torch."), "device": str(lm.device),
             "attention": lm.attn_implementation, "model": lm.name, "rows": rows}
@@ -82,18 +83,20 @@ def summary(info: dict) -> dict:
     return {"dtype": info["dtype"], "streaming_equals_reference": sum(r["same_as_reference"] for r in rows),
             "prompts": len(rows), "median_tpf": median("tpf"),
             "median_streaming_tokens_per_s": median("streaming_tokens_per_s"),
+            "median_streaming_s_per_forward": median("streaming_s_per_forward"),
             "median_ar_tokens_per_s": median("ar_tokens_per_s")}
 
 
 def markdown(runs: list[dict], agreement: dict | None) -> str:
     head = runs[0]
     lines = [f"# GPU check: {head['model']} on {head['device']} ({head['attention']} attention)", "",
-             "| dtype | streaming ≡ reference | median TPF | streaming tokens/s | AR tokens/s |",
-             "|---|---|---|---|---|"]
+             "| dtype | streaming ≡ reference | median TPF | streaming tokens/s | streaming s/forward "
+             "| AR tokens/s |", "|---|---|---|---|---|---|"]
     for run in runs:
         s = summary(run)
         lines.append(f"| {s['dtype']} | {s['streaming_equals_reference']}/{s['prompts']} | "
                      f"{s['median_tpf']:.2f} | {s['median_streaming_tokens_per_s']:.1f} | "
+                     f"{s['median_streaming_s_per_forward']:.4f} | "
                      f"{s['median_ar_tokens_per_s']:.1f} |")
     for run in runs:
         for r in run["rows"]:
