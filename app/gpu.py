@@ -1,10 +1,11 @@
 """The one door to the model: every event that runs a forward goes through `run_on_gpu` (a
 function) or `stream_on_gpu` (a generator, for live views). Nothing else calls a model.
 
-    work = gpu.Work.of(config, decoder, limits)           # what the request may cost
-    trace = gpu.run_on_gpu(decode, models.wedlm, prompt, decoder, config,
+    work = gpu.Work.of(config.max_new_tokens, config.window, [decoder], ctx.limits)
+    trace = gpu.run_on_gpu(decode, ctx.models.wedlm, prompt, decoder, config,
                            time_limit_s=work.time_limit_s, work=work)
-    for trace in gpu.stream_on_gpu(decode_steps, models.wedlm, prompt, ..., work=work): ...
+    for trace in gpu.stream_on_gpu(decode_steps, ctx.models.wedlm, prompt, ..., work=work): ...
+    button.click(handler, ..., **gpu.forward_event(ctx.limits))  # one pool of decode slots
 
 Rules, because on a ZeroGPU Space the call runs in another process (a fork made after startup):
   - `fn` is a module-level function (it is pickled by name): never a lambda or a closure;
