@@ -9,8 +9,8 @@ dtypes agree. Prints a Markdown report (or JSON); exits 1 when streaming and ref
 fp32, where they must agree exactly (DESIGN §1.3), 0 otherwise. In bf16 rounding may split them
 late in a decode: reported, not failed.
 
-    python tools/gpu_check.py tencent/WeDLM-8B-Instruct            # on the GPU machine
-    python tools/gpu_check.py assets/models/wedlm-tiny --device cpu # the same logic, here
+    python -m tools.gpu_check tencent/WeDLM-8B-Instruct            # on the GPU machine
+    python -m tools.gpu_check assets/models/wedlm-tiny --device cpu # the same logic, here
 
 Needs about 3x the model's bf16 size in GPU memory for the fp32 pass (8B: 16 GB bf16, then
 32 GB fp32; the bf16 copy is freed first); --no-compare skips it.
@@ -22,15 +22,11 @@ import gc
 import json
 import statistics
 import sys
-from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
+import torch
 
-import torch  # noqa: E402
-
-from wedlm import DecodeConfig, decode, load_model  # noqa: E402
-from wedlm.bench import DEFAULT_PROMPTS, read_prompts  # noqa: E402
+from wedlm import DecodeConfig, decode, load_model
+from wedlm.bench import DEFAULT_PROMPTS, read_prompts
 
 
 def run_dtype(model: str, device: str, dtype: str, prompts: list[dict], config: DecodeConfig) -> dict:
