@@ -26,7 +26,8 @@ import sys
 import torch
 
 from wedlm import DecodeConfig, decode, load_model
-from wedlm.bench import DEFAULT_PROMPTS, read_prompts
+from wedlm.bench import read_prompts
+from wedlm.paths import SUITE_FILE
 
 
 def run_dtype(model: str, device: str, dtype: str, prompts: list[dict], config: DecodeConfig) -> dict:
@@ -110,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("model", help="hub id or local folder")
     parser.add_argument("--device", default="auto", help="auto, cuda or cpu")
-    parser.add_argument("--prompts", default=str(DEFAULT_PROMPTS), help="JSONL: id, class, prompt")
+    parser.add_argument("--prompts", default=str(SUITE_FILE), help="JSONL: id, class, prompt")
     parser.add_argument("--limit", type=int, default=None, help="only the first N prompts")
     parser.add_argument("--max-new-tokens", type=int, default=128)
     parser.add_argument("--window", type=int, default=16)
