@@ -458,9 +458,9 @@ def wire(ui: DecodeTab, ctx: Context, demo: gr.Blocks) -> None:
         return show_first_example(ui, user_traces, name, colour_by, request)
 
     run_event = ui.run_btn.click(run_live, ui.decode_knobs(), trace_views, api_name="run_live",
-                                 concurrency_limit=2)
+                                 **gpu.forward_event(ctx.limits))
     ui.stop_btn.click(None, None, None, cancels=[run_event])
-    gr.api(make_decode_api(ctx), api_name="decode", concurrency_limit=2)
+    gr.api(make_decode_api(ctx), api_name="decode", **gpu.forward_event(ctx.limits))
     ui.examples.input(on_pick, [ui.examples, ui.colour_by], trace_views, api_name="load_example")
     ui.upload.upload(on_upload, [ui.upload, ui.colour_by], trace_views, api_name="load_trace")
     # Stepping is cheap (a few ms of server work): skip the queue so it is never stuck behind a decode.
@@ -477,7 +477,8 @@ def wire(ui: DecodeTab, ctx: Context, demo: gr.Blocks) -> None:
     ui.br_btn.click(bind(run_branch, ui, ctx),
                     [ui.timeline, ui.step, ui.br_tau, ui.br_no_tau, ui.br_penalty, ui.br_force_pos,
                      ui.br_force_tok, ui.br_veto_pos, ui.colour_by],
-                    [ui.br_summary, ui.br_old, ui.br_new, ui.br_growth], api_name=False)
+                    [ui.br_summary, ui.br_old, ui.br_new, ui.br_growth], api_name=False,
+                    **gpu.forward_event(ctx.limits))
     ui.export_btn.click(make_exports, [ui.timeline, ui.step], [ui.export_files], api_name=False)
     demo.load(on_page_load, [ui.examples, ui.colour_by], trace_views, api_name=False)
     demo.unload(user_traces.forget)

@@ -96,9 +96,9 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
     law_inputs = [suite_rows, tau, ctx.decode_state or gr.State(None), sweep_point]
     suite_btn.click(lambda: gr.Dataframe(visible=True), None, table, queue=False, api_name=False).then(
         run_suite, [tau, max_new], [suite_rows, law_plot, table], api_name="entropy_suite",
-        concurrency_limit=1, show_progress="minimal").then(law, law_inputs, law_plot, api_name=False)
+        show_progress="minimal", **gpu.forward_event(ctx.limits)).then(law, law_inputs, law_plot, api_name=False)
     sweep_btn.click(run_sweep, [prompt, max_new, tau], [sweep_plot, sweep_table, sweep_point],
-                    api_name="tau_sweep", concurrency_limit=1).then(law, law_inputs, law_plot, api_name=False)
+                    api_name="tau_sweep", **gpu.forward_event(ctx.limits)).then(law, law_inputs, law_plot, api_name=False)
     tau.submit(law, law_inputs, law_plot, api_name=False)
     if tab is not None:  # opening the tab places the Decode tab's latest decode
         tab.select(law, law_inputs, law_plot, api_name=False)
@@ -163,7 +163,7 @@ def lens_build(ctx: Context) -> None:
 
     with gr.Column(elem_id="lens-section"):
         lens_ui(ctx, show, regroup, recolour, from_decode)
-    gr.api(lens_api, api_name="lens", concurrency_limit=1)
+    gr.api(lens_api, api_name="lens", **gpu.forward_event(ctx.limits))
 
 
 def lens_ui(ctx: Context, show, regroup, recolour, from_decode) -> None:
@@ -198,10 +198,10 @@ def lens_ui(ctx: Context, show, regroup, recolour, from_decode) -> None:
 
     knobs = [lens_tau, lens_no_tau, lens_penalty, colour_by]
     lens_btn.click(show, [prompt_a, text_a, prompt_b, text_b] + knobs, [view_a, html_a, view_b, html_b],
-                   api_name=False, concurrency_limit=1)
+                   api_name=False, **gpu.forward_event(ctx.limits))
     for knob in (lens_tau, lens_no_tau, lens_penalty):  # always_last: a dragged slider re-groups once it rests
         knob.change(regroup, [view_a, view_b] + knobs, [view_a, html_a, view_b, html_b], api_name=False,
-                    concurrency_limit=1, trigger_mode="always_last", show_progress="minimal")
+                    trigger_mode="always_last", show_progress="minimal", **gpu.forward_event(ctx.limits))
     colour_by.change(recolour, [view_a, view_b, colour_by], [html_a, html_b], api_name=False, queue=False)
     use_decode.click(from_decode, [ctx.decode_state or gr.State(None)], [prompt_a, text_a], api_name=False,
                      queue=False)

@@ -1,10 +1,11 @@
 """The one door to the model: every event that runs a forward goes through `run_on_gpu` (a
 function) or `stream_on_gpu` (a generator, for live views). Nothing else calls a model.
 
-    work = gpu.Work.of(config, decoder, limits)           # what the request may cost
-    trace = gpu.run_on_gpu(decode, models.wedlm, prompt, decoder, config,
+    work = gpu.Work.of(config.max_new_tokens, config.window, [decoder], ctx.limits)
+    trace = gpu.run_on_gpu(decode, ctx.models.wedlm, prompt, decoder, config,
                            time_limit_s=work.time_limit_s, work=work)
-    for trace in gpu.stream_on_gpu(decode_steps, models.wedlm, prompt, ..., work=work): ...
+    for trace in gpu.stream_on_gpu(decode_steps, ctx.models.wedlm, prompt, ..., work=work): ...
+    button.click(handler, ..., **gpu.forward_event(ctx.limits))  # one pool of decode slots
 
 Rules, because on a ZeroGPU Space the call runs in another process (a fork made after startup):
   - `fn` is a module-level function (it is pickled by name): never a lambda or a closure;
@@ -42,6 +43,13 @@ DECODE_SETUP_S = 1.0   # per decode: tokenizing, prefill, the trace's token text
 # ~16 GB of weights read per forward, plus the decoder's per-step Python); a reference-decoder
 # forward recomputes prompt + output + window rows. Measure with tools/gpu_check.py.
 SECONDS_PER_FORWARD = {"streaming": 0.08, "block": 0.08, "ar": 0.06, "reference": 0.15}
+
+
+def forward_event(limits: Limits) -> dict:
+    """Event keyword arguments for every event that runs forwards: they share one pool of
+    `limits.concurrency` slots, so the server never runs more decodes at once than its limit
+    (per-event limits would each add their own)."""
+    return {"concurrency_id": "forwards", "concurrency_limit": limits.concurrency}
 
 
 @dataclass(frozen=True)
@@ -116,7 +124,7 @@ def _call(fn, args, kwargs, work):
 def _stream(fn, args, kwargs, work, every_s):
     """Yields at most one value per every_s seconds, and always the last one: on ZeroGPU each
     value is pickled through a pipe, and a live view does not need every step."""
-    last, pending, held = 0.0, None, False
+    last, pending, held = float("-inf"), None, False
     try:
         for value in _start(fn, args, kwargs):
             now = time.perf_counter()

@@ -96,6 +96,6 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str) -> None:
     timer = gr.Timer(SPEEDS["normal (4 ticks/s)"], active=False)
     outs = [state, tick_n, lanes, chart, timer]
     race_btn.click(run_race, [prompt, window, tau, no_tau, penalty, block, max_new, ar_choice, mode], outs,
-                   api_name="race", concurrency_limit=2)
+                   api_name="race", **gpu.forward_event(ctx.limits))
     timer.tick(race_tick, [state, tick_n, mode], outs, api_name=False, show_progress="hidden")
     speed.change(set_speed, [speed], [timer], api_name=False)

@@ -51,9 +51,10 @@ LOCAL = Limits(max_new_tokens=512, max_window=64, decoders=DECODERS, concurrency
 # A public Space (free: 2 vCPU, 16 GB). One decode at a time: a decode already uses both
 # cores, so a second one only halves the speed of each. 256 tokens is a full answer of the
 # 8B chat model and about 2.5 s of the bundled model's slowest decode here (~100 tokens/s);
-# W <= 32 keeps a forward under 1.4x an AR forward (README, forward cost). 60 s is ZeroGPU's
-# default lease: a request never asks for more GPU time than an anonymous visitor's quota
-# comfortably allows. Every decoder stays: each costs at most max_new_tokens forwards.
+# W <= 32 keeps a forward under 1.4x an AR forward (docs/bench, forward cost). 60 s is
+# ZeroGPU's default lease: a request never asks a visitor's quota for more. 2 MB holds the
+# largest trace these limits produce (about 4 KB a step at W = 32, at most 288 steps). Every
+# decoder stays: each costs at most max_new_tokens + W forwards.
 SPACE = Limits(max_new_tokens=256, max_window=32, decoders=DECODERS, concurrency=1,
                queue_size=64, upload_bytes=2 * 1024 * 1024, decode_seconds=60.0)
 
@@ -77,9 +78,14 @@ def space_mode(env=os.environ) -> bool:
 def limits(env=os.environ) -> Limits:
     if not space_mode(env):
         return LOCAL
-    if on_zero_gpu(env):  # each ZeroGPU call leases its own GPU: two at once cost no one speed
-        return Limits(**{**SPACE.__dict__, "concurrency": 2})
+    if on_zero_gpu(env) or _cuda():  # each ZeroGPU call leases its own GPU; a dedicated GPU
+        return Limits(**{**SPACE.__dict__, "concurrency": 2})  # is mostly idle at batch 1
     return SPACE
+
+
+def _cuda() -> bool:
+    import torch
+    return torch.cuda.is_available()
 
 
 def model_names(model: str | None = None, ar_model: str | None = None,
