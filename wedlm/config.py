@@ -8,6 +8,8 @@ from dataclasses import asdict, dataclass, fields
 DEFAULT_WINDOW = 16
 DEFAULT_THRESHOLD = 0.4
 DEFAULT_PENALTY = 0.02
+# The adaptive window (beyond the paper, opt-in; wedlm/decoders/adaptive.py) never goes below this.
+DEFAULT_MIN_WINDOW = 2
 
 MAX_WINDOW = 64
 MAX_NEW_TOKENS_CAP = 1024  # a decode never asks for more; documented in README
@@ -30,6 +32,8 @@ class DecodeConfig:
     max_new_tokens: int = 128
     block_size: int = 16                  # block decoder only
     top_candidates: int = 5               # candidates recorded per filled slot in the trace
+    adaptive_window: bool = False         # beyond the paper: size W from the last step's fills
+    min_window: int = DEFAULT_MIN_WINDOW  # the adaptive window's smallest W (window is its largest)
 
     def __post_init__(self):
         validate_config(self)
@@ -82,6 +86,11 @@ def validate_config(cfg: DecodeConfig) -> None:
     _check_int("max_new_tokens", cfg.max_new_tokens, 1, MAX_NEW_TOKENS_CAP)
     _check_int("block_size", cfg.block_size, 1, MAX_WINDOW)
     _check_int("top_candidates", cfg.top_candidates, 1, MAX_TOP_CANDIDATES)
+    if not isinstance(cfg.adaptive_window, bool):
+        raise ValidationError(f"adaptive_window must be true or false, got {cfg.adaptive_window!r}")
+    _check_int("min_window", cfg.min_window, 1, MAX_WINDOW)
+    if cfg.adaptive_window and cfg.min_window > cfg.window:
+        raise ValidationError(f"min_window ({cfg.min_window}) must not exceed window ({cfg.window})")
 
 
 def validate_prompt(prompt) -> str:
