@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 
-# Official WeDLM defaults (DESIGN §1.2).
+# Official WeDLM defaults (the paper's streaming decoding; docs/design.md#knobs).
 DEFAULT_WINDOW = 16
 DEFAULT_THRESHOLD = 0.4
 DEFAULT_PENALTY = 0.02
@@ -21,19 +21,45 @@ class ValidationError(ValueError):
 
 
 @dataclass(frozen=True)
+class Knob:
+    """What a user needs to set one DecodeConfig field: its label, meaning and allowed range.
+    The CLI's options, the app's widgets and validation all read these."""
+    label: str
+    help: str
+    low: float | None = None      # inclusive bounds; None = unbounded on that side
+    high: float | None = None
+    step: float | None = None     # a widget's step (whole-number fields step by 1)
+
+
+def _knob(default, label: str, help: str, low=None, high=None, step=None):
+    return field(default=default, metadata={"knob": Knob(label, help, low, high, step)})
+
+
+@dataclass(frozen=True)
 class DecodeConfig:
-    window: int = DEFAULT_WINDOW          # W: uncommitted slots kept in the window
-    threshold: float | None = DEFAULT_THRESHOLD  # tau; None = one slot per step (argmin)
-    penalty: float = DEFAULT_PENALTY      # lambda: score = entropy + lambda * distance
-    temperature: float = 0.0              # 0 = greedy
-    top_k: int = 0                        # 0 = off
-    top_p: float = 1.0                    # 1 = off
-    seed: int = 0
-    max_new_tokens: int = 128
-    block_size: int = 16                  # block decoder only
-    top_candidates: int = 5               # candidates recorded per filled slot in the trace
-    adaptive_window: bool = False         # beyond the paper: size W from the last step's fills
-    min_window: int = DEFAULT_MIN_WINDOW  # the adaptive window's smallest W (window is its largest)
+    window: int = _knob(DEFAULT_WINDOW, "Window W", "uncommitted slots kept in the window", 1, MAX_WINDOW, 1)
+    threshold: float | None = _knob(
+        DEFAULT_THRESHOLD, "Threshold τ",
+        "fill every mask whose entropy + λ·d is under τ (else the single lowest); "
+        "none = one slot per step (most cautious)", 0.0, None, 0.05)
+    penalty: float = _knob(DEFAULT_PENALTY, "Penalty λ",
+                           "score = entropy + λ·d, d = slots after the first mask", 0.0, None, 0.01)
+    temperature: float = _knob(0.0, "Temperature", "0 = greedy (argmax)", 0.0, None, 0.1)
+    top_k: int = _knob(0, "Top-k", "sample among the k likeliest tokens; 0 = off", 0, None, 1)
+    top_p: float = _knob(1.0, "Top-p", "sample within this probability mass; 1 = off", 0.0, 1.0, 0.01)
+    seed: int = _knob(0, "Seed", "random seed for sampling", 0, 2**63 - 1, 1)
+    max_new_tokens: int = _knob(128, "Max new tokens", "tokens a decode may commit at most",
+                                1, MAX_NEW_TOKENS_CAP, 1)
+    block_size: int = _knob(16, "Block size", "block decoder only: masks decoded before a commit",
+                            1, MAX_WINDOW, 1)
+    top_candidates: int = _knob(5, "Top candidates", "candidates recorded per filled slot in the trace",
+                                1, MAX_TOP_CANDIDATES, 1)
+    adaptive_window: bool = _knob(
+        False, "Adaptive window (beyond the paper)",
+        "size W from the last step's fills: toward W while steps fill many slots, toward the "
+        "minimum while they fill one (a CPU pays for every row; the paper's engine keeps W)")
+    min_window: int = _knob(DEFAULT_MIN_WINDOW, "Minimum window",
+                            "adaptive window only: the fewest uncommitted slots", 1, MAX_WINDOW, 1)
 
     def __post_init__(self):
         validate_config(self)
@@ -48,6 +74,15 @@ class DecodeConfig:
         if unknown:
             raise ValidationError(f"unknown decoding option(s): {', '.join(unknown)}")
         return cls(**data)
+
+
+KNOBS: dict[str, Knob] = {f.name: f.metadata["knob"] for f in fields(DecodeConfig)}
+DEFAULTS: dict = {f.name: f.default for f in fields(DecodeConfig)}
+
+
+def knob(name: str) -> tuple[object, Knob]:
+    """(default, Knob) of a DecodeConfig field: the one source for CLI options and app widgets."""
+    return DEFAULTS[name], KNOBS[name]
 
 
 def _is_int(value) -> bool:
@@ -74,21 +109,22 @@ def _check_number(name: str, value, low: float) -> None:
 
 
 def validate_config(cfg: DecodeConfig) -> None:
-    _check_int("window", cfg.window, 1, MAX_WINDOW)
-    if cfg.threshold is not None:
-        _check_number("threshold", cfg.threshold, 0.0)
-    _check_number("penalty", cfg.penalty, 0.0)
-    _check_number("temperature", cfg.temperature, 0.0)
-    _check_int("top_k", cfg.top_k, 0)
-    if not _is_number(cfg.top_p) or not 0.0 < cfg.top_p <= 1.0:
-        raise ValidationError(f"top_p must be in (0, 1], got {cfg.top_p!r}")
-    _check_int("seed", cfg.seed, 0, 2**63 - 1)
-    _check_int("max_new_tokens", cfg.max_new_tokens, 1, MAX_NEW_TOKENS_CAP)
-    _check_int("block_size", cfg.block_size, 1, MAX_WINDOW)
-    _check_int("top_candidates", cfg.top_candidates, 1, MAX_TOP_CANDIDATES)
-    if not isinstance(cfg.adaptive_window, bool):
-        raise ValidationError(f"adaptive_window must be true or false, got {cfg.adaptive_window!r}")
-    _check_int("min_window", cfg.min_window, 1, MAX_WINDOW)
+    """Every field against its Knob's range (one rule for the CLI, the app and the API)."""
+    for name, k in KNOBS.items():
+        value = getattr(cfg, name)
+        if name == "threshold" and value is None:
+            continue
+        if isinstance(DEFAULTS[name], bool):
+            if not isinstance(value, bool):
+                raise ValidationError(f"{name} must be true or false, got {value!r}")
+            continue
+        if name == "top_p":  # (0, 1]: zero would keep no token at all
+            if not _is_number(value) or not 0.0 < value <= 1.0:
+                raise ValidationError(f"top_p must be in (0, 1], got {value!r}")
+        elif isinstance(DEFAULTS[name], int) and not isinstance(DEFAULTS[name], bool):
+            _check_int(name, value, int(k.low), None if k.high is None else int(k.high))
+        else:
+            _check_number(name, value, k.low)
     if cfg.adaptive_window and cfg.min_window > cfg.window:
         raise ValidationError(f"min_window ({cfg.min_window}) must not exceed window ({cfg.window})")
 
