@@ -5,7 +5,7 @@ import argparse
 import json
 import sys
 
-from .config import (DEFAULT_PENALTY, DEFAULT_THRESHOLD, DEFAULT_WINDOW, DecodeConfig,
+from .config import (DEFAULT_MIN_WINDOW, DEFAULT_PENALTY, DEFAULT_THRESHOLD, DEFAULT_WINDOW, DecodeConfig,
                      ValidationError, validate_prompt)
 from .decoders import DECODERS
 
@@ -44,6 +44,10 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--seed", type=int, default=0)
     gen.add_argument("--max-new-tokens", type=int, default=128)
     gen.add_argument("--block-size", type=int, default=16)
+    gen.add_argument("--adaptive-window", action="store_true",
+                     help="beyond the paper: size W from the last step's fills, between --min-window "
+                          "and --window (for compute-bound CPUs)")
+    gen.add_argument("--min-window", type=int, default=DEFAULT_MIN_WINDOW)
     gen.add_argument("--device", default="auto", help="auto, cpu or cuda")
     gen.add_argument("--dtype", default="auto", help="auto (bf16 on CUDA, fp32 on CPU), float32, bfloat16")
     chat = gen.add_mutually_exclusive_group()
@@ -69,6 +73,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--penalty", type=float, default=DEFAULT_PENALTY)
     bench.add_argument("--block-size", type=int, default=16)
     bench.add_argument("--max-new-tokens", type=int, default=128)
+    bench.add_argument("--min-window", type=int, default=DEFAULT_MIN_WINDOW,
+                       help="the streaming-adaptive row's smallest window (beyond the paper)")
+    bench.add_argument("--compare-dtype", default=None, metavar="DTYPE",
+                       help="also run streaming and generate() with the model in this dtype, side by side")
     bench.add_argument("--no-sweep", action="store_true", help="skip the tau sweep")
     bench.add_argument("--json", action="store_true", help='print {"results": [...], "summary": {...}}')
     bench.add_argument("--out", default=None, help="also write bench.json, bench.md and charts here")
@@ -160,7 +168,8 @@ def run_generate(args) -> int:
     config = DecodeConfig(window=args.window, threshold=args.threshold, penalty=args.penalty,
                           temperature=args.temperature, top_k=args.top_k, top_p=args.top_p,
                           seed=args.seed, max_new_tokens=args.max_new_tokens,
-                          block_size=args.block_size)
+                          block_size=args.block_size, adaptive_window=args.adaptive_window,
+                          min_window=args.min_window)
     validate_prompt(args.prompt)  # before loading a model
     lm = load_model(args.model, device=args.device, dtype=args.dtype)
     trace = decode(lm, args.prompt, args.decoder, config, chat=args.chat)
