@@ -19,6 +19,7 @@ from tqdm import tqdm
 
 from .config import DecodeConfig, ValidationError
 from .decoders import make_decoder
+from .device import cpu_has_native_bf16
 from .loading import BUNDLED_AR_MODEL, REPO_ROOT, LoadedModel
 from .trace import without_stop
 
@@ -221,7 +222,8 @@ def bench(lm: LoadedModel, ar_lm: LoadedModel | None, prompts: list[dict], repea
 
     summary = summarize(results)
     report = {"model": lm.name, "ar_model": parent.name, "device": str(lm.device),
-              "dtype": str(lm.dtype).removeprefix("torch."),
+              "dtype": str(lm.dtype).removeprefix("torch."), "cpu_native_bf16": cpu_has_native_bf16(),
+              "torch_threads": torch.get_num_threads(),
               "config": config.to_dict(), "repeats": repeats, "results": results,
               "summary": summary, "best_wedlm": best_wedlm(summary),
               "forward_cost": forward_cost({k: v for k, v in runs.items() if k[2]}),
@@ -305,7 +307,8 @@ def markdown_table(report: dict) -> str:
             lines.append(f"| {cls} | {b['decoder']} | {b['speedup_vs_generate']:.2f}× | "
                          f"{b['streaming_speedup_vs_generate']:.2f}× |")
     cost = report["forward_cost"]
-    lines += ["", f"Forward cost as the decodes paid it ({report['device']}, {report['dtype']}; median ms of the "
+    lines += ["", f"Forward cost as the decodes paid it ({report['device']}, {report['dtype']}, "
+              f"{report.get('torch_threads', '?')} torch threads; median ms of the "
               "model forward alone, per row count; 1 row = the AR decoder's forwards; chart: forward_cost.png):", "",
               "| rows | " + " | ".join(cost["ms_by_rows"]) + " |", "|---|" + "---|" * len(cost["ms_by_rows"]),
               "| ms | " + " | ".join(f"{v:.2f}" for v in cost["ms_by_rows"].values()) + " |",
@@ -322,8 +325,9 @@ def markdown_table(report: dict) -> str:
                          f"{c['share_of_ceiling']:.2f} |")
     if "dtype_comparison" in report:
         cmp = report["dtype_comparison"]
-        lines += ["", f"{cmp['dtype']} against {report['dtype']} (same rounds): greedy token agreement / exact "
-                  f"matches / tokens/s ratio", "",
+        native = "native bf16 units" if report.get("cpu_native_bf16") else "no native bf16 units: bf16 is emulated"
+        lines += ["", f"{cmp['dtype']} against {report['dtype']} (same rounds; this CPU: {native}): greedy token "
+                  f"agreement / exact matches / tokens/s ratio", "",
                   "| class | streaming | generate() |", "|---|---|---|"]
         for cls, row in cmp["classes"].items():
             lines.append(f"| {cls} | " + " | ".join(
