@@ -365,7 +365,10 @@ def charts(report: dict):
     cost.update_layout(title=f"Forward cost as the decodes paid it ({report['device']}, {report['dtype']})",
                        xaxis_title="rows in the forward (1 = AR)", yaxis_title="ms (median, forward alone)",
                        height=420, template="plotly_white", yaxis_rangemode="tozero")
-    return {"speed": speed, "tau_sweep": sweep, "forward_cost": cost}
+    figures = {"speed": speed, "forward_cost": cost}
+    if report.get("tau_sweep"):  # --no-sweep leaves an earlier sweep chart alone
+        figures["tau_sweep"] = sweep
+    return figures
 
 
 def write_outputs(report: dict, out_dir: Path) -> None:
