@@ -153,8 +153,8 @@ def test_step_records_and_metrics_are_consistent(tiny_lm):
         assert s.cache_after - s.cache_before == len(s.committed)
         assert s.rows == len(s.window)
         total_rows += s.rows
-        if not s.finished:
-            assert len(s.window) - len(s.committed) == min(4, P + cfg.max_new_tokens - s.cache_after)
+        n = next((i for i, t in enumerate(s.window) if t is None), len(s.window))
+        assert len(s.window) - n == 4  # W uncommitted slots at every step, to the very end
     assert res.forwards == len(steps)
     assert res.rows_processed == total_rows
     assert res.generated_tokens == len(trace.token_ids) == sum(len(s.committed) for s in steps)
@@ -171,8 +171,7 @@ def test_block_decoding_commits_only_whole_blocks(tiny_lm):
     for s in trace.steps:
         assert len(s.committed) in (0, 4) or s.finished
         if s.committed:
-            assert len(s.window) == 8 or s.finished or len(s.window) == len(s.committed) + \
-                min(4, len(trace.prompt_ids) + 24 - s.cache_after)
+            assert len(s.window) == 8  # the finished block and the next one, to the end
 
 
 def test_streaming_has_no_stop_and_wait_bubble(tiny_lm):
@@ -195,12 +194,28 @@ def test_block_of_one_equals_streaming_window_of_one(tiny_lm):
     assert a.token_ids == b.token_ids and selections(a) == selections(b)
 
 
-def test_max_new_tokens_bounds_window_and_output(tiny_lm):
-    trace = decode(tiny_lm, PROMPTS[0], "streaming", DecodeConfig(window=16, max_new_tokens=3))
-    assert len(trace.steps[0].window) == 3
-    assert len(trace.token_ids) <= 3
-    for s in trace.steps:
-        assert max(s.position_ids) < len(trace.prompt_ids) + 3
+def test_window_keeps_w_slots_past_max_new_tokens_like_the_official_engine(tiny_models):
+    # The official engine bounds the window by its KV room, not by max_tokens: the window keeps
+    # W slots (and refills n) to the end, and max_new_tokens is checked only at commit.
+    cfg = DecodeConfig(window=8, threshold=3.0, max_new_tokens=5)
+    ended_on_budget = 0
+    for lm in tiny_models:
+        for prompt in PROMPTS:
+            trace = decode(lm, prompt, "streaming", cfg)
+            P = len(trace.prompt_ids)
+            assert trace.steps[0].window == [None] * 8
+            assert len(trace.token_ids) <= 5
+            for s in trace.steps:
+                n = next((i for i, t in enumerate(s.window) if t is None), len(s.window))
+                assert len(s.window) - n == 8
+            if trace.result.stop_reason == "max_new_tokens":
+                ended_on_budget += 1
+                assert len(trace.token_ids) == 5
+                last = trace.steps[-1]
+                assert max(last.position_ids) >= P + 5 + 7  # slots past the end were fed
+            ref = decode(lm, prompt, "reference", cfg)
+            assert ref.token_ids == trace.token_ids and selections(ref) == selections(trace)
+    assert ended_on_budget > 0
 
 
 def test_stopping_early_leaves_a_partial_result(tiny_lm):

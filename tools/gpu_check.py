@@ -26,7 +26,7 @@ import sys
 import torch
 
 from wedlm import DecodeConfig, decode, load_model
-from wedlm.bench import read_prompts
+from wedlm.suite import read_prompts
 from wedlm.paths import SUITE_FILE
 
 

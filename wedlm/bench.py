@@ -3,7 +3,7 @@ across prompt entropy, measured side by side in one run.
 
 python -m wedlm bench [--model M] [--ar-model M] [--prompts FILE.jsonl] [--repeats N]
                       [--json] [--out DIR] [--device cpu|cuda] [--dtype auto|float32|bfloat16]
-                      [--max-new-tokens N]
+                      [--compare-dtype bfloat16] [--max-new-tokens N] [--min-window N]
 """
 from __future__ import annotations
 
@@ -17,15 +17,18 @@ from pathlib import Path
 import torch
 from tqdm import tqdm
 
-from .config import DEFAULTS, KNOBS, DecodeConfig
+from .config import KNOBS, DecodeConfig
 from .decoders import make_decoder
+from .device import cpu_has_native_bf16
 from .loading import LoadedModel
 from .paths import BUNDLED_AR_MODEL
 from .suite import THRESHOLD_GRID, in_class_order, read_prompts
 from .trace import without_stop
 from .training.corpus import final_answer
 
-DECODERS = ("streaming", "block", "ar", "generate")
+# "streaming-adaptive" is streaming with DecodeConfig.adaptive_window (beyond the paper).
+DECODERS = ("streaming", "streaming-adaptive", "block", "ar", "generate")
+WEDLM_DECODERS = ("streaming", "streaming-adaptive", "block")
 
 
 def run_generate(lm: LoadedModel, prompt_ids: list[int], max_new_tokens: int) -> dict:
@@ -41,17 +44,32 @@ def run_generate(lm: LoadedModel, prompt_ids: list[int], max_new_tokens: int) ->
     forwards = max(len(tokens) - 1, 0)
     return {"token_ids": tokens, "forwards": forwards, "tokens_per_forward": len(tokens) / max(forwards, 1),
             "p_cache": 1.0, "rows_per_forward": 1.0, "decode_s": seconds, "prefill_s": 0.0,
-            "tokens_per_s": len(tokens) / seconds if seconds else 0.0}
+            "tokens_per_s": len(tokens) / seconds if seconds else 0.0,
+            "decode_tokens_per_s": len(tokens) / seconds if seconds else 0.0}  # prefill inside
+
+
+def decoder_and_config(decoder: str, config: DecodeConfig) -> tuple[str, DecodeConfig]:
+    """A bench row's decoder name and config: streaming-adaptive is streaming with the adaptive window."""
+    if decoder == "streaming-adaptive":
+        return "streaming", replace(config, adaptive_window=True)
+    return decoder, config
 
 
 def run_one(lm: LoadedModel, decoder: str, prompt_ids: list[int], config: DecodeConfig) -> dict:
+    """One decode. Besides its stats it returns `forward_log`: (rows, seconds) of every forward,
+    the time the model forward alone took: the bench's cost model is built from these."""
     if decoder == "generate":
         return run_generate(lm, prompt_ids, config.max_new_tokens)
-    result = make_decoder(decoder, lm, config).run(prompt_ids)
+    name, cfg = decoder_and_config(decoder, config)
+    dec = make_decoder(name, lm, cfg)
+    forward_log = [(rec.rows, rec.forward_seconds) for rec in dec.steps(prompt_ids)]
+    result = dec.result
     stats = result.stats()
     # rows per forward: what a forward costs (streaming carries W masks plus the tokens it commits)
     rows = stats["rows_processed"] / max(stats["forwards"], 1)
-    return {"token_ids": result.token_ids, "rows_per_forward": rows,
+    return {"token_ids": result.token_ids, "rows_per_forward": rows, "forward_log": forward_log,
+            "forward_s": sum(sec for _, sec in forward_log),
+            "decode_tokens_per_s": len(result.token_ids) / result.decode_s if result.decode_s else 0.0,
             **{k: v for k, v in stats.items() if k not in ("stop_reason", "rows_processed")}}
 
 
@@ -73,32 +91,53 @@ def agreement(ours: list[int], reference: list[int]) -> float:
     return same / max(len(ours), len(reference))
 
 
-def measure_forward_cost(lm: LoadedModel, prefix: int = 64, window: int = DEFAULTS["window"],
-                         repeats: int = 20) -> dict:
-    """Seconds of one forward of q new rows over a cached prefix, for q = 1 (AR), W and 2W."""
-    from transformers import DynamicCache
-    vocab = lm.model.config.vocab_size
-    gen = torch.Generator().manual_seed(0)
-    prompt = torch.randint(0, vocab, (1, prefix), generator=gen).to(lm.device)
-    costs = {}
-    with torch.inference_mode():
-        cache = DynamicCache(config=lm.model.config)
-        lm.model(input_ids=prompt, past_key_values=cache, use_cache=True, logits_to_keep=1)
-        for rows in (1, window, 2 * window):
-            ids = torch.randint(0, vocab, (1, rows), generator=gen).to(lm.device)
-            pos = torch.arange(prefix, prefix + rows, device=lm.device)[None]
-            times = []
-            for _ in range(repeats + 2):
-                t0 = time.perf_counter()
-                lm.model(input_ids=ids, position_ids=pos, past_key_values=cache, use_cache=True,
-                         logits_to_keep=rows)
-                if lm.device.type == "cuda":
-                    torch.cuda.synchronize()
-                times.append(time.perf_counter() - t0)
-                cache.crop(-rows)
-            costs[rows] = statistics.median(times[2:])
-    return {"prefix": prefix, "seconds": {str(k): v for k, v in costs.items()},
-            "ratio_vs_ar": {str(k): costs[k] / costs[1] for k in costs}}
+def forward_cost(runs: dict) -> dict:
+    """The cost of a forward as the bench's own decodes paid it: per row count, the median time
+    of the model forward alone over every forward of every WeDLM and AR run of this bench
+    (interleaved in one process, so the machine's load is shared alike)."""
+    by_rows: dict[int, list[float]] = {}
+    for rs in runs.values():
+        for r in rs:
+            for rows, sec in r.get("forward_log", ()):
+                by_rows.setdefault(rows, []).append(sec)
+    ms = {rows: statistics.median(secs) * 1000 for rows, secs in sorted(by_rows.items())}
+    base = ms.get(1)
+    return {"source": "model forwards inside the bench's decodes (1 row: the AR decoder's)",
+            "ms_by_rows": {str(k): round(v, 4) for k, v in ms.items()},
+            "forwards_by_rows": {str(k): len(by_rows[k]) for k in ms},
+            "ratio_vs_1_row": {str(k): round(v / base, 3) for k, v in ms.items()} if base else {}}
+
+
+def ceilings(results: list[dict], summary: dict) -> dict:
+    """Per class and WeDLM decoder: the speedup over AR its forwards allow, and what it got.
+
+    ceiling = TPF × cost(1 row) / cost(its rows per forward), the costs measured in its own runs
+    (cost(1 row): the AR runs' mean forward; cost(its rows): its runs' mean forward). measured =
+    its decode tokens/s over the AR decoder's, same prompts, same process. The gap between the two
+    is the decoding work outside the forward (selection, bookkeeping) against AR's."""
+    out = {}
+    for cls in summary:
+        rows = [r for r in results if r["class"] == cls]
+        ar = [r for r in rows if r["decoder"] == "ar"]
+        if not ar:
+            continue
+        c1 = statistics.mean(r["forward_s"] / max(r["forwards"], 1) for r in ar)
+        ar_speed = statistics.mean(r["decode_tokens_per_s"] for r in ar)
+        per = {}
+        for dec in WEDLM_DECODERS:
+            sel = [r for r in rows if r["decoder"] == dec]
+            if not sel:
+                continue
+            tpf = statistics.mean(r["tokens_per_forward"] for r in sel)
+            cost = statistics.mean(r["forward_s"] / max(r["forwards"], 1) for r in sel)
+            ceiling = tpf * c1 / cost
+            measured = statistics.mean(r["decode_tokens_per_s"] for r in sel) / ar_speed
+            per[dec] = {"tokens_per_forward": round(tpf, 3),
+                        "rows_per_forward": round(statistics.mean(r["rows_per_forward"] for r in sel), 2),
+                        "cost_ratio": round(cost / c1, 3), "ceiling_vs_ar": round(ceiling, 3),
+                        "measured_vs_ar": round(measured, 3), "share_of_ceiling": round(measured / ceiling, 3)}
+        out[cls] = per
+    return out
 
 
 def summarize(results: list[dict]) -> dict:
@@ -130,7 +169,11 @@ def summarize(results: list[dict]) -> dict:
 
 
 def bench(lm: LoadedModel, ar_lm: LoadedModel | None, prompts: list[dict], repeats: int = 3,
-          config: DecodeConfig | None = None, sweep: bool = True) -> dict:
+          config: DecodeConfig | None = None, sweep: bool = True,
+          other_dtype_lm: LoadedModel | None = None) -> dict:
+    """Every decoder on every prompt, interleaved and repeated. `other_dtype_lm` (the same model
+    in another dtype) adds its streaming and generate() runs to the same rounds, for a side-by-side
+    dtype comparison: speed and greedy agreement with this dtype's outputs."""
     config = config or DecodeConfig()
     encoded = {p["id"]: lm.encode(p["prompt"]) for p in prompts}
     reference = {}  # the AR parent's greedy output: the quality yardstick
@@ -138,21 +181,26 @@ def bench(lm: LoadedModel, ar_lm: LoadedModel | None, prompts: list[dict], repea
     for p in prompts:
         reference[p["id"]] = make_decoder("ar", parent, config).run(parent.encode(p["prompt"])).token_ids
 
+    plan = [(dec, lm) for dec in DECODERS]
+    if other_dtype_lm is not None:
+        plan += [(dec, other_dtype_lm) for dec in ("streaming", "generate")]
     runs: dict[tuple, list[dict]] = {}
-    total = repeats * len(prompts) * len(DECODERS)
-    with tqdm(total=total, desc="bench", unit="run", file=sys.stderr) as bar:
+    with tqdm(total=repeats * len(prompts) * len(plan), desc="bench", unit="run", file=sys.stderr) as bar:
         for _ in range(repeats):                     # interleaved: every decoder in every round
             for p in prompts:
-                for dec in DECODERS:
-                    runs.setdefault((p["id"], dec), []).append(run_one(lm, dec, encoded[p["id"]], config))
+                for dec, model in plan:
+                    key = (p["id"], dec, model is lm)
+                    runs.setdefault(key, []).append(run_one(model, dec, encoded[p["id"]], config))
                     bar.update()
     results = []
     for p in prompts:
         for dec in DECODERS:
-            rs = runs[(p["id"], dec)]
+            rs = runs[(p["id"], dec, True)]
             med = {k: statistics.median(r[k] for r in rs)
                    for k in ("tokens_per_s", "decode_s", "prefill_s", "tokens_per_forward", "p_cache",
-                             "rows_per_forward")}
+                             "rows_per_forward", "decode_tokens_per_s")}
+            if dec != "generate":
+                med["forward_s"] = statistics.median(r["forward_s"] for r in rs)
             ids = rs[0]["token_ids"]
             text = lm.decode(without_stop(ids, lm.stop_ids))
             results.append({
@@ -161,20 +209,53 @@ def bench(lm: LoadedModel, ar_lm: LoadedModel | None, prompts: list[dict], repea
                 "exact_match": ids == reference[p["id"]], "token_agreement": agreement(ids, reference[p["id"]]),
                 "text": text, "correct": is_correct(p, text), "repeats": len(rs)})
 
+    summary = summarize(results)
     report = {"model": lm.name, "ar_model": parent.name, "device": str(lm.device),
-              "dtype": str(lm.dtype).removeprefix("torch."),
+              "dtype": str(lm.dtype).removeprefix("torch."), "cpu_native_bf16": cpu_has_native_bf16(),
+              "torch_threads": torch.get_num_threads(),
               "config": config.to_dict(), "repeats": repeats, "results": results,
-              "summary": summarize(results),
-              "forward_cost": measure_forward_cost(lm, window=config.window)}
-    ratio = report["forward_cost"]["ratio_vs_ar"]
-    report["ceiling"] = {
-        cls: {"tokens_per_forward": per["streaming"]["tokens_per_forward"],
-              "implied_speedup_at_W": round(per["streaming"]["tokens_per_forward"] / ratio[str(config.window)], 2),
-              "implied_speedup_at_2W": round(per["streaming"]["tokens_per_forward"] / ratio[str(2 * config.window)], 2)}
-        for cls, per in report["summary"].items() if "streaming" in per}
+              "summary": summary, "best_wedlm": best_wedlm(summary),
+              "forward_cost": forward_cost({k: v for k, v in runs.items() if k[2]}),
+              "ceiling": ceilings(results, summary)}
+    if other_dtype_lm is not None:
+        report["dtype_comparison"] = dtype_comparison(prompts, runs, other_dtype_lm)
     if sweep:
         report["tau_sweep"] = tau_sweep(lm, prompts, encoded, reference, config)
     return report
+
+
+def best_wedlm(summary: dict) -> dict:
+    """Per class: the fastest WeDLM configuration, with fixed-W streaming's figure beside it."""
+    out = {}
+    for cls, per in summary.items():
+        options = [d for d in WEDLM_DECODERS if d in per and "speedup_vs_generate" in per[d]]
+        if not options:
+            continue
+        best = max(options, key=lambda d: per[d]["tokens_per_s"])
+        out[cls] = {"decoder": best, "speedup_vs_generate": per[best]["speedup_vs_generate"],
+                    "streaming_speedup_vs_generate": per.get("streaming", {}).get("speedup_vs_generate")}
+    return out
+
+
+def dtype_comparison(prompts: list[dict], runs: dict, other: LoadedModel) -> dict:
+    """Per class: the other dtype's streaming and generate() against this dtype's, same rounds:
+    token agreement of the greedy outputs, exact matches and the tokens/s ratio."""
+    out = {"dtype": str(other.dtype).removeprefix("torch."), "classes": {}}
+    for cls in in_class_order({p["class"] for p in prompts}):
+        ids = [p["id"] for p in prompts if p["class"] == cls]
+        row = {}
+        for dec in ("streaming", "generate"):
+            base = [runs[(i, dec, True)] for i in ids]
+            alt = [runs[(i, dec, False)] for i in ids]
+            speed = statistics.mean(statistics.median(r["tokens_per_s"] for r in a) /
+                                    statistics.median(r["tokens_per_s"] for r in b) for a, b in zip(alt, base))
+            row[dec] = {"token_agreement": round(statistics.mean(agreement(a[0]["token_ids"], b[0]["token_ids"])
+                                                                 for a, b in zip(alt, base)), 3),
+                        "exact_match": round(statistics.mean(a[0]["token_ids"] == b[0]["token_ids"]
+                                                             for a, b in zip(alt, base)), 3),
+                        "speed_ratio": round(speed, 3)}
+        out["classes"][cls] = row
+    return out
 
 
 def tau_sweep(lm, prompts, encoded, reference, config) -> dict:
@@ -209,14 +290,42 @@ def markdown_table(report: dict) -> str:
             lines.append(f"| {cls} | {dec} | {s['tokens_per_forward']:.2f} | {s['tokens_per_s']:.1f} | "
                          f"{s.get('speedup_vs_generate', float('nan')):.2f}× | {s['p_cache']:.2f} | "
                          f"{s['exact_match']:.2f} | {s['token_agreement']:.2f} |")
-    cost = report["forward_cost"]["ratio_vs_ar"]
-    lines += ["", f"Forward cost relative to one AR forward ({report['device']}, {report['dtype']}, prefix "
-              f"{report['forward_cost']['prefix']}): " + ", ".join(f"{k} rows: {v:.2f}×" for k, v in cost.items())]
-    lines += ["", "| class | streaming TPF | implied speedup at W rows | at 2W rows |", "|---|---|---|---|"]
-    for cls, c in report["ceiling"].items():
-        lines.append(f"| {cls} | {c['tokens_per_forward']:.2f} | {c['implied_speedup_at_W']:.2f}× | {c['implied_speedup_at_2W']:.2f}× |")
+    best = report.get("best_wedlm", {})
+    if best:
+        lines += ["", "Best WeDLM configuration per class (tokens/s against generate()), fixed-W streaming beside it:", "",
+                  "| class | best | its speedup vs generate() | fixed-W streaming |", "|---|---|---|---|"]
+        for cls, b in best.items():
+            lines.append(f"| {cls} | {b['decoder']} | {b['speedup_vs_generate']:.2f}× | "
+                         f"{b['streaming_speedup_vs_generate']:.2f}× |")
+    cost = report["forward_cost"]
+    lines += ["", f"Forward cost as the decodes paid it ({report['device']}, {report['dtype']}, "
+              f"{report.get('torch_threads', '?')} torch threads; median ms of the "
+              "model forward alone, per row count; 1 row = the AR decoder's forwards; chart: forward_cost.png):", "",
+              "| rows | " + " | ".join(cost["ms_by_rows"]) + " |", "|---|" + "---|" * len(cost["ms_by_rows"]),
+              "| ms | " + " | ".join(f"{v:.2f}" for v in cost["ms_by_rows"].values()) + " |",
+              "| × 1 row | " + " | ".join(f"{v:.2f}" for v in cost["ratio_vs_1_row"].values()) + " |",
+              "| forwards | " + " | ".join(str(v) for v in cost["forwards_by_rows"].values()) + " |"]
+    lines += ["", "Ceiling against AR: TPF × cost(1 row) / cost(rows per forward), both costs measured in these "
+              "runs; measured: decode tokens/s over the AR decoder's (same prompts, same rounds).", "",
+              "| class | decoder | TPF | rows/forward | forward cost × 1 row | ceiling | measured | share of ceiling |",
+              "|---|---|---|---|---|---|---|---|"]
+    for cls, per in report["ceiling"].items():
+        for dec, c in per.items():
+            lines.append(f"| {cls} | {dec} | {c['tokens_per_forward']:.2f} | {c['rows_per_forward']:.1f} | "
+                         f"{c['cost_ratio']:.2f}× | {c['ceiling_vs_ar']:.2f}× | {c['measured_vs_ar']:.2f}× | "
+                         f"{c['share_of_ceiling']:.2f} |")
+    if "dtype_comparison" in report:
+        cmp = report["dtype_comparison"]
+        native = "native bf16 units" if report.get("cpu_native_bf16") else "no native bf16 units: bf16 is emulated"
+        lines += ["", f"{cmp['dtype']} against {report['dtype']} (same rounds; this CPU: {native}): greedy token "
+                  f"agreement / exact matches / tokens/s ratio", "",
+                  "| class | streaming | generate() |", "|---|---|---|"]
+        for cls, row in cmp["classes"].items():
+            lines.append(f"| {cls} | " + " | ".join(
+                f"{row[d]['token_agreement']:.2f} / {row[d]['exact_match']:.2f} / {row[d]['speed_ratio']:.2f}×"
+                for d in ("streaming", "generate")) + " |")
     answered = {cls: per for cls, per in report["summary"].items()
-                 if any(s.get("accuracy") is not None for s in per.values())}
+                if any(s.get("accuracy") is not None for s in per.values())}
     if answered:  # classes whose prompts carry an answer: final `#### n` right, per decoder
         lines += ["", "| class | " + " | ".join(f"{dec} accuracy" for dec in DECODERS) + " |",
                   "|---|" + "---|" * len(DECODERS)]
@@ -248,7 +357,17 @@ def charts(report: dict):
                           mode="lines+markers")
     sweep.update_layout(title="Streaming TPF against τ", xaxis_title="τ", yaxis_title="tokens per forward",
                         height=420, template="plotly_white")
-    return {"speed": speed, "tau_sweep": sweep}
+    cost = go.Figure()
+    fc = report["forward_cost"]
+    cost.add_scatter(x=[int(k) for k in fc["ms_by_rows"]], y=list(fc["ms_by_rows"].values()), mode="lines+markers",
+                     name="median ms", text=[f"{n} forwards" for n in fc["forwards_by_rows"].values()])
+    cost.update_layout(title=f"Forward cost as the decodes paid it ({report['device']}, {report['dtype']})",
+                       xaxis_title="rows in the forward (1 = AR)", yaxis_title="ms (median, forward alone)",
+                       height=420, template="plotly_white", yaxis_rangemode="tozero")
+    figures = {"speed": speed, "forward_cost": cost}
+    if report.get("tau_sweep"):  # --no-sweep leaves an earlier sweep chart alone
+        figures["tau_sweep"] = sweep
+    return figures
 
 
 def write_outputs(report: dict, out_dir: Path) -> None:
@@ -273,14 +392,18 @@ def save_png(fig, png: Path) -> bool:
     if not Path("/usr/bin/chromium").exists():
         return False
     html = pio.to_html(fig, include_plotlyjs=True, full_html=True)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                     args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-        page = browser.new_page(viewport={"width": 900, "height": int(fig.layout.height or 450) + 20})
-        page.set_content(html)
-        page.wait_for_selector(".main-svg")
-        page.screenshot(path=str(png), full_page=True)
-        browser.close()
+    try:  # a chart is a convenience: a busy machine or a broken browser must not lose the bench
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                         args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+            page = browser.new_page(viewport={"width": 900, "height": int(fig.layout.height or 450) + 20})
+            page.set_content(html, timeout=180_000)
+            page.wait_for_selector(".main-svg", timeout=180_000)
+            page.screenshot(path=str(png), full_page=True, timeout=180_000)
+            browser.close()
+    except Exception as err:  # noqa: BLE001 - reported, not raised
+        print(f"note: {png.name}: {err.__class__.__name__}", file=sys.stderr)
+        return False
     return True
 
 
@@ -290,15 +413,16 @@ def main_bench(args) -> int:
     lm = load_model(args.model, device=args.device, dtype=args.dtype)
     ar_name = args.ar_model or (str(BUNDLED_AR_MODEL) if args.model is None and BUNDLED_AR_MODEL.is_dir() else None)
     ar_lm = load_model(ar_name, device=args.device, dtype=args.dtype) if ar_name else None
+    other = load_model(args.model, device=args.device, dtype=args.compare_dtype) if args.compare_dtype else None
     config = DecodeConfig.from_dict({k: v for k, v in vars(args).items() if k in KNOBS})
-    report = bench(lm, ar_lm, prompts, repeats=args.repeats, config=config, sweep=not args.no_sweep)
+    report = bench(lm, ar_lm, prompts, repeats=args.repeats, config=config, sweep=not args.no_sweep,
+                   other_dtype_lm=other)
     if args.out:
         write_outputs(report, Path(args.out))
     if args.json:
-        print(json.dumps({"device": report["device"], "dtype": report["dtype"],
-                          "results": report["results"], "summary": report["summary"],
-                          "forward_cost": report["forward_cost"], "ceiling": report["ceiling"],
-                          "tau_sweep": report.get("tau_sweep")}, ensure_ascii=False))
+        keys = ("device", "dtype", "results", "summary", "best_wedlm", "forward_cost", "ceiling",
+                "dtype_comparison", "tau_sweep")
+        print(json.dumps({k: report.get(k) for k in keys}, ensure_ascii=False))
     else:
         print(markdown_table(report))
     return 0

@@ -24,7 +24,7 @@ def state_after(trace: Trace, step: int) -> Resume:
     window = list(s.window[len(s.committed):])
     for f in s.filled:
         window[f.pos - start] = f.token
-    return Resume(committed=committed, window=window, forwards=step + 1)
+    return Resume(committed=committed, window=window, forwards=step + 1, filled=len(s.filled))
 
 
 def branch(lm: LoadedModel, trace: Trace, step: int, config: DecodeConfig,

@@ -85,6 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--dtype", default="auto",
                        help="auto (bf16 on CUDA, fp32 on CPU), float32, bfloat16: both models run in it")
     add_knob_options(bench, BENCH_KNOBS)
+    bench.add_argument("--compare-dtype", default=None, metavar="DTYPE",
+                       help="also run streaming and generate() with the model in this dtype, side by side")
     bench.add_argument("--no-sweep", action="store_true", help="skip the tau sweep")
     bench.add_argument("--json", action="store_true", help='print {"results": [...], "summary": {...}}')
     bench.add_argument("--out", default=None, help="also write bench.json, bench.md and charts here")

@@ -8,6 +8,8 @@ from dataclasses import asdict, dataclass, field, fields
 DEFAULT_WINDOW = 16
 DEFAULT_THRESHOLD = 0.4
 DEFAULT_PENALTY = 0.02
+# The adaptive window (beyond the paper, opt-in; wedlm/decoders/adaptive.py) never goes below this.
+DEFAULT_MIN_WINDOW = 2
 
 MAX_WINDOW = 64
 MAX_NEW_TOKENS_CAP = 1024  # a decode never asks for more; documented in README
@@ -56,6 +58,12 @@ class DecodeConfig:
                             1, MAX_WINDOW, 1)
     top_candidates: int = _knob(5, "Top candidates", "candidates recorded per filled slot in the trace",
                                 1, MAX_TOP_CANDIDATES, 1)
+    adaptive_window: bool = _knob(
+        False, "Adaptive window (beyond the paper)",
+        "size W from the last step's fills: toward W while steps fill many slots, toward the "
+        "minimum while they fill one (a CPU pays for every row; the paper's engine keeps W)")
+    min_window: int = _knob(DEFAULT_MIN_WINDOW, "Minimum window",
+                            "adaptive window only: the fewest uncommitted slots", 1, MAX_WINDOW, 1)
 
     def __post_init__(self):
         validate_config(self)
@@ -112,6 +120,10 @@ def validate_config(cfg: DecodeConfig) -> None:
         value = getattr(cfg, name)
         if name == "threshold" and value is None:
             continue
+        if isinstance(DEFAULTS[name], bool):
+            if not isinstance(value, bool):
+                raise ValidationError(f"{name} must be true or false, got {value!r}")
+            continue
         if name == "top_p":  # (0, 1]: zero would keep no token at all
             if not _is_number(value) or not 0.0 < value <= 1.0:
                 raise ValidationError(f"top_p must be in (0, 1], got {value!r}")
@@ -122,6 +134,8 @@ def validate_config(cfg: DecodeConfig) -> None:
     if 0 < cfg.temperature < MIN_TEMPERATURE:  # ~1e-38 is 0 in float32 and crashes sampling
         raise ValidationError(f"temperature must be 0 (greedy) or at least {MIN_TEMPERATURE}, "
                               f"got {cfg.temperature}")
+    if cfg.adaptive_window and cfg.min_window > cfg.window:
+        raise ValidationError(f"min_window ({cfg.min_window}) must not exceed window ({cfg.window})")
 
 
 def max_prompt_chars(context_tokens: int) -> int:

@@ -49,6 +49,7 @@ class ARDecoder(Decoder):
                     out = lm.model(input_ids=torch.tensor([[pending.token]], device=lm.device),
                                    position_ids=torch.tensor([[pos]], device=lm.device),
                                    past_key_values=self.cache, use_cache=True)
+                    forward_s = time.perf_counter() - t_step
                     filled = next_slot(out.logits[0, -1:], pos + 1)
                 forwards += 1
                 _, reason = self._accept(generated, [filled.token], budget)
@@ -59,7 +60,7 @@ class ARDecoder(Decoder):
                     position_ids=[pos], committed=[pending.token], masks=[], filled=[filled],
                     threshold=None, penalty=0.0, cache_before=cache_before,
                     cache_after=self.cache.get_seq_length(), rows=1, seconds=step_s,
-                    finished=reason is not None, stop_reason=reason)
+                    finished=reason is not None, stop_reason=reason, forward_seconds=forward_s)
                 pending = filled
                 yield record
             stop_reason = reason

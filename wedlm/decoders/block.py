@@ -11,6 +11,7 @@ from .streaming import StreamingDecoder
 
 class BlockDecoder(StreamingDecoder):
     name = "block"
+    adapts_window = False  # a block is B slots by definition
 
     def window_size(self) -> int:
         return self.config.block_size

@@ -17,6 +17,7 @@ from ..config import DecodeConfig, ValidationError
 from ..loading import LoadedModel
 from ..reorder import leading_filled, physical_order
 from ..selection import choose_tokens, entropy, select_slots, top_candidates
+from .adaptive import adaptive_width, initial_width
 from .records import DecodeResult, FilledSlot, MaskSlot, StepRecord
 
 
@@ -92,6 +93,17 @@ class Resume:
     committed: list[int]   # output tokens committed so far (their KV is rebuilt by prefill)
     window: list           # the window after that step, logical order (None = MASK)
     forwards: int          # forwards already done, so step indices continue
+    filled: int = 0        # slots filled at that step (the adaptive window sizes the next from it)
+
+
+def resize(window: list, size: int, room: int) -> list:
+    """The window grown with masks to `size` slots (at most `room`), or shrunk by dropping
+    trailing masks only: filled slots are final."""
+    size = min(size, room)
+    if len(window) <= size:
+        return window + [None] * (size - len(window))
+    keep = max(size, max((i + 1 for i, t in enumerate(window) if t is not None), default=0))
+    return window[:keep]
 
 
 class WindowForward(ABC):
@@ -118,6 +130,8 @@ class WindowDecoder(Decoder):
     @abstractmethod
     def make_forward(self) -> WindowForward: ...
 
+    adapts_window = True  # block decoding keeps its block size whatever the config says
+
     def window_size(self) -> int:
         return self.config.window
 
@@ -129,7 +143,10 @@ class WindowDecoder(Decoder):
         """Decode from the prompt, or from a recorded state (`resume`: a branch point)."""
         cfg = self.config
         budget = self._budget(prompt_ids)
-        end = len(prompt_ids) + budget            # the window never reaches past the budget
+        # Like the official engine, the window keeps its W slots to the end: only the model's
+        # context bounds it (the engine's KV room). max_new_tokens is checked at commit only,
+        # so a decode may fill slots past its end; they are never committed.
+        end = self.lm.max_context
         self.generator.manual_seed(cfg.seed)
         fwd = self.make_forward()
         generated: list[int] = list(resume.committed) if resume else []
@@ -145,23 +162,31 @@ class WindowDecoder(Decoder):
             fwd.prefill(list(prompt_ids) + generated)  # a branch's committed tokens: same KV (tested)
         prefill_s = time.perf_counter() - t0
         start = len(prompt_ids) + len(generated)  # logical position of window[0] == cache length
+        adaptive = cfg.adaptive_window and self.adapts_window
+        width = initial_width(cfg) if adaptive else self.window_size()  # uncommitted slots kept
         if resume:
             window = list(resume.window)[: max(0, end - start)]
+            if adaptive:  # the width the recorded step chose for the next one
+                width = adaptive_width(cfg, len(resume.window), resume.filled)
         else:
-            window = [None] * min(self.window_size(), end - start)
+            window = [None] * min(width, end - start)
         decode_s = 0.0
         try:
             while True:
                 t_step = time.perf_counter()
-                # 1. refill: n slots will commit, so append n masks (never past the budget)
+                # 1. refill: n slots will commit, so W uncommitted slots remain (never past the context)
                 n = self.commit_count(window)
-                window = window + [None] * max(0, min(n, end - start - len(window)))
+                window = resize(window, n + width, end - start)
+                if adaptive:  # what the window really holds (filled slots are never dropped)
+                    width = len(window) - n
                 # 2. reorder: filled first, then masks, each ascending; RoPE sees logical ids
                 order = physical_order(window)
                 cache_before = fwd.cache_length()
                 # 3. one causal forward over the cached prefix
+                t_forward = time.perf_counter()
                 with torch.inference_mode():
                     mask_logits, rows = fwd.forward(window, order, start)
+                forward_s = time.perf_counter() - t_forward
                 # 4. commit the leading filled run; stop tokens and budget checked here only
                 kept, reason = self._accept(generated, window[:n], budget)
                 fwd.commit(window[:kept])
@@ -176,6 +201,8 @@ class WindowDecoder(Decoder):
                     # 5. score the open masks (logits at the same slot, no shift) and fill
                     mask_idx = [i for i, tok in enumerate(window) if tok is None]
                     masks, filled = self._fill(window, mask_idx, mask_logits, start)
+                    if adaptive:  # beyond the paper: see decoders/adaptive.py
+                        width = adaptive_width(cfg, width, len(filled))
                 step_s = time.perf_counter() - t_step
                 decode_s += step_s
                 record = StepRecord(
@@ -183,7 +210,8 @@ class WindowDecoder(Decoder):
                     position_ids=[start - n + i for i in order], committed=[int(t) for t in fed_window[:kept]],
                     masks=masks, filled=filled, threshold=cfg.threshold, penalty=cfg.penalty,
                     cache_before=cache_before, cache_after=fwd.cache_length(), rows=rows,
-                    seconds=step_s, finished=reason is not None, stop_reason=reason)
+                    seconds=step_s, finished=reason is not None, stop_reason=reason,
+                    forward_seconds=forward_s)
                 if reason is not None:
                     stop_reason = reason
                 yield record

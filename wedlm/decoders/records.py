@@ -39,6 +39,7 @@ class StepRecord:
     seconds: float
     finished: bool = False
     stop_reason: str | None = None
+    forward_seconds: float = 0.0  # of `seconds`, the model forward alone (the bench's cost model)
 
     def to_dict(self) -> dict:
         return asdict(self)
