@@ -144,7 +144,9 @@ def mask_grid(timeline: Timeline, step: int, logical: bool) -> str:
     rows = []
     for r, i in enumerate(idx):
         kind = "mask" if window[i] is None else ("commit" if i < len(s.committed) else "filled")
-        cells = "".join(f'<td class="{"on" if vis[i][j] else "off"}"></td>' for j in idx)
+        # "later": a mask seeing a filled token logically after it (what reordering buys)
+        cells = "".join(f'<td class="{"off" if not vis[i][j] else "on later" if window[i] is None and j > i else "on"}"></td>'
+                        for j in idx)
         rows.append(f'<tr><th class="row {kind}">{names[r]}</th><td class="on prefix"></td>{cells}</tr>')
     title = "logical order" if logical else "physical order (what runs)"
     return (f'<div class="maskgrid"><div class="gridtitle">Attention, {title}: row sees column '

@@ -8,7 +8,7 @@ import gradio as gr
 
 from wedlm.loading import BUNDLED_AR_MODEL
 
-from . import decode_tab, entropy_tab, lessons_tab, race_tab
+from . import decode_tab, entropy_tab, lessons_tab, race_tab, tour
 from .common import Context, Models
 
 CSS = (Path(__file__).parent / "style.css").read_text()
@@ -26,7 +26,10 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None) ->
     with gr.Blocks(title="WeDLM Explorer") as demo:
         gr.Markdown("# WeDLM Explorer\nA real **WeDLM streaming parallel decoder** on a real KV cache, "
                     "step by step: masks are filled in parallel, filled tokens move in front of masks "
-                    "(keeping their position ids), and the leading filled run commits to the cache.")
+                    "(keeping their position ids), and the leading filled run commits to the cache.",
+                    elem_id="app-header")
+        with gr.Tab("Tour", elem_id="tour"):
+            tour.build(ctx, demo)
         with gr.Tab("Decode"):
             decode_tab.build(ctx, demo)
         with gr.Tab("Race"):
