@@ -2,42 +2,45 @@
 from __future__ import annotations
 
 import tempfile
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 import gradio as gr
 
-from wedlm import DecodeConfig, Trace, ValidationError, load_model
+from wedlm import DecodeConfig, ModelLoadError, Trace, ValidationError, decode, load_model
 from wedlm.loading import REPO_ROOT
+
+from . import gpu
+from .settings import LOCAL, Limits, on_zero_gpu
 
 TRACE_DIR = REPO_ROOT / "assets" / "traces"
 MAX_TRACE_BYTES = 5 * 1024 * 1024
 DOWNLOADS = Path(tempfile.mkdtemp(prefix="wedlm-explorer-"))
-DECODE_TIME_LIMIT_S = 120.0  # wall-clock budget of one decode in the app
-
-try:  # on Hugging Face Spaces, run decodes on the GPU the Space lends
-    import spaces
-    on_gpu = spaces.GPU
-except ImportError:
-    def on_gpu(fn):
-        return fn
 
 
 class Models:
-    """Loads each model once, on first use, and shares it between sessions."""
+    """The served models, loaded once at startup (before the first request, on every hardware)
+    and warmed with one short decode; no event loads a model. Events reach them through
+    app/gpu.py with `wedlm` / `ar` (ModelRefs); `wedlm_lm` / `ar_lm` are for work without a
+    forward (tokenizing, the header)."""
 
-    def __init__(self, default: str | None):
-        self.default = default
-        self._cache: dict = {}
-        self._lock = threading.Lock()
+    def __init__(self, wedlm_name: str | None, ar_name: str | None = None, warm: bool = True):
+        self.wedlm_lm = load_model(wedlm_name)
+        self.ar_lm = load_model(ar_name) if ar_name else None
+        self.wedlm = gpu.serve(self.wedlm_lm.source, self.wedlm_lm)
+        self.ar = gpu.serve(self.ar_lm.source, self.ar_lm) if self.ar_lm else self.wedlm
+        if warm and not on_zero_gpu():  # on ZeroGPU CUDA exists only inside a leased call
+            for lm, decoder in ((self.wedlm_lm, "streaming"), (self.ar_lm, "ar")):
+                if lm is not None:
+                    decode(lm, "Hello", decoder, DecodeConfig(window=4, max_new_tokens=2))
 
     def get(self, name: str | None = None):
-        key = name or self.default
-        with self._lock:
-            if key not in self._cache:
-                self._cache[key] = load_model(key)
-            return self._cache[key]
+        """A served model (the WeDLM one by default) for work without a forward."""
+        if name is None or name in (self.wedlm.key, self.wedlm_lm.name):
+            return self.wedlm_lm
+        if self.ar_lm is not None and name in (self.ar.key, self.ar_lm.name):
+            return self.ar_lm
+        raise ModelLoadError(f"model {name!r} is not served by this app")
 
 
 @dataclass
@@ -45,6 +48,7 @@ class Context:
     """Handed to every tab: the models and the shared decode state."""
     models: Models
     ar_model_name: str | None   # the AR baseline (the bundled model's parent by default)
+    limits: Limits = LOCAL      # what one request may cost (app/settings.py)
 
 
 def example_traces() -> list[str]:

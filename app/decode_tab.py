@@ -2,17 +2,16 @@
 from __future__ import annotations
 
 import threading
-import time
 import uuid
 
 import gradio as gr
 
-from wedlm import DecodeConfig, ModelLoadError, ValidationError, decode_steps
+from wedlm import DecodeConfig, ModelLoadError, ValidationError, decode, decode_steps
 from wedlm.branch import branch, first_divergence
 
-from . import export, figures, render
-from .common import (DECODE_TIME_LIMIT_S, DOWNLOADS, TRACE_DIR, Context, example_traces,
-                     make_config, on_gpu, read_trace_file)
+from . import export, figures, gpu, render
+from .common import (DOWNLOADS, TRACE_DIR, Context, example_traces, make_config,
+                     read_trace_file)
 from .timeline import Timeline
 
 LIVE_UPDATE_S = 0.25  # at most one live refresh per this many seconds (the end always shows)
@@ -107,27 +106,20 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
     models = ctx.models
     user_traces = UserTraces()
 
-    @on_gpu
     def run_decode(prompt, decoder, window, threshold, no_threshold, penalty, temperature, top_k,
                    top_p, max_new_tokens, seed, block_size, colour_by, request: gr.Request):
         user_traces.add(request)
         config = make_config(window, threshold, no_threshold, penalty, temperature, top_k, top_p,
                              max_new_tokens, seed, block_size)
-        try:
-            last_yield = 0.0
-            for trace in decode_steps(models.get(), prompt, decoder, config,
-                                      time_limit_s=DECODE_TIME_LIMIT_S):
-                if trace.result is not None:  # finished: every view, once
-                    yield trace_outputs(Timeline(trace), colour_by)
-                    break
-                now = time.perf_counter()
-                if now - last_yield >= LIVE_UPDATE_S:
-                    last_yield = now
-                    yield live_outputs(Timeline(trace), colour_by)
-        except (ValidationError, ModelLoadError) as err:
-            raise gr.Error(str(err))
+        work = gpu.Work.of(config.max_new_tokens, config.window, [decoder], ctx.limits)
+        for trace in gpu.stream_on_gpu(decode_steps, models.wedlm, prompt, decoder, config,
+                                       time_limit_s=work.time_limit_s, work=work,
+                                       every_s=LIVE_UPDATE_S):
+            if trace.result is not None:  # finished: every view, once
+                yield trace_outputs(Timeline(trace), colour_by)
+                break
+            yield live_outputs(Timeline(trace), colour_by)
 
-    @on_gpu
     def decode_api(prompt: str, decoder: str = "streaming", window: int = 16,
                    threshold: float | None = 0.4, penalty: float = 0.02, temperature: float = 0.0,
                    max_new_tokens: int = 128, seed: int = 0) -> dict:
@@ -136,21 +128,18 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
         try:
             config = make_config(window, threshold, False, penalty, temperature,
                                  max_new_tokens=max_new_tokens, seed=seed)
-            trace = None
-            for trace in decode_steps(models.get(), prompt, decoder, config,
-                                      time_limit_s=DECODE_TIME_LIMIT_S):
-                pass
-            return trace.to_dict()
+            work = gpu.Work.of(config.max_new_tokens, config.window, [decoder], ctx.limits)
+            return gpu.run_on_gpu(decode, models.wedlm, prompt, decoder, config,
+                                  time_limit_s=work.time_limit_s, work=work).to_dict()
         except (ValidationError, ModelLoadError, TypeError, ValueError) as err:
             raise gr.Error(str(err))
 
-    @on_gpu
     def run_branch(timeline, step, tau, no_tau, penalty, force_pos, force_tok, veto_pos, colour_by):
         if timeline is None:
             raise gr.Error("run a decode (or load a trace) first")
         trace = timeline.trace
         try:
-            lm = models.get()
+            lm = models.wedlm_lm  # tokenizing only: the branch itself runs through gpu
             config = DecodeConfig.from_dict({**trace.config, "penalty": float(penalty),
                                              "threshold": None if no_tau or tau is None else float(tau)})
             force = None
@@ -159,8 +148,9 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
                 if len(ids) != 1:
                     raise ValidationError(f"force needs text that is exactly one token; {force_tok!r} is {len(ids)}")
                 force = (int(force_pos), ids[0])
-            other = branch(lm, trace, int(step), config, force=force,
-                           veto=None if veto_pos is None else int(veto_pos))
+            work = gpu.Work.of(config.max_new_tokens, config.window, [trace.decoder], ctx.limits)
+            other = gpu.run_on_gpu(branch, models.wedlm, trace, int(step), config, force=force,
+                                   veto=None if veto_pos is None else int(veto_pos), work=work)
         except (ValidationError, ModelLoadError, KeyError, TypeError) as err:
             raise gr.Error(str(err))
         new = Timeline(other)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import statistics
+import time
 from dataclasses import replace
 
 import plotly.graph_objects as go
@@ -26,13 +27,22 @@ def fill_entropy(trace) -> float:
     return statistics.mean(values) if values else 0.0
 
 
-def run_suite(lm, ar_lm, config: DecodeConfig, prompts: list[dict], progress=None) -> list[dict]:
+def _time_left(deadline: float | None) -> float | None:
+    return None if deadline is None else deadline - time.perf_counter()
+
+
+def run_suite(lm, ar_lm, config: DecodeConfig, prompts: list[dict], progress=None,
+              time_limit_s: float | None = None) -> list[dict]:
+    """One row per prompt; with time_limit_s, the prompts that fit in it (a GPU lease)."""
+    deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
     rows = []
     for k, p in enumerate(prompts):
+        if deadline is not None and _time_left(deadline) <= 0:
+            break
         if progress:
             progress((k, len(prompts)), desc=f"decoding {p['id']}")
-        wedlm = decode(lm, p["prompt"], "streaming", config)
-        ar = decode(ar_lm, p["prompt"], "ar", config)
+        wedlm = decode(lm, p["prompt"], "streaming", config, time_limit_s=_time_left(deadline))
+        ar = decode(ar_lm, p["prompt"], "ar", config, time_limit_s=_time_left(deadline))
         ws, ars = wedlm.stats(), ar.stats()
         rows.append({"id": p["id"], "class": p["class"], "entropy": round(fill_entropy(wedlm), 3),
                      "tokens_per_forward": round(ws["tokens_per_forward"], 2),
@@ -57,17 +67,34 @@ def law_figure(rows: list[dict]) -> go.Figure:
                        yaxis=dict(title=dict(text="tokens per forward")))
 
 
-def tau_sweep(lm, prompt: str, config: DecodeConfig) -> tuple[list[dict], go.Figure]:
-    base = decode(lm, prompt, "streaming", replace(config, threshold=None))
+def tau_sweep(lm, prompt: str, config: DecodeConfig,
+              time_limit_s: float | None = None) -> tuple[list[dict], go.Figure]:
+    rows = tau_sweep_rows(lm, prompt, config, time_limit_s)
+    return rows, sweep_figure(rows)
+
+
+def tau_sweep_rows(lm, prompt: str, config: DecodeConfig,
+                   time_limit_s: float | None = None) -> list[dict]:
+    """One row per τ of SWEEP; with time_limit_s, the τ values that fit in it."""
+    deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
+    base = decode(lm, prompt, "streaming", replace(config, threshold=None),
+                  time_limit_s=_time_left(deadline))
     rows = []
     for tau in SWEEP:
-        trace = base if tau is None else decode(lm, prompt, "streaming", replace(config, threshold=tau))
+        if tau is not None and deadline is not None and _time_left(deadline) <= 0:
+            break
+        trace = base if tau is None else decode(lm, prompt, "streaming", replace(config, threshold=tau),
+                                                time_limit_s=_time_left(deadline))
         rows.append({"threshold": "none" if tau is None else tau,
                      "tokens_per_forward": round(trace.stats()["tokens_per_forward"], 2),
                      "output_changed": trace.token_ids != base.token_ids})
+    return rows
+
+
+def sweep_figure(rows: list[dict]) -> go.Figure:
     line = dict(type="scatter", x=[str(r["threshold"]) for r in rows], y=[r["tokens_per_forward"] for r in rows],
                 mode="lines+markers", hovertemplate="τ = %{x}<br>TPF %{y:.2f}<extra></extra>",
                 marker=dict(size=11, color=["#dc2626" if r["output_changed"] else "#16a34a" for r in rows]))
-    return rows, make_figure([line], "τ sweep (red: output differs from τ = none)", 380,
+    return make_figure([line], "τ sweep (red: output differs from τ = none)", 380,
                              xaxis=dict(title=dict(text="threshold τ"), type="category"),
                              yaxis=dict(title=dict(text="tokens per forward")))

@@ -3,34 +3,29 @@ from __future__ import annotations
 
 import gradio as gr
 
-from wedlm import ModelLoadError, ValidationError
-
-from . import entropy
-from .common import Context, make_config, on_gpu, rows_frame
+from . import entropy, gpu
+from .common import Context, make_config, rows_frame
 
 
 def build(ctx: Context, demo: gr.Blocks, default_prompt: str) -> None:
     models, ar_name = ctx.models, ctx.ar_model_name
 
-    @on_gpu
     def run_suite(tau, max_new_tokens, progress=gr.Progress()):
         config = make_config(threshold=tau, max_new_tokens=max_new_tokens)
-        try:
-            lm = models.get()
-            ar_lm = models.get(ar_name) if ar_name else lm
-            rows = entropy.run_suite(lm, ar_lm, config, entropy.suite_prompts(), progress)
-        except (ValidationError, ModelLoadError) as err:
-            raise gr.Error(str(err))
+        prompts = entropy.suite_prompts()
+        work = gpu.Work.of(config.max_new_tokens, config.window, ["streaming", "ar"] * len(prompts),
+                           ctx.limits)
+        rows = gpu.run_on_gpu(entropy.run_suite, models.wedlm, models.ar if ar_name else models.wedlm,
+                              config, prompts, progress, work.time_limit_s, work=work)
         return entropy.law_figure(rows), rows_frame(rows)
 
-    @on_gpu
     def run_sweep(prompt, max_new_tokens):
         config = make_config(max_new_tokens=max_new_tokens)
-        try:
-            rows, fig = entropy.tau_sweep(models.get(), prompt, config)
-        except (ValidationError, ModelLoadError) as err:
-            raise gr.Error(str(err))
-        return fig, rows_frame(rows)
+        work = gpu.Work.of(config.max_new_tokens, config.window, ["streaming"] * len(entropy.SWEEP),
+                           ctx.limits)
+        rows = gpu.run_on_gpu(entropy.tau_sweep_rows, models.wedlm, prompt, config,
+                              work.time_limit_s, work=work)
+        return entropy.sweep_figure(rows), rows_frame(rows)
 
     gr.Markdown("WeDLM's speedup follows **output entropy**: where the next tokens are nearly "
                 "certain (counting, sequences), many masks fall under τ at once; where they are "

@@ -9,18 +9,20 @@ A chapter can be linked: ?chapter=3 or #chapter-3; ?present=1 opens it in presen
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from html import escape, unescape
 
 import gradio as gr
 
-from wedlm import DecodeConfig, ModelLoadError, Trace, ValidationError, decode
+from wedlm import DecodeConfig, Trace, ValidationError, decode
 from wedlm.branch import branch
 from wedlm.loading import REPO_ROOT
 
 from . import entropy, figures, race, render
 from . import tour_moments as moments
-from .common import DECODE_TIME_LIMIT_S, Context, make_config, on_gpu
+from . import gpu
+from .common import Context, make_config
 from .timeline import Timeline
 
 TOUR_FILE = REPO_ROOT / "assets" / "tour" / "tour.json"
@@ -35,6 +37,7 @@ TOUR_PROMPTS = {
 }
 LISTED_FILLS = 6      # narration names this many fills, then "and N more"
 TRAINING_BLOCK = 8    # block size of chapter 8's training mask
+LAW_MAX_NEW = 96      # chapter 7's decodes (the entropy explorer's default)
 TITLES = [
     "1 · One token per forward: AR decoding and the KV cache",
     "2 · The window of masks and the fill rule (τ, λ, d)",
@@ -325,13 +328,25 @@ def ch8(pattern: list[bool], block: int, source: str):
 
 # ---------- live "try it": decode through wedlm, land with the chapter's rule ----------
 
+def live_decode(ctx: Context, prompt: str, decoder: str, config: DecodeConfig) -> Timeline:
+    """One decode through the app's GPU entry point (app/gpu.py)."""
+    model = ctx.models.ar if decoder == "ar" else ctx.models.wedlm
+    work = gpu.Work.of(config.max_new_tokens, config.window, [decoder], ctx.limits)
+    return Timeline(gpu.run_on_gpu(decode, model, prompt, decoder, config,
+                                   time_limit_s=work.time_limit_s, work=work))
+
+
 def redecode(ctx: Context, name: str, tau, no_tau, penalty) -> Timeline:
     prompt, decoder, max_new = TOUR_PROMPTS[name]
     config = make_config(threshold=tau, no_threshold=no_tau, penalty=penalty, max_new_tokens=max_new)
-    try:
-        return Timeline(decode(ctx.models.get(), prompt, decoder, config, time_limit_s=DECODE_TIME_LIMIT_S))
-    except (ValidationError, ModelLoadError) as err:
-        raise gr.Error(str(err))
+    return live_decode(ctx, prompt, decoder, config)
+
+
+def ar_and_streaming(lm, ar_lm, prompt: str, config: DecodeConfig, time_limit_s: float) -> dict:
+    """Chapter 6's two lanes (runs inside the GPU call; plain data out, one shared budget)."""
+    deadline = time.perf_counter() + time_limit_s
+    return {name: decode(model, prompt, name, config, time_limit_s=max(0.0, deadline - time.perf_counter()))
+            for name, model in (("ar", ar_lm), ("streaming", lm))}
 
 
 def link_chapter(value) -> int:
@@ -410,15 +425,9 @@ def _build1(ctx: Context, data: TourData):
                                     lines=2, max_length=400)
                 btn = gr.Button("Decode live", elem_id="tour-try-1")
 
-    @on_gpu
     def run(prompt):
-        try:
-            lm = ctx.models.get(ctx.ar_model_name) if ctx.ar_model_name else ctx.models.get()
-            trace = decode(lm, prompt, "ar", make_config(max_new_tokens=TOUR_PROMPTS["ar-counting"][2]),
-                           time_limit_s=DECODE_TIME_LIMIT_S)
-        except (ValidationError, ModelLoadError) as err:
-            raise gr.Error(str(err))
-        live = Timeline(trace)
+        live = live_decode(ctx, prompt, "ar", make_config(max_new_tokens=TOUR_PROMPTS["ar-counting"][2]))
+        trace = live.trace
         k = moments.ar_step(trace)
         if k is None:
             k = max(0, live.num_steps - 1)
@@ -436,7 +445,6 @@ def _window_try(ctx, n: int, name: str, finder, render_fn, outputs):
         tau, no_tau, penalty = tau_lambda(f"tour{n}")
         btn = gr.Button("Re-decode live", elem_id=f"tour-try-{n}")
 
-    @on_gpu
     def run(t, nt, lam):
         live = redecode(ctx, name, t, nt, lam)
         k = finder(live.trace)
@@ -508,13 +516,13 @@ def _build5(ctx, data):
                 penalty = knobs.number("penalty", value=pick["penalty"], elem_id="tour5-penalty")
                 btn = gr.Button("Branch live", elem_id="tour-try-5")
 
-    @on_gpu
     def run(lam):
         try:
             config = DecodeConfig.from_dict({**tl.trace.config, "penalty": float(lam)})
-            new = Timeline(branch(ctx.models.get(), tl.trace, step - 1, config))
-        except (ValidationError, ModelLoadError, TypeError, ValueError) as err:
+        except (ValidationError, TypeError, ValueError) as err:
             raise gr.Error(str(err))
+        work = gpu.Work.of(config.max_new_tokens, config.window, ["streaming"], ctx.limits)
+        new = Timeline(gpu.run_on_gpu(branch, ctx.models.wedlm, tl.trace, step - 1, config, work=work))
         return ch5(tl, step, new, float(lam))
 
     btn.click(run, [penalty], [v_text, v_growth, v_left, v_right], api_name="tour_branch", concurrency_limit=2)
@@ -542,17 +550,13 @@ def _build6(ctx, data):
     tick.release(lambda t, k: ch6(t, k), [state, tick], [v_text, v_lanes, v_growth], api_name=False,
                  show_progress="hidden", queue=False)
 
-    @on_gpu
     def run(t, nt):
         prompt, _, max_new = TOUR_PROMPTS[pick["streaming"]]
         config = make_config(threshold=t, no_threshold=nt, max_new_tokens=max_new)
-        try:
-            lm = ctx.models.get()
-            ar_lm = ctx.models.get(ctx.ar_model_name) if ctx.ar_model_name else lm
-            live = {"ar": Timeline(decode(ar_lm, prompt, "ar", config, time_limit_s=DECODE_TIME_LIMIT_S)),
-                    "streaming": Timeline(decode(lm, prompt, "streaming", config, time_limit_s=DECODE_TIME_LIMIT_S))}
-        except (ValidationError, ModelLoadError) as err:
-            raise gr.Error(str(err))
+        work = gpu.Work.of(config.max_new_tokens, config.window, ["ar", "streaming"], ctx.limits)
+        traces = gpu.run_on_gpu(ar_and_streaming, ctx.models.wedlm, ctx.models.ar, prompt, config,
+                                work.time_limit_s, work=work)
+        live = {name: Timeline(t) for name, t in traces.items()}
         k = len(live["streaming"].trace.steps)
         top = max(len(x.trace.steps) for x in live.values())
         return [live, gr.Slider(0, top, value=k, step=1)] + list(ch6(live, k))
@@ -577,13 +581,8 @@ def _build7(ctx, data):
                                     lines=2, max_length=400)
                 btn = gr.Button("Decode live", elem_id="tour-try-7")
 
-    @on_gpu
     def run(prompt):
-        try:
-            trace = decode(ctx.models.get(), prompt, "streaming", make_config(max_new_tokens=96),
-                           time_limit_s=DECODE_TIME_LIMIT_S)
-        except (ValidationError, ModelLoadError) as err:
-            raise gr.Error(str(err))
+        trace = live_decode(ctx, prompt, "streaming", make_config(max_new_tokens=LAW_MAX_NEW)).trace
         yours = {"id": "yours", "class": "your prompt", "entropy": round(entropy.fill_entropy(trace), 3),
                  "tokens_per_forward": round(trace.stats()["tokens_per_forward"], 2),
                  "speedup_tokens_per_s": None}

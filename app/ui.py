@@ -2,6 +2,7 @@
 `wedlm`; views are functions in render.py and figures.py."""
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import gradio as gr
@@ -10,24 +11,26 @@ from wedlm.loading import BUNDLED_AR_MODEL
 
 from . import decode_tab, entropy_tab, lessons_tab, race_tab, tour
 from .common import Context, Models
+from .settings import Limits, limits as env_limits, on_zero_gpu, space_mode
 
 CSS = (Path(__file__).parent / "style.css").read_text()
-MAX_UPLOAD = "5mb"
-QUEUE_SIZE = 64   # waiting events at most; more get a "queue full" message
-DEFAULT_CONCURRENCY = 2  # events of one kind running at once (per-event limits override it)
 
 
-def build_ui(model_name: str | None = None, ar_model_name: str | None = None) -> gr.Blocks:
+def build_ui(model_name: str | None = None, ar_model_name: str | None = None,
+             limits: Limits | None = None) -> gr.Blocks:
     """model_name: the WeDLM model (default: bundled); ar_model_name: the AR baseline (default:
-    the bundled model's AR parent when the bundled model is used)."""
+    the bundled model's AR parent when the bundled model is used); limits: default from the
+    environment (app/settings.py)."""
     if ar_model_name is None and model_name is None and BUNDLED_AR_MODEL.is_dir():
         ar_model_name = str(BUNDLED_AR_MODEL)
-    ctx = Context(models=Models(model_name), ar_model_name=ar_model_name)
+    ctx = Context(models=Models(model_name, ar_model_name), ar_model_name=ar_model_name,
+                  limits=limits or env_limits())
     with gr.Blocks(title="WeDLM Explorer") as demo:
         gr.Markdown("# WeDLM Explorer\nA real **WeDLM streaming parallel decoder** on a real KV cache, "
                     "step by step: masks are filled in parallel, filled tokens move in front of masks "
                     "(keeping their position ids), and the leading filled run commits to the cache.",
                     elem_id="app-header")
+        gr.HTML(server_line(ctx), elem_id="server-line")
         with gr.Tab("Tour", elem_id="tour"):
             tour.build(ctx, demo)
         with gr.Tab("Decode"):
@@ -38,10 +41,26 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None) ->
             entropy_tab.build(ctx, demo, decode_tab.EXAMPLES[3][0])
         with gr.Tab("How it works"):
             lessons_tab.build(ctx, demo)
+    demo.explorer_limits = ctx.limits  # launch() sizes the queue and uploads from the same limits
     return demo
 
 
-def launch(demo: gr.Blocks, **kwargs):
+def server_line(ctx: Context) -> str:
+    """What this server runs and allows, in one line under the title (names are hub ids or
+    folder names, never server paths)."""
+    lm, ar_lm, lim = ctx.models.wedlm_lm, ctx.models.ar_lm, ctx.limits
+    device = "ZeroGPU" if on_zero_gpu() else lm.device.type
+    dtype = str(lm.dtype).removeprefix("torch.")
+    ar = f"AR baseline <b>{html.escape(ar_lm.name)}</b>" if ar_lm else "AR baseline: its own next-token head"
+    mode = "public Space limits" if space_mode() else "limits"
+    return (f"<div class='server-line'>Model <b>{html.escape(lm.name)}</b> · {ar} · "
+            f"{device}, {dtype}, {html.escape(lm.attn_implementation)} attention · {mode}: "
+            f"≤ {lim.max_new_tokens} new tokens, W ≤ {lim.max_window}, "
+            f"{lim.decode_seconds:.0f} s per request, {lim.concurrency} at a time</div>")
+
+
+def launch(demo: gr.Blocks, limits: Limits | None = None, **kwargs):
     """Queue and launch with the explorer's settings: offline, no share link, capped uploads."""
-    demo.queue(default_concurrency_limit=DEFAULT_CONCURRENCY, max_size=QUEUE_SIZE)
-    return demo.launch(css=CSS, share=False, max_file_size=MAX_UPLOAD, **kwargs)
+    limits = limits or getattr(demo, "explorer_limits", None) or env_limits()
+    demo.queue(default_concurrency_limit=limits.concurrency, max_size=limits.queue_size)
+    return demo.launch(css=CSS, share=False, max_file_size=limits.upload_bytes, **kwargs)

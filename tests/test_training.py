@@ -1,4 +1,4 @@
-"""The dual-stream objective (DESIGN §1.4) and the training plumbing."""
+"""The dual-stream objective (docs/design.md#training-dual-stream-masking) and the training plumbing."""
 import random
 
 import pytest
@@ -414,7 +414,7 @@ def test_install_copies_only_the_stages_the_run_trained(tmp_path):
     install(tmp_path / "full", assets, max_new_tokens=8)  # short decodes: untrained
     ar_card = (assets / "ar-tiny" / "README.md").read_text()
     assert "| ar | 2 |" in ar_card and "| wedlm | 2 |" in (assets / "wedlm-tiny" / "README.md").read_text()
-    # a WeDLM-only run from that parent (how the README's levers were measured)
+    # a WeDLM-only run from that parent (how docs/training.md's levers were measured)
     for name in ("ar-hf", "tokenizer"):
         shutil.copytree(tmp_path / "full" / name, tmp_path / "lever" / name)
     train(tiny_train_config(tmp_path / "lever", ar_steps=2, wedlm_steps=4, wedlm_suffix_mask=0.5), ("wedlm",))

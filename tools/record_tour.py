@@ -18,12 +18,11 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
 from app import entropy, tour_moments as moments  # noqa: E402
-from app.tour import TOUR_FILE, TOUR_FORMAT, TOUR_PROMPTS  # noqa: E402
+from app.tour import LAW_MAX_NEW, TOUR_FILE, TOUR_FORMAT, TOUR_PROMPTS  # noqa: E402
 from wedlm import DecodeConfig, decode, load_model  # noqa: E402
 from wedlm.branch import branch  # noqa: E402
 
 TOP_CANDIDATES = 3     # per filled slot: enough for the hover, keeps the file small
-LAW_MAX_NEW = 96       # the entropy explorer's default
 STALL_PENALTIES = (0.1, 0.2, 0.5, 1.0, 2.0)  # the one that ends the stall soonest is kept
 
 

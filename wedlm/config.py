@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field, fields
 
-# Official WeDLM defaults (DESIGN §1.2).
+# Official WeDLM defaults (the paper's streaming decoding; docs/design.md#knobs).
 DEFAULT_WINDOW = 16
 DEFAULT_THRESHOLD = 0.4
 DEFAULT_PENALTY = 0.02

@@ -1,7 +1,10 @@
 """Device, dtype and attention implementation, chosen in one place.
 
-CPU: float32 and SDPA. CUDA: bfloat16, and flash-attn 2 when the package imports (an optional
-extra), else SDPA. The decoders run the same math on every path; only the kernels differ.
+CPU: float32 and SDPA. CUDA: bfloat16, and flash-attn 2 when a prebuilt flash_attn imports,
+else SDPA (PyTorch's own fused kernels; a decode step of a large model is bound by reading its
+weights, not by attention). WEDLM_ATTN=kernels-community/flash-attn2 takes a prebuilt flash-attn
+from the hub through the `kernels` package (requirements-gpu.txt) instead: no nvcc needed.
+The decoders run the same math on every path; only the kernels differ.
 """
 from __future__ import annotations
 
@@ -36,7 +39,21 @@ def resolve_dtype(dtype: str | torch.dtype, device: torch.device) -> torch.dtype
 
 
 def flash_attn_available() -> bool:
-    return importlib.util.find_spec("flash_attn") is not None
+    """True when flash_attn is installed and imports (a wheel built for another torch or CUDA
+    fails to import: then SDPA is used)."""
+    if importlib.util.find_spec("flash_attn") is None:
+        return False
+    try:
+        import flash_attn  # noqa: F401
+    except Exception:
+        return False
+    return True
+
+
+def is_flash_attention(attn_implementation: str) -> bool:
+    """flash-attn 2 from the package, or a flash-attn kernel from the hub (transformers runs
+    both through the same varlen wrapper, which takes no arbitrary mask)."""
+    return attn_implementation == "flash_attention_2" or "flash-attn" in attn_implementation
 
 
 def resolve_attention(device: torch.device, dtype: torch.dtype) -> str:
@@ -60,7 +77,7 @@ def window_forward_kwargs(attn_implementation: str, cached: int, rows: int, devi
     keys) makes it run one causal, bottom-right aligned attention: exactly the physical causal
     mask. SDPA and eager need nothing: with a cache, transformers builds the causal mask itself.
     """
-    if attn_implementation != "flash_attention_2":
+    if not is_flash_attention(attn_implementation):
         return {}
     cu_q = torch.tensor([0, rows], dtype=torch.int32, device=device)
     cu_k = torch.tensor([0, cached + rows], dtype=torch.int32, device=device)

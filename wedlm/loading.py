@@ -27,16 +27,24 @@ class ModelLoadError(ValueError):
     """A model could not be loaded; the message says why in one line."""
 
 
+def model_label(name_or_path: str | os.PathLike) -> str:
+    """How traces and pages name a model: a hub id as given, a local folder by its folder name
+    (never the server's absolute path, which a public Space must not disclose)."""
+    path = Path(name_or_path).expanduser()
+    return path.resolve().name if path.exists() else str(name_or_path)
+
+
 @dataclass
 class LoadedModel:
     model: torch.nn.Module
     tokenizer: object
-    name: str
+    name: str    # model_label(source): what traces record
     mask_token_id: int
     stop_ids: tuple[int, ...]
     device: torch.device
     dtype: torch.dtype
     attn_implementation: str
+    source: str = ""  # what it was loaded from: a hub id or a local path (server-side only)
 
     @property
     def max_context(self) -> int:
@@ -174,7 +182,7 @@ def load_model(name_or_path: str | os.PathLike | None = None, device: str = "aut
         raise ModelLoadError(f"cannot load model {name!r}: {first_line[:300]}") from None
     model.to(torch_device).eval()
     return LoadedModel(
-        model=model, tokenizer=tokenizer, name=name,
+        model=model, tokenizer=tokenizer, name=model_label(name), source=name,
         mask_token_id=_resolve_mask_token_id(model.config, tokenizer, name),
         stop_ids=_resolve_stop_ids(model.config, tokenizer),
         device=torch_device, dtype=torch_dtype, attn_implementation=attn)

@@ -1,4 +1,4 @@
-"""Topological reordering (DESIGN §1.1): filled slots first, masks after, logical positions kept.
+"""Topological reordering (docs/design.md#reordering): filled slots first, masks after, logical positions kept.
 
 A window is a list of slots in logical order; a slot holds a token id or ``None`` for MASK.
 These functions are pure (no torch) so the decoders, the reference oracle and the UI share them.

@@ -1,4 +1,4 @@
-"""Which mask slots to fill, and with which tokens (DESIGN §1.2, step 5).
+"""Which mask slots to fill, and with which tokens (docs/design.md#selection; step 5 of the loop).
 
 Entropy is taken from the raw logits (before temperature, top-k and top-p), as the official
 engine does. Selection: score = entropy + penalty * distance-from-first-mask; fill every slot

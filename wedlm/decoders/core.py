@@ -1,4 +1,4 @@
-"""The shared decoding core: the WeDLM window loop (DESIGN §1.2) over a pluggable forward.
+"""The shared decoding core: the WeDLM window loop (docs/design.md#the-step-loop) over a pluggable forward.
 
 `WindowDecoder.steps` is Algorithm 1 read top to bottom. Streaming, reference and block
 decoding differ only in how the window forward is computed (cached or not) and in how many

@@ -2,13 +2,14 @@
 
 Each step recomputes prompt + committed + window laid out in logical order, and gives every
 window token exactly the visibility that topological reordering gives it under a causal mask
-(DESIGN §1.1): the whole prefix, earlier filled tokens, and (for masks) every filled token plus
+(docs/design.md#reordering): the whole prefix, earlier filled tokens, and (for masks) every filled token plus
 earlier masks. It must reproduce the streaming decoder token for token: the correctness oracle.
 """
 from __future__ import annotations
 
 import torch
 
+from ..device import is_flash_attention
 from ..loading import LoadedModel
 from ..reorder import visibility
 from .core import WindowDecoder, WindowForward
@@ -42,13 +43,13 @@ class RecomputeForward(WindowForward):
         ids = torch.tensor([tokens], device=lm.device)                    # (1, L) logical order
         positions = torch.arange(size, device=lm.device)[None]            # (1, L)
         attn = lm.model.config._attn_implementation
-        if attn == "flash_attention_2":  # flash-attn takes no arbitrary mask
+        if is_flash_attention(attn):  # flash-attn takes no arbitrary mask
             lm.model.set_attn_implementation("sdpa")
         try:
             logits = lm.model(input_ids=ids, position_ids=positions, attention_mask=mask,
                               use_cache=False).logits[0]                  # (L, V)
         finally:
-            if attn == "flash_attention_2":
+            if is_flash_attention(attn):
                 lm.model.set_attn_implementation(attn)
         rows = [len(self.prefix) + i for i, t in enumerate(window) if t is None]
         return logits[rows], size

@@ -87,7 +87,7 @@ def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_c
     title = "WeDLM tiny" if stage == "wedlm" else "AR tiny (the WeDLM model's parent)"
     lines = [f"# {title}", "",
              ("A tiny WeDLM model trained by WeDLM Explorer's own code: an AR model first, then "
-              "WeDLM dual-stream masking training from it (DESIGN §1.4)." if stage == "wedlm" else
+              "WeDLM dual-stream masking training from it (docs/design.md in the WeDLM Explorer repository)." if stage == "wedlm" else
               "The autoregressive parent of the bundled WeDLM model: next-token pre-training only. "
               "It is the default AR baseline of the explorer."), "",
              "## Model", "",

@@ -1,4 +1,4 @@
-"""WeDLM dual-stream masking (DESIGN §1.4) and the plain next-token objective.
+"""WeDLM dual-stream masking (docs/design.md#training-dual-stream-masking) and the plain next-token objective.
 
 Input of length 2L: [x0 (clean memory stream) ‖ xt (masked prediction stream)], both at logical
 positions 0..L-1. xt is cut into blocks; each block masks a fraction γ~U(0,1) of its non-prompt
@@ -56,7 +56,7 @@ def sample_masks(maskable: torch.Tensor, block_size: int,
     `label_only` (B, L) bool marks tokens that are always masked, with weight 1: the
     end-of-text run after an answer, so that it teaches the slots past the end without ever
     being seen, as in decoding, where an end-of-text past the frontier is never observed.
-    Measured (README): the masks then learn "nothing visible to my right, so the end" and
+    Measured (docs/training.md): the masks then learn "nothing visible to my right, so the end" and
     decoding stops early, so the recipe leaves it off."""
     if label_only is not None:
         maskable = maskable & ~label_only
