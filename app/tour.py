@@ -544,7 +544,8 @@ def _build6(ctx, data):
             v_text = gr.HTML(text, elem_id="tour-text-6")
             with gr.Group(elem_classes=["tour-try"]):
                 gr.Markdown("**Try it:** race both decoders live with another τ.")
-                tau, no_tau = tau_lambda("tour6")[:2]
+                from . import knobs
+                tau, no_tau = knobs.tau(elem_id="tour6-tau")
                 btn = gr.Button("Race live", elem_id="tour-try-6")
 
     tick.release(lambda t, k: ch6(t, k), [state, tick], [v_text, v_lanes, v_growth], api_name=False,

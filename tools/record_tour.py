@@ -86,8 +86,10 @@ def main() -> int:
 
     law_prompts = entropy.suite_prompts()
     rows = entropy.run_suite(lm, ar_lm, replace(base, max_new_tokens=LAW_MAX_NEW), law_prompts)
+    used = {v for p in picks.values() for k, v in p.items() if k in ("trace", "branch", "streaming", "ar")}
     data = {"format": TOUR_FORMAT, "version": 1, "command": "python tools/record_tour.py",
-            "traces": {k: t.to_dict() for k, t in traces.items()}, "picks": picks, "law_rows": rows}
+            "traces": {k: t.to_dict() for k, t in traces.items() if k in used},  # only what chapters show
+            "picks": picks, "law_rows": rows}
     TOUR_FILE.parent.mkdir(parents=True, exist_ok=True)
     TOUR_FILE.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
     print(json.dumps(picks, indent=1))
