@@ -399,6 +399,12 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
         n = link_chapter(n)
         return [n, n] + [gr.Column(visible=i == n) for i in range(1, len(TITLES) + 1)]
 
+    def open_link(n):
+        """Page load: open the linked chapter; chapter 1 is already open (redrawing it would
+        only make the first view flicker)."""
+        n = link_chapter(n)
+        return go(n) if n != 1 else [gr.skip()] * (2 + len(TITLES))
+
     outs = [chapter, pick] + columns
     fast = dict(show_progress="hidden", queue=False, api_name=False)
     back.click(lambda n: go(link_chapter(n) - 1 or 1), [chapter], outs, **fast).then(
@@ -407,7 +413,7 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
         None, [chapter], None, js=WRITE_LINK_JS)
     pick.input(go, [pick], outs, **fast).then(None, [chapter], None, js=WRITE_LINK_JS)
     present.click(None, None, None, js=PRESENT_JS)
-    demo.load(go, [chapter], outs, js=READ_LINK_JS, **fast)
+    demo.load(open_link, [chapter], outs, js=READ_LINK_JS, **fast)
 
 
 def _build1(ctx: Context, data: TourData):
@@ -415,7 +421,7 @@ def _build1(ctx: Context, data: TourData):
     text, orders, canvas, growth = ch1(tl, step)
     with gr.Row(elem_classes=["tour-body"]):
         with gr.Column(scale=3, elem_classes=["tour-view"]):
-            v_orders = gr.HTML(orders, elem_classes=["tour-viz"])
+            v_orders = gr.HTML(orders, elem_id="tour-viz-1", elem_classes=["tour-viz"])
             v_canvas = gr.HTML(canvas)
             v_growth = gr.Plot(growth, show_label=False)
         with gr.Column(scale=2, min_width=300):
@@ -460,7 +466,7 @@ def _build2(ctx, data):
     text, bars, canvas = ch2(tl, step)
     with gr.Row(elem_classes=["tour-body"]):
         with gr.Column(scale=3, elem_classes=["tour-view"]):
-            v_bars = gr.Plot(bars, show_label=False, elem_classes=["tour-viz"])
+            v_bars = gr.Plot(bars, show_label=False, elem_id="tour-viz-2", elem_classes=["tour-viz"])
             v_canvas = gr.HTML(canvas)
         with gr.Column(scale=2, min_width=300):
             v_text = gr.HTML(text, elem_id="tour-text-2")
@@ -473,7 +479,7 @@ def _build3(ctx, data):
     text, orders, phys, logi = ch3(tl, step)
     with gr.Row(elem_classes=["tour-body"]):
         with gr.Column(scale=3, elem_classes=["tour-view"]):
-            v_orders = gr.HTML(orders, elem_classes=["tour-viz"])
+            v_orders = gr.HTML(orders, elem_id="tour-viz-3", elem_classes=["tour-viz"])
             with gr.Row():
                 v_phys = gr.HTML(phys, elem_classes=["tour-grid"])
                 v_logi = gr.HTML(logi, elem_classes=["tour-grid"])
@@ -488,7 +494,7 @@ def _build4(ctx, data):
     text, now, nxt, canvas = ch4(tl, step)
     with gr.Row(elem_classes=["tour-body"]):
         with gr.Column(scale=3, elem_classes=["tour-view"]):
-            v_now = gr.HTML(now, elem_classes=["tour-viz"])
+            v_now = gr.HTML(now, elem_id="tour-viz-4", elem_classes=["tour-viz"])
             v_next = gr.HTML(nxt)
             v_canvas = gr.HTML(canvas)
         with gr.Column(scale=2, min_width=300):
@@ -504,7 +510,7 @@ def _build5(ctx, data):
     text, growth, left, right = ch5(tl, step, other, pick["penalty"])
     with gr.Row(elem_classes=["tour-body"]):
         with gr.Column(scale=3, elem_classes=["tour-view"]):
-            v_growth = gr.Plot(growth, show_label=False, elem_classes=["tour-viz"])
+            v_growth = gr.Plot(growth, show_label=False, elem_id="tour-viz-5", elem_classes=["tour-viz"])
             with gr.Row():
                 v_left = gr.HTML(left)
                 v_right = gr.HTML(right)
@@ -536,7 +542,7 @@ def _build6(ctx, data):
     state = gr.State(timelines)
     with gr.Row(elem_classes=["tour-body"]):
         with gr.Column(scale=3, elem_classes=["tour-view"]):
-            v_lanes = gr.HTML(lanes, elem_classes=["tour-viz"])
+            v_lanes = gr.HTML(lanes, elem_id="tour-viz-6", elem_classes=["tour-viz"])
             tick = gr.Slider(0, longest, value=pick["tick"], step=1, label="Forward passes so far",
                              elem_id="tour6-tick")
             v_growth = gr.Plot(growth, show_label=False)
@@ -571,7 +577,7 @@ def _build7(ctx, data):
     text, law, bars_low, bars_high = ch7(data.law_rows, low, high)
     with gr.Row(elem_classes=["tour-body"]):
         with gr.Column(scale=3, elem_classes=["tour-view"]):
-            v_law = gr.Plot(law, show_label=False, elem_classes=["tour-viz"])
+            v_law = gr.Plot(law, show_label=False, elem_id="tour-viz-7", elem_classes=["tour-viz"])
             with gr.Row():
                 gr.Plot(bars_low, show_label=False)
                 gr.Plot(bars_high, show_label=False)
@@ -601,7 +607,7 @@ def _build8(ctx, data):
     text, fig = ch8(pattern, TRAINING_BLOCK, source)
     with gr.Row(elem_classes=["tour-body"]):
         with gr.Column(scale=3, elem_classes=["tour-view"]):
-            v_fig = gr.Plot(fig, show_label=False, elem_classes=["tour-viz"])
+            v_fig = gr.Plot(fig, show_label=False, elem_id="tour-viz-8", elem_classes=["tour-viz"])
         with gr.Column(scale=2, min_width=300):
             v_text = gr.HTML(text, elem_id="tour-text-8")
             with gr.Group(elem_classes=["tour-try"]):

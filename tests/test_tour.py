@@ -7,6 +7,7 @@ import pytest
 from app import render, tour
 from app import tour_moments as moments
 from app.timeline import Timeline
+from test_browser import ARTIFACTS, browser  # noqa: F401 (the headless Chromium fixture)
 
 # chapter -> the pick whose step it lands on (chapter 6 lands on a race tick, 8 on a mask pattern)
 STEP_CHAPTERS = {1: "ar", 2: "fill_rule", 3: "reorder", 4: "commit", 5: "stall", 7: "entropy_low"}
@@ -94,20 +95,19 @@ def view_has_data(page, n: int) -> bool:
 def viz_top(page, n: int) -> float:
     """Page y of the chapter's first view (with the page scrolled to the top)."""
     return page.evaluate("""n => { window.scrollTo(0, 0);
-        const el = document.querySelector('#chapter-' + n + ' .tour-viz');
+        const el = document.querySelector('#tour-viz-' + n);
         return el ? el.getBoundingClientRect().top + window.scrollY : 1e9; }""", n)
 
 
 @pytest.mark.parametrize("size", [(1440, 900), (1024, 768)])
 def test_walk_the_whole_tour(browser, app_url, data, size):
-    from test_browser import ARTIFACTS
     width, height = size
     page = browser.new_page(viewport={"width": width, "height": height})
     try:
         page.goto(app_url, wait_until="domcontentloaded")
-        page.wait_for_selector("#chapter-1 .tour-viz", timeout=60_000)
+        page.wait_for_selector("#tour-viz-1", state="visible", timeout=180_000)
         for n in range(1, len(tour.TITLES) + 1):
-            page.wait_for_selector(f"#chapter-{n} .tour-viz", state="visible", timeout=30_000)
+            page.wait_for_selector(f"#tour-viz-{n}", state="visible", timeout=60_000)
             page.wait_for_function("n => document.querySelector('#chapter-' + n + ' .js-plotly-plot') === null"
                                    " || [...document.querySelectorAll('#chapter-' + n + ' .js-plotly-plot')]"
                                    ".every(p => p.data)", arg=n, timeout=30_000)
@@ -132,7 +132,7 @@ def test_walk_the_whole_tour(browser, app_url, data, size):
                 page.click("#tour-next")
                 page.wait_for_function("n => location.hash === '#chapter-' + n", arg=n + 1, timeout=30_000)
         page.click("#tour-back")
-        page.wait_for_selector("#chapter-7 .tour-viz", state="visible", timeout=30_000)
+        page.wait_for_selector("#tour-viz-7", state="visible", timeout=60_000)
     finally:
         page.close()
 
@@ -142,9 +142,9 @@ def test_a_link_opens_its_chapter(browser, app_url, link, chapter):
     page = browser.new_page(viewport={"width": 1024, "height": 768})
     try:
         page.goto(app_url + ("/" if not app_url.endswith("/") else "") + link, wait_until="domcontentloaded")
-        page.wait_for_selector(f"#chapter-{chapter} .tour-viz", state="visible", timeout=60_000)
+        page.wait_for_selector(f"#tour-viz-{chapter}", state="visible", timeout=180_000)
         others = [n for n in range(1, len(tour.TITLES) + 1) if n != chapter]
-        assert all(not page.locator(f"#chapter-{n} .tour-viz").is_visible() for n in others)
+        assert all(not page.locator(f"#tour-viz-{n}").is_visible() for n in others)
     finally:
         page.close()
 
@@ -153,15 +153,15 @@ def test_present_mode_hides_the_rest_and_try_it_runs_live(browser, app_url):
     page = browser.new_page(viewport={"width": 1024, "height": 768})
     try:
         page.goto(app_url + "/?chapter=7", wait_until="domcontentloaded")
-        page.wait_for_selector("#chapter-7 .tour-viz", state="visible", timeout=60_000)
+        page.wait_for_selector("#tour-viz-7", state="visible", timeout=180_000)
         assert page.locator("#app-header").is_visible()
         page.click("#tour-present-btn")
         page.wait_for_function("() => document.body.classList.contains('tour-present')")
         assert not page.locator("#app-header").is_visible()
-        assert page.locator("#chapter-7 .tour-viz").is_visible()
+        assert page.locator("#tour-viz-7").is_visible()
         # try it: decode a prompt live on the app's model; it joins the plot as "your prompt"
         page.click("#tour-try-7")
-        page.wait_for_function("""() => { const p = document.querySelector('#chapter-7 .tour-viz .js-plotly-plot');
+        page.wait_for_function("""() => { const p = document.querySelector('#tour-viz-7 .js-plotly-plot');
             return p && p.data && p.data.some(t => t.name === 'your prompt'); }""", timeout=120_000)
         assert "Your prompt" in page.inner_text("#tour-text-7")
     finally:

@@ -73,7 +73,7 @@ def main() -> int:
             for label, (width, height) in SIZES.items():
                 page = browser.new_page(viewport={"width": width, "height": height})
                 page.goto(f"{url}/?chapter={args.chapter}", wait_until="domcontentloaded")
-                page.wait_for_selector(f"#chapter-{args.chapter} .tour-viz", state="visible", timeout=120_000)
+                page.wait_for_selector(f"#tour-viz-{args.chapter}", state="visible", timeout=300_000)
                 page.wait_for_timeout(1500)  # plots finish drawing
                 save(page.screenshot(), OUT / f"tour-chapter-{args.chapter}-{label}.png")
                 decode_step(page)
