@@ -8,12 +8,11 @@ from pathlib import Path
 import gradio as gr
 
 from wedlm import DecodeConfig, ModelLoadError, Trace, ValidationError, decode, load_model
-from wedlm.loading import REPO_ROOT
+from wedlm.paths import TRACES_DIR as TRACE_DIR
 
 from . import gpu
 from .settings import LOCAL, Limits, on_zero_gpu
 
-TRACE_DIR = REPO_ROOT / "assets" / "traces"
 MAX_TRACE_BYTES = 5 * 1024 * 1024
 DOWNLOADS = Path(tempfile.mkdtemp(prefix="wedlm-explorer-"))
 

@@ -8,17 +8,17 @@ from dataclasses import replace
 import plotly.graph_objects as go
 
 from wedlm import DecodeConfig, decode
-from wedlm.bench import DEFAULT_PROMPTS, read_prompts
+from wedlm.suite import THRESHOLD_GRID, read_prompts
 
 from .figures import make_figure
 
-SWEEP = (None, 0.1, 0.2, 0.3, 0.4, 0.6, 0.8, 1.0, 1.5, 2.0)
+SWEEP = (None,) + THRESHOLD_GRID  # None first: the baseline each output is compared with
 CLASS_COLOURS = {"counting": "#16a34a", "sequence": "#65a30d", "code": "#2563eb", "math": "#f59e0b",
                  "plays": "#dc2626"}
 
 
 def suite_prompts() -> list[dict]:
-    return read_prompts(DEFAULT_PROMPTS)
+    return read_prompts()
 
 
 def fill_entropy(trace) -> float:

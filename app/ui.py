@@ -7,7 +7,7 @@ from pathlib import Path
 
 import gradio as gr
 
-from wedlm.loading import BUNDLED_AR_MODEL
+from wedlm.paths import BUNDLED_AR_MODEL
 
 from . import decode_tab, entropy_tab, lessons_tab, race_tab, tour
 from .common import Context, Models

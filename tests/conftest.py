@@ -1,5 +1,4 @@
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -8,9 +7,8 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
 os.environ.setdefault("WEDLM_PICKLE_CHECK", "1")  # app calls pickle what crosses app/gpu.py, as on ZeroGPU
-sys.path.insert(0, str(Path(__file__).parent))
 
-from tiny import write_tiny_checkpoint  # noqa: E402
+from tiny import write_tiny_checkpoint  # tests/ is on sys.path: pytest puts a conftest's folder there
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from wedlm import DecodeConfig, Trace, decode, load_model
-from wedlm.loading import BUNDLED_AR_MODEL, BUNDLED_MODEL, REPO_ROOT
+from wedlm.paths import BUNDLED_AR_MODEL, BUNDLED_MODEL, TRACES_DIR
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +54,7 @@ def test_cli_uses_the_bundled_model_by_default():
 
 
 def test_example_traces_load_and_replay():
-    files = sorted((REPO_ROOT / "assets" / "traces").glob("*.json"))
+    files = sorted(TRACES_DIR.glob("*.json"))
     assert files
     for f in files:
         trace = Trace.load(f)
@@ -65,7 +65,7 @@ def test_example_traces_load_and_replay():
 def test_example_traces_match_the_bundled_model(bundled):
     """The shipped examples are what the shipped model decodes today (re-record them with
     tools/record_traces.py after retraining)."""
-    for f in sorted((REPO_ROOT / "assets" / "traces").glob("*.json")):
+    for f in sorted(TRACES_DIR.glob("*.json")):
         trace = Trace.load(f)
         again = decode(bundled, trace.prompt, trace.decoder, DecodeConfig(**trace.config))
         assert again.token_ids == trace.token_ids, f.name
@@ -73,12 +73,9 @@ def test_example_traces_match_the_bundled_model(bundled):
 
 
 def load_tool(name: str):
-    """A script of tools/ as a module."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "tools" / f"{name}.py")
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
-    return tool
+    """A script of tools/ as a module (tests run from the repository's root)."""
+    import importlib
+    return importlib.import_module(f"tools.{name}")
 
 
 def test_entropy_gap_pairs_the_frontier_mask_with_the_next_token_head_at_the_same_position(bundled):

@@ -1,6 +1,6 @@
 """20 concurrent gradio_client sessions decoding on one app, on loopback only, bounded.
 
-python tools/concurrency.py [--model PATH] [--sessions 20] [--max-new-tokens 64]
+python -m tools.concurrency [--model PATH] [--sessions 20] [--max-new-tokens 64]
 
 Each session decodes its own prompt/seed through /decode. The same requests are first run one
 at a time; every concurrent result must equal its lone run token for token and carry its own
@@ -14,9 +14,6 @@ import statistics
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 PROMPTS = ["Count from {a} to {b}:", "Count down from {b} to {a}:", "Times table of {a} up to 10:",
            "Question: Ana has {a} stickers and buys {b} more. How many stickers does she have?\nAnswer:",

@@ -7,24 +7,21 @@ next-token head, run causally over the final output, predicts the same token fro
 because its text is uncertain (both high) or because the masks are weaker than the next-token head
 (mask high, head low).
 
-python tools/entropy_gap.py [--model M] [--prompts FILE.jsonl] [--max-new-tokens 128]
+python -m tools.entropy_gap [--model M] [--prompts FILE.jsonl] [--max-new-tokens 128]
 """
 from __future__ import annotations
 
 import argparse
 import statistics
 import sys
-from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
+import torch
 
-import torch  # noqa: E402
-
-from wedlm import DecodeConfig, load_model  # noqa: E402
-from wedlm.bench import DEFAULT_PROMPTS, in_class_order, read_prompts  # noqa: E402
-from wedlm.decoders import make_decoder  # noqa: E402
-from wedlm.selection import entropy  # noqa: E402
+from wedlm import DecodeConfig, load_model
+from wedlm.decoders import make_decoder
+from wedlm.paths import SUITE_FILE
+from wedlm.selection import entropy
+from wedlm.suite import in_class_order, read_prompts
 
 
 def next_token_entropies(lm, prompt_ids: list[int], output: list[int]) -> list[float]:
@@ -55,7 +52,7 @@ def frontier_pairs(lm, prompt: str, config: DecodeConfig) -> tuple[list[tuple[fl
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=None, help="default: the bundled WeDLM model")
-    parser.add_argument("--prompts", default=str(DEFAULT_PROMPTS))
+    parser.add_argument("--prompts", default=str(SUITE_FILE))
     parser.add_argument("--max-new-tokens", type=int, default=128)
     args = parser.parse_args(argv)
     lm = load_model(args.model, device="cpu")

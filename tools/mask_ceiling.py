@@ -12,7 +12,7 @@ Alongside, at every answer position j of each reference, with the true prefix be
 - the frontier mask's entropy, in a window of W masks starting at j (what one token per step needs);
 - the second mask's entropy, at j+1 with j still masked (what a step needs to commit two tokens).
 
-python tools/mask_ceiling.py [--model M] [--classes counting,sequence,math,code,plays] [--samples 30]
+python -m tools.mask_ceiling [--model M] [--classes counting,sequence,math,code,plays] [--samples 30]
 """
 from __future__ import annotations
 
@@ -21,20 +21,15 @@ import dataclasses
 import random
 import statistics
 import sys
-from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-sys.path.insert(0, str(REPO_ROOT / "tools"))
+import torch
+from tqdm import tqdm
 
-import torch  # noqa: E402
-from tqdm import tqdm  # noqa: E402
-
-from wedlm import DecodeConfig, load_model  # noqa: E402
-from wedlm.decoders import StreamingDecoder  # noqa: E402
-from wedlm.selection import entropy  # noqa: E402
-from wedlm.training import corpus  # noqa: E402
-from entropy_gap import next_token_entropies  # noqa: E402
+from tools.entropy_gap import next_token_entropies
+from wedlm import DecodeConfig, load_model
+from wedlm.decoders import StreamingDecoder
+from wedlm.selection import entropy
+from wedlm.training import corpus
 
 CLASSES = ("counting", "sequence", "math", "code", "plays")
 

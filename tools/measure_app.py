@@ -1,6 +1,6 @@
 """Measure the explorer in a real browser: a live decode end to end, and one step of replay.
 
-python tools/measure_app.py [--model PATH] [--max-new-tokens 128] [--prompt TEXT] [--steps 10]
+python -m tools.measure_app [--model PATH] [--max-new-tokens N] [--prompt TEXT] [--steps 10]
 
 Launches the app on loopback, drives Debian's chromium with Playwright, prints JSON with the
 seconds from clicking Run to the finished badge, and the median milliseconds from clicking
@@ -13,9 +13,8 @@ import json
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from wedlm.config import DEFAULTS
 
 GENERATED = "/(\\d+) tokens \\//.exec(document.querySelector('#badge').innerText)"
 GENERATED_AT_MOST_4 = f"() => {{ const m = {GENERATED}; return m && +m[1] <= 4; }}"
@@ -30,7 +29,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--model", default=None)
     parser.add_argument("--prompt", default="Count from 1 to 40:")
-    parser.add_argument("--max-new-tokens", type=int, default=128)
+    parser.add_argument("--max-new-tokens", type=int, default=DEFAULTS["max_new_tokens"])
     parser.add_argument("--steps", type=int, default=10)
     args = parser.parse_args()
     demo = build_ui(args.model)

@@ -1,4 +1,4 @@
-"""Resident memory over many decodes: python tools/memory.py [--model PATH] [--decodes 200]."""
+"""Resident memory over many decodes: python -m tools.memory [--model PATH] [--decodes 200]."""
 from __future__ import annotations
 
 import argparse
@@ -6,9 +6,6 @@ import gc
 import json
 import resource
 import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 def rss_mb() -> float:

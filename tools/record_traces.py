@@ -1,17 +1,13 @@
 """Re-record the example traces in assets/traces with the bundled models (run after retraining).
 
-python tools/record_traces.py
+python -m tools.record_traces      (from the repository's root)
 """
 from __future__ import annotations
 
-import os
 import sys
-from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-
-from wedlm import DecodeConfig, decode, load_model  # noqa: E402
+from wedlm import DecodeConfig, decode, load_model
+from wedlm.paths import BUNDLED_MODEL, TRACES_DIR
 
 MATH = ("Question: A shop sells pencils in packs of 6. Mia buys 4 packs and gives 5 pencils away. "
         "How many pencils does she have left?\nAnswer:")
@@ -28,11 +24,10 @@ EXAMPLES = [
 
 
 def main() -> int:
-    os.chdir(REPO_ROOT)  # the traces name the model by its path inside the repository
-    lm = load_model("assets/models/wedlm-tiny", device="cpu")
+    lm = load_model(str(BUNDLED_MODEL), device="cpu")  # traces name it by its folder name
     for name, prompt, decoder, max_new in EXAMPLES:
         trace = decode(lm, prompt, decoder, DecodeConfig(max_new_tokens=max_new))
-        trace.save(REPO_ROOT / "assets" / "traces" / f"{name}.json")
+        trace.save(TRACES_DIR / f"{name}.json")
         print(f"{name}: {trace.stats()['generated_tokens']} tokens, {trace.stats()['forwards']} forwards, "
               f"{trace.text[:60]!r}")
     return 0

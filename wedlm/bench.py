@@ -17,38 +17,14 @@ from pathlib import Path
 import torch
 from tqdm import tqdm
 
-from .config import DecodeConfig, ValidationError
+from .config import DEFAULTS, KNOBS, DecodeConfig
 from .decoders import make_decoder
-from .loading import BUNDLED_AR_MODEL, REPO_ROOT, LoadedModel
+from .loading import LoadedModel
+from .paths import BUNDLED_AR_MODEL
+from .suite import THRESHOLD_GRID, in_class_order, read_prompts
 from .trace import without_stop
 
-DEFAULT_PROMPTS = REPO_ROOT / "assets" / "bench" / "prompts.jsonl"
 DECODERS = ("streaming", "block", "ar", "generate")
-SWEEP_TAUS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-CLASS_ORDER = ("counting", "sequence", "code", "math", "plays")
-
-
-def in_class_order(classes) -> list[str]:
-    """Classes from lowest to highest entropy; classes of a user's own file after them."""
-    return sorted(classes, key=lambda c: (CLASS_ORDER + (c,)).index(c))
-
-
-def read_prompts(path: str | Path) -> list[dict]:
-    rows = []
-    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise ValidationError(f"{path}:{n}: not JSON ({err.msg})") from None
-        missing = {"id", "class", "prompt"} - set(row)
-        if missing:
-            raise ValidationError(f"{path}:{n}: missing {', '.join(sorted(missing))}")
-        rows.append(row)
-    if not rows:
-        raise ValidationError(f"{path}: no prompts")
-    return rows
 
 
 def run_generate(lm: LoadedModel, prompt_ids: list[int], max_new_tokens: int) -> dict:
@@ -86,7 +62,8 @@ def agreement(ours: list[int], reference: list[int]) -> float:
     return same / max(len(ours), len(reference))
 
 
-def measure_forward_cost(lm: LoadedModel, prefix: int = 64, window: int = 16, repeats: int = 20) -> dict:
+def measure_forward_cost(lm: LoadedModel, prefix: int = 64, window: int = DEFAULTS["window"],
+                         repeats: int = 20) -> dict:
     """Seconds of one forward of q new rows over a cached prefix, for q = 1 (AR), W and 2W."""
     from transformers import DynamicCache
     vocab = lm.model.config.vocab_size
@@ -142,7 +119,7 @@ def summarize(results: list[dict]) -> dict:
 
 def bench(lm: LoadedModel, ar_lm: LoadedModel | None, prompts: list[dict], repeats: int = 3,
           config: DecodeConfig | None = None, sweep: bool = True) -> dict:
-    config = config or DecodeConfig(max_new_tokens=128)
+    config = config or DecodeConfig()
     encoded = {p["id"]: lm.encode(p["prompt"]) for p in prompts}
     reference = {}  # the AR parent's greedy output: the quality yardstick
     parent = ar_lm or lm
@@ -191,15 +168,15 @@ def tau_sweep(lm, prompts, encoded, reference, config) -> dict:
     """Per class, for each tau: mean TPF, tokens/s and agreement with the AR parent."""
     out = {}
     classes = in_class_order({p["class"] for p in prompts})
-    with tqdm(total=len(classes) * len(SWEEP_TAUS), desc="tau sweep", unit="tau", file=sys.stderr) as bar:
+    with tqdm(total=len(classes) * len(THRESHOLD_GRID), desc="tau sweep", unit="tau", file=sys.stderr) as bar:
         for cls in classes:
             sel = [p for p in prompts if p["class"] == cls]
             rows = []
-            for tau in SWEEP_TAUS:
-                cfg = replace(config, threshold=tau)
+            for threshold in THRESHOLD_GRID:
+                cfg = replace(config, threshold=threshold)
                 rs = [(p, run_one(lm, "streaming", encoded[p["id"]], cfg)) for p in sel]
                 rows.append({
-                    "threshold": tau,
+                    "threshold": threshold,
                     "tokens_per_forward": round(statistics.mean(r["tokens_per_forward"] for _, r in rs), 3),
                     "tokens_per_s": round(statistics.mean(r["tokens_per_s"] for _, r in rs), 2),
                     "token_agreement": round(statistics.mean(agreement(r["token_ids"], reference[p["id"]]) for p, r in rs), 3),
@@ -225,8 +202,8 @@ def markdown_table(report: dict) -> str:
         lines.append(f"| {cls} | {c['tokens_per_forward']:.2f} | {c['implied_speedup_at_W']:.2f}× | {c['implied_speedup_at_2W']:.2f}× |")
     if "tau_sweep" in report:
         lines += ["", "τ sweep (streaming): TPF / tokens/s / token agreement with the AR parent", "",
-                  "| class | " + " | ".join(f"τ={t}" for t in SWEEP_TAUS) + " |",
-                  "|---|" + "---|" * len(SWEEP_TAUS)]
+                  "| class | " + " | ".join(f"τ={t}" for t in THRESHOLD_GRID) + " |",
+                  "|---|" + "---|" * len(THRESHOLD_GRID)]
         for cls, rows in report["tau_sweep"].items():
             lines.append(f"| {cls} | " + " | ".join(
                 f"{r['tokens_per_forward']:.1f} / {r['tokens_per_s']:.0f} / {r['token_agreement']:.2f}" for r in rows) + " |")
@@ -286,12 +263,11 @@ def save_png(fig, png: Path) -> bool:
 
 def main_bench(args) -> int:
     from .loading import load_model
-    prompts = read_prompts(args.prompts or DEFAULT_PROMPTS)
+    prompts = read_prompts(args.prompts) if args.prompts else read_prompts()
     lm = load_model(args.model, device=args.device, dtype=args.dtype)
     ar_name = args.ar_model or (str(BUNDLED_AR_MODEL) if args.model is None and BUNDLED_AR_MODEL.is_dir() else None)
     ar_lm = load_model(ar_name, device=args.device, dtype=args.dtype) if ar_name else None
-    config = DecodeConfig(window=args.window, threshold=args.threshold, penalty=args.penalty,
-                          max_new_tokens=args.max_new_tokens, block_size=args.block_size)
+    config = DecodeConfig.from_dict({k: v for k, v in vars(args).items() if k in KNOBS})
     report = bench(lm, ar_lm, prompts, repeats=args.repeats, config=config, sweep=not args.no_sweep)
     if args.out:
         write_outputs(report, Path(args.out))

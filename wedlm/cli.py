@@ -5,8 +5,7 @@ import argparse
 import json
 import sys
 
-from .config import (DEFAULT_PENALTY, DEFAULT_THRESHOLD, DEFAULT_WINDOW, DecodeConfig,
-                     ValidationError, validate_prompt)
+from .config import KNOBS, DecodeConfig, Knob, ValidationError, knob, validate_prompt
 from .decoders import DECODERS
 
 
@@ -28,22 +27,43 @@ def _threshold(text: str) -> float | None:
         raise argparse.ArgumentTypeError(f"threshold must be a number or 'none', got {text!r}")
 
 
+GENERATE_KNOBS = tuple(KNOBS)  # every DecodeConfig field is an option of generate
+# the benchmark compares greedy decodes with the AR parent's: no sampling knobs
+BENCH_KNOBS = tuple(n for n in KNOBS if n not in ("temperature", "top_k", "top_p", "seed", "top_candidates"))
+
+
+def _range_text(name: str, k: Knob) -> str:
+    if name == "top_p":
+        return "above 0, at most 1"
+    if name == "threshold":
+        return f"at least {k.low:g}, or none"
+    if k.high is not None and k.high < 2**31:
+        return f"{k.low:g} to {k.high:g}"
+    return f"at least {k.low:g}"
+
+
+def add_knob_options(parser: argparse.ArgumentParser, names: tuple[str, ...]) -> None:
+    """One option per DecodeConfig field: default, range and help all read from its Knob."""
+    for name in names:
+        default, k = knob(name)
+        flag = "--" + name.replace("_", "-")
+        if isinstance(default, bool):  # --adaptive-window / --no-adaptive-window
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default,
+                                help=f"{k.label}: {k.help}".replace("%", "%%"))
+            continue
+        parse = _threshold if name == "threshold" else type(default)
+        help_text = f"{k.label}: {k.help} ({_range_text(name, k)}; default {default})"
+        parser.add_argument(flag, type=parse, default=default, help=help_text.replace("%", "%%"))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = OneLineParser(prog="python -m wedlm", description="WeDLM Explorer command line")
+    parser = OneLineParser(prog="wedlm", description="WeDLM Explorer command line")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     gen = sub.add_parser("generate", help="decode one prompt")
     gen.add_argument("prompt")
     gen.add_argument("--model", default=None, help="local folder or hub id (default: the bundled tiny WeDLM model)")
     gen.add_argument("--decoder", default="streaming", choices=list(DECODERS))
-    gen.add_argument("--window", type=int, default=DEFAULT_WINDOW)
-    gen.add_argument("--threshold", type=_threshold, default=DEFAULT_THRESHOLD, help="tau, or 'none'")
-    gen.add_argument("--penalty", type=float, default=DEFAULT_PENALTY)
-    gen.add_argument("--temperature", type=float, default=0.0)
-    gen.add_argument("--top-k", type=int, default=0)
-    gen.add_argument("--top-p", type=float, default=1.0)
-    gen.add_argument("--seed", type=int, default=0)
-    gen.add_argument("--max-new-tokens", type=int, default=128)
-    gen.add_argument("--block-size", type=int, default=16)
+    add_knob_options(gen, GENERATE_KNOBS)
     gen.add_argument("--device", default="auto", help="auto, cpu or cuda")
     gen.add_argument("--dtype", default="auto", help="auto (bf16 on CUDA, fp32 on CPU), float32, bfloat16")
     chat = gen.add_mutually_exclusive_group()
@@ -64,11 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--device", default="auto")
     bench.add_argument("--dtype", default="auto",
                        help="auto (bf16 on CUDA, fp32 on CPU), float32, bfloat16: both models run in it")
-    bench.add_argument("--window", type=int, default=DEFAULT_WINDOW)
-    bench.add_argument("--threshold", type=_threshold, default=DEFAULT_THRESHOLD)
-    bench.add_argument("--penalty", type=float, default=DEFAULT_PENALTY)
-    bench.add_argument("--block-size", type=int, default=16)
-    bench.add_argument("--max-new-tokens", type=int, default=128)
+    add_knob_options(bench, BENCH_KNOBS)
     bench.add_argument("--no-sweep", action="store_true", help="skip the tau sweep")
     bench.add_argument("--json", action="store_true", help='print {"results": [...], "summary": {...}}')
     bench.add_argument("--out", default=None, help="also write bench.json, bench.md and charts here")
@@ -107,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
 def run_train(args) -> int:
     from pathlib import Path
 
-    from .loading import REPO_ROOT
+    from .paths import MODELS_DIR
     from .training.train import TrainConfig, install, train
 
     stages = tuple(s.strip() for s in args.stages.split(",") if s.strip())
@@ -127,7 +143,7 @@ def run_train(args) -> int:
     for stage, folder in exported.items():
         print(f"{stage}: {folder}", file=sys.stderr)
     if args.install:
-        install(Path(cfg.run_dir), REPO_ROOT / "assets" / "models")
+        install(Path(cfg.run_dir), MODELS_DIR)
     return 0
 
 
@@ -157,10 +173,7 @@ def run_generate(args) -> int:
     from .loading import load_model
     from .trace import decode
 
-    config = DecodeConfig(window=args.window, threshold=args.threshold, penalty=args.penalty,
-                          temperature=args.temperature, top_k=args.top_k, top_p=args.top_p,
-                          seed=args.seed, max_new_tokens=args.max_new_tokens,
-                          block_size=args.block_size)
+    config = DecodeConfig.from_dict({k: v for k, v in vars(args).items() if k in KNOBS})
     validate_prompt(args.prompt)  # before loading a model
     lm = load_model(args.model, device=args.device, dtype=args.dtype)
     trace = decode(lm, args.prompt, args.decoder, config, chat=args.chat)

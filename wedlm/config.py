@@ -77,16 +77,17 @@ def knob(name: str) -> tuple[object, Knob]:
     return DEFAULTS[name], KNOBS[name]
 
 
-def _is_int(value) -> bool:
+def is_int(value) -> bool:
+    """A whole number, and not a bool (True is an int to Python). Traces use this check too."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _is_number(value) -> bool:
-    return (_is_int(value) or isinstance(value, float)) and math.isfinite(value)
+    return (is_int(value) or isinstance(value, float)) and math.isfinite(value)
 
 
 def _check_int(name: str, value, low: int, high: int | None = None) -> None:
-    if not _is_int(value):
+    if not is_int(value):
         raise ValidationError(f"{name} must be a whole number, got {value!r}")
     if value < low or (high is not None and value > high):
         bound = f"from {low} to {high}" if high is not None else f"at least {low}"

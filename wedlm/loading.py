@@ -14,10 +14,7 @@ from pathlib import Path
 import torch
 
 from .device import resolve_attention, resolve_device, resolve_dtype
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
-BUNDLED_MODEL = REPO_ROOT / "assets" / "models" / "wedlm-tiny"
-BUNDLED_AR_MODEL = REPO_ROOT / "assets" / "models" / "ar-tiny"
+from .paths import BUNDLED_MODEL
 RELEASED_MASK_TOKEN_ID = 151665  # <|mask|> of the released WeDLM checkpoints
 RELEASED_VOCAB_MIN = 151666
 CONFIG_KEYS_TO_DROP = ("auto_map", "architectures", "model_type", "transformers_version")

@@ -1,6 +1,8 @@
 """Checks a trace loaded from a file before anything uses it: traces come from users."""
 from __future__ import annotations
 
+from .config import is_int as _int
+
 MAX_STEPS = 20_000
 MAX_LIST = 4_096
 MAX_TEXT = 100_000
@@ -8,10 +10,6 @@ MAX_TEXT = 100_000
 
 class TraceFormatError(ValueError):
     """The file is not a valid trace; the message names the first bad field."""
-
-
-def _int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _num(v) -> bool:

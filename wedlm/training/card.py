@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..config import DEFAULTS
 from .report import plot_losses, summary
 
 FORMATS = """| format | prompt | answer |
@@ -135,7 +136,8 @@ MEASURED_HEADING = "## Measured decoding"
 def measured_section(evaluation: dict, eval_command: str, params: int) -> list[str]:
     """The card's last section: the evaluation's figures, known limits and sample outputs."""
     lines = [MEASURED_HEADING, "",
-             f"Command: `{eval_command}` (defaults W=16, τ=0.4, λ=0.02, greedy; this 2-core CPU).", "",
+             f"Command: `{eval_command}` (defaults W={DEFAULTS['window']}, τ={DEFAULTS['threshold']}, "
+             f"λ={DEFAULTS['penalty']}, greedy; this 2-core CPU).", "",
              "| class | prompts | tokens per forward | quality |", "|---|---|---|---|"]
     for cls, s in evaluation["summary"].items():
         quality = ""

@@ -13,7 +13,9 @@ import string
 from dataclasses import dataclass
 from pathlib import Path
 
-DEFAULT_DATA_DIR = Path(__file__).resolve().parents[3] / "shared" / "data"
+from ..paths import default_data_dir
+
+DEFAULT_DATA_DIR = default_data_dir()  # --data-dir overrides it
 WORDS = ["apple", "river", "stone", "cloud", "tiger", "lamp", "green", "music", "bread", "star",
          "paper", "horse", "light", "water", "house", "tree", "blue", "seven", "dance", "moon"]
 CALCULATOR_NOTE = re.compile(r"<<[^>]*>>")

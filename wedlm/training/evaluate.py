@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 
 from ..config import DecodeConfig
-from ..loading import BUNDLED_MODEL, REPO_ROOT, load_model
+from ..loading import load_model
+from ..paths import BUNDLED_MODEL, REPO_ROOT
 from ..trace import decode
 from .corpus import alphabet, count_by, times_table
 
