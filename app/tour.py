@@ -1,7 +1,7 @@
 """The guided tour: eight chapters, each one focused view of a recorded step beside a few
 sentences, with Back / Next and one "try it" control that re-runs live.
 
-The steps come from assets/tour/tour.json (tools/record_tour.py decodes the bundled model and
+The steps come from assets/tour/tour.json (python -m tools.record_tour decodes the bundled model and
 picks each chapter's step with the rules in tour_moments.py), so the tour opens instantly with
 no model loaded. Views are the Decode tab's own renderers (render.py, figures.py, race.py).
 A chapter can be linked: ?chapter=3 or #chapter-3; ?present=1 opens it in presentation mode.
@@ -17,7 +17,7 @@ import gradio as gr
 
 from wedlm import DecodeConfig, Trace, ValidationError, decode
 from wedlm.branch import branch
-from wedlm.loading import REPO_ROOT
+from wedlm.paths import ASSETS_DIR
 
 from . import entropy, figures, race, render
 from . import tour_moments as moments
@@ -25,7 +25,7 @@ from . import gpu
 from .common import Context, make_config
 from .timeline import Timeline
 
-TOUR_FILE = REPO_ROOT / "assets" / "tour" / "tour.json"
+TOUR_FILE = ASSETS_DIR / "tour" / "tour.json"
 TOUR_FORMAT = "wedlm-tour"
 # trace name -> (prompt, decoder, max new tokens); tools/record_tour.py decodes these
 TOUR_PROMPTS = {

@@ -1,6 +1,6 @@
 """Record the guided tour's traces and pick the step each chapter lands on (run after retraining).
 
-python tools/record_tour.py
+python -m tools.record_tour      (from the repository's root)
 
 Decodes a few prompts on the bundled models, applies each chapter's rule (app/tour_moments.py)
 to find its moment, branches the stall with larger penalties λ to find one that ends it sooner,
@@ -9,18 +9,14 @@ runs the entropy suite for the entropy -> speed plot, and writes assets/tour/tou
 from __future__ import annotations
 
 import json
-import os
 import sys
 from dataclasses import replace
-from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-
-from app import entropy, tour_moments as moments  # noqa: E402
-from app.tour import LAW_MAX_NEW, TOUR_FILE, TOUR_FORMAT, TOUR_PROMPTS  # noqa: E402
-from wedlm import DecodeConfig, decode, load_model  # noqa: E402
-from wedlm.branch import branch  # noqa: E402
+from app import entropy, tour_moments as moments
+from app.tour import LAW_MAX_NEW, TOUR_FILE, TOUR_FORMAT, TOUR_PROMPTS
+from wedlm import DecodeConfig, decode, load_model
+from wedlm.branch import branch
+from wedlm.paths import BUNDLED_AR_MODEL, BUNDLED_MODEL
 
 TOP_CANDIDATES = 3     # per filled slot: enough for the hover, keeps the file small
 STALL_PENALTIES = (0.1, 0.2, 0.5, 1.0, 2.0)  # the one that ends the stall soonest is kept
@@ -36,9 +32,8 @@ def first_with(traces: dict, names: list[str], finder) -> dict | None:
 
 
 def main() -> int:
-    os.chdir(REPO_ROOT)  # traces name the model by its path inside the repository
-    lm = load_model("assets/models/wedlm-tiny", device="cpu")
-    ar_lm = load_model("assets/models/ar-tiny", device="cpu")
+    lm = load_model(str(BUNDLED_MODEL), device="cpu")
+    ar_lm = load_model(str(BUNDLED_AR_MODEL), device="cpu")
     base = DecodeConfig(top_candidates=TOP_CANDIDATES)
     traces = {}
     for name, (prompt, decoder, max_new) in TOUR_PROMPTS.items():
@@ -87,13 +82,13 @@ def main() -> int:
     law_prompts = entropy.suite_prompts()
     rows = entropy.run_suite(lm, ar_lm, replace(base, max_new_tokens=LAW_MAX_NEW), law_prompts)
     used = {v for p in picks.values() for k, v in p.items() if k in ("trace", "branch", "streaming", "ar")}
-    data = {"format": TOUR_FORMAT, "version": 1, "command": "python tools/record_tour.py",
+    data = {"format": TOUR_FORMAT, "version": 1, "command": "python -m tools.record_tour",
             "traces": {k: t.to_dict() for k, t in traces.items() if k in used},  # only what chapters show
             "picks": picks, "law_rows": rows}
     TOUR_FILE.parent.mkdir(parents=True, exist_ok=True)
     TOUR_FILE.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
     print(json.dumps(picks, indent=1))
-    print(f"wrote {TOUR_FILE.relative_to(REPO_ROOT)} ({TOUR_FILE.stat().st_size // 1024} KB)")
+    print(f"wrote {TOUR_FILE} ({TOUR_FILE.stat().st_size // 1024} KB)")
     return 0
 
 

@@ -1,6 +1,6 @@
 """Make the README's screenshots and the room-size screenshots into docs/screenshots/.
 
-python tools/screenshots.py [--chapter 3]
+python -m tools.screenshots [--chapter 3]      (from the repository's root)
 
 Launches the explorer on the bundled model (loopback, a free port), drives headless Chromium
 (Debian's /usr/bin/chromium) through Playwright, and writes what a visitor sees on the first
@@ -15,11 +15,11 @@ import os
 import sys
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+
+from wedlm.paths import REPO_ROOT  # noqa: E402
 
 OUT = REPO_ROOT / "docs" / "screenshots"
 SIZES = {"1440": (1440, 900), "1024": (1024, 768), "390": (390, 844)}
@@ -77,7 +77,8 @@ def main() -> int:
                 page.wait_for_timeout(1500)  # plots finish drawing
                 save(page.screenshot(), OUT / f"tour-chapter-{args.chapter}-{label}.png")
                 decode_step(page)
-                page.evaluate("() => window.scrollTo(0, 0)")
+                page.locator("#badge").scroll_into_view_if_needed()  # the step's views, not the form
+                page.evaluate("() => window.scrollBy(0, document.querySelector('#badge').getBoundingClientRect().top - 8)")
                 page.wait_for_timeout(1500)
                 save(page.screenshot(), OUT / f"decode-step-{label}.png")
                 page.get_by_role("tab", name="Race").click()
