@@ -1,20 +1,26 @@
-"""The Decode tab: run or load a decode, then step through it view by view; branch; export."""
+"""The Decode tab: run or load a decode, then step through it view by view; branch; export.
+
+layout() places the widgets and returns them as a DecodeTab; the handlers below are plain
+functions that return {component: value} updates; wire() connects the two."""
 from __future__ import annotations
 
+import functools
 import threading
 import uuid
+from dataclasses import dataclass
 
 import gradio as gr
 
 from wedlm import DecodeConfig, ModelLoadError, ValidationError, decode, decode_steps
 from wedlm.branch import branch, first_divergence
+from wedlm.config import DEFAULT_THRESHOLD, DEFAULTS
 
-from . import export, figures, gpu, render
-from .common import (DOWNLOADS, TRACE_DIR, Context, example_traces, make_config,
-                     read_trace_file)
+from . import export, figures, gpu, knobs, render
+from .common import DOWNLOADS, TRACE_DIR, Context, example_traces, make_config, read_trace_file
 from .timeline import Timeline
 
 LIVE_UPDATE_S = 0.25  # at most one live refresh per this many seconds (the end always shows)
+PLAY_TICK_S = 0.6
 DECODER_CHOICES = [("WeDLM streaming", "streaming"), ("block (stop-and-wait)", "block"),
                    ("reference (no cache)", "reference"), ("autoregressive", "ar")]
 EXAMPLES = [
@@ -26,52 +32,230 @@ EXAMPLES = [
     ['def sum_list(numbers: list) -> int:\n    """Return the sum of the numbers."""\n'],
     ["ROMEO:\n"],
 ]
+MODEL_CARD = """**The bundled model is tiny** (about 5.5 M parameters, 6 layers, a 4096-token vocabulary),
+trained on this machine by the project's own code: first as an ordinary next-token model, then with
+WeDLM's masked training. Its data: generated counting and sequences (letters, times tables, copied
+lists), grade-school maths word problems, Shakespeare speeches and short Python functions.
+**What to expect:** counting and sequences come out right and fast (many tokens per forward);
+maths answers have the right shape but wrong numbers (an arithmetic-trained model is being added);
+prose and code are fluent-looking nonsense, decoded close to one token per forward. Odd output for
+your own prompt is expected from a model this small: the decoder, not the model, is what this
+explorer shows."""
+EMPTY = "Run a decode or load a trace."
 
 
-def views(timeline: Timeline | None, step: int, colour_by: str, with_growth: bool = True) -> list:
-    """Everything that depends on the current step, in view_outputs order. Stepping leaves the
-    growth chart alone (it only moves its marker) so the page redraws one plot less."""
+@dataclass
+class DecodeTab:
+    """The tab's components, by name (no positional lists)."""
+    timeline: gr.State
+    playing: gr.State
+    prompt: gr.Textbox
+    run_btn: gr.Button
+    stop_btn: gr.Button
+    decoder: gr.Radio
+    window: gr.Slider
+    threshold: gr.Number
+    no_threshold: gr.Checkbox
+    penalty: gr.Number
+    max_new: gr.Slider
+    temperature: gr.Number
+    top_k: gr.Number
+    top_p: gr.Number
+    seed: gr.Number
+    block_size: gr.Slider
+    output_text: gr.Textbox
+    badge: gr.HTML
+    narration: gr.HTML
+    first_btn: gr.Button
+    prev_btn: gr.Button
+    play_btn: gr.Button
+    next_btn: gr.Button
+    last_btn: gr.Button
+    colour_by: gr.Radio
+    step: gr.Slider
+    canvas: gr.HTML
+    orders: gr.HTML
+    mask_phys: gr.HTML
+    mask_log: gr.HTML
+    bars: gr.Plot
+    growth: gr.Plot
+    heatmap: gr.Plot
+    table: gr.HTML
+    br_tau: gr.Number
+    br_no_tau: gr.Checkbox
+    br_penalty: gr.Number
+    br_force_pos: gr.Textbox
+    br_force_tok: gr.Textbox
+    br_veto_pos: gr.Textbox
+    br_btn: gr.Button
+    br_summary: gr.HTML
+    br_old: gr.HTML
+    br_new: gr.HTML
+    br_growth: gr.Plot
+    export_btn: gr.Button
+    export_files: gr.File
+    examples: gr.Dropdown
+    upload: gr.File
+    download: gr.DownloadButton
+    timer: gr.Timer
+
+    def step_views(self) -> list:
+        """Everything that changes with the step."""
+        return [self.step, self.badge, self.narration, self.canvas, self.orders, self.mask_phys,
+                self.mask_log, self.bars, self.growth, self.table]
+
+    def trace_views(self) -> list:
+        """Everything that changes with the trace (the step views included)."""
+        return [self.timeline, self.output_text, self.heatmap, self.download, self.examples,
+                self.prompt, self.decoder] + self.step_views()
+
+    def decode_knobs(self) -> list:
+        """run_live's inputs, in the order of its API."""
+        return [self.prompt, self.decoder, self.window, self.threshold, self.no_threshold, self.penalty,
+                self.temperature, self.top_k, self.top_p, self.max_new, self.seed, self.block_size,
+                self.colour_by]
+
+
+# -- layout --------------------------------------------------------------------------------------
+
+def layout() -> DecodeTab:
+    c: dict = {"timeline": gr.State(None), "playing": gr.State(False)}
+    with gr.Row(equal_height=False):
+        with gr.Column(scale=2, min_width=320, elem_id="decode-controls"):
+            c["prompt"] = gr.Textbox(label="Prompt", lines=2, max_lines=6, value=EXAMPLES[0][0], elem_id="prompt")
+            with gr.Row():
+                c["run_btn"] = gr.Button("Run", variant="primary", elem_id="run", min_width=80)
+                c["stop_btn"] = gr.Button("Stop", elem_id="stop", min_width=80)
+            gr.Examples(EXAMPLES, inputs=[c["prompt"]], label="Examples, from very low to high entropy")
+            c["decoder"] = gr.Dropdown(DECODER_CHOICES, value="streaming", label="Decoder", elem_id="decoder")
+            with gr.Row():
+                c["window"] = knobs.slider("window", info=None, elem_id="window")
+                c["max_new"] = knobs.slider("max_new_tokens", info=None, elem_id="max-new")
+            with gr.Row():
+                with gr.Column(min_width=140):
+                    c["threshold"], c["no_threshold"] = knobs.tau(info=None, elem_id="threshold")
+                c["penalty"] = knobs.number("penalty", info=None, elem_id="penalty", min_width=120)
+            gr.Markdown("**Fill rule:** every mask whose entropy + λ·d is under τ is filled "
+                        "(d = slots after the first open mask); if none is, the single lowest. "
+                        "The leading filled run commits to the KV cache.", elem_classes=["note"])
+            with gr.Accordion("Advanced: sampling, seed, block size", open=False, elem_id="advanced"):
+                with gr.Row():
+                    c["temperature"] = knobs.number("temperature")
+                    c["top_k"] = knobs.number("top_k")
+                    c["top_p"] = knobs.number("top_p")
+                with gr.Row():
+                    c["seed"] = knobs.number("seed")
+                    c["block_size"] = knobs.slider("block_size")
+        with gr.Column(scale=3, min_width=320, elem_id="decode-views"):
+            c["badge"] = gr.HTML(elem_id="badge")
+            with gr.Row(elem_id="stepper"):
+                c["first_btn"] = gr.Button("« first", size="sm", elem_id="first", min_width=56)
+                c["prev_btn"] = gr.Button("◀ step", size="sm", elem_id="prev", min_width=56)
+                c["play_btn"] = gr.Button("▶ Play", size="sm", elem_id="play", min_width=56)
+                c["next_btn"] = gr.Button("step ▶", size="sm", elem_id="next", min_width=56)
+                c["last_btn"] = gr.Button("last »", size="sm", elem_id="last", min_width=56)
+            c["step"] = gr.Slider(0, 1, value=0, step=1, label="Step (forward index, from 0)", elem_id="step")
+            c["narration"] = gr.HTML(elem_id="narration")
+            c["canvas"] = gr.HTML(elem_id="canvas")
+            c["colour_by"] = gr.Radio(["state", "entropy", "step"], value="state",
+                                      label="Colour tokens by", elem_id="colour-by")
+            c["output_text"] = gr.Textbox(label="Output text", lines=2, max_lines=4, interactive=False,
+                                          elem_id="output")
+    c["orders"] = gr.HTML(elem_id="orders")
+    with gr.Row(equal_height=False):
+        c["bars"] = gr.Plot(elem_id="entropy-bars", label="Scores of the open masks", min_width=300)
+        c["growth"] = gr.Plot(elem_id="growth", label="Committed prefix growth", min_width=300)
+    with gr.Row(equal_height=False):
+        c["mask_phys"] = gr.HTML(elem_id="mask-physical", min_width=300)
+        c["mask_log"] = gr.HTML(elem_id="mask-logical", min_width=300)
+    c["heatmap"] = gr.Plot(elem_id="entropy-heatmap", label="Entropy over steps")
+    c["table"] = gr.HTML(elem_id="step-table")
+    with gr.Accordion("Branch: re-run from the current step with other knobs", open=False, elem_id="branch-fold"):
+        with gr.Row():
+            # a looser τ than the default, so an untouched branch shows what τ changes
+            c["br_tau"] = knobs.number("threshold", label="New threshold τ", value=2 * DEFAULT_THRESHOLD,
+                                       info=None, elem_id="br-tau")
+            c["br_no_tau"] = gr.Checkbox(False, label=knobs.NO_TAU_LABEL)
+            c["br_penalty"] = knobs.number("penalty", label="New penalty λ", info=None, elem_id="br-penalty")
+        with gr.Row():
+            c["br_force_pos"] = gr.Textbox(label="Force: position (optional)", placeholder="e.g. 12",
+                                           max_length=8, elem_id="br-force-pos")
+            c["br_force_tok"] = gr.Textbox(label="Force: token text", max_length=64, elem_id="br-force-tok")
+            c["br_veto_pos"] = gr.Textbox(label="Veto: a position filled at this step (optional)",
+                                          placeholder="e.g. 14", max_length=8, elem_id="br-veto-pos")
+        c["br_btn"] = gr.Button("Branch from this step", elem_id="branch")
+        c["br_summary"] = gr.HTML(elem_id="branch-summary")
+        with gr.Row():
+            c["br_old"] = gr.HTML(elem_id="branch-old")
+            c["br_new"] = gr.HTML(elem_id="branch-new")
+        c["br_growth"] = gr.Plot(elem_id="branch-growth", label="Both trajectories", visible=False)
+    with gr.Accordion("Export", open=False):
+        gr.Markdown("Every plot also saves itself as PNG from its toolbar (camera icon).")
+        c["export_btn"] = gr.Button("Export this step's views and a self-contained HTML replay", elem_id="export")
+        c["export_files"] = gr.File(label="Exports", file_count="multiple", elem_id="export-files")
+    with gr.Row():
+        c["examples"] = gr.Dropdown(example_traces(), label="Recorded example traces",
+                                    value=(example_traces() or [None])[0], elem_id="examples")
+        c["upload"] = gr.File(label="Load a trace (JSON)", file_types=[".json"], elem_id="upload")
+        c["download"] = gr.DownloadButton("Download this trace (JSON)", elem_id="download")
+    with gr.Accordion("About the model: what a tiny model can and cannot do", open=False, elem_id="model-card"):
+        gr.Markdown(MODEL_CARD, elem_classes=["modelcard"])
+    c["timer"] = gr.Timer(PLAY_TICK_S, active=False)
+    return DecodeTab(**c)
+
+
+# -- views ---------------------------------------------------------------------------------------
+
+def step_updates(ui: DecodeTab, timeline: Timeline | None, step, colour_by: str) -> dict:
+    """The step views at `step` (clamped to the trace)."""
     if timeline is None or timeline.num_steps == 0:
-        empty = "<div class='empty'>Run a decode or load a trace.</div>"
-        return [gr.Slider(minimum=0, maximum=1, value=0), empty, empty, empty, empty, empty, None,
-                None, empty]
-    step = max(0, min(int(step), timeline.num_steps - 1))
-    return [
-        gr.Slider(minimum=0, maximum=max(1, timeline.num_steps - 1), value=step, step=1),
-        render.badge(timeline, step),
-        render.token_canvas(timeline, step, colour_by),
-        render.order_view(timeline, step),
-        render.mask_grid(timeline, step, logical=False),
-        render.mask_grid(timeline, step, logical=True),
-        figures.entropy_bars(timeline, step),
-        figures.prefix_growth({timeline.trace.decoder: timeline}, step) if with_growth else gr.skip(),
-        render.step_table(timeline, step),
-    ]
+        empty = render.empty_view(EMPTY)
+        return {ui.step: gr.Slider(minimum=0, maximum=1, value=0), ui.badge: empty, ui.narration: "",
+                ui.canvas: empty, ui.orders: "", ui.mask_phys: "", ui.mask_log: "", ui.bars: None,
+                ui.growth: None, ui.table: ""}
+    step = max(0, min(int(step or 0), timeline.num_steps - 1))
+    return {
+        ui.step: gr.Slider(minimum=0, maximum=max(1, timeline.num_steps - 1), value=step, step=1),
+        ui.badge: render.badge(timeline, step),
+        ui.narration: render.narration_html(timeline, step),
+        ui.canvas: render.token_canvas(timeline, step, colour_by),
+        ui.orders: render.order_view(timeline, step),
+        ui.mask_phys: render.mask_grid(timeline, step, logical=False),
+        ui.mask_log: render.mask_grid(timeline, step, logical=True),
+        ui.bars: figures.entropy_bars(timeline, step),
+        ui.growth: figures.prefix_growth({timeline.trace.decoder: timeline}, step),
+        ui.table: render.step_table(timeline, step),
+    }
 
 
-def trace_outputs(timeline: Timeline | None, colour_by: str) -> list:
-    """Per-trace outputs (state, text, heatmap, download) followed by the step views."""
+def trace_updates(ui: DecodeTab, timeline: Timeline | None, colour_by: str, *, from_example: str | None = None) -> dict:
+    """A new trace: its text, heatmap, download and prompt, then its last step. The examples
+    dropdown names the example it came from, or nothing (a decode or an upload)."""
     if timeline is None:
-        return [None, "", None, None] + views(None, 0, colour_by)
+        return {ui.timeline: None, ui.output_text: "", ui.heatmap: None, ui.download: None,
+                ui.examples: gr.Dropdown(value=from_example)} | step_updates(ui, None, 0, colour_by)
     trace = timeline.trace
     download = None
     if trace.result is not None:  # the finished trace is ready to download
         download = str(DOWNLOADS / f"wedlm-trace-{trace.decoder}-{uuid.uuid4().hex[:8]}.json")
         trace.save(download)
-    return [timeline, trace.text or partial_text(timeline), figures.entropy_heatmap(timeline),
-            download] + views(timeline, max(0, timeline.num_steps - 1), colour_by)
+    decoder = trace.decoder if trace.decoder in {v for _, v in DECODER_CHOICES} else gr.skip()
+    return {ui.timeline: timeline, ui.output_text: trace.text or partial_text(timeline),
+            ui.heatmap: figures.entropy_heatmap(timeline), ui.download: download,
+            ui.examples: gr.Dropdown(value=from_example), ui.prompt: trace.prompt, ui.decoder: decoder,
+            } | step_updates(ui, timeline, timeline.num_steps - 1, colour_by)
 
 
-def live_outputs(timeline: Timeline, colour_by: str) -> list:
-    """While decoding: the cheap views only (text, badge, canvas, orders, growth); the plots
-    and the table wait for the end, so live refreshes stay fast."""
+def live_updates(ui: DecodeTab, timeline: Timeline, colour_by: str) -> dict:
+    """While decoding: the cheap views only (text, badge, narration, canvas, orders, growth);
+    the other plots and the table wait for the end, so live refreshes stay fast."""
     step = timeline.num_steps - 1
-    skip = gr.skip()
-    return [timeline, partial_text(timeline), skip, None,
-            gr.Slider(minimum=0, maximum=max(1, step), value=step, step=1),
-            render.badge(timeline, step), render.token_canvas(timeline, step, colour_by),
-            render.order_view(timeline, step), skip, skip, skip,
-            figures.prefix_growth({timeline.trace.decoder: timeline}, step), skip]
+    return {ui.timeline: timeline, ui.output_text: partial_text(timeline),
+            ui.step: gr.Slider(minimum=0, maximum=max(1, step), value=step, step=1),
+            ui.badge: render.badge(timeline, step), ui.narration: render.narration_html(timeline, step),
+            ui.canvas: render.token_canvas(timeline, step, colour_by),
+            ui.orders: render.order_view(timeline, step),
+            ui.growth: figures.prefix_growth({timeline.trace.decoder: timeline}, step)}
 
 
 def partial_text(timeline: Timeline) -> str:
@@ -102,220 +286,210 @@ class UserTraces:
             self._sessions.discard(request.session_hash)
 
 
-def build(ctx: Context, demo: gr.Blocks) -> None:
-    models = ctx.models
-    user_traces = UserTraces()
+# -- handlers ------------------------------------------------------------------------------------
 
-    def run_decode(prompt, decoder, window, threshold, no_threshold, penalty, temperature, top_k,
-                   top_p, max_new_tokens, seed, block_size, colour_by, request: gr.Request):
-        user_traces.add(request)
-        config = make_config(window, threshold, no_threshold, penalty, temperature, top_k, top_p,
-                             max_new_tokens, seed, block_size)
-        work = gpu.Work.of(config.max_new_tokens, config.window, [decoder], ctx.limits)
-        for trace in gpu.stream_on_gpu(decode_steps, models.wedlm, prompt, decoder, config,
-                                       time_limit_s=work.time_limit_s, work=work,
-                                       every_s=LIVE_UPDATE_S):
-            if trace.result is not None:  # finished: every view, once
-                yield trace_outputs(Timeline(trace), colour_by)
-                break
-            yield live_outputs(Timeline(trace), colour_by)
+def run_decode(ui: DecodeTab, ctx: Context, user_traces: UserTraces, prompt, decoder, window, threshold,
+               no_threshold, penalty, temperature, top_k, top_p, max_new_tokens, seed, block_size,
+               colour_by, request: gr.Request):
+    """Decode live (through app/gpu.py): cheap views every LIVE_UPDATE_S, every view once at the end."""
+    user_traces.add(request)
+    config = make_config(window, threshold, no_threshold, penalty, temperature, top_k, top_p,
+                         max_new_tokens, seed, block_size)
+    work = gpu.Work.of(config.max_new_tokens, config.window, [decoder], ctx.limits)
+    for trace in gpu.stream_on_gpu(decode_steps, ctx.models.wedlm, prompt, decoder, config,
+                                   time_limit_s=work.time_limit_s, work=work, every_s=LIVE_UPDATE_S):
+        if trace.result is not None:  # finished: every view, once
+            yield trace_updates(ui, Timeline(trace), colour_by)
+            break
+        yield live_updates(ui, Timeline(trace), colour_by)
 
-    def decode_api(prompt: str, decoder: str = "streaming", window: int = 16,
-                   threshold: float | None = 0.4, penalty: float = 0.02, temperature: float = 0.0,
-                   max_new_tokens: int = 128, seed: int = 0) -> dict:
+
+def make_decode_api(ctx: Context):
+    """The `decode` API endpoint (its signature is the API's)."""
+    def decode_api(prompt: str, decoder: str = "streaming", window: int = DEFAULTS["window"],
+                   threshold: float | None = DEFAULTS["threshold"], penalty: float = DEFAULTS["penalty"],
+                   temperature: float = DEFAULTS["temperature"],
+                   max_new_tokens: int = DEFAULTS["max_new_tokens"], seed: int = DEFAULTS["seed"]) -> dict:
         """Decode a prompt; returns the whole trace (steps, stats with tokens_per_forward,
         forwards, generated_tokens, p_cache)."""
         try:
             config = make_config(window, threshold, False, penalty, temperature,
                                  max_new_tokens=max_new_tokens, seed=seed)
             work = gpu.Work.of(config.max_new_tokens, config.window, [decoder], ctx.limits)
-            return gpu.run_on_gpu(decode, models.wedlm, prompt, decoder, config,
+            return gpu.run_on_gpu(decode, ctx.models.wedlm, prompt, decoder, config,
                                   time_limit_s=work.time_limit_s, work=work).to_dict()
         except (ValidationError, ModelLoadError, TypeError, ValueError) as err:
             raise gr.Error(str(err))
+    return decode_api
 
-    def run_branch(timeline, step, tau, no_tau, penalty, force_pos, force_tok, veto_pos, colour_by):
-        if timeline is None:
-            raise gr.Error("run a decode (or load a trace) first")
-        trace = timeline.trace
-        try:
-            lm = models.wedlm_lm  # tokenizing only: the branch itself runs through gpu
-            config = DecodeConfig.from_dict({**trace.config, "penalty": float(penalty),
-                                             "threshold": None if no_tau or tau is None else float(tau)})
-            force = None
-            if force_pos is not None and force_tok:
-                ids = lm.tokenizer.encode(force_tok, add_special_tokens=False)
-                if len(ids) != 1:
-                    raise ValidationError(f"force needs text that is exactly one token; {force_tok!r} is {len(ids)}")
-                force = (int(force_pos), ids[0])
-            work = gpu.Work.of(config.max_new_tokens, config.window, [trace.decoder], ctx.limits)
-            other = gpu.run_on_gpu(branch, models.wedlm, trace, int(step), config, force=force,
-                                   veto=None if veto_pos is None else int(veto_pos), work=work)
-        except (ValidationError, ModelLoadError, KeyError, TypeError) as err:
-            raise gr.Error(str(err))
-        new = Timeline(other)
-        div = first_divergence(trace, other)
-        where = "the two trajectories are the same" if div is None else f"they diverge at step {div}"
-        a, b = trace.stats(), other.stats()
-        summary = (f"<div class='badge'>Branched after step {int(step)}: {where}. "
-                   f"Original: {a.get('generated_tokens', 0)} tokens in {a.get('forwards', 0)} forwards; "
-                   f"branch: {b['generated_tokens']} tokens in {b['forwards']} forwards "
-                   f"({b['tokens_per_forward']:.2f} per forward).</div>")
-        return (summary, "<b>original</b>" + render.token_canvas(timeline, timeline.num_steps - 1, colour_by),
-                "<b>branch</b>" + render.token_canvas(new, new.num_steps - 1, colour_by),
-                figures.prefix_growth({"original": timeline, "branch": new}, div))
 
-    def make_exports(timeline, step):
-        if timeline is None:
-            raise gr.Error("run a decode (or load a trace) first")
-        step = max(0, min(int(step), timeline.num_steps - 1))
-        folder = DOWNLOADS / uuid.uuid4().hex[:8]
-        folder.mkdir()
-        figs = folder / f"wedlm-figures-step-{step}.html"
-        figs.write_text(export.figures_html(timeline, step), encoding="utf-8")
-        replay = folder / "wedlm-replay.html"
-        replay.write_text(export.replay_html(timeline), encoding="utf-8")
-        return [str(figs), str(replay)]
+def _optional_position(text, name: str) -> int | None:
+    text = (text or "").strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise ValidationError(f"{name} must be a whole number (a logical position) or empty, got {text!r}")
 
-    def load_example(name, colour_by):
-        if not name:
-            return trace_outputs(None, colour_by)
-        if name not in example_traces():
-            raise gr.Error("unknown example trace")
-        return trace_outputs(Timeline(read_trace_file(TRACE_DIR / name)), colour_by)
 
-    def show_first_example(name, colour_by, request: gr.Request):
-        """Page load: show the first example trace, unless the user has already loaded or run
-        one in this session (on a busy server this event can finish after theirs)."""
-        outputs = load_example(name, colour_by)
-        if user_traces.has(request):
-            return [gr.skip()] * len(outputs)
-        return outputs
+def run_branch(ui: DecodeTab, ctx: Context, timeline, step, tau, no_tau, penalty, force_pos,
+               force_tok, veto_pos, colour_by) -> dict:
+    if timeline is None:
+        raise gr.Error("run a decode (or load a trace) first")
+    trace = timeline.trace
+    step = int(step or 0)
+    try:
+        force_at = _optional_position(force_pos, "force position")
+        veto = _optional_position(veto_pos, "veto position")
+        lm = ctx.models.wedlm_lm  # tokenizing only: the branch itself runs through gpu
+        config = DecodeConfig.from_dict({**trace.config, "penalty": float(penalty),
+                                         "threshold": None if no_tau or tau is None else float(tau)})
+        force = None
+        if force_at is not None:
+            ids = lm.tokenizer.encode(force_tok or "", add_special_tokens=False)
+            if len(ids) != 1:
+                raise ValidationError(f"force needs text that is exactly one token; {force_tok!r} is {len(ids)}")
+            force = (force_at, ids[0])
+        work = gpu.Work.of(config.max_new_tokens, config.window, [trace.decoder], ctx.limits)
+        other = gpu.run_on_gpu(branch, ctx.models.wedlm, trace, step, config, force=force, veto=veto,
+                               work=work)
+    except (ValidationError, ModelLoadError, KeyError, TypeError, ValueError) as err:
+        raise gr.Error(str(err))
+    new = Timeline(other)
+    div = first_divergence(trace, other)
+    where = "the two trajectories are the same" if div is None else f"they diverge at step {div}"
+    same_text = (trace.text or partial_text(timeline)) == other.text
+    text = ("<b>The output text is the same</b>" if same_text else "<b>The output text changed</b>")
+    a, b = trace.stats(), other.stats()
+    summary = (f"<div class='badge'>Branched after step {step}: {where}. {text}. "
+               f"Original: {a.get('generated_tokens', 0)} tokens in {a.get('forwards', 0)} forwards; "
+               f"branch: {b['generated_tokens']} tokens in {b['forwards']} forwards "
+               f"({b['tokens_per_forward']:.2f} per forward).</div>")
+    return {ui.br_summary: summary,
+            ui.br_old: "<b>original</b>" + render.token_canvas(timeline, timeline.num_steps - 1, colour_by),
+            ui.br_new: "<b>branch</b>" + render.token_canvas(new, new.num_steps - 1, colour_by),
+            ui.br_growth: gr.Plot(figures.prefix_growth(
+                {"original": timeline, "branch": new}, div,
+                colours={"original": "#6b7280", "branch": "#2563eb"}), visible=True)}
 
-    def pick_example(name, colour_by, request: gr.Request):
-        user_traces.add(request)
-        return load_example(name, colour_by)
 
-    def load_upload(file, colour_by, request: gr.Request):
-        user_traces.add(request)
-        if file is None:
-            return trace_outputs(None, colour_by)
-        return trace_outputs(Timeline(read_trace_file(file)), colour_by)
+def make_exports(timeline, step) -> list[str]:
+    if timeline is None:
+        raise gr.Error("run a decode (or load a trace) first")
+    step = max(0, min(int(step), timeline.num_steps - 1))
+    folder = DOWNLOADS / uuid.uuid4().hex[:8]
+    folder.mkdir()
+    figs = folder / f"wedlm-figures-step-{step}.html"
+    figs.write_text(export.figures_html(timeline, step), encoding="utf-8")
+    replay = folder / "wedlm-replay.html"
+    replay.write_text(export.replay_html(timeline), encoding="utf-8")
+    return [str(figs), str(replay)]
 
-    def move(timeline, step, delta, colour_by):
-        if timeline is None:
-            return views(None, 0, colour_by)
-        target = {"first": 0, "last": timeline.num_steps - 1}.get(delta)
-        target = int(step) + int(delta) if target is None else target
-        return views(timeline, target, colour_by, with_growth=False)
 
-    def tick(timeline, step, colour_by):
-        """Play: one step per tick; stop at the end."""
-        if timeline is None or int(step) >= timeline.num_steps - 1:
-            return [gr.Timer(active=False), "▶ Play"] + views(timeline, step, colour_by)
-        return [gr.Timer(active=True), "⏸ Pause"] + views(timeline, int(step) + 1, colour_by, with_growth=False)
+def load_example(ui: DecodeTab, name, colour_by) -> dict:
+    if not name:
+        return trace_updates(ui, None, colour_by)
+    if name not in example_traces():
+        raise gr.Error("unknown example trace")
+    return trace_updates(ui, Timeline(read_trace_file(TRACE_DIR / name)), colour_by, from_example=name)
 
-    def toggle_play(playing, timeline, step):
-        start_over = timeline is not None and int(step) >= timeline.num_steps - 1
-        playing = not playing
-        return playing, gr.Timer(active=playing), ("⏸ Pause" if playing else "▶ Play"), \
-            (0 if playing and start_over else step)
 
-    timeline_state = gr.State(None)
-    playing = gr.State(False)
-    with gr.Row():
-        with gr.Column(scale=3):
-            prompt = gr.Textbox(label="Prompt", lines=4, value=EXAMPLES[0][0], elem_id="prompt")
-            gr.Examples(EXAMPLES, inputs=[prompt], label="Examples, from very low to high entropy")
-            with gr.Row():
-                run_btn = gr.Button("Run", variant="primary", elem_id="run")
-                stop_btn = gr.Button("Stop", elem_id="stop")
-        with gr.Column(scale=2):
-            decoder = gr.Radio(DECODER_CHOICES, value="streaming", label="Decoder")
-            with gr.Row():
-                window = gr.Slider(1, 64, value=16, step=1, label="Window W")
-                block_size = gr.Slider(1, 64, value=16, step=1, label="Block size (block)")
-            with gr.Row():
-                threshold = gr.Number(value=0.4, label="Threshold τ", minimum=0)
-                no_threshold = gr.Checkbox(False, label="No τ (one slot per step)")
-                penalty = gr.Number(value=0.02, label="Penalty λ", minimum=0)
-            with gr.Row():
-                temperature = gr.Number(value=0.0, label="Temperature", minimum=0)
-                top_k = gr.Number(value=0, label="Top-k", minimum=0, precision=0)
-                top_p = gr.Number(value=1.0, label="Top-p", minimum=0.01, maximum=1)
-            with gr.Row():
-                max_new = gr.Slider(1, 512, value=128, step=1, label="Max new tokens", elem_id="max-new")
-                seed = gr.Number(value=0, label="Seed", precision=0, minimum=0)
-    output_text = gr.Textbox(label="Output", lines=3, interactive=False, elem_id="output")
-    badge = gr.HTML(elem_id="badge")
-    with gr.Row():
-        first_btn = gr.Button("« first", size="sm", elem_id="first")
-        prev_btn = gr.Button("◀ step", size="sm", elem_id="prev")
-        play_btn = gr.Button("▶ Play", size="sm", elem_id="play")
-        next_btn = gr.Button("step ▶", size="sm", elem_id="next")
-        last_btn = gr.Button("last »", size="sm", elem_id="last")
-        colour_by = gr.Radio(["entropy", "step"], value="entropy", label="Colour tokens by")
-    step_slider = gr.Slider(0, 1, value=0, step=1, label="Step (forward index, from 0)", elem_id="step")
-    canvas = gr.HTML(elem_id="canvas")
-    orders = gr.HTML(elem_id="orders")
-    with gr.Row():
-        mask_phys = gr.HTML(elem_id="mask-physical", label="Attention mask, physical order")
-        mask_log = gr.HTML(elem_id="mask-logical", label="Attention mask, logical order")
-    with gr.Row():
-        bars = gr.Plot(elem_id="entropy-bars", label="Entropy of mask slots")
-        growth = gr.Plot(elem_id="growth", label="Committed prefix growth")
-    heatmap = gr.Plot(elem_id="entropy-heatmap", label="Entropy over steps")
-    table = gr.HTML(elem_id="step-table")
-    with gr.Accordion("Branch: re-run from the current step with other knobs", open=False):
-        with gr.Row():
-            br_tau = gr.Number(value=0.8, label="New threshold τ", minimum=0)
-            br_no_tau = gr.Checkbox(False, label="No τ")
-            br_penalty = gr.Number(value=0.02, label="New penalty λ", minimum=0)
-            br_force_pos = gr.Number(value=None, label="Force: position (optional)", precision=0)
-            br_force_tok = gr.Textbox(value="", label="Force: token text", max_length=64)
-            br_veto_pos = gr.Number(value=None, label="Veto: position filled at this step", precision=0)
-        br_btn = gr.Button("Branch from this step", elem_id="branch")
-        br_summary = gr.HTML(elem_id="branch-summary")
-        with gr.Row():
-            br_old = gr.HTML(elem_id="branch-old")
-            br_new = gr.HTML(elem_id="branch-new")
-        br_growth = gr.Plot(elem_id="branch-growth", label="Both trajectories")
-    with gr.Accordion("Export", open=False):
-        gr.Markdown("Every plot also saves itself as PNG from its toolbar (camera icon).")
-        export_btn = gr.Button("Export this step's figures and a self-contained HTML replay", elem_id="export")
-        export_files = gr.File(label="Exports", file_count="multiple", elem_id="export-files")
-    with gr.Row():
-        examples_dd = gr.Dropdown(example_traces(), label="Recorded example traces",
-                                  value=(example_traces() or [None])[0], elem_id="examples")
-        upload = gr.File(label="Load a trace (JSON)", file_types=[".json"], elem_id="upload")
-        download = gr.DownloadButton("Download this trace (JSON)", elem_id="download")
-    timer = gr.Timer(0.6, active=False)
+def show_first_example(ui: DecodeTab, user_traces: UserTraces, name, colour_by, request: gr.Request) -> dict:
+    """Page load: show the first example trace, unless the user has already loaded or run
+    one in this session (on a busy server this event can finish after theirs)."""
+    updates = load_example(ui, name, colour_by)
+    return {} if user_traces.has(request) else updates
 
-    view_outputs = [step_slider, badge, canvas, orders, mask_phys, mask_log, bars, growth, table]
-    trace_outs = [timeline_state, output_text, heatmap, download] + view_outputs
-    knobs = [prompt, decoder, window, threshold, no_threshold, penalty, temperature, top_k, top_p,
-             max_new, seed, block_size, colour_by]
-    step_inputs = [timeline_state, step_slider, colour_by]
 
-    run_event = run_btn.click(run_decode, knobs, trace_outs, api_name="run_live", concurrency_limit=2)
-    stop_btn.click(None, None, None, cancels=[run_event])
-    gr.api(decode_api, api_name="decode", concurrency_limit=2)
-    examples_dd.change(pick_example, [examples_dd, colour_by], trace_outs, api_name="load_example")
-    upload.upload(load_upload, [upload, colour_by], trace_outs, api_name="load_trace")
+def pick_example(ui: DecodeTab, user_traces: UserTraces, name, colour_by, request: gr.Request) -> dict:
+    user_traces.add(request)
+    return load_example(ui, name, colour_by)
+
+
+def load_upload(ui: DecodeTab, user_traces: UserTraces, file, colour_by, request: gr.Request) -> dict:
+    user_traces.add(request)
+    if file is None:
+        return trace_updates(ui, None, colour_by)
+    return trace_updates(ui, Timeline(read_trace_file(file)), colour_by)
+
+
+def move(ui: DecodeTab, delta, timeline, step, colour_by) -> dict:
+    """first / last / ±1 step."""
+    if timeline is None:
+        return step_updates(ui, None, 0, colour_by)
+    target = {"first": 0, "last": timeline.num_steps - 1}.get(delta)
+    return step_updates(ui, timeline, int(step) + int(delta) if target is None else target, colour_by)
+
+
+def tick(ui: DecodeTab, timeline, step, colour_by) -> dict:
+    """Play: one step per tick; stop at the end."""
+    if timeline is None or int(step) >= timeline.num_steps - 1:
+        return {ui.timer: gr.Timer(active=False), ui.play_btn: "▶ Play", ui.playing: False} \
+            | step_updates(ui, timeline, step, colour_by)
+    return {ui.timer: gr.Timer(active=True), ui.play_btn: "⏸ Pause"} \
+        | step_updates(ui, timeline, int(step) + 1, colour_by)
+
+
+def toggle_play(ui: DecodeTab, playing, timeline, step) -> dict:
+    start_over = timeline is not None and int(step) >= timeline.num_steps - 1
+    playing = not playing
+    return {ui.playing: playing, ui.timer: gr.Timer(active=playing),
+            ui.play_btn: "⏸ Pause" if playing else "▶ Play", ui.step: 0 if playing and start_over else step}
+
+
+# -- wiring --------------------------------------------------------------------------------------
+
+def wire(ui: DecodeTab, ctx: Context, demo: gr.Blocks) -> None:
+    user_traces = UserTraces()
+    bind = functools.partial
+    views, trace_views = ui.step_views(), ui.trace_views()
+    step_inputs = [ui.timeline, ui.step, ui.colour_by]
+
+    # Handlers that take the gr.Request get a plain function each (Gradio finds the request by
+    # its type hint, which a functools.partial hides); the parameter names are the API's.
+    def run_live(prompt, decoder, window, threshold, no_threshold, penalty, temperature, top_k, top_p,
+                 max_new_tokens, seed, block_size, colour_by, request: gr.Request):
+        yield from run_decode(ui, ctx, user_traces, prompt, decoder, window, threshold, no_threshold,
+                              penalty, temperature, top_k, top_p, max_new_tokens, seed, block_size,
+                              colour_by, request)
+
+    def on_pick(name, colour_by, request: gr.Request):
+        return pick_example(ui, user_traces, name, colour_by, request)
+
+    def on_upload(file, colour_by, request: gr.Request):
+        return load_upload(ui, user_traces, file, colour_by, request)
+
+    def on_page_load(name, colour_by, request: gr.Request):
+        return show_first_example(ui, user_traces, name, colour_by, request)
+
+    run_event = ui.run_btn.click(run_live, ui.decode_knobs(), trace_views, api_name="run_live",
+                                 concurrency_limit=2)
+    ui.stop_btn.click(None, None, None, cancels=[run_event])
+    gr.api(make_decode_api(ctx), api_name="decode", concurrency_limit=2)
+    ui.examples.input(on_pick, [ui.examples, ui.colour_by], trace_views, api_name="load_example")
+    ui.upload.upload(on_upload, [ui.upload, ui.colour_by], trace_views, api_name="load_trace")
     # Stepping is cheap (a few ms of server work): skip the queue so it is never stuck behind a decode.
     fast = dict(show_progress="hidden", queue=False)
-    step_slider.release(lambda t, s, c: views(t, s, c, with_growth=False), step_inputs, view_outputs,
-                        api_name="show_step", **fast)
-    colour_by.change(views, step_inputs, view_outputs, api_name=False, **fast)
-    for btn, delta in ((first_btn, "first"), (prev_btn, -1), (next_btn, 1), (last_btn, "last")):
-        btn.click(lambda t, s, c, d=delta: move(t, s, d, c), step_inputs, view_outputs,
-                  api_name=False, **fast)
-    play_btn.click(toggle_play, [playing, timeline_state, step_slider],
-                   [playing, timer, play_btn, step_slider], api_name=False)
-    timer.tick(tick, step_inputs, [timer, play_btn] + view_outputs, api_name=False, **fast)
-    br_btn.click(run_branch, [timeline_state, step_slider, br_tau, br_no_tau, br_penalty, br_force_pos,
-                              br_force_tok, br_veto_pos, colour_by],
-                 [br_summary, br_old, br_new, br_growth], api_name=False)
-    export_btn.click(make_exports, [timeline_state, step_slider], [export_files], api_name=False)
-    demo.load(show_first_example, [examples_dd, colour_by], trace_outs, api_name=False)
+    show = bind(step_updates, ui)
+    ui.step.release(show, step_inputs, views, api_name="show_step", **fast)
+    ui.step.input(show, step_inputs, views, api_name=False, trigger_mode="always_last", **fast)  # typed numbers
+    ui.colour_by.change(show, step_inputs, views, api_name=False, **fast)
+    for btn, delta in ((ui.first_btn, "first"), (ui.prev_btn, -1), (ui.next_btn, 1), (ui.last_btn, "last")):
+        btn.click(bind(move, ui, delta), step_inputs, views, api_name=False, **fast)
+    ui.play_btn.click(bind(toggle_play, ui), [ui.playing, ui.timeline, ui.step],
+                      [ui.playing, ui.timer, ui.play_btn, ui.step], api_name=False)
+    ui.timer.tick(bind(tick, ui), step_inputs, [ui.timer, ui.play_btn, ui.playing] + views, api_name=False, **fast)
+    ui.br_btn.click(bind(run_branch, ui, ctx),
+                    [ui.timeline, ui.step, ui.br_tau, ui.br_no_tau, ui.br_penalty, ui.br_force_pos,
+                     ui.br_force_tok, ui.br_veto_pos, ui.colour_by],
+                    [ui.br_summary, ui.br_old, ui.br_new, ui.br_growth], api_name=False)
+    ui.export_btn.click(make_exports, [ui.timeline, ui.step], [ui.export_files], api_name=False)
+    demo.load(on_page_load, [ui.examples, ui.colour_by], trace_views, api_name=False)
     demo.unload(user_traces.forget)
+
+
+def build(ctx: Context, demo: gr.Blocks) -> DecodeTab:
+    ui = layout()
+    wire(ui, ctx, demo)
+    return ui

@@ -4,23 +4,29 @@ from __future__ import annotations
 
 import json
 from html import escape
+from pathlib import Path
 
 import plotly.io as pio
 
-from . import figures
+from . import figures, palette, render
 from .timeline import Timeline
+
+STYLE = palette.css_variables() + (Path(__file__).parent / "style.css").read_text(encoding="utf-8")
 
 
 def figures_html(timeline: Timeline, step: int) -> str:
-    """All figures of one step, with plotly.js embedded once (works offline)."""
-    figs = [figures.attention_mask(timeline, step, logical=False),
-            figures.attention_mask(timeline, step, logical=True),
-            figures.entropy_bars(timeline, step), figures.entropy_heatmap(timeline),
+    """Every view of one step (the same HTML and figures as the app, the same palette), with
+    plotly.js embedded once (works offline)."""
+    html = [render.narration_html(timeline, step), render.token_canvas(timeline, step),
+            render.order_view(timeline, step), render.mask_grid(timeline, step, logical=False),
+            render.mask_grid(timeline, step, logical=True)]
+    figs = [figures.entropy_bars(timeline, step), figures.entropy_heatmap(timeline),
             figures.prefix_growth({timeline.trace.decoder: timeline}, step)]
     parts = [pio.to_html(fig, full_html=False, include_plotlyjs=(k == 0)) for k, fig in enumerate(figs)]
     title = f"WeDLM Explorer: {timeline.trace.decoder}, step {step}"
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(title)}</title></head>"
-            f"<body><h2>{escape(title)}</h2><pre>{escape(timeline.trace.prompt)}</pre>{''.join(parts)}</body></html>")
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(title)}</title>"
+            f"<style>{STYLE}</style></head><body><h2>{escape(title)}</h2>{render.badge(timeline, step)}"
+            f"{''.join(html)}{''.join(parts)}</body></html>")
 
 
 def _json_for_script(data: dict) -> str:
@@ -69,11 +75,13 @@ document.getElementById('next').onclick = () => { slider.value = Math.min(steps.
 if (steps.length) show(0);
 """
 
-REPLAY_CSS = """body { font-family: sans-serif; margin: 20px; } pre { white-space: pre-wrap; }
-.tok { display: inline-block; font-family: monospace; padding: 0 3px; margin: 1px; border-radius: 3px; white-space: pre; }
-.mask { background: #d1d5db; } .filled { background: #fde68a; border: 1px dashed #6b7280; }
-.new { background: #fecaca; border: 2px solid #dc2626; } .committed { background: #bbf7d0; }
-.row { margin: 6px 0; } .lab { display: inline-block; width: 150px; font-size: 12px; color: #374151; }"""
+_C = palette.STATE_COLOURS
+REPLAY_CSS = f"""body {{ font-family: sans-serif; margin: 20px; }} pre {{ white-space: pre-wrap; }}
+.tok {{ display: inline-block; font-family: monospace; font-size: 16px; padding: 0 3px; margin: 1px;
+  border-radius: 3px; white-space: pre; }}
+.mask {{ background: {_C["mask"]}; }} .filled {{ background: {_C["filled"]}; border: 1px dashed #6b7280; }}
+.new {{ background: {_C["new"]}; border: 2px solid #9a3412; }} .committed {{ background: {_C["committed"]}; }}
+.row {{ margin: 6px 0; }} .lab {{ display: inline-block; width: 150px; font-size: 12px; color: #374151; }}"""
 
 
 def replay_html(timeline: Timeline) -> str:

@@ -5,6 +5,8 @@ from html import escape
 
 from wedlm.reorder import leading_filled, physical_order
 
+from . import render
+
 CAUSAL = """### 1. Causal attention and the KV cache
 An autoregressive model attends **causally**: token *i* sees tokens 0…*i*. So the keys and values
 (KV) of a token never change once computed, and an engine keeps them in a **KV cache**: each new
@@ -37,22 +39,17 @@ slots (a mask predicts its own token, no shift), weighted 1/γ, averaged with th
 on x0. The mask below is built by the project's training code."""
 
 
-def playground(window_size: int, filled: list[int], start: int = 100) -> tuple[str, list, list[int]]:
-    """The window with `filled` slots (indices) filled: HTML of both orders and the commit."""
+def playground(window_size: int, filled: list[int], start: int = 100) -> tuple[str, str, str]:
+    """The window with `filled` slots (indices) filled: both orders with the commit, and the
+    attention mask in both orders, drawn by the same code as the Decode tab's views."""
     window = [("T" if i in filled else None) for i in range(window_size)]
     order = physical_order(window)
     commit = leading_filled(window)
-
-    def cell(i: int) -> str:
-        kind = "mask" if window[i] is None else ("commit" if i < commit else "filled")
-        text = "[M]" if window[i] is None else f"t{i}"
-        return f'<div class="slot {kind}"><div class="tokt">{escape(text)}</div><div class="pid">{start + i}</div></div>'
-
-    html = (f'<div class="orders"><div class="row"><span class="lab">logical order</span>'
-            f'{"".join(cell(i) for i in range(window_size))}</div>'
-            f'<div class="row"><span class="lab">physical order (fed to the model)</span>'
-            f'{"".join(cell(i) for i in order)}</div>'
+    labels = ["[M]" if t is None else f"t{i}" for i, t in enumerate(window)]
+    kinds = render.slot_kinds(window, commit)
+    html = (f'<div class="orders">{render.order_rows(window, order, start, labels, kinds)}'
             f'<div class="note">Position ids in physical order: {escape(str([start + i for i in order]))}. '
             f'{commit} leading filled slot(s) commit: their KV is kept (green). Other filled slots are '
             f'recomputed next step; masks are predicted at their own slot.</div></div>')
-    return html, window, order
+    return (html, render.grid_html(window, order, start, start, labels, kinds, logical=False),
+            render.grid_html(window, order, start, start, labels, kinds, logical=True))

@@ -10,11 +10,9 @@ from .common import Context
 def show_playground(size, filled):
     size = int(size)
     chosen = [int(i) for i in filled or [] if int(i) < size]
-    html, window, order = lessons.playground(size, chosen)
-    labels = ["[M]" if t is None else f"t{i}" for i, t in enumerate(window)]
+    html, physical, logical = lessons.playground(size, chosen)
     return (gr.CheckboxGroup(choices=[str(i) for i in range(size)], value=[str(i) for i in chosen]),
-            html, figures.window_mask(window, order, 100, 100, labels, logical=False),
-            figures.window_mask(window, order, 100, 100, labels, logical=True))
+            html, physical, logical)
 
 
 def show_training_mask(length, block, pattern):
@@ -32,8 +30,8 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
                                   label="Filled slots (window index)", elem_id="pg-filled")
     orders = gr.HTML(elem_id="pg-orders")
     with gr.Row():
-        phys = gr.Plot(elem_id="pg-mask-physical", label="Mask, physical order")
-        logi = gr.Plot(elem_id="pg-mask-logical", label="Mask, logical order")
+        phys = gr.HTML(elem_id="pg-mask-physical")
+        logi = gr.HTML(elem_id="pg-mask-logical")
     gr.Markdown(lessons.STREAMING)
     gr.Markdown(lessons.TRAINING)
     with gr.Row():

@@ -49,17 +49,48 @@ def lane_html(timeline: Timeline, forwards: int, ar_speed: float | None) -> str:
     speed = stats.get("tokens_per_s", 0.0)
     speedup = f" · {speed / ar_speed:.2f}× AR tokens/s" if ar_speed and trace.decoder != "ar" else ""
     status = "finished" if done else "decoding…"
+    final = (f'<div class="lanefinal">finished: {stats.get("tokens_per_forward", 0):.2f} tokens per forward, '
+             f'{speed:.1f} tokens/s on the wall clock{speedup}</div>') if done else ""  # no spoiler
     return (f'<div class="lane {escape(trace.decoder)}"><div class="lanehead">'
             f'<b>{escape(LANE_TITLES.get(trace.decoder, trace.decoder))}</b> · {status} · '
             f'{forwards} forwards · {n} tokens · '
-            f'{(n / forwards if forwards else 0):.2f} tokens per forward</div>'
-            f'<div class="lanefinal">final: {stats.get("tokens_per_forward", 0):.2f} tokens/forward, '
-            f'{speed:.1f} tokens/s{speedup}</div>'
+            f'{(n / forwards if forwards else 0):.2f} tokens per forward</div>{final}'
             f'<div class="lanetext">{text}<span class="cursor">▌</span></div></div>')
 
 
+def forward_ms(timeline: Timeline) -> tuple[float, float]:
+    """(mean milliseconds of one forward, mean rows per forward) over the decode's steps: the
+    model forward alone where the trace records it, else the whole step."""
+    steps = timeline.trace.steps
+    if not steps:
+        return 0.0, 0.0
+    ms = [1000 * (getattr(s, "forward_seconds", 0.0) or s.seconds) for s in steps]
+    return sum(ms) / len(ms), sum(s.rows for s in steps) / len(steps)
+
+
+def cost_note(timelines: dict[str, Timeline]) -> str:
+    """Why the wall-clock speedup is below the tokens-per-forward ratio, measured on these
+    lanes: a forward over R rows costs more than AR's one-row forward."""
+    ar, stream = timelines.get("ar"), timelines.get("streaming")
+    if not ar or not stream or not ar.trace.result or not stream.trace.result:
+        return ""
+    ar_ms, _ = forward_ms(ar)
+    st_ms, st_rows = forward_ms(stream)
+    if ar_ms <= 0:
+        return ""
+    cost = st_ms / ar_ms
+    tpf = stream.trace.stats()["tokens_per_forward"] / max(ar.trace.stats()["tokens_per_forward"], 1e-9)
+    return (f'<div class="racenote"><b>Why the wall-clock speedup is below the tokens-per-forward ratio:</b> '
+            f'a streaming forward carried {st_rows:.1f} rows on average and took {st_ms:.1f} ms; an AR forward '
+            f'carries 1 row and took {ar_ms:.1f} ms here, so one streaming forward costs {cost:.2f}× an AR '
+            f'forward on this machine. Streaming makes {tpf:.2f}× as many tokens per forward, so on the clock '
+            f'it can be at most about {tpf / cost:.2f}× faster (measured on these lanes; each lane ran warm, '
+            f'after one untimed warm-up decode).</div>')
+
+
 def race_frame(timelines: dict[str, Timeline], tick: int, wall_clock: bool, seconds_per_tick: float) -> tuple[str, bool]:
-    """HTML of all lanes at `tick`; and whether every lane has finished."""
+    """HTML of all lanes at `tick` (the cost note once every lane has finished); and whether
+    every lane has finished."""
     ar = timelines.get("ar")
     ar_speed = ar.trace.stats().get("tokens_per_s") if ar else None
     parts, finished = [], True
@@ -70,4 +101,6 @@ def race_frame(timelines: dict[str, Timeline], tick: int, wall_clock: bool, seco
         forwards = forwards_by(tl, tick * seconds_per_tick) if wall_clock else tick
         finished &= forwards >= len(tl.trace.steps)
         parts.append(lane_html(tl, forwards, ar_speed))
+    if finished:
+        parts.append(cost_note(timelines))
     return "".join(parts), finished

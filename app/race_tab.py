@@ -2,17 +2,20 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import gradio as gr
 
 from wedlm import decode
 
-from . import figures, gpu, race
+from . import figures, gpu, knobs, race
 from .common import Context, make_config
 from .timeline import Timeline
 
 RACE_TICKS = 40  # wall-clock mode: the slowest lane finishes in about this many ticks
 AR_CHOICES = [("AR parent model", "parent"), ("the same WeDLM model (next-token head)", "same")]
+SPEEDS = {"slow (2 ticks/s)": 0.5, "normal (4 ticks/s)": 0.25, "fast (10 ticks/s)": 0.1}
+WARMUP_TOKENS = 2  # an untimed decode this long before each timed lane: every lane runs warm
 
 
 def race_outputs(timelines: dict, tick: int, wall_clock: bool) -> list:
@@ -27,11 +30,16 @@ def race_outputs(timelines: dict, tick: int, wall_clock: bool) -> list:
 
 def race_traces(lm, ar_lm, prompt: str, config, time_limit_s: float) -> dict:
     """The three lanes' traces (plain data: this runs inside the GPU call). The lanes share
-    one time budget, so the race as a whole stays inside its GPU lease."""
+    one time budget, so the race as a whole stays inside its GPU lease. Each lane is timed
+    warm: one short untimed decode with the same model and decoder first (the first forwards
+    of a decoder pay for allocation and kernel selection)."""
     deadline = time.perf_counter() + time_limit_s
-    return {name: decode(model, prompt, name, config,
-                         time_limit_s=max(0.0, deadline - time.perf_counter()))
-            for name, model in (("ar", ar_lm), ("streaming", lm), ("block", lm))}
+    traces = {}
+    for name, model in (("ar", ar_lm), ("streaming", lm), ("block", lm)):
+        decode(model, prompt, name, replace(config, max_new_tokens=WARMUP_TOKENS))
+        traces[name] = decode(model, prompt, name, config,
+                              time_limit_s=max(0.0, deadline - time.perf_counter()))
+    return traces
 
 
 def build(ctx: Context, demo: gr.Blocks, default_prompt: str) -> None:
@@ -54,29 +62,40 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str) -> None:
             return [None, 0, "", None, gr.Timer(active=False)]
         return race_outputs(timelines, int(tick) + 1, mode == "wall clock")
 
+    def set_speed(speed):
+        return gr.Timer(value=SPEEDS.get(speed, 0.25))
+
     gr.Markdown("The same prompt decoded by **AR**, **WeDLM streaming** and **block decoding**, "
                 "replayed side by side: one forward pass per tick (AR commits one token per "
-                "forward, WeDLM several), or on the wall clock each decode really took.")
-    with gr.Row():
-        prompt = gr.Textbox(label="Prompt", lines=3, value=default_prompt, elem_id="race-prompt", scale=3)
-        with gr.Column(scale=2):
+                "forward, WeDLM several), or on the wall clock each decode really took. "
+                "**Tokens per forward** = output tokens ÷ forward passes (AR: 1).")
+    with gr.Row(equal_height=False):
+        prompt = gr.Textbox(label="Prompt", lines=2, value=default_prompt, elem_id="race-prompt", scale=3,
+                            min_width=300)
+        with gr.Column(scale=2, min_width=300):
             ar_choice = gr.Radio(AR_CHOICES, value="parent" if ar_name else "same",
                                  label="AR lane model", interactive=bool(ar_name))
-            mode = gr.Radio(["one forward per tick", "wall clock"], value="one forward per tick", label="Replay")
+            with gr.Row():
+                mode = gr.Radio(["one forward per tick", "wall clock"], value="one forward per tick",
+                                label="Replay", min_width=140)
+                speed = gr.Radio(list(SPEEDS), value="normal (4 ticks/s)", label="Replay speed",
+                                 elem_id="race-speed", min_width=140)
     with gr.Row():
-        window = gr.Slider(1, 64, value=16, step=1, label="Window W")
-        block = gr.Slider(1, 64, value=16, step=1, label="Block size")
-        tau = gr.Number(value=0.4, label="Threshold τ", minimum=0)
-        no_tau = gr.Checkbox(False, label="No τ")
-        penalty = gr.Number(value=0.02, label="Penalty λ", minimum=0)
-        max_new = gr.Slider(1, 512, value=128, step=1, label="Max new tokens")
+        window = knobs.slider("window", info=None)
+        max_new = knobs.slider("max_new_tokens", info=None, elem_id="race-max-new")
+        with gr.Column(min_width=140):
+            tau, no_tau = knobs.tau(info=None)
+        penalty = knobs.number("penalty", info=None, min_width=120)
+    with gr.Accordion("Advanced: block size", open=False):
+        block = knobs.slider("block_size")
     race_btn = gr.Button("Race", variant="primary", elem_id="race-run")
     lanes = gr.HTML(elem_id="race-lanes")
     chart = gr.Plot(elem_id="race-chart", label="Committed tokens against forwards")
     state = gr.State(None)
     tick_n = gr.State(0)
-    timer = gr.Timer(0.25, active=False)
+    timer = gr.Timer(SPEEDS["normal (4 ticks/s)"], active=False)
     outs = [state, tick_n, lanes, chart, timer]
     race_btn.click(run_race, [prompt, window, tau, no_tau, penalty, block, max_new, ar_choice, mode], outs,
                    api_name="race", concurrency_limit=2)
     timer.tick(race_tick, [state, tick_n, mode], outs, api_name=False, show_progress="hidden")
+    speed.change(set_speed, [speed], [timer], api_name=False)

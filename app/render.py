@@ -1,12 +1,18 @@
-"""HTML views of a trace. Every piece of text from a prompt, a model or a file is escaped here."""
+"""HTML views of a trace. Every piece of text from a prompt, a model or a file is escaped here.
+
+Every token element carries `data-pos` (its logical position): app/highlight.js links them, so
+pointing at (or tapping) a token highlights it in every view. Colours are CSS classes `st-<state>`
+whose colours come from app/palette.py."""
 from __future__ import annotations
 
 from html import escape
 
+from wedlm.reorder import visibility
+
+from . import narration, palette
 from .timeline import Timeline
 
-STATE_LABEL = {"mask": "mask", "filled": "filled, not committed", "new": "new this step",
-               "committed": "committed"}
+CANVAS_STATES = ("mask", "filled", "new", "committed", "stop", "dropped")
 
 
 def token_label(timeline: Timeline, token: int | None) -> str:
@@ -23,16 +29,9 @@ def token_label(timeline: Timeline, token: int | None) -> str:
     return escape(shown) if shown else "∅"
 
 
-def _entropy_colour(h: float | None) -> str:
-    if h is None:
-        return "#e5e7eb"
-    x = max(0.0, min(1.0, h / 3.0))  # 0 nats: green, >= 3 nats: red
-    return f"hsl({int(120 * (1 - x))}, 70%, 82%)"
-
-
 def _step_colour(step: int | None, steps: int) -> str:
     if step is None:
-        return "#e5e7eb"
+        return palette.STATE_COLOURS["mask"]
     x = (step + 1) / max(1, steps)
     return f"hsl({int(220 - 180 * x)}, 65%, 82%)"
 
@@ -50,54 +49,88 @@ def _tooltip(timeline: Timeline, pos: int) -> str:
             f"filled at {filled}, committed at {committed}\ntop candidates: {cands}")
 
 
-def token_canvas(timeline: Timeline, step: int, colour_by: str = "entropy") -> str:
-    """The output so far at `step`: every slot with its state; hover for its story."""
+def state_legend(states=CANVAS_STATES) -> str:
+    return "".join(f'<span class="tok st-{k} legend">{escape(palette.STATE_LABELS[k])}</span>' for k in states)
+
+
+def token_canvas(timeline: Timeline, step: int, colour_by: str = "state") -> str:
+    """The output after `step` (its result): every slot with its state; point at one for its story."""
     cells = []
     for pos in timeline.visible_positions(step):
         state = timeline.state_at(pos, step)
         p = timeline.positions.get(pos)
         token = p.token if p and state != "mask" else None
-        if state == "mask":
-            bg = "#d1d5db"
-        elif colour_by == "step":
-            bg = _step_colour(p.fill_step, timeline.num_steps)
-        else:
-            bg = _entropy_colour(p.entropy)
-        special = " special" if token is not None and token in timeline.trace.stop_ids else ""
-        cells.append(f'<span class="tok {state}{special}" style="background:{bg}" '
-                     f'data-pos="{pos}" title="{escape(_tooltip(timeline, pos))}">'
-                     f'{token_label(timeline, token)}</span>')
-    legend = "".join(f'<span class="tok {k} legend">{escape(v)}</span>' for k, v in STATE_LABEL.items())
+        if token is not None and token in timeline.trace.stop_ids and state == "committed":
+            state = "stop"
+        style = ""
+        if state not in ("mask", "dropped") and colour_by == "entropy":
+            style = f' style="background:{palette.entropy_colour(p.entropy)}"'
+        elif state not in ("mask", "dropped") and colour_by == "step":
+            style = f' style="background:{_step_colour(p.fill_step, timeline.num_steps)}"'
+        cells.append(f'<span class="tok st-{state}"{style} data-pos="{pos}" tabindex="0" '
+                     f'title="{escape(_tooltip(timeline, pos))}">{token_label(timeline, token)}</span>')
+    legend = state_legend() + (palette.entropy_legend_html() if colour_by == "entropy" else "")
     prompt = escape(timeline.trace.prompt)
-    return (f'<div class="canvas"><div class="prompt" title="prompt">{prompt}</div>'
+    return (f'<div class="canvas"><div class="viewtitle">Output after step {step} '
+            f'(the result of forward {step + 1}; tap a token to follow it in every view)</div>'
+            f'<div class="prompt" title="prompt">{prompt}</div>'
             f'<div class="tokens">{"".join(cells)}</div><div class="legend">{legend}</div></div>')
 
 
-def order_view(timeline: Timeline, step: int) -> str:
-    """The window of `step` in logical and physical order with position ids, and the cache."""
-    s = timeline.trace.steps[step]
-    n = len(s.committed)
+def slot_kinds(window: list, commit_n: int, stop_ids=(), filled_now=()) -> list[str]:
+    """The state class of each slot of a fed window: committed (the leading filled run),
+    stop, filled (waits), mask; `fills` marks a mask this step's forward fills."""
+    kinds = []
+    stopped = False
+    for i, tok in enumerate(window):
+        if tok is None:
+            kinds.append("mask fills" if i in filled_now else "mask")
+        elif stopped:
+            kinds.append("dropped")
+        elif i < commit_n:
+            stopped = tok in stop_ids
+            kinds.append("stop" if stopped else "committed")
+        else:
+            kinds.append("filled")
+    return kinds
 
+
+def order_rows(window: list, order: list[int], start: int, labels: list[str], kinds: list[str]) -> str:
+    """The window in logical and physical order; every slot shows its position id. Labels are
+    escaped HTML already. Used by the Decode tab and by the reorder playground."""
     def slot(i: int) -> str:
-        tok = s.window[i]
-        kind = "mask" if tok is None else ("commit" if i < n else "filled")
-        return (f'<div class="slot {kind}"><div class="tokt">{token_label(timeline, tok)}</div>'
-                f'<div class="pid">{s.start + i}</div></div>')
+        return (f'<div class="slot st-{kinds[i]}" data-pos="{start + i}" tabindex="0">'
+                f'<div class="tokt">{labels[i]}</div><div class="pid">{start + i}</div></div>')
+    logical = "".join(slot(i) for i in range(len(window)))
+    physical = "".join(slot(i) for i in order)
+    return (f'<div class="row"><span class="lab">logical order (the text)</span><div class="slots">{logical}</div></div>'
+            f'<div class="row"><span class="lab">physical order (fed to the model)</span><div class="slots">{physical}</div></div>')
 
-    logical = "".join(slot(i) for i in range(len(s.window)))
-    physical = "".join(slot(i) for i in s.order)
+
+def order_view(timeline: Timeline, step: int) -> str:
+    """Step `step`'s input: the window fed to its forward, in both orders, and the KV cache."""
+    s = timeline.trace.steps[step]
+    labels = [token_label(timeline, t) for t in s.window]
+    filled_now = {f.pos - s.start for f in s.filled}
+    kinds = slot_kinds(s.window, len(s.committed) if s.committed else 0, timeline.trace.stop_ids, filled_now)
+    if timeline.trace.decoder == "ar":
+        kinds = ["committed"]
     cache_tail = 24
-    cached = timeline.trace.prompt_ids + [t for t in _committed_before(timeline, step)]
+    cached = timeline.trace.prompt_ids + _committed_before(timeline, step)
     shown = cached[-cache_tail:]
     strip = "".join(f'<div class="kv">{token_label(timeline, t)}</div>' for t in shown)
-    new = "".join(f'<div class="kv new">{token_label(timeline, t)}</div>' for t in s.committed)
+    new = "".join(f'<div class="kv st-committed">{token_label(timeline, t)}</div>' for t in s.committed)
     more = f'<div class="kv more">…{len(cached) - len(shown)} more</div>' if len(cached) > len(shown) else ""
-    return (f'<div class="orders"><div class="row"><span class="lab">logical order</span>{logical}</div>'
-            f'<div class="row"><span class="lab">physical order (fed to the model)</span>{physical}</div>'
+    return (f'<div class="orders"><div class="viewtitle">Step {step}\'s input: the window fed to forward '
+            f'{step + 1} ({s.rows} rows)</div>'
+            f'{order_rows(s.window, s.order, s.start, labels, kinds)}'
             f'<div class="row"><span class="lab">KV cache: {s.cache_before} → {s.cache_after} tokens</span>'
-            f'{more}{strip}{new}</div>'
-            f'<div class="note">Numbers are position ids (logical positions, what RoPE sees). '
-            f'Green slots commit this step: their KV stays in the cache.</div></div>')
+            f'<div class="slots">{more}{strip}{new}</div></div>'
+            f'<div class="legend">{state_legend(("mask", "committed", "filled", "stop"))}'
+            f'<span class="tok st-mask fills legend">mask this forward fills</span></div>'
+            f'<div class="note">Small numbers are position ids (what RoPE sees). Filled slots move in front '
+            f'of the masks but keep their ids; the leading filled run (green) commits: its KV stays in the '
+            f'cache.</div></div>')
 
 
 def _committed_before(timeline: Timeline, step: int) -> list[int]:
@@ -123,32 +156,68 @@ def badge(timeline: Timeline, step: int) -> str:
     stats = trace.stats()
     extra = ""
     if stats:
-        extra = (f" · {stats['generated_tokens']} tokens / {stats['forwards']} forwards = "
-                 f"{stats['tokens_per_forward']:.2f} per forward · p_cache {stats['p_cache']:.2f}")
-    return (f'<div class="badge"><span class="dec">{escape(trace.decoder)}</span> '
-            f'model {escape(trace.model.split("/")[-1])} · step {step} (forward {step + 1} of {timeline.num_steps}){extra}</div>')
+        rows = stats.get("rows_processed", 0) / max(1, stats["forwards"])
+        extra = (f' · <span title="output tokens divided by forward passes: AR makes 1">'
+                 f'{stats["generated_tokens"]} tokens / {stats["forwards"]} forwards = '
+                 f'<b>{stats["tokens_per_forward"]:.2f} tokens per forward</b></span>'
+                 f' · <span title="rows per forward: what one forward carries; more rows cost more time">'
+                 f'{rows:.1f} rows per forward</span>'
+                 f' · <span title="p_cache: share of processed rows whose KV was kept (1 = nothing recomputed)">'
+                 f'p_cache {stats["p_cache"]:.2f}</span>')
+    dec = escape(trace.decoder)
+    meaning = ('<div class="note">Tokens per forward: output tokens ÷ forward passes (AR makes 1). '
+               'Rows per forward: token rows one forward computes (its cost grows with them). '
+               'p_cache: share of computed rows whose KV was kept (1 = nothing recomputed).</div>'
+               if stats else "")
+    return (f'<div class="badge"><span class="dec dec-{dec}">{dec}</span> '
+            f'model {escape(trace.model.split("/")[-1])} · step {step} (forward {step + 1} of '
+            f'{timeline.num_steps}){extra}{meaning}</div>')
+
+
+def narration_html(timeline: Timeline, step: int) -> str:
+    sentences = narration.narrate(timeline.trace, step)
+    return ('<div class="narration"><div class="viewtitle">What happened at step '
+            f'{step} (forward {step + 1})</div><p>{" ".join(escape(t) for t in sentences)}</p></div>')
+
+
+def grid_html(window: list, order: list[int], start: int, cache_len: int, labels: list[str],
+              kinds: list[str], logical: bool) -> str:
+    """A window's attention mask as an HTML grid (window rows × [prefix, window] columns): in
+    physical order the causal triangle that runs, in logical order what each token sees from
+    its place in the text (masks see later filled tokens). HTML rather than a plot: it redraws
+    in a few ms while stepping. Labels are escaped HTML already. Shared with the playground."""
+    idx = list(range(len(window))) if logical else list(order)
+    vis = visibility(window)  # the same mask either way; only the row/column order differs
+    names = {i: f"{start + i}:{labels[i]}" for i in idx}
+    head = "".join(f'<th class="col" data-pos="{start + i}"><div>{names[i]}</div></th>' for i in idx)
+    rows = []
+    for i in idx:
+        later = ' title="sees a filled token to its right"' if logical and window[i] is None and any(
+            vis[i][j] and j > i for j in idx) else ""
+        # "later": a mask seeing a filled token logically after it (what reordering buys)
+        cells = "".join(f'<td class="{"off" if not vis[i][j] else "on later" if window[i] is None and j > i else "on"}" '
+                        f'data-pos="{start + j}"></td>' for j in idx)
+        rows.append(f'<tr data-pos="{start + i}"><th class="row st-{kinds[i].split()[0]}"{later}>{names[i]}</th>'
+                    f'<td class="on prefix"></td>{cells}</tr>')
+    title = "logical order (the text)" if logical else "physical order (what runs)"
+    return (f'<div class="maskgrid"><div class="gridtitle">Attention, {title}: a row sees a column where '
+            f'blue; the first column is the cached prefix ({cache_len} tokens)</div><div class="gridscroll">'
+            f'<table><tr><th></th><th class="col"><div>prefix</div></th>{head}</tr>{"".join(rows)}</table>'
+            f'</div></div>')
 
 
 def mask_grid(timeline: Timeline, step: int, logical: bool) -> str:
-    """The step's attention mask as an HTML grid (window rows × [prefix, window] columns): in
-    physical order the causal triangle that runs, in logical order what each token sees from
-    its place in the text. HTML rather than a plot: it redraws in a few ms while stepping."""
-    from wedlm.reorder import visibility
-
+    """The attention mask of a recorded step (see grid_html)."""
     s = timeline.trace.steps[step]
-    window = s.window
-    idx = list(range(len(window))) if logical else list(s.order)
-    vis = visibility(window)  # the same mask either way; only the row/column order differs
-    names = [f"{s.start + i}:{token_label(timeline, window[i])}" for i in idx]
-    head = "".join(f'<th class="col"><div>{n}</div></th>' for n in names)
-    rows = []
-    for r, i in enumerate(idx):
-        kind = "mask" if window[i] is None else ("commit" if i < len(s.committed) else "filled")
-        # "later": a mask seeing a filled token logically after it (what reordering buys)
-        cells = "".join(f'<td class="{"off" if not vis[i][j] else "on later" if window[i] is None and j > i else "on"}"></td>'
-                        for j in idx)
-        rows.append(f'<tr><th class="row {kind}">{names[r]}</th><td class="on prefix"></td>{cells}</tr>')
-    title = "logical order" if logical else "physical order (what runs)"
-    return (f'<div class="maskgrid"><div class="gridtitle">Attention, {title}: row sees column '
-            f'(blue); the first column is the cached prefix ({s.cache_before} tokens)</div>'
-            f'<table><tr><th></th><th class="col"><div>prefix</div></th>{head}</tr>{"".join(rows)}</table></div>')
+    if timeline.trace.decoder == "ar":
+        return ('<div class="maskgrid"><div class="gridtitle">Attention, ' +
+                ("logical" if logical else "physical") + ' order</div><p class="note">The AR forward '
+                f'has one row: the token at position {s.start} sees the whole cached prefix ({s.cache_before} '
+                'tokens) and itself. Nothing is reordered, so both orders are the same.</p></div>')
+    labels = [token_label(timeline, t) for t in s.window]
+    kinds = slot_kinds(s.window, len(s.committed), timeline.trace.stop_ids)
+    return grid_html(s.window, s.order, s.start, s.cache_before, labels, kinds, logical)
+
+
+def empty_view(message: str = "Run a decode or load a trace.") -> str:
+    return f"<div class='empty'>{escape(message)}</div>"

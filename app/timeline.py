@@ -28,10 +28,14 @@ class Timeline:
                 self._at(f.pos).__dict__.update(token=f.token, fill_step=-1, entropy=f.entropy,
                                                 candidates=f.candidates)
         committed_total = 0
+        self.stop_pos: int | None = None   # where a stop token committed (the decode's end)
+        self.stop_step: int | None = None
         self.committed_after: list[int] = []  # committed output tokens after each step
         for s in trace.steps:
             for k, tok in enumerate(s.committed):
                 self._at(s.start + k).commit_step = s.index
+                if tok in trace.stop_ids and self.stop_pos is None:
+                    self.stop_pos, self.stop_step = s.start + k, s.index
             committed_total += len(s.committed)
             self.committed_after.append(committed_total)
             for f in s.filled:
@@ -48,10 +52,13 @@ class Timeline:
         return len(self.trace.steps)
 
     def state_at(self, pos: int, step: int) -> str:
-        """mask | filled | new | committed at the end of `step` (after its fill)."""
+        """mask | filled | new | committed | dropped at the end of `step` (after its fill).
+        dropped: filled after the stop token, which ended the decode: never output."""
         p = self.positions.get(pos)
         if p is None or p.fill_step is None or p.fill_step > step:
             return "mask"
+        if self.stop_pos is not None and pos > self.stop_pos and step >= self.stop_step:
+            return "dropped"
         if p.commit_step is not None and p.commit_step <= step:
             return "committed"
         return "new" if p.fill_step == step else "filled"

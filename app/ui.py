@@ -9,11 +9,12 @@ import gradio as gr
 
 from wedlm.paths import BUNDLED_AR_MODEL
 
-from . import decode_tab, entropy_tab, lessons_tab, race_tab, tour
+from . import decode_tab, entropy_tab, lessons_tab, palette, race_tab, tour
 from .common import Context, Models
 from .settings import Limits, limits as env_limits, on_zero_gpu, space_mode
 
-CSS = (Path(__file__).parent / "style.css").read_text()
+CSS = palette.css_variables() + (Path(__file__).parent / "style.css").read_text()
+HEAD = f"<script>{(Path(__file__).parent / 'highlight.js').read_text()}</script>"  # linked highlighting
 
 
 def build_ui(model_name: str | None = None, ar_model_name: str | None = None,
@@ -63,4 +64,4 @@ def launch(demo: gr.Blocks, limits: Limits | None = None, **kwargs):
     """Queue and launch with the explorer's settings: offline, no share link, capped uploads."""
     limits = limits or getattr(demo, "explorer_limits", None) or env_limits()
     demo.queue(default_concurrency_limit=limits.concurrency, max_size=limits.queue_size)
-    return demo.launch(css=CSS, share=False, max_file_size=limits.upload_bytes, **kwargs)
+    return demo.launch(css=CSS, head=HEAD, share=False, max_file_size=limits.upload_bytes, **kwargs)

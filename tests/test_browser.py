@@ -74,7 +74,7 @@ def test_run_decode_step_through_and_render(page):
     # step back to the first step and forward again
     page.click("#first")
     page.wait_for_function("() => document.querySelector('#badge').innerText.includes('forward 1 of')")
-    assert page.locator("#canvas .tok.new").count() >= 1
+    assert page.locator("#canvas .tok.st-new").count() >= 1
     page.wait_for_function("() => document.querySelector('#entropy-bars .js-plotly-plot')")
     page.wait_for_function(
         "() => { const el = document.querySelector('#entropy-bars .js-plotly-plot'); return el && el.data && el.data.length >= 2; }")
@@ -176,13 +176,31 @@ def open_tab(page, name: str) -> None:
 
 
 def test_race_tab_runs_and_animates(page):
+    """The lanes tick to the end; the finished figures appear only then (no spoiler), with the
+    measured cost note; each lane's colour is its line's colour in the chart."""
     open_tab(page, "Race")
     page.fill("#race-prompt textarea", "Count from 1 to 9:")
+    page.fill("#race-max-new input[type=number]", "12")
+    page.press("#race-max-new input[type=number]", "Enter")
+    page.get_by_label("slow (2 ticks/s)").check()
     page.click("#race-run")
     page.wait_for_function("() => document.querySelectorAll('#race-lanes .lane').length === 3", timeout=60_000)
-    page.wait_for_function("() => document.querySelectorAll('#race-lanes .lane')[0].innerText.includes('finished')",
-                           timeout=60_000)  # the ticks advanced the lanes to the end
+    lanes = page.inner_text("#race-lanes")
+    assert "decoding…" in lanes and "finished:" not in lanes and "tokens/s" not in lanes
+    page.wait_for_function("() => [...document.querySelectorAll('#race-lanes .lane')].every("
+                           "l => l.innerText.includes('finished:'))", timeout=90_000)
+    assert "costs" in page.inner_text("#race-lanes .racenote")
     assert plot_traces(page, "race-chart") >= 3
+    colours = page.evaluate("""() => {
+        const hex = c => { const m = c.match(/\d+/g); return '#' + m.slice(0, 3).map(v => (+v).toString(16).padStart(2, '0')).join(''); };
+        const lanes = {};
+        document.querySelectorAll('#race-lanes .lane').forEach(l => {
+          lanes[l.querySelector('b').innerText] = hex(getComputedStyle(l).borderLeftColor); });
+        const lines = {};
+        document.querySelector('#race-chart .js-plotly-plot').data.forEach(t => { lines[t.name] = t.line.color; });
+        return [lanes, lines]; }""")
+    lanes, lines = colours
+    assert len(lanes) == 3 and all(lines[name].lower() == colour for name, colour in lanes.items())
     page.screenshot(path=str(ARTIFACTS / "race.png"), full_page=True)
 
 
@@ -195,10 +213,145 @@ def test_entropy_tab_sweep_and_lessons_tab(page):
     assert "none" in page.inner_text("#sweep-table")
     page.screenshot(path=str(ARTIFACTS / "entropy-sweep.png"), full_page=True)
     open_tab(page, "How it works")
-    page.wait_for_function("() => document.querySelector('#pg-mask-logical .js-plotly-plot')", timeout=30_000)
+    page.wait_for_function("() => document.querySelector('#pg-mask-logical .maskgrid td')", timeout=30_000)
     assert "leading filled slot(s) commit" in page.inner_text("#pg-orders")
-    assert plot_traces(page, "training-mask") == 1 and plot_traces(page, "pg-mask-physical") == 1
+    assert plot_traces(page, "training-mask") == 1
+    # the playground draws with the Decode tab's own renderer: 8 rows of 1 + 8 cells
+    assert page.locator("#pg-mask-physical .maskgrid td").count() == 8 * 9
     page.get_by_label("2", exact=True).check()  # fill slot 2: now 0..3 lead and commit
     page.wait_for_function("() => document.querySelector('#pg-orders').innerText.includes('4 leading filled')",
                            timeout=30_000)
     page.screenshot(path=str(ARTIFACTS / "how-it-works.png"), full_page=True)
+
+
+# -- the Decode tab's defects (issue 21 §5) and its linked, narrated, fitted views ------------------
+
+def run_small_decode(page, prompt: str, max_new: int = 12) -> None:
+    page.fill("#prompt textarea", prompt)
+    page.fill("#max-new input[type=number]", str(max_new))
+    page.press("#max-new input[type=number]", "Enter")
+    page.click("#run")
+    page.wait_for_function("p => document.querySelector('#canvas .prompt').innerText === p && "
+                           "document.querySelector('#badge').innerText.includes('per forward')", arg=prompt,
+                           timeout=90_000)
+
+
+def test_branch_untouched_form_works_and_says_whether_the_text_changed(page):
+    run_small_decode(page, "Count from 1 to 7:")  # a trace of the served model (branching re-runs it)
+    page.click("#first")
+    page.wait_for_function("() => document.querySelector('#badge').innerText.includes('forward 1 of')",
+                           timeout=60_000)
+    page.get_by_text("Branch: re-run from the current step").click()
+    for field in ("br-force-pos", "br-veto-pos"):
+        assert page.locator(f"#{field} input, #{field} textarea").first.input_value() == ""
+    page.click("#branch")
+    page.wait_for_function("() => document.querySelector('#branch-summary').innerText.includes('output text')",
+                           timeout=60_000)
+    summary = page.inner_text("#branch-summary")
+    assert "Branched after step 0" in summary
+    assert "The output text is the same" in summary or "The output text changed" in summary
+    assert page.locator("#branch-new .tok").count() > 0
+
+
+def growth_marker(page) -> float:
+    return page.evaluate("() => document.querySelector('#growth .js-plotly-plot').layout.shapes[0].x0")
+
+
+def test_growth_marker_and_typed_step_follow_the_step(page):
+    page.click("#first")
+    page.wait_for_function("() => document.querySelector('#badge').innerText.includes('forward 1 of')", timeout=60_000)
+    page.wait_for_function("() => { const el = document.querySelector('#growth .js-plotly-plot'); "
+                           "return el && el.layout.shapes[0].x0 === 1; }", timeout=30_000)
+    page.click("#next")
+    page.wait_for_function("() => document.querySelector('#growth .js-plotly-plot').layout.shapes[0].x0 === 2",
+                           timeout=30_000)
+    number = page.locator("#step input[type=number]")
+    number.fill("4")  # typing a step number moves the views, not only the slider
+    page.wait_for_function("() => document.querySelector('#badge').innerText.includes('forward 5 of')",
+                           timeout=30_000)
+    page.wait_for_function("() => document.querySelector('#growth .js-plotly-plot').layout.shapes[0].x0 === 5",
+                           timeout=30_000)
+    assert "What happened at step 4" in page.inner_text("#narration")
+
+
+def test_example_dropdown_and_prompt_box_follow_the_trace(page):
+    page.locator("#examples input").click()
+    page.get_by_role("option", name="6-plays-streaming.json").click()
+    page.wait_for_function("() => document.querySelector('#canvas .prompt').innerText.startsWith('ROMEO')",
+                           timeout=30_000)
+    assert page.input_value("#prompt textarea").startswith("ROMEO")
+    run_small_decode(page, "Count from 1 to 5:", 8)
+    assert page.input_value("#examples input") == ""  # a new decode is not the example any more
+
+
+def test_ar_trace_gets_views_that_mean_something(page):
+    page.locator("#examples input").click()
+    page.get_by_role("option", name="2-counting-ar.json").click()
+    page.wait_for_function("() => document.querySelector('#badge .dec').innerText === 'ar'", timeout=30_000)
+    page.wait_for_function("() => { const el = document.querySelector('#entropy-bars .js-plotly-plot'); "
+                           "return el && el.data.length >= 1 && el.data[0].y.length > 1; }", timeout=30_000)
+    page.wait_for_function("() => { const el = document.querySelector('#entropy-heatmap .js-plotly-plot'); "
+                           "return el && el.data[0].z[0].length > 1; }", timeout=30_000)
+    assert page.locator("#mask-physical .maskgrid td").count() == 0  # no 1×1 grid: a sentence instead
+    assert "one row" in page.inner_text("#mask-physical")
+    assert "next-token head predicts" in page.inner_text("#narration")
+
+
+def test_narration_and_linked_highlighting(page):
+    page.click("#first")
+    page.wait_for_function("() => document.querySelector('#narration').innerText.includes('What happened at step 0')")
+    text = page.inner_text("#narration")
+    assert "Nothing commits" in text and "filled with" in text  # the counting trace's first step
+    page.click("#next")
+    page.wait_for_function("() => document.querySelector('#narration').innerText.includes('at step 1')")
+    token = page.locator("#orders .slot.st-committed").first
+    pos = token.get_attribute("data-pos")
+    token.click()  # a tap pins the highlight (touch has no hover)
+    marked = page.evaluate("p => [...document.querySelectorAll('.hl')].map(e => e.closest('[id]').id)", pos)
+    for view in ("canvas", "orders", "mask-physical", "mask-logical"):
+        assert view in marked, (view, marked)
+    page.locator("#canvas .tok").first.click()
+    assert page.locator(f'#orders .hl[data-pos="{pos}"]').count() == 0  # the pin moved
+
+
+def test_model_card_and_advanced_fold(page):
+    assert "parameters" in page.inner_text("#model-card") or page.get_by_text("About the model").count() == 1
+    page.get_by_text("About the model").click()
+    page.wait_for_function("() => document.querySelector('#model-card').innerText.includes('parameters')")
+    assert not page.locator("#advanced input[type=number]").first.is_visible()  # folded by default
+
+
+VIEWS = ["badge", "narration", "canvas", "orders", "entropy-bars", "growth", "mask-physical",
+         "mask-logical", "entropy-heatmap", "step-table"]
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1024, 768)])
+def test_views_fit_the_room(browser, app_url, width, height):
+    """No two visible view boxes overlap, nothing is wider than the screen (wide grids scroll in
+    their own box), tokens are at least 16 px and labels 12 px; at 1024×768 a visualization
+    starts on the first screen."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    try:
+        page.goto(app_url, wait_until="domcontentloaded")
+        page.wait_for_selector("#canvas .tok", timeout=60_000)
+        page.wait_for_selector("#mask-logical .maskgrid td", timeout=60_000)
+        page.wait_for_function("() => document.querySelector('#entropy-heatmap .js-plotly-plot')", timeout=30_000)
+        boxes = page.evaluate("""ids => ids.map(id => { const r = document.getElementById(id).getBoundingClientRect();
+                                   return [id, r.left, r.top + scrollY, r.right, r.bottom + scrollY]; })""", VIEWS)
+        for i, a in enumerate(boxes):
+            assert a[3] - a[1] > 0 and a[4] - a[2] > 0, f"{a[0]} is not visible"
+            assert a[1] >= 0 and a[3] <= width, f"{a[0]} is cut off: {a}"
+            for b in boxes[i + 1:]:
+                overlap = min(a[3], b[3]) - max(a[1], b[1]) > 1 and min(a[4], b[4]) - max(a[2], b[2]) > 1
+                assert not overlap, f"{a[0]} overlaps {b[0]}"
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        sizes = page.evaluate("""() => {
+            const px = sel => [...document.querySelectorAll(sel)].map(e => parseFloat(getComputedStyle(e).fontSize));
+            return {tokens: px('#canvas .tokens .tok, #orders .slot .tokt'),
+                    labels: px('#decode-views *, #orders *, #mask-physical *, #step-table *').filter(s => s > 0)}; }""")
+        assert min(sizes["tokens"]) >= 16 and min(sizes["labels"]) >= 12
+        if width == 1024:
+            assert page.evaluate("() => document.querySelector('#canvas').getBoundingClientRect().top") < height
+        page.screenshot(path=str(ARTIFACTS / f"decode-{width}.png"), full_page=False)
+    finally:
+        page.close()

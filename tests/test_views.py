@@ -26,21 +26,9 @@ def test_timeline_states_follow_fill_and_commit(timeline):
     assert timeline.committed_after[-1] == len(trace.token_ids)
 
 
-def test_attention_mask_figures(timeline):
-    step = next(s for s in timeline.trace.steps if any(t is None for t in s.window)
-                and any(t is not None for t in s.window))
-    phys = figures.attention_mask(timeline, step.index, logical=False).data[0].z
-    logi = figures.attention_mask(timeline, step.index, logical=True).data[0].z
-    n = len(step.window)
-    assert all(row[0] == 1 for row in phys)  # everyone sees the prefix
-    assert [row[1:] for row in phys] == [[int(j <= i) for j in range(n)] for i in range(n)]
-    assert [row[1:] for row in logi] == [[int(v) for v in row] for row in visibility(step.window)]
-
-
 def test_figures_have_heights_and_data(timeline):
     k = 0
-    for fig in (figures.attention_mask(timeline, k, False), figures.attention_mask(timeline, k, True),
-                figures.entropy_bars(timeline, k), figures.entropy_heatmap(timeline),
+    for fig in (figures.entropy_bars(timeline, k), figures.entropy_heatmap(timeline),
                 figures.prefix_growth({"streaming": timeline}, k)):
         assert fig.layout.height and fig.layout.height >= 300
         assert len(fig.data) >= 1
@@ -108,7 +96,7 @@ def test_mask_grids_match_the_reordering_rule(timeline):
     for logical, expected in ((False, [[j <= i for j in range(n)] for i in range(n)]),
                               (True, visibility(step.window))):
         html = render.mask_grid(timeline, step.index, logical)
-        rows = re.findall(r"<tr><th class=\"row[^>]*>.*?</tr>", html)
+        rows = re.findall(r'<tr data-pos="\d+"><th class="row[^>]*>.*?</tr>', html)
         assert len(rows) == n
-        got = [[c == "on" for c in re.findall(r'<td class="(on|off)"></td>', row)] for row in rows]
+        got = [[c == "on" for c in re.findall(r'<td class="(on|off)" data-pos="\d+"></td>', row)] for row in rows]
         assert got == [[bool(v) for v in row] for row in expected]

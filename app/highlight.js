@@ -1,0 +1,76 @@
+// Linked highlighting: pointing at (or tapping) a token marks the same logical position in every
+// view: the canvas, both order rows, both attention grids (row and column), the entropy bars and
+// the heatmap. Views mark positions with data-pos; Plotly bars carry the position as x.
+(() => {
+  let pinned = null, hovered = null;
+  const PLOTS = ["entropy-bars", "entropy-heatmap"];
+
+  function clear() {
+    document.querySelectorAll(".hl").forEach(e => e.classList.remove("hl"));
+    document.querySelectorAll(".heat-hl").forEach(e => e.remove());
+    document.querySelectorAll("path[data-hl]").forEach(p => {
+      p.style.stroke = p.dataset.hl; p.style.strokeWidth = ""; p.removeAttribute("data-hl"); });
+  }
+
+  function markBars(el, pos) {
+    (el.data || []).forEach((trace, t) => {
+      if (trace.type !== "bar" || !trace.x) return;
+      const i = trace.x.map(String).indexOf(String(pos));
+      const layer = el.querySelectorAll(".barlayer .trace")[t];
+      const point = layer && layer.querySelectorAll(".point path")[i];
+      if (i < 0 || !point) return;
+      point.dataset.hl = point.style.stroke || ""; point.style.stroke = "#111827"; point.style.strokeWidth = "3px";
+    });
+  }
+
+  function markHeatmap(el, pos) {
+    const trace = (el.data || [])[0], full = el._fullLayout;
+    if (!trace || trace.type !== "heatmap" || !full || !full.xaxis) return;
+    if (!trace.x.map(String).includes(String(pos))) return;
+    const xa = full.xaxis, ya = full.yaxis, p = Number(pos);
+    const left = xa._offset + Math.min(xa.l2p(p - 0.5), xa.l2p(p + 0.5));
+    const box = document.createElement("div");
+    box.className = "heat-hl";
+    Object.assign(box.style, { left: left + "px", top: ya._offset + "px",
+      width: Math.max(3, Math.abs(xa.l2p(p + 0.5) - xa.l2p(p - 0.5))) + "px", height: ya._length + "px" });
+    el.style.position = "relative";
+    el.appendChild(box);
+  }
+
+  function apply() {
+    clear();
+    const pos = pinned ?? hovered;
+    if (pos === null || pos === undefined) return;
+    document.querySelectorAll(`[data-pos="${CSS.escape(String(pos))}"]`).forEach(e => e.classList.add("hl"));
+    PLOTS.forEach(id => document.querySelectorAll(`#${id} .js-plotly-plot`).forEach(el => {
+      markBars(el, pos); markHeatmap(el, pos); }));
+  }
+
+  const posOf = target => { const e = target.closest && target.closest("[data-pos]"); return e ? e.dataset.pos : null; };
+  document.addEventListener("mouseover", ev => { const p = posOf(ev.target); if (p !== null) { hovered = p; apply(); } });
+  document.addEventListener("mouseout", ev => { if (posOf(ev.target) !== null) { hovered = null; apply(); } });
+  document.addEventListener("click", ev => {   // a tap pins (touch screens have no hover); again unpins
+    const p = posOf(ev.target);
+    if (p === null) return;
+    pinned = pinned === p ? null : p; apply();
+  });
+
+  // Plotly plots: hovering or tapping a bar or heatmap cell highlights that position elsewhere.
+  function linkPlots() {
+    PLOTS.forEach(id => document.querySelectorAll(`#${id} .js-plotly-plot`).forEach(el => {
+      if (el.__wedlmLinked || typeof el.on !== "function") return;
+      el.__wedlmLinked = true;
+      const pick = e => e && e.points && e.points[0] ? String(e.points[0].customdata ?? e.points[0].x) : null;
+      el.on("plotly_hover", e => { hovered = pick(e); apply(); });
+      el.on("plotly_unhover", () => { hovered = null; apply(); });
+      el.on("plotly_click", e => { const p = pick(e); pinned = pinned === p ? null : p; apply(); });
+    }));
+  }
+  // Views re-render while stepping: every half second, link new plots and restore a pinned mark
+  // (a timer, not a MutationObserver: plots make thousands of mutations while they draw).
+  setInterval(() => {
+    linkPlots();
+    if (pinned !== null && !document.querySelector(".hl")) apply();
+  }, 500);
+  window.wedlmHighlight = { pin: p => { pinned = p === null ? null : String(p); apply(); } };
+})();

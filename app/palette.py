@@ -1,0 +1,74 @@
+"""The explorer's one visual language: a colour per token state, a colour per decoder and one
+fixed entropy scale. CSS reads these through variables (css_variables), Plotly figures and the
+exported HTML read them from here, so every view speaks the same colours."""
+from __future__ import annotations
+
+# Token states, as every view names them (Timeline.state_at and the window rows).
+STATE_COLOURS = {
+    "mask": "#d1d5db",        # grey: still a mask
+    "filled": "#fde68a",      # amber: filled, not committed (recomputed next forward)
+    "new": "#fdba74",         # orange: filled by this step's forward
+    "committed": "#86efac",   # green: its KV is in the cache; final output
+    "stop": "#c4b5fd",        # violet: the stop token
+    "dropped": "#f3f4f6",     # pale: filled after the stop token, never output
+}
+STATE_LABELS = {
+    "mask": "mask", "filled": "filled, not committed", "new": "new this step",
+    "committed": "committed (in the KV cache)", "stop": "stop token",
+    "dropped": "dropped (after the stop token)",
+}
+
+# Decoders: the same colour in every lane, line and badge.
+DECODER_COLOURS = {
+    "ar": "#6b7280",          # grey
+    "streaming": "#2563eb",   # blue
+    "block": "#d97706",       # dark amber
+    "reference": "#7c3aed",   # violet
+}
+DECODER_COLOURS_FALLBACK = ["#0891b2", "#db2777", "#65a30d"]
+
+THRESHOLD_COLOUR = "#dc2626"  # τ line and the current-step marker
+PENALTY_COLOUR = "#94a3b8"    # the λ·d part of a score
+ATTEND_COLOUR = "#2563eb"     # attention grid: row sees column
+PREFIX_COLOUR = "#1e3a8a"     # attention grid: the cached prefix
+NO_ATTEND_COLOUR = "#f3f4f6"
+
+# One entropy scale everywhere (nats): 0 is green, ENTROPY_MAX and above red.
+ENTROPY_MAX = 6.0
+ENTROPY_STOPS = [(0.0, (26, 152, 80)), (0.5, (254, 224, 139)), (1.0, (215, 48, 39))]
+ENTROPY_SCALE = [[x, "#%02x%02x%02x" % rgb] for x, rgb in ENTROPY_STOPS]  # Plotly colorscale
+
+
+def decoder_colour(name: str, index: int = 0) -> str:
+    return DECODER_COLOURS.get(name, DECODER_COLOURS_FALLBACK[index % len(DECODER_COLOURS_FALLBACK)])
+
+
+def entropy_colour(h: float | None) -> str:
+    """The colour of entropy `h` (nats) on the fixed scale, lightened for text on top."""
+    if h is None:
+        return STATE_COLOURS["mask"]
+    x = max(0.0, min(1.0, h / ENTROPY_MAX))
+    for (x0, c0), (x1, c1) in zip(ENTROPY_STOPS, ENTROPY_STOPS[1:]):
+        if x <= x1:
+            t = (x - x0) / (x1 - x0)
+            rgb = [a + (b - a) * t for a, b in zip(c0, c1)]
+            break
+    light = [round(255 - (255 - v) * 0.55) for v in rgb]  # 55 % strength: dark text stays readable
+    return "#%02x%02x%02x" % tuple(light)
+
+
+def entropy_legend_html() -> str:
+    """The scale's legend, shown beside every view coloured by entropy."""
+    stops = ", ".join(f"{entropy_colour(ENTROPY_MAX * x)} {round(100 * x)}%" for x in (0, 0.25, 0.5, 0.75, 1))
+    return (f'<div class="entropy-legend"><span>entropy 0</span>'
+            f'<span class="ramp" style="background:linear-gradient(to right, {stops})"></span>'
+            f'<span>{ENTROPY_MAX:g} nats or more</span></div>')
+
+
+def css_variables() -> str:
+    """:root variables the stylesheet uses (app/style.css), so CSS and figures share colours."""
+    lines = [f"--state-{k}: {v};" for k, v in STATE_COLOURS.items()]
+    lines += [f"--decoder-{k}: {v};" for k, v in DECODER_COLOURS.items()]
+    lines += [f"--attend: {ATTEND_COLOUR};", f"--attend-prefix: {PREFIX_COLOUR};",
+              f"--attend-off: {NO_ATTEND_COLOUR};", f"--threshold: {THRESHOLD_COLOUR};"]
+    return ":root {\n  " + "\n  ".join(lines) + "\n}\n"

@@ -1,0 +1,76 @@
+"""The per-step narration (app/narration.py) against the step records it narrates: the recorded
+traces of the bundled model and fresh decodes of the tiny test model."""
+from pathlib import Path
+
+import pytest
+
+from app import render
+from app.narration import narrate, positions_text, token_text
+from app.timeline import Timeline
+from wedlm import DecodeConfig, Trace, decode
+
+TRACES = sorted((Path(__file__).parent.parent / "assets" / "traces").glob("*.json"))
+
+
+def test_positions_text_compresses_runs():
+    assert positions_text([59, 56, 57, 58, 62]) == "56–59, 62"
+    assert positions_text([7]) == "7"
+
+
+@pytest.mark.parametrize("path", TRACES, ids=lambda p: p.stem)
+def test_every_recorded_step_names_its_fills_and_commits(path):
+    trace = Trace.load(path)
+    for s in trace.steps:
+        text = " ".join(narrate(trace, s.index))
+        if trace.decoder == "ar":
+            assert f"position {s.filled[0].pos}" in text and token_text(trace, s.filled[0].token) in text
+            continue
+        if s.committed:
+            assert f"run {positions_text(list(range(s.start, s.start + len(s.committed))))} " in text
+            assert f"({s.cache_before} → {s.cache_after} tokens)" in text
+        else:
+            assert "Nothing commits" in text and f"stays at {s.cache_before} tokens" in text
+        chosen = [m.pos for m in s.masks if m.selected]
+        if chosen:
+            assert positions_text(chosen) in text
+            if s.threshold is not None and all(m.score >= s.threshold for m in s.masks if m.selected):
+                assert "the fallback" in text
+        still_open = [m.pos for m in s.masks if not m.selected]
+        if still_open:
+            assert f"at {positions_text(still_open)} stayed open" in text
+        if any(t in trace.stop_ids for t in s.committed):
+            assert "stop token" in text and "the decode ends" in text
+
+
+def test_a_stall_says_what_waits(tiny_lm):
+    """A far slot filled while the first slot is still a mask: nothing commits, and it waits."""
+    trace = decode(tiny_lm, "Count from 1 to 9:", "streaming",
+                   DecodeConfig(window=8, threshold=None, penalty=0.0, max_new_tokens=16))
+    stalls = [s for s in trace.steps if not s.committed and any(t is not None for t in s.window)]
+    assert stalls, "the random model never filled a far slot first"
+    for s in stalls:
+        text = " ".join(narrate(trace, s.index))
+        first_mask = s.start + next(i for i, t in enumerate(s.window) if t is None)
+        assert f"position {first_mask} is still a mask" in text and "behind it" in text
+
+
+def test_tau_none_budget_block_wait_and_ar(tiny_lm):
+    none = decode(tiny_lm, "ROMEO:", "streaming", DecodeConfig(threshold=None, max_new_tokens=5))
+    assert "τ = none" in narrate(none, 0)[-2] + narrate(none, 0)[-1]
+    if none.result.stop_reason == "max_new_tokens":
+        assert "budget of 5 new tokens" in " ".join(narrate(none, len(none.steps) - 1))
+    block = decode(tiny_lm, "Count from 1 to 9:", "block",
+                   DecodeConfig(threshold=3.0, block_size=4, max_new_tokens=8))
+    waits = [s for s in block.steps if not s.committed and any(t is None for t in s.window)]
+    assert waits and all("block decoding waits" in " ".join(narrate(block, s.index)) for s in waits)
+    ar = decode(tiny_lm, "Count from 1 to 9:", "ar", DecodeConfig(max_new_tokens=4))
+    first = " ".join(narrate(ar, 0))
+    assert "next-token head predicts" in first and f"{ar.steps[0].filled[0].entropy:.2f} nats" in first
+
+
+def test_narration_html_escapes_token_text(tiny_lm):
+    trace = decode(tiny_lm, "Count from 1 to 9:", "streaming", DecodeConfig(window=8, threshold=3.0, max_new_tokens=8))
+    for tok in list(trace.tokens):
+        trace.tokens[tok] = "<img src=x onerror=alert(1)>"
+    html = render.narration_html(Timeline(trace), len(trace.steps) - 1)
+    assert "<img" not in html and "&lt;img" in html
