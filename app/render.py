@@ -194,7 +194,9 @@ def grid_html(window: list, order: list[int], start: int, cache_len: int, labels
     for i in idx:
         later = ' title="sees a filled token to its right"' if logical and window[i] is None and any(
             vis[i][j] and j > i for j in idx) else ""
-        cells = "".join(f'<td class="{"on" if vis[i][j] else "off"}" data-pos="{start + j}"></td>' for j in idx)
+        # "later": a mask seeing a filled token logically after it (what reordering buys)
+        cells = "".join(f'<td class="{"off" if not vis[i][j] else "on later" if window[i] is None and j > i else "on"}" '
+                        f'data-pos="{start + j}"></td>' for j in idx)
         rows.append(f'<tr data-pos="{start + i}"><th class="row st-{kinds[i].split()[0]}"{later}>{names[i]}</th>'
                     f'<td class="on prefix"></td>{cells}</tr>')
     title = "logical order (the text)" if logical else "physical order (what runs)"

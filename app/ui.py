@@ -9,7 +9,7 @@ import gradio as gr
 
 from wedlm.paths import BUNDLED_AR_MODEL
 
-from . import decode_tab, entropy_tab, lessons_tab, palette, race_tab, sessions
+from . import decode_tab, entropy_tab, lessons_tab, palette, race_tab, sessions, tour
 from .common import Context, Models
 from .settings import Limits, limits as env_limits, on_zero_gpu, space_mode
 
@@ -30,8 +30,11 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None,
     with gr.Blocks(title="WeDLM Explorer", delete_cache=cache) as demo:
         gr.Markdown("# WeDLM Explorer\nA real **WeDLM streaming parallel decoder** on a real KV cache, "
                     "step by step: masks are filled in parallel, filled tokens move in front of masks "
-                    "(keeping their position ids), and the leading filled run commits to the cache.")
+                    "(keeping their position ids), and the leading filled run commits to the cache.",
+                    elem_id="app-header")
         gr.HTML(server_line(ctx), elem_id="server-line")
+        with gr.Tab("Tour", elem_id="tour"):
+            tour.build(ctx, demo)
         with gr.Tab("Decode"):
             decode_tab.build(ctx, demo)
         with gr.Tab("Race"):

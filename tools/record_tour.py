@@ -1,0 +1,96 @@
+"""Record the guided tour's traces and pick the step each chapter lands on (run after retraining).
+
+python -m tools.record_tour      (from the repository's root)
+
+Decodes a few prompts on the bundled models, applies each chapter's rule (app/tour_moments.py)
+to find its moment, branches the stall with larger penalties λ to find one that ends it sooner,
+runs the entropy suite for the entropy -> speed plot, and writes assets/tour/tour.json.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+
+from app import entropy, tour_moments as moments
+from app.tour import LAW_MAX_NEW, TOUR_FILE, TOUR_FORMAT, TOUR_PROMPTS
+from wedlm import DecodeConfig, decode, load_model
+from wedlm.branch import branch
+from wedlm.paths import BUNDLED_AR_MODEL, BUNDLED_MODEL
+
+TOP_CANDIDATES = 3     # per filled slot: enough for the hover, keeps the file small
+STALL_PENALTIES = (0.1, 0.2, 0.5, 1.0, 2.0)  # the one that ends the stall soonest is kept
+
+
+def first_with(traces: dict, names: list[str], finder) -> dict | None:
+    """The first of `names` whose trace has the moment `finder` looks for."""
+    for name in names:
+        step = finder(traces[name])
+        if step is not None:
+            return {"trace": name, "step": step}
+    return None
+
+
+def main() -> int:
+    lm = load_model(str(BUNDLED_MODEL), device="cpu")
+    ar_lm = load_model(str(BUNDLED_AR_MODEL), device="cpu")
+    base = DecodeConfig(top_candidates=TOP_CANDIDATES)
+    traces = {}
+    for name, (prompt, decoder, max_new) in TOUR_PROMPTS.items():
+        model = ar_lm if decoder == "ar" else lm
+        traces[name] = decode(model, prompt, decoder, replace(base, max_new_tokens=max_new))
+        st = traces[name].stats()
+        print(f"{name}: {st['generated_tokens']} tokens in {st['forwards']} forwards")
+
+    window_traces = ["table", "counting", "code", "plays"]
+    picks = {
+        "ar": first_with(traces, ["ar-counting"], moments.ar_step),
+        "fill_rule": first_with(traces, window_traces, moments.fill_rule_step),
+        "reorder": first_with(traces, window_traces, moments.reorder_step),
+        "commit": first_with(traces, window_traces, moments.commit_step),
+        "stall": first_with(traces, ["plays", "code", "table"], moments.stall_step),
+        "entropy_low": first_with(traces, ["counting"], moments.busiest_step),
+        "entropy_high": first_with(traces, ["plays", "code"], moments.fallback_step),
+    }
+    missing = [k for k, v in picks.items() if v is None]
+    if missing:
+        print(f"no trace has the moment for: {', '.join(missing)}", file=sys.stderr)
+        return 1
+    picks["race"] = {"streaming": "counting", "ar": "ar-counting",
+                     "tick": len(traces["counting"].steps)}  # the forward where WeDLM is done
+
+    stall = picks["stall"]
+    original = traces[stall["trace"]]
+    s = original.steps[stall["step"]]
+    first_mask = s.masks[0].pos
+    before = moments.commit_step_of(original, first_mask)
+    best = None  # (step that commits the first mask, penalty, branch)
+    for penalty in STALL_PENALTIES:
+        config = DecodeConfig.from_dict({**original.config, "penalty": penalty})
+        other = branch(lm, original, stall["step"] - 1, config)
+        after = moments.commit_step_of(other, first_mask)
+        print(f"stall at step {stall['step']}: λ={penalty} commits position {first_mask} at step "
+              f"{after} (λ={original.config['penalty']}: step {before})")
+        if after is not None and (before is None or after < before) and (best is None or after < best[0]):
+            best = (after, penalty, other)
+    if best is None:
+        print("no penalty ended the stall sooner", file=sys.stderr)
+        return 1
+    traces["stall-branch"] = best[2]  # the penalty that ends the stall soonest (smallest on a tie)
+    stall.update(penalty=best[1], branch="stall-branch")
+
+    law_prompts = entropy.suite_prompts()
+    rows = entropy.run_suite(lm, ar_lm, replace(base, max_new_tokens=LAW_MAX_NEW), law_prompts)
+    used = {v for p in picks.values() for k, v in p.items() if k in ("trace", "branch", "streaming", "ar")}
+    data = {"format": TOUR_FORMAT, "version": 1, "command": "python -m tools.record_tour",
+            "traces": {k: t.to_dict() for k, t in traces.items() if k in used},  # only what chapters show
+            "picks": picks, "law_rows": rows}
+    TOUR_FILE.parent.mkdir(parents=True, exist_ok=True)
+    TOUR_FILE.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    print(json.dumps(picks, indent=1))
+    print(f"wrote {TOUR_FILE} ({TOUR_FILE.stat().st_size // 1024} KB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

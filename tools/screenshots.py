@@ -1,0 +1,102 @@
+"""Make the README's screenshots and the room-size screenshots into docs/screenshots/.
+
+python -m tools.screenshots [--chapter 3]      (from the repository's root)
+
+Launches the explorer on the bundled model (loopback, a free port), drives headless Chromium
+(Debian's /usr/bin/chromium) through Playwright, and writes what a visitor sees on the first
+screen at 1440×900 (laptop), 1024×768 (projector) and 390×844 (phone):
+tour-chapter-N-<size>.png, decode-step-<size>.png, race-<size>.png, saved as 256-colour PNGs.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+
+from wedlm.paths import REPO_ROOT  # noqa: E402
+
+OUT = REPO_ROOT / "docs" / "screenshots"
+SIZES = {"1440": (1440, 900), "1024": (1024, 768), "390": (390, 844)}
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+RACE_PROMPT = "Count from 1 to 30:"
+
+
+def save(png: bytes, path: Path) -> None:
+    """A 256-colour PNG: the views are flat colours, so this keeps them sharp and small."""
+    from PIL import Image
+    image = Image.open(io.BytesIO(png)).convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT)
+    image.save(path, optimize=True)
+    print(f"{path.relative_to(REPO_ROOT)}: {path.stat().st_size // 1024} KB")
+
+
+def decode_step(page) -> None:
+    """The Decode tab on the first recorded step whose window has a filled slot behind a mask."""
+    from app import tour_moments
+    from app.common import TRACE_DIR
+    from wedlm import Trace
+    page.get_by_role("tab", name="Decode").click()
+    page.wait_for_selector("#canvas .prompt", timeout=60_000)
+    name = page.input_value("#examples input")
+    trace = Trace.load(TRACE_DIR / name) if (TRACE_DIR / name).is_file() else None
+    step = tour_moments.reorder_step(trace) if trace else None
+    if step is None:
+        return
+    page.fill("#step input[type=number]", str(step))
+    page.press("#step input[type=number]", "Enter")
+    page.click("#next")  # a step event that redraws every view
+    page.click("#prev")
+    page.wait_for_function("s => document.querySelector('#badge').innerText.includes('step ' + s + ' ')",
+                           arg=step, timeout=30_000)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--chapter", type=int, default=3, help="the tour chapter to show (default 3)")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    from app.ui import build_ui, launch
+    OUT.mkdir(parents=True, exist_ok=True)
+    demo = build_ui()
+    launch(demo, prevent_thread_lock=True, server_name="127.0.0.1", quiet=True)
+    url = demo.local_url.rstrip("/")
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            for label, (width, height) in SIZES.items():
+                page = browser.new_page(viewport={"width": width, "height": height})
+                page.goto(f"{url}/?chapter={args.chapter}", wait_until="domcontentloaded")
+                page.wait_for_selector(f"#tour-viz-{args.chapter}", state="visible", timeout=300_000)
+                page.wait_for_timeout(1500)  # plots finish drawing
+                save(page.screenshot(), OUT / f"tour-chapter-{args.chapter}-{label}.png")
+                decode_step(page)
+                page.locator("#badge").scroll_into_view_if_needed()  # the step's views, not the form
+                page.evaluate("() => window.scrollBy(0, document.querySelector('#badge').getBoundingClientRect().top - 8)")
+                page.wait_for_timeout(1500)
+                save(page.screenshot(), OUT / f"decode-step-{label}.png")
+                page.get_by_role("tab", name="Race").click()
+                page.fill("#race-prompt textarea", RACE_PROMPT)
+                page.click("#race-run")
+                page.wait_for_function("() => [...document.querySelectorAll('#race-lanes .lane')]"
+                                       ".every(l => l.innerText.includes('finished')) && "
+                                       "document.querySelectorAll('#race-lanes .lane').length > 1",
+                                       timeout=300_000)
+                page.locator("#race-lanes").scroll_into_view_if_needed()
+                page.wait_for_timeout(1500)
+                save(page.screenshot(), OUT / f"race-{label}.png")
+                page.close()
+            browser.close()
+    finally:
+        demo.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
