@@ -7,6 +7,7 @@ from pathlib import Path
 import gradio as gr
 
 from wedlm import DecodeConfig, ModelLoadError, Trace, ValidationError, decode, load_model
+from wedlm.config import DEFAULTS
 from wedlm.paths import TRACES_DIR as TRACE_DIR
 
 from . import gpu
@@ -63,8 +64,10 @@ def read_trace_file(path: str | Path) -> Trace:
         raise gr.Error(f"not a valid WeDLM trace: {type(err).__name__}: {str(err)[:200]}")
 
 
-def make_config(window=16, threshold=0.4, no_threshold=False, penalty=0.02, temperature=0.0,
-                top_k=0, top_p=1.0, max_new_tokens=128, seed=0, block_size=16) -> DecodeConfig:
+def make_config(window=DEFAULTS["window"], threshold=DEFAULTS["threshold"], no_threshold=False,
+                penalty=DEFAULTS["penalty"], temperature=DEFAULTS["temperature"], top_k=DEFAULTS["top_k"],
+                top_p=DEFAULTS["top_p"], max_new_tokens=DEFAULTS["max_new_tokens"], seed=DEFAULTS["seed"],
+                block_size=DEFAULTS["block_size"]) -> DecodeConfig:
     """Knob values from the page (numbers may arrive as floats or None) -> a checked config."""
     def whole(value, name):
         if value is None or float(value) != int(float(value)):

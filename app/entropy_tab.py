@@ -8,9 +8,10 @@ import gradio as gr
 
 from wedlm import ValidationError
 from wedlm.analysis import MAX_TEXT_TOKENS
+from wedlm.config import DEFAULTS
 from wedlm.paths import BUNDLED_MODEL
 
-from . import entropy, gpu, lens
+from . import entropy, gpu, knobs, lens
 from .common import Context, make_config, rows_frame
 
 LENS_EXAMPLES = (
@@ -72,7 +73,7 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
     suite_rows = gr.State(recorded["rows"] if recorded else [])
     sweep_point = gr.State(None)
     with gr.Row():
-        tau = gr.Number(value=0.4, label="Threshold τ", minimum=0)
+        tau = knobs.number("threshold")
         max_new = gr.Slider(8, 256, value=entropy.SUITE_MAX_NEW_TOKENS, step=8, label="Max new tokens")
         suite_btn = gr.Button("Run the suite", variant="primary", elem_id="suite-run")
     where = (f"Recorded on the bundled models (τ = {recorded['config']['threshold']}, at most "
@@ -149,7 +150,8 @@ def lens_build(ctx: Context) -> None:
             raise gr.Error("run a decode in the Decode tab first")
         return trace.prompt, trace.text
 
-    def lens_api(prompt: str, text: str, threshold: float | None = 0.4, penalty: float = 0.02) -> dict:
+    def lens_api(prompt: str, text: str, threshold: float | None = DEFAULTS["threshold"],
+                 penalty: float = DEFAULTS["penalty"]) -> dict:
         """The entropy lens of one text: per token the entropies (when filled, frontier mask,
         next-token head), the step that filled and committed it, the commit groups, and tokens
         per forward at τ and λ (a forced streaming decode: the model picks slots, the text gives tokens)."""
@@ -186,9 +188,9 @@ def lens_ui(ctx: Context, show, regroup, recolour, from_decode) -> None:
             text_b = gr.Textbox(LENS_EXAMPLES[1][1], label="Text B (optional)", lines=3, elem_id="lens-text-b",
                                 max_length=lens.MAX_TEXT_CHARS)
     with gr.Row():
-        lens_tau = gr.Slider(0, 3, value=0.4, step=0.05, label="Threshold τ (re-groups live)", elem_id="lens-tau")
+        lens_tau = knobs.slider("threshold", high=3, label="Threshold τ (re-groups live)", elem_id="lens-tau")
         lens_no_tau = gr.Checkbox(False, label="No τ (one slot per step)")
-        lens_penalty = gr.Number(value=0.02, label="Penalty λ", minimum=0, elem_id="lens-penalty")
+        lens_penalty = knobs.number("penalty", elem_id="lens-penalty")
         colour_by = gr.Radio(list(lens.COLOUR_BY), value=next(iter(lens.COLOUR_BY)), label="Colour by")
         lens_btn = gr.Button("Show the lens", variant="primary", elem_id="lens-run")
     gr.HTML(lens.legend_html() + f'<div class="note">{lens.LIMITS_NOTE}</div>', elem_id="lens-legend")

@@ -12,7 +12,7 @@ NO_TAU_LABEL = "τ = none: one slot per step (most cautious)"
 def slider(name: str, *, high: float | None = None, **kwargs) -> gr.Slider:
     """A slider over the field's whole range (`high` narrows it for a view that needs less)."""
     default, k = knob(name)
-    top = k.high if high is None else min(high, k.high)
+    top = k.high if high is None else high if k.high is None else min(high, k.high)
     kwargs.setdefault("label", k.label)
     kwargs.setdefault("info", k.help)
     kwargs.setdefault("value", min(default, top))
