@@ -31,7 +31,14 @@ def test_forced_decoder_given_the_greedy_output_replays_the_streaming_decode(bun
     the same steps, so the forced TPF is the real one (the ceiling tool's oracle)."""
     cfg = DecodeConfig(max_new_tokens=40)
     stream = decode(bundled, MATH, "streaming", cfg)
-    forced = forced_decoder(bundled, cfg, stream.prompt_ids, stream.token_ids)
+    # the window keeps W slots to the end (as the official engine), so greedy also filled slots
+    # past the budget that never commit: the reference is every token greedy filled, by position
+    fills = {f.pos: f.token for s in stream.steps for f in s.filled}
+    start = len(stream.prompt_ids)
+    assert max(fills) >= start + len(stream.token_ids)  # slots past the end were filled
+    reference = [fills[p] for p in range(start, max(fills) + 1)]
+    assert reference[:len(stream.token_ids)] == stream.token_ids
+    forced = forced_decoder(bundled, cfg, stream.prompt_ids, reference)
     steps = list(forced.steps(stream.prompt_ids))
     assert forced.result.token_ids == stream.token_ids
     assert [[(f.pos, f.token) for f in s.filled] for s in steps] == \
@@ -49,10 +56,15 @@ def test_forced_decoder_given_the_greedy_output_replays_the_streaming_decode(bun
 
 @pytest.mark.parametrize("prompt,max_new", [("Count from 3 to 30:", 64), (MATH, 32)])
 def test_lens_groups_equal_the_real_streaming_decode_on_the_greedy_output(bundled, prompt, max_new):
+    """The window keeps W slots to the end, so the real decode also filled slots past its output
+    (never committed); given those tokens (`beyond`) the lens replays it exactly."""
     cfg = DecodeConfig(max_new_tokens=max_new)
     stream = decode(bundled, prompt, "streaming", cfg)
     stop = stream.token_ids[-1] in bundled.stop_ids
-    result = lens(bundled, stream.prompt_ids, stream.output_ids(), cfg, stop=stop)
+    fills = {f.pos: f.token for s in stream.steps for f in s.filled}
+    end = len(stream.prompt_ids) + len(stream.token_ids)
+    beyond = [fills.get(p, bundled.stop_ids[0]) for p in range(end, max(fills) + 1)]
+    result = lens(bundled, stream.prompt_ids, stream.output_ids(), cfg, stop=stop, beyond=beyond)
     assert result.token_ids == stream.token_ids
     assert result.grouping.groups() == commit_groups(stream)
     assert result.grouping.forwards == stream.result.forwards
@@ -147,8 +159,10 @@ def test_grouping_counts_every_forced_token_once(tiny_lm):
     result = lens(tiny_lm, ids, [11, 12, 13, 14, 15], DecodeConfig(threshold=None), stop=False)
     groups = result.grouping.groups()
     assert sum(groups, []) == list(range(5))
-    assert sorted(result.grouping.fill_step) == list(range(5))  # no τ: one slot per step
-    assert result.grouping.forwards == 6                              # and a last one to commit
+    # no τ: one slot per step, so no two tokens fill together; slots past the text's end (the
+    # window keeps W slots to the end) may take steps of their own, so at least 5 + 1 forwards
+    assert len(set(result.grouping.fill_step)) == 5
+    assert result.grouping.forwards >= 6
     d = result.to_dict()
     assert len(d["head_entropy"]) == len(d["frontier_entropy"]) == len(d["fill_step"]) == 5
     assert d["tokens_per_forward"] == pytest.approx(5 / d["forwards"])

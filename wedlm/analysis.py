@@ -62,10 +62,13 @@ def forced_tokens(lm: LoadedModel, text_ids: list[int], stop: bool) -> list[int]
 
 
 def forced_decode(lm: LoadedModel, prompt_ids: list[int], text_ids: list[int],
-                  config: DecodeConfig, stop: bool = True):
-    """Run the forced streaming decode; returns (step records, result)."""
+                  config: DecodeConfig, stop: bool = True, beyond: list[int] = ()):
+    """Run the forced streaming decode; returns (step records, result). The window keeps W
+    slots to the end, so slots past the text get filled too (never committed): with end of text,
+    or with `beyond`'s tokens where given (e.g. what a real decode filled there)."""
     tokens = forced_tokens(lm, text_ids, stop)
-    runner = forced_decoder(lm, replace(config, max_new_tokens=len(tokens)), prompt_ids, tokens)
+    runner = forced_decoder(lm, replace(config, max_new_tokens=len(tokens)), prompt_ids,
+                            tokens + list(beyond))
     steps = list(runner.steps(prompt_ids))
     return steps, runner.result
 
@@ -245,7 +248,7 @@ def check_text(prompt: str, text: str) -> None:
 
 
 def lens(lm: LoadedModel, prompt_ids: list[int], text_ids: list[int], config: DecodeConfig,
-         stop: bool = True) -> Lens:
+         stop: bool = True, beyond: list[int] = ()) -> Lens:
     """The whole lens of one text: mask table, next-token head, and the forced decode at the
     config's τ and λ (W from the config; greedy choice does not matter, fills are forced)."""
     if not text_ids:
@@ -263,7 +266,7 @@ def lens(lm: LoadedModel, prompt_ids: list[int], text_ids: list[int], config: De
                               f"the window they must fit the model's context of {lm.max_context}")
     head = next_token_entropies(lm, prompt_ids, tokens)
     table = mask_table(lm, prompt_ids, tokens, config.window)
-    steps, _ = forced_decode(lm, prompt_ids, text_ids, config, stop)
+    steps, _ = forced_decode(lm, prompt_ids, text_ids, config, stop, beyond)
     grouping = grouping_from_decode(steps, len(prompt_ids), len(tokens), config)
     return Lens(list(prompt_ids), tokens, stop, config.window, head, table, grouping,
                 window_reaches_past_end(steps, len(prompt_ids), len(tokens)))
