@@ -198,11 +198,11 @@ def lens_ui(ctx: Context, show, regroup, recolour, from_decode) -> None:
         html_a = gr.HTML(elem_id="lens-a")
         html_b = gr.HTML(elem_id="lens-b")
 
-    knobs = [lens_tau, lens_no_tau, lens_penalty, colour_by]
-    lens_btn.click(show, [prompt_a, text_a, prompt_b, text_b] + knobs, [view_a, html_a, view_b, html_b],
+    lens_knobs = [lens_tau, lens_no_tau, lens_penalty, colour_by]
+    lens_btn.click(show, [prompt_a, text_a, prompt_b, text_b] + lens_knobs, [view_a, html_a, view_b, html_b],
                    api_name=False, **gpu.forward_event(ctx.limits))
     for knob in (lens_tau, lens_no_tau, lens_penalty):  # always_last: a dragged slider re-groups once it rests
-        knob.change(regroup, [view_a, view_b] + knobs, [view_a, html_a, view_b, html_b], api_name=False,
+        knob.change(regroup, [view_a, view_b] + lens_knobs, [view_a, html_a, view_b, html_b], api_name=False,
                     trigger_mode="always_last", show_progress="minimal", **gpu.forward_event(ctx.limits))
     colour_by.change(recolour, [view_a, view_b, colour_by], [html_a, html_b], api_name=False, queue=False)
     use_decode.click(from_decode, [ctx.decode_state or gr.State(None)], [prompt_a, text_a], api_name=False,
