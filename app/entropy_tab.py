@@ -63,8 +63,7 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
                            ctx.limits)
         rows = gpu.run_on_gpu(entropy.tau_sweep_rows, models.wedlm, prompt, config,
                               work.time_limit_s, work=work)
-        return (entropy.sweep_figure(rows), gr.Dataframe(value=rows_frame(rows), visible=True),
-                entropy.sweep_point(rows, config.threshold))
+        return entropy.sweep_figure(rows), rows_frame(rows), entropy.sweep_point(rows, config.threshold)
 
     gr.Markdown("WeDLM's speedup follows **output entropy**: where the next tokens are nearly "
                 "certain (counting, sequences), many masks fall under τ at once; where they are "
@@ -98,7 +97,8 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
     suite_btn.click(lambda: gr.Dataframe(visible=True), None, table, queue=False, api_name=False).then(
         run_suite, [tau, max_new], [suite_rows, law_plot, table], api_name="entropy_suite",
         show_progress="minimal", **gpu.forward_event(ctx.limits)).then(law, law_inputs, law_plot, api_name=False)
-    sweep_btn.click(run_sweep, [prompt, max_new, tau], [sweep_plot, sweep_table, sweep_point],
+    sweep_btn.click(lambda: gr.Dataframe(visible=True), None, sweep_table, queue=False, api_name=False).then(
+        run_sweep, [prompt, max_new, tau], [sweep_plot, sweep_table, sweep_point],
                     api_name="tau_sweep", **gpu.forward_event(ctx.limits)).then(law, law_inputs, law_plot, api_name=False)
     tau.submit(law, law_inputs, law_plot, api_name=False)
     if tab is not None:  # opening the tab places the Decode tab's latest decode
