@@ -72,19 +72,12 @@ def test_the_cycle_finder_sees_function_level_and_relative_imports():
     assert imported_modules("from .config import K\n", "wedlm", True, set()) == {"wedlm.config"}
 
 
-# train -> card/evaluate -> train, hidden in function-level imports: issue 26 §4 removes it (the
-# training branch). Delete this allowance when that lands; every other cycle fails now.
-TRAINING_LOOP = {"wedlm.training.train", "wedlm.training.card", "wedlm.training.evaluate"}
-
-
 def test_the_library_has_no_import_cycle():
+    """Function-level imports included: train -> card/evaluate -> train is gone (install.py)."""
     graph = library_graph()
-    assert {"wedlm.cli", "wedlm.decoders.core", "wedlm.training.train"} <= graph.keys()
-    outside_the_loop = {m: (deps - TRAINING_LOOP if m in TRAINING_LOOP else deps) for m, deps in graph.items()}
-    cycle = find_cycle(outside_the_loop)
+    assert {"wedlm.cli", "wedlm.decoders.core", "wedlm.training.train", "wedlm.training.install"} <= graph.keys()
+    cycle = find_cycle(graph)
     assert cycle is None, "import cycle: " + " -> ".join(cycle)
-    if find_cycle(graph):
-        pytest.xfail("the training import loop (issue 26 §4) is still there")
 
 
 def test_the_library_never_imports_gradio():
