@@ -23,12 +23,18 @@ def browser():
         browser.close()
 
 
+def open_decode_tab(page) -> None:
+    """The Tour is the landing tab: open the Decode tab (on a phone, from the tab overflow menu)."""
+    page.get_by_role("tab", name="Decode").click(timeout=60_000)
+
+
 @pytest.fixture()
 def page(browser, app_url):
     page = browser.new_page(viewport={"width": 1400, "height": 2400})
     page.dialogs = []
     page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
     page.goto(app_url, wait_until="domcontentloaded")
+    open_decode_tab(page)
     page.wait_for_selector("#prompt textarea", timeout=60_000)
     # the page-load event shows the first example trace; wait for it, or on a busy machine it
     # can land after a test's own upload and replace it
@@ -137,6 +143,7 @@ def test_slow_page_load_example_never_replaces_an_upload(browser, app_url, tiny_
     page = browser.new_page(viewport={"width": 1400, "height": 2400})
     try:
         page.goto(app_url, wait_until="domcontentloaded")
+        open_decode_tab(page)
         page.wait_for_selector("#upload input[type=file]", state="attached", timeout=60_000)
         assert example_started.wait(30), "the page-load event never read the example trace"
         page.set_input_files("#upload input[type=file]", str(mine))
@@ -333,6 +340,7 @@ def test_views_fit_the_room(browser, app_url, width, height):
     page = browser.new_page(viewport={"width": width, "height": height})
     try:
         page.goto(app_url, wait_until="domcontentloaded")
+        open_decode_tab(page)
         page.wait_for_selector("#canvas .tok", timeout=60_000)
         page.wait_for_selector("#mask-logical .maskgrid td", timeout=60_000)
         page.wait_for_function("() => document.querySelector('#entropy-heatmap .js-plotly-plot')", timeout=30_000)
