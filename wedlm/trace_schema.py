@@ -94,7 +94,7 @@ STEP_FIELDS = ("index", "start", "window", "order", "position_ids", "committed",
 
 def _step(s, path: str, index: int, prompt_len: int, end: int) -> None:
     """One forward: every position within [prompt_len, end], every index within its window."""
-    _object(s, path, STEP_FIELDS, ("finished", "stop_reason"))
+    _object(s, path, STEP_FIELDS, ("finished", "stop_reason", "forward_seconds"))
     _check(s["index"] == index, f"{path}.index", f"{index} (its place in the list)")
     _integer(s["start"], f"{path}.start", prompt_len, end)
     _tokens(s["window"], f"{path}.window", MAX_SLOTS, nullable=True)
@@ -128,6 +128,8 @@ def _step(s, path: str, index: int, prompt_len: int, end: int) -> None:
     for key in ("cache_before", "cache_after", "rows"):
         _integer(s[key], f"{path}.{key}", 0, end)
     _number(s["seconds"], f"{path}.seconds", 0.0, MAX_SECONDS)
+    if "forward_seconds" in s:  # the model forward alone (optional: traces recorded before it)
+        _number(s["forward_seconds"], f"{path}.forward_seconds", 0.0, MAX_SECONDS)
     if "finished" in s:
         _check(isinstance(s["finished"], bool), f"{path}.finished", "true or false")
     if s.get("stop_reason") is not None:
