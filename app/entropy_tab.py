@@ -107,8 +107,10 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
 
 def lens_build(ctx: Context) -> None:
     models = ctx.models
-    # a lens runs one forward per text token for the table, about as many for the forced decode
-    lens_work = gpu.Work.of(MAX_TEXT_TOKENS + 1, 16, ["streaming", "streaming"], ctx.limits)
+    # a lens runs one forward per text token for the table, about as many for the forced decode;
+    # the stop's forward fits in the W = 16 headroom (asking MAX_TEXT_TOKENS + 1 would exceed a
+    # public Space's max_new_tokens of 256 and refuse the app at startup)
+    lens_work = gpu.Work.of(MAX_TEXT_TOKENS, 16, ["streaming", "streaming"], ctx.limits)
 
     def show(prompt_a, text_a, prompt_b, text_b, tau, no_tau, penalty, colour_label):
         config = make_config(threshold=tau, no_threshold=no_tau, penalty=penalty)
@@ -155,8 +157,8 @@ def lens_build(ctx: Context) -> None:
         """The entropy lens of one text: per token the entropies (when filled, frontier mask,
         next-token head), the step that filled and committed it, the commit groups, and tokens
         per forward at τ and λ (a forced streaming decode: the model picks slots, the text gives tokens)."""
+        config = make_config(threshold=threshold, penalty=penalty)  # a gr.Error naming the knob
         try:
-            config = make_config(threshold=threshold, penalty=penalty)
             lens.check_text(prompt, text)
         except (ValidationError, TypeError, ValueError) as err:
             raise gr.Error(str(err))

@@ -66,4 +66,7 @@ def launch(demo: gr.Blocks, limits: Limits | None = None, **kwargs):
     limits = limits or getattr(demo, "explorer_limits", None) or env_limits()
     demo.queue(default_concurrency_limit=limits.concurrency, max_size=limits.queue_size)
     kwargs.setdefault("state_session_capacity", sessions.MAX_SESSIONS)  # app/sessions.py
+    # Gradio 6.31's status tracker announces a finished event with the i18n key "common.complete",
+    # which its English messages lack: the raw key showed on the page. Give it its words.
+    kwargs.setdefault("i18n", gr.I18n(en={"common.complete": "Complete"}))
     return demo.launch(css=CSS, head=HEAD, share=False, max_file_size=limits.upload_bytes, **kwargs)

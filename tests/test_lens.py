@@ -19,7 +19,6 @@ def bundled_url():
     demo.close()
 
 
-@pytest.mark.xfail(reason="fails on main after this session's merge of parallel branches; open, see the session note", strict=False)
 def test_view_escapes_and_marks_groups(tiny_lm):
     from app import lens
     from wedlm import DecodeConfig
@@ -27,7 +26,13 @@ def test_view_escapes_and_marks_groups(tiny_lm):
     html = lens.view_html(view, "fill", "<i>A</i>")
     assert "<img" not in html and "<script" not in html and "<b>p" not in html and "<i>A" not in html
     # one box per forward that committed something (no τ: a forward may commit nothing)
-    assert "&lt;img" in html and html.count('class="lgroup"') == len(set(view.lens.grouping.commit_step))
+    # the hostile text comes back as text: the token spans, tags stripped and unescaped, spell it
+    import html as htmllib
+    import re
+    tokens = re.search(r'<div class="tokens">(.*?)</div>', html, re.S).group(1)
+    shown = htmllib.unescape(re.sub(r"<[^>]+>", "", tokens)).replace("·", " ")
+    assert '<img src=x onerror="window.__xss=7">' in shown
+    assert html.count('class="lgroup"') == len(set(view.lens.grouping.commit_step))
     assert lens.view_html(None) == ""
 
 
@@ -50,7 +55,6 @@ def test_law_figure_draws_the_tau_line_your_points_and_no_text_labels():
         assert [r["id"] for r in recorded["rows"]] == [p["id"] for p in entropy.suite_prompts()]
 
 
-@pytest.mark.xfail(reason="fails on main after this session's merge of parallel branches; open, see the session note", strict=False)
 def test_lens_api(bundled_url):
     from gradio_client import Client
     from wedlm import DecodeConfig, decode, load_model
@@ -70,7 +74,7 @@ def test_lens_api(bundled_url):
         assert again["forwards"] == trace.result.forwards
     with pytest.raises(Exception, match="characters"):
         client.predict("hi", "x" * 5000, 0.4, 0.02, api_name="/lens")
-    with pytest.raises(Exception, match="threshold must be at least 0"):
+    with pytest.raises(Exception, match="threshold must be from 0"):
         client.predict("hi", "there", -1.0, 0.02, api_name="/lens")
 
 
