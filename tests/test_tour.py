@@ -149,11 +149,10 @@ def test_a_link_opens_its_chapter(browser, app_url, link, chapter):
         page.close()
 
 
-@pytest.mark.xfail(reason="fails on main after this session's merge of parallel branches; open, see the session note", strict=False)
 def test_present_mode_hides_the_rest_and_try_it_runs_live(browser, app_url):
     page = browser.new_page(viewport={"width": 1024, "height": 768})
     try:
-        page.goto(app_url + "/?chapter=7", wait_until="domcontentloaded")
+        page.goto(app_url.rstrip("/") + "/?chapter=7", wait_until="domcontentloaded")
         page.wait_for_selector("#tour-viz-7", state="visible", timeout=180_000)
         assert page.locator("#app-header").is_visible()
         page.click("#tour-present-btn")
