@@ -349,6 +349,8 @@ def run_branch(ui: DecodeTab, ctx: Context, timeline, step, tau, no_tau, penalty
         work = gpu.Work.of(config.max_new_tokens, widest(config, trace.decoder), [trace.decoder], ctx.limits)
         other = gpu.run_on_gpu(branch, ctx.models.wedlm, trace, step, config, force=force, veto=veto,
                                work=work)
+    except gr.Error:  # already worded for the user (Work.of); str() of one adds quotes
+        raise
     except (ValidationError, ModelLoadError, KeyError, TypeError, ValueError) as err:
         raise gr.Error(str(err))
     new = Timeline(other)

@@ -116,6 +116,8 @@ def _start(fn, args, kwargs):
 def _call(fn, args, kwargs, work):
     try:
         return _start(fn, args, kwargs)
+    except gr.Error:  # already worded for the user; str() of one adds quotes
+        raise
     except ValueError as err:  # ValidationError, ModelLoadError: ZeroGPU only passes gr.Error on
         raise gr.Error(str(err)) from None
 
@@ -133,6 +135,8 @@ def _stream(fn, args, kwargs, work, every_s):
                 yield value
             else:
                 pending, held = value, True
+    except gr.Error:
+        raise
     except ValueError as err:
         raise gr.Error(str(err)) from None
     if held:

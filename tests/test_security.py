@@ -261,6 +261,33 @@ def test_decode_errors_are_not_quoted(client):
     assert msg.startswith("threshold must be") and not msg.startswith(("'", '"')), msg
     msg = app_error(lambda: client.predict(prompt="   ", api_name="/decode"))
     assert msg == "prompt is empty", msg
+    msg = app_error(lambda: client.predict("hi", " there", -1.0, 0.02, api_name="/lens"))
+    assert msg.startswith("threshold must be") and not msg.startswith(("'", '"')), msg
+
+
+def _raises_worded_error(text):
+    import gradio as gr
+    raise gr.Error(text)
+
+
+def _yields_then_raises_worded_error(text):
+    import gradio as gr
+    yield 1
+    raise gr.Error(text)
+
+
+def test_gpu_entry_points_pass_worded_errors_on_unquoted():
+    """A gr.Error raised inside GPU work is a ValueError too: it must not be wrapped again."""
+    import gradio as gr
+    from app import gpu
+    from app.settings import LOCAL
+    work = gpu.Work.of(8, 4, ["streaming"], LOCAL)
+    with pytest.raises(gr.Error) as caught:
+        gpu.run_on_gpu(_raises_worded_error, "budget spent", work=work)
+    assert str(caught.value.message) == "budget spent"
+    with pytest.raises(gr.Error) as caught:
+        list(gpu.stream_on_gpu(_yields_then_raises_worded_error, "stopped", work=work))
+    assert str(caught.value.message) == "stopped"
 
 
 # 8. Per-server limits (public Space mode), enforced in one place --------------------------
