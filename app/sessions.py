@@ -2,8 +2,11 @@
 
 A public Space meets thousands of sessions (Gradio keeps up to 10,000 by default, API clients
 never say goodbye), so nothing may grow with the number of visitors or runs:
-- a session's decode (its timeline, ~1 MB) lives in a gr.State that expires SESSION_TTL_S after
-  its last change, and Gradio keeps at most MAX_SESSIONS sessions (launch(state_session_capacity));
+- a session's decode (its timeline, ~20 KB for 64 tokens) lives in a gr.State that expires
+  SESSION_TTL_S after its last change, and Gradio keeps at most MAX_SESSIONS sessions
+  (launch(state_session_capacity)). A session costs ~1 MB, mostly Gradio's own per-session copy
+  of the page's component config (326 components), made once a handler updates a component;
+  `python -m tools.memory --sessions 200` measures it;
 - files we write for download live in one folder per process, created on first use (not at
   import), holding the newest MAX_DOWNLOADS entries, removed at exit; Gradio copies what it
   serves into its own cache, which deletes files older than CACHE_AGE_S (gr.Blocks(delete_cache));
@@ -22,7 +25,7 @@ from pathlib import Path
 import gradio as gr
 
 SESSION_TTL_S = 3600          # a session's decode is dropped an hour after its last change
-MAX_SESSIONS = 100            # sessions whose state is held at once (the oldest go first)
+MAX_SESSIONS = 32             # sessions held at once (the oldest go first): ~1.2 MB each
 MAX_DOWNLOADS = 64            # newest download files/folders kept in our temp folder
 CACHE_AGE_S = 3600            # Gradio's cache: delete served files older than this ...
 CACHE_SWEEP_S = 600           # ... checking this often

@@ -18,6 +18,7 @@ import statistics
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
+from pathlib import Path
 
 PROMPTS = ["Count from {a} to {b}:", "Count down from {b} to {a}:", "Times table of {a} up to 10:",
            "Question: Ana has {a} stickers and buys {b} more. How many stickers does she have?\nAnswer:",
@@ -39,10 +40,13 @@ def cancel_loop(url: str, n: int) -> dict:
     from gradio_client.utils import Status
     client = Client(url, verbose=False)
     for i in range(n):
-        job = client.submit(prompt="Count from 1 to 9:", decoder="reference", threshold=None,
+        # a count that outlasts the budget: the decode runs ~480 forwards unless cancelled
+        job = client.submit(prompt="Count from 1 to 400:", decoder="reference", threshold=None,
                             max_new_tokens=480, seed=i, api_name="/decode")
         deadline = time.monotonic() + 120
-        while job.status().code != Status.PROCESSING and time.monotonic() < deadline:
+        # /decode is a generator (stream_on_gpu): a running one reports ITERATING
+        while (job.status().code not in (Status.PROCESSING, Status.ITERATING)
+               and time.monotonic() < deadline):
             time.sleep(0.05)
         time.sleep(0.5)
         job.cancel()
@@ -62,6 +66,7 @@ def main() -> int:
     parser.add_argument("--max-new-tokens", type=int, default=64)
     parser.add_argument("--timeout", type=float, default=600.0)
     parser.add_argument("--cancel-loop", type=int, default=0)
+    parser.add_argument("--out", default=None, help="also write the JSON report to this file")
     args = parser.parse_args()
     demo = build_ui(args.model)
     launch(demo, prevent_thread_lock=True, server_name="127.0.0.1", quiet=True)  # loopback only
@@ -88,6 +93,9 @@ def main() -> int:
         report.update(cancel_loop(demo.local_url, args.cancel_loop))
     demo.close()
     print(json.dumps(report))
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
     return 0 if same == args.sessions else 1
 
 

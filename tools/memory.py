@@ -114,9 +114,13 @@ def main() -> int:
     parser.add_argument("--max-new-tokens", type=int, default=64)
     parser.add_argument("--session-cap", type=int, default=0,
                         help="override app.sessions.MAX_SESSIONS (to measure one session's cost)")
+    parser.add_argument("--out", default=None, help="also write the JSON report to this file")
     args = parser.parse_args()
     report = measure_sessions(args) if args.sessions else measure_decodes(args)
     print(json.dumps(report))
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
     return 0
 
 
