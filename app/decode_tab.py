@@ -26,6 +26,7 @@ EXAMPLES = [
     ["Count from 1 to 40:"],
     ["Count from 25 to 60:"],
     ["Times table of 7 up to 10:"],
+    ["Question: What is (23 + 58) - 17?\nAnswer:"],
     ["Question: A shop sells pencils in packs of 6. Mia buys 4 packs and gives 5 pencils away. "
      "How many pencils does she have left?\nAnswer:"],
     ['def sum_list(numbers: list) -> int:\n    """Return the sum of the numbers."""\n'],
@@ -33,11 +34,14 @@ EXAMPLES = [
 ]
 MODEL_CARD = """**The bundled model is tiny** (about 5.5 M parameters, 6 layers, a 4096-token vocabulary),
 trained on this machine by the project's own code: first as an ordinary next-token model, then with
-WeDLM's masked training. Its data: generated counting and sequences (letters, times tables, copied
-lists), grade-school maths word problems, Shakespeare speeches and short Python functions.
+WeDLM's masked training, then fine-tuned on generated arithmetic. Its data: generated counting and
+sequences (letters, times tables, copied lists), arithmetic questions worked column by column,
+grade-school maths word problems, Shakespeare speeches and short Python functions.
 **What to expect:** counting and sequences come out right and fast (many tokens per forward);
-maths answers have the right shape but wrong numbers (an arithmetic-trained model is being added);
-prose and code are fluent-looking nonsense, decoded close to one token per forward. Odd output for
+arithmetic like `What is (23 + 58) - 17?` is right about 9 times in 10 for one operation and 7 in
+10 for two, at 7–8 tokens per forward, and a larger τ trades accuracy for speed; free-form maths
+word problems get the right shape but wrong numbers; prose and code are fluent-looking nonsense,
+decoded close to one token per forward. Odd output for
 your own prompt is expected from a model this small: the decoder, not the model, is what this
 explorer shows."""
 EMPTY = "Run a decode or load a trace."

@@ -283,7 +283,7 @@ def test_growth_marker_and_typed_step_follow_the_step(page):
 
 def test_example_dropdown_and_prompt_box_follow_the_trace(page):
     page.locator("#examples input").click()
-    page.get_by_role("option", name="6-plays-streaming.json").click()
+    page.get_by_role("option", name="7-plays-streaming.json").click()
     page.wait_for_function("() => document.querySelector('#canvas .prompt').innerText.startsWith('ROMEO')",
                            timeout=30_000)
     assert page.input_value("#prompt textarea").startswith("ROMEO")

@@ -17,9 +17,10 @@ EXAMPLES = [
     ("1-counting-streaming", "Count from 1 to 40:", "streaming", 160),
     ("2-counting-ar", "Count from 1 to 40:", "ar", 160),
     ("3-table-streaming", "Times table of 7 up to 10:", "streaming", 128),
-    ("4-math-streaming", MATH, "streaming", 128),
-    ("5-code-streaming", CODE, "streaming", 64),
-    ("6-plays-streaming", "ROMEO:\n", "streaming", 64),
+    ("4-arithmetic-streaming", "Question: What is (23 + 58) - 17?\nAnswer:", "streaming", 128),
+    ("5-math-streaming", MATH, "streaming", 128),
+    ("6-code-streaming", CODE, "streaming", 64),
+    ("7-plays-streaming", "ROMEO:\n", "streaming", 64),
 ]
 
 
