@@ -32,11 +32,12 @@ def test_forced_decoder_given_the_greedy_output_replays_the_streaming_decode(bun
     cfg = DecodeConfig(max_new_tokens=40)
     stream = decode(bundled, MATH, "streaming", cfg)
     # the window keeps W slots to the end (as the official engine), so greedy also filled slots
-    # past the budget that never commit: the reference is every token greedy filled, by position
+    # past the end that never commit: the reference is every token greedy filled, by position
+    # (a slot it never filled gets a stop token: a replay that filled it would differ below)
     fills = {f.pos: f.token for s in stream.steps for f in s.filled}
     start = len(stream.prompt_ids)
     assert max(fills) >= start + len(stream.token_ids)  # slots past the end were filled
-    reference = [fills[p] for p in range(start, max(fills) + 1)]
+    reference = [fills.get(p, bundled.stop_ids[0]) for p in range(start, max(fills) + 1)]
     assert reference[:len(stream.token_ids)] == stream.token_ids
     forced = forced_decoder(bundled, cfg, stream.prompt_ids, reference)
     steps = list(forced.steps(stream.prompt_ids))
