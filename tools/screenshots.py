@@ -50,8 +50,10 @@ def decode_step(page) -> None:
         return
     page.fill("#step input[type=number]", str(step))
     page.press("#step input[type=number]", "Enter")
-    page.click("#next")  # a step event that redraws every view
-    page.click("#prev")
+    # a step event that redraws every view (back and forth: the step may be the last one)
+    last = step == len(trace.steps) - 1
+    page.click("#prev" if last else "#next")
+    page.click("#next" if last else "#prev")
     page.wait_for_function("s => document.querySelector('#badge').innerText.includes('step ' + s + ' ')",
                            arg=step, timeout=30_000)
 
