@@ -1,15 +1,15 @@
 """WeDLM Explorer: python app.py [--host H] [--port P] [--model PATH_OR_ID] [--ar-model ...].
 
 A Space runs it with no arguments: the models and limits come from WEDLM_MODEL, WEDLM_AR_MODEL
-and WEDLM_SPACE_MODE (app/settings.py)."""
+and WEDLM_SPACE_MODE (app/serving/settings.py)."""
 import argparse
 import os
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
 
-import app.gpu  # noqa: E402,F401  first: on ZeroGPU `spaces` must be imported before CUDA is touched
-from app.settings import model_names  # noqa: E402
+import app.serving.gpu  # noqa: E402,F401  first: on ZeroGPU `spaces` must be imported before CUDA is touched
+from app.serving.settings import model_names  # noqa: E402
 from app.ui import build_ui, launch  # noqa: E402
 
 

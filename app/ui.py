@@ -9,19 +9,21 @@ import gradio as gr
 
 from wedlm.paths import BUNDLED_AR_MODEL
 
-from . import decode_tab, entropy_tab, lessons_tab, palette, race_tab, sessions, tour
-from .common import Context, Models
-from .settings import Limits, limits as env_limits, on_zero_gpu, space_mode
+from .tabs import decode as decode_tab, entropy as entropy_tab, lessons as lessons_tab, race as race_tab, tour
+from .views import palette
+from .serving import sessions
+from .serving.context import Context, Models
+from .serving.settings import Limits, limits as env_limits, on_zero_gpu, space_mode
 
-CSS = palette.css_variables() + (Path(__file__).parent / "style.css").read_text()
-HEAD = f"<script>{(Path(__file__).parent / 'highlight.js').read_text()}</script>"  # linked highlighting
+CSS = palette.css_variables() + (Path(__file__).parent / "static" / "style.css").read_text()
+HEAD = f"<script>{(Path(__file__).parent / 'static' / 'highlight.js').read_text()}</script>"  # linked highlighting
 
 
 def build_ui(model_name: str | None = None, ar_model_name: str | None = None,
              limits: Limits | None = None) -> gr.Blocks:
     """model_name: the WeDLM model (default: bundled); ar_model_name: the AR baseline (default:
     the bundled model's AR parent when the bundled model is used); limits: default from the
-    environment (app/settings.py)."""
+    environment (app/serving/settings.py)."""
     if ar_model_name is None and model_name is None and BUNDLED_AR_MODEL.is_dir():
         ar_model_name = str(BUNDLED_AR_MODEL)
     ctx = Context(models=Models(model_name, ar_model_name), ar_model_name=ar_model_name,
@@ -65,7 +67,7 @@ def launch(demo: gr.Blocks, limits: Limits | None = None, **kwargs):
     """Queue and launch with the explorer's settings: offline, no share link, capped uploads."""
     limits = limits or getattr(demo, "explorer_limits", None) or env_limits()
     demo.queue(default_concurrency_limit=limits.concurrency, max_size=limits.queue_size)
-    kwargs.setdefault("state_session_capacity", sessions.MAX_SESSIONS)  # app/sessions.py
+    kwargs.setdefault("state_session_capacity", sessions.MAX_SESSIONS)  # app/serving/sessions.py
     # Gradio 6.31's status tracker announces a finished event with the i18n key "common.complete",
     # which its English messages lack: the raw key showed on the page. Give it its words.
     kwargs.setdefault("i18n", gr.I18n(en={"common.complete": "Complete"}))

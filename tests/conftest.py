@@ -6,7 +6,7 @@ import pytest
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
-os.environ.setdefault("WEDLM_PICKLE_CHECK", "1")  # app calls pickle what crosses app/gpu.py, as on ZeroGPU
+os.environ.setdefault("WEDLM_PICKLE_CHECK", "1")  # app calls pickle what crosses app/serving/gpu.py, as on ZeroGPU
 
 from tiny import write_tiny_checkpoint  # tests/ is on sys.path: pytest puts a conftest's folder there
 

@@ -124,8 +124,8 @@ def test_slow_page_load_example_never_replaces_an_upload(browser, app_url, tiny_
     then leave the user's trace alone. Reading the example file is slowed down to force that order."""
     import threading
     import time
-    from app import decode_tab
-    from app.common import TRACE_DIR, read_trace_file
+    from app.tabs import decode as decode_tab
+    from app.serving.context import TRACE_DIR, read_trace_file
     from wedlm import DecodeConfig, decode
     example_started = threading.Event()
 
@@ -156,8 +156,8 @@ def test_slow_page_load_example_never_replaces_an_upload(browser, app_url, tiny_
 
 
 def test_self_contained_replay_renders_and_stays_inert(browser, tiny_lm, tmp_path):
-    from app.export import replay_html
-    from app.timeline import Timeline
+    from app.views.export import replay_html
+    from app.views.timeline import Timeline
     from wedlm import DecodeConfig, decode
     trace = decode(tiny_lm, XSS_PROMPT, "streaming", DecodeConfig(window=8, threshold=3.0, max_new_tokens=16))
     trace.tokens[trace.token_ids[0]] = "</script><script>window.__xss=3</script>"  # hostile trace text

@@ -20,7 +20,7 @@ def bundled_url():
 
 
 def test_view_escapes_and_marks_groups(tiny_lm):
-    from app import lens
+    from app.views import lens
     from wedlm import DecodeConfig
     view = lens.compute(tiny_lm, "<b>p</b>", HOSTILE, DecodeConfig(threshold=None))
     html = lens.view_html(view, "fill", "<i>A</i>")
@@ -37,7 +37,7 @@ def test_view_escapes_and_marks_groups(tiny_lm):
 
 
 def test_law_figure_draws_the_tau_line_your_points_and_no_text_labels():
-    from app import entropy
+    from app.views import entropy
     rows = [{"id": "c", "class": "counting", "entropy": 0.01, "tokens_per_forward": 13.7, "speedup_tokens_per_s": 4.0},
             {"id": "p", "class": "plays", "entropy": 1.9, "tokens_per_forward": 1.0, "speedup_tokens_per_s": 0.7}]
     yours = [{"label": "your decode", "entropy": 0.2, "tokens_per_forward": 6.0}]
@@ -81,7 +81,7 @@ def test_lens_api(bundled_url):
 def test_browser_lens_counting_against_prose_and_hostile_text(bundled_url):
     from playwright.sync_api import sync_playwright
 
-    from app import entropy
+    from app.views import entropy
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)

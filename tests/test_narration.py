@@ -1,12 +1,12 @@
-"""The per-step narration (app/narration.py) against the step records it narrates: the recorded
+"""The per-step narration (app/views/narration.py) against the step records it narrates: the recorded
 traces of the bundled model and fresh decodes of the tiny test model."""
 from pathlib import Path
 
 import pytest
 
-from app import render
-from app.narration import narrate, positions_text, token_text
-from app.timeline import Timeline
+from app.views import render
+from app.views.narration import narrate, positions_text, token_text
+from app.views.timeline import Timeline
 from wedlm import DecodeConfig, Trace, decode
 
 TRACES = sorted((Path(__file__).parent.parent / "assets" / "traces").glob("*.json"))

@@ -218,14 +218,14 @@ def test_cli_diff_and_bench_refuse_bad_files(tmp_path):
 # 6. Growth over time --------------------------------------------------------------------
 
 def test_importing_the_app_makes_no_temp_folder(tmp_path):
-    subprocess.run([sys.executable, "-c", "import app.ui, app.common, app.decode_tab"], check=True,
+    subprocess.run([sys.executable, "-c", "import app.ui, app.serving.context, app.tabs.decode"], check=True,
                    cwd=ROOT, env={**ENV, "TMPDIR": str(tmp_path)}, timeout=300)
     assert list(tmp_path.iterdir()) == []
 
 
 def test_download_folder_keeps_the_newest_files_only(tmp_path, monkeypatch):
     import tempfile
-    from app.sessions import Downloads
+    from app.serving.sessions import Downloads
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     downloads = Downloads(keep=3)
     paths = []
@@ -241,8 +241,8 @@ def test_download_folder_keeps_the_newest_files_only(tmp_path, monkeypatch):
 
 def test_session_stores_are_capped_and_expire(app_demo, client):
     import gradio as gr
-    from app import sessions
-    from app.sessions import UserTraces
+    from app.serving import sessions
+    from app.serving.sessions import UserTraces
     users = UserTraces(capacity=3)
     for k in range(10):
         users.add(type("Request", (), {"session_hash": f"s{k}"})())
@@ -279,8 +279,8 @@ def _yields_then_raises_worded_error(text):
 def test_gpu_entry_points_pass_worded_errors_on_unquoted():
     """A gr.Error raised inside GPU work is a ValueError too: it must not be wrapped again."""
     import gradio as gr
-    from app import gpu
-    from app.settings import LOCAL
+    from app.serving import gpu
+    from app.serving.settings import LOCAL
     work = gpu.Work.of(8, 4, ["streaming"], LOCAL)
     with pytest.raises(gr.Error) as caught:
         gpu.run_on_gpu(_raises_worded_error, "budget spent", work=work)
@@ -294,8 +294,8 @@ def test_gpu_entry_points_pass_worded_errors_on_unquoted():
 
 def test_space_limits_are_enforced_where_every_forward_starts():
     import gradio as gr
-    from app import gpu
-    from app.settings import SPACE, limits
+    from app.serving import gpu
+    from app.serving.settings import SPACE, limits
     assert limits({"WEDLM_SPACE_MODE": "1"}) == SPACE and limits({"SPACE_ID": "a/b"}) == SPACE
     gpu.Work.of(SPACE.max_new_tokens, SPACE.max_window, ["streaming", "block"], SPACE)  # at the limits
     for args, needle in (((SPACE.max_new_tokens + 1, 16, ["streaming"]), "max_new_tokens is at most 256"),

@@ -1,4 +1,4 @@
-"""The Space: settings from the environment, startup loading, the one GPU door (app/gpu.py),
+"""The Space: settings from the environment, startup loading, the one GPU door (app/serving/gpu.py),
 its lease, and models named by hub id or folder name (never a server path)."""
 import importlib.util
 import inspect
@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_settings_come_from_the_environment():
-    from app import settings
+    from app.serving import settings
     assert settings.limits({}) is settings.LOCAL
     assert settings.limits({"SPACE_ID": "someone/wedlm"}) is settings.SPACE  # on a Space by default
     assert settings.limits({"SPACE_ID": "someone/wedlm", "WEDLM_SPACE_MODE": "0"}) is settings.LOCAL
@@ -45,7 +45,8 @@ def test_model_label_is_a_hub_id_or_a_folder_name(tiny_dir, tiny_lm):
 
 @pytest.mark.parametrize("zero_gpu", [False, True])
 def test_the_lease_covers_the_worst_request_the_limits_allow(monkeypatch, zero_gpu):
-    from app import entropy, gpu, settings
+    from app.serving import gpu, settings
+    from app.views import entropy
     if zero_gpu:
         monkeypatch.setenv("SPACES_ZERO_GPU", "true")
     else:
@@ -74,8 +75,8 @@ def test_the_lease_covers_the_worst_request_the_limits_allow(monkeypatch, zero_g
 
 
 def test_spaces_calls_the_duration_with_the_decorated_functions_own_arguments():
-    from app import gpu
-    from app.settings import LOCAL
+    from app.serving import gpu
+    from app.serving.settings import LOCAL
     work = gpu.Work.of(8, 4, ["streaming"], LOCAL)
     call = inspect.signature(gpu._call).bind(len, ("abc",), {}, work)  # what spaces passes on
     assert gpu._lease(*call.args, **call.kwargs) == work.lease_s
@@ -85,7 +86,7 @@ def test_spaces_calls_the_duration_with_the_decorated_functions_own_arguments():
 
 def test_off_zerogpu_the_spaces_decorator_changes_nothing(monkeypatch):
     spaces = pytest.importorskip("spaces")  # requirements-dev.txt installs it
-    from app import gpu
+    from app.serving import gpu
     assert os.environ.get("SPACES_ZERO_GPU") is None
     assert gpu.spaces is spaces
     # spaces.GPU returned our own functions (on ZeroGPU it returns wrappers marked `zerogpu`).
@@ -107,8 +108,8 @@ def counting(n, log):
 
 
 def test_the_gpu_boundary_passes_plain_data_only(monkeypatch, tiny_lm):
-    from app import gpu
-    from app.settings import LOCAL
+    from app.serving import gpu
+    from app.serving.settings import LOCAL
     from wedlm import DecodeConfig, decode
     monkeypatch.setenv("WEDLM_PICKLE_CHECK", "1")
     work = gpu.Work.of(8, 4, ["streaming"], LOCAL)
@@ -126,8 +127,8 @@ def test_the_gpu_boundary_passes_plain_data_only(monkeypatch, tiny_lm):
 
 
 def test_stream_on_gpu_stays_a_generator_throttles_and_closes(monkeypatch, tiny_lm):
-    from app import gpu
-    from app.settings import LOCAL
+    from app.serving import gpu
+    from app.serving.settings import LOCAL
     from wedlm import DecodeConfig, decode_steps
     monkeypatch.setenv("WEDLM_PICKLE_CHECK", "1")
     work = gpu.Work.of(8, 4, ["streaming"], LOCAL)
@@ -151,16 +152,16 @@ def test_stream_on_gpu_stays_a_generator_throttles_and_closes(monkeypatch, tiny_
 @pytest.fixture(scope="module")
 def served_app(tiny_dir, tmp_path_factory):
     """The explorer built on a WeDLM model and an AR baseline, counting model loads."""
-    import app.common
+    import app.serving.context
     from app.ui import build_ui, launch
     ar_dir = write_tiny_checkpoint(tmp_path_factory.mktemp("ar-parent"), "qwen3", seed=4)
     loads = []
-    real = app.common.load_model
-    app.common.load_model = lambda *a, **k: loads.append(a) or real(*a, **k)
+    real = app.serving.context.load_model
+    app.serving.context.load_model = lambda *a, **k: loads.append(a) or real(*a, **k)
     try:
         demo = build_ui(str(tiny_dir), str(ar_dir))
     finally:
-        app.common.load_model = real
+        app.serving.context.load_model = real
     assert len(loads) == 2  # each served model, once, at startup
     launch(demo, prevent_thread_lock=True, server_name="127.0.0.1", quiet=True)
     yield demo
@@ -168,7 +169,7 @@ def served_app(tiny_dir, tmp_path_factory):
 
 
 def test_no_event_loads_a_model_and_every_gpu_value_pickles(served_app, monkeypatch, tiny_dir):
-    import app.common
+    import app.serving.context
     import wedlm
     import wedlm.loading
     from gradio_client import Client
@@ -177,7 +178,7 @@ def test_no_event_loads_a_model_and_every_gpu_value_pickles(served_app, monkeypa
     def refuse(*args, **kwargs):
         calls.append(args)
         raise AssertionError("an event loaded a model")
-    for module in (app.common, wedlm, wedlm.loading):
+    for module in (app.serving.context, wedlm, wedlm.loading):
         monkeypatch.setattr(module, "load_model", refuse)
     assert os.environ["WEDLM_PICKLE_CHECK"] == "1"  # conftest: every call pickles, as on ZeroGPU
     client = Client(served_app.local_url, verbose=False)
@@ -192,13 +193,13 @@ def test_no_event_loads_a_model_and_every_gpu_value_pickles(served_app, monkeypa
     assert [o for o in lanes if isinstance(o, str) and o.count('class="lane ') == 3]
     _, sweep = client.predict("Count from 1 to 9:", 8, api_name="/tau_sweep")
     _, suite = client.predict(3.0, 8, api_name="/entropy_suite")
-    from app import entropy
+    from app.views import entropy
     from wedlm.suite import THRESHOLD_GRID
     assert len(sweep["data"]) == 1 + len(THRESHOLD_GRID)  # none, then each τ of the grid
     assert [row[0] for row in suite["data"]] == [p["id"] for p in entropy.suite_prompts()]
     name = lambda fn: getattr(getattr(fn, "func", fn), "__name__", "")  # noqa: E731 (bound handlers)
     run_branch = next(f.fn for f in served_app.fns.values() if name(f.fn) == "run_branch")
-    from app.timeline import Timeline
+    from app.views.timeline import Timeline
     from wedlm import Trace
     timeline = Timeline(Trace.from_dict(data))
     out = run_branch(timeline, 1, 0.8, False, 0.02, None, "", None, "entropy")

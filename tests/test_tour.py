@@ -4,9 +4,10 @@ from html import unescape
 
 import pytest
 
-from app import render, tour
-from app import tour_moments as moments
-from app.timeline import Timeline
+from app.tabs import tour
+from app.views import render
+from app.tabs import tour_moments as moments
+from app.views.timeline import Timeline
 from test_browser import ARTIFACTS, browser  # noqa: F401 (the headless Chromium fixture)
 
 # chapter -> the pick whose step it lands on (chapter 6 lands on a race tick, 8 on a mask pattern)

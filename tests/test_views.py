@@ -1,8 +1,8 @@
 """The explorer's views as plain functions of a trace (no browser)."""
 import pytest
 
-from app import figures, render
-from app.timeline import Timeline
+from app.views import figures, render
+from app.views.timeline import Timeline
 from wedlm import DecodeConfig, decode
 from wedlm.reorder import visibility
 
@@ -54,7 +54,7 @@ def test_special_tokens_are_drawn_as_names(tiny_lm):
 
 
 def test_race_lanes_advance_one_forward_per_tick(tiny_lm):
-    from app import race
+    from app.views import lanes as race
     cfg = DecodeConfig(window=8, threshold=3.0, block_size=8, max_new_tokens=20)
     lanes = {name: Timeline(decode(tiny_lm, "Count from 1 to 20:", name, cfg))
              for name in ("ar", "streaming", "block")}
@@ -74,7 +74,7 @@ def test_race_lanes_advance_one_forward_per_tick(tiny_lm):
 
 
 def test_entropy_suite_rows_and_law_figure(tiny_lm):
-    from app import entropy
+    from app.views import entropy
     prompts = [{"id": "c", "class": "counting", "prompt": "Count from 1 to 9:"},
                {"id": "p", "class": "plays", "prompt": "ROMEO:"}]
     rows = entropy.run_suite(tiny_lm, tiny_lm, DecodeConfig(threshold=3.0, max_new_tokens=12), prompts)

@@ -77,7 +77,7 @@ def measure_sessions(args) -> dict:
     private = Path(tempfile.mkdtemp(prefix="wedlm-memory-"))
     tempfile.tempdir = str(private)
     os.environ["GRADIO_TEMP_DIR"] = str(private / "gradio")
-    from app import sessions
+    from app.serving import sessions
     from app.ui import build_ui, launch
     sessions.MAX_SESSIONS = args.session_cap or sessions.MAX_SESSIONS
     demo = build_ui(args.model)
@@ -113,7 +113,7 @@ def main() -> int:
     parser.add_argument("--sessions", type=int, default=0, help="measure app sessions instead")
     parser.add_argument("--max-new-tokens", type=int, default=64)
     parser.add_argument("--session-cap", type=int, default=0,
-                        help="override app.sessions.MAX_SESSIONS (to measure one session's cost)")
+                        help="override app.serving.sessions.MAX_SESSIONS (to measure one session's cost)")
     parser.add_argument("--out", default=None, help="also write the JSON report to this file")
     args = parser.parse_args()
     report = measure_sessions(args) if args.sessions else measure_decodes(args)

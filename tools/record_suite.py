@@ -11,7 +11,7 @@ import sys
 from wedlm import DecodeConfig, load_model
 from wedlm.paths import BUNDLED_AR_MODEL
 
-from app import entropy
+from app.views import entropy
 
 
 def main() -> int:

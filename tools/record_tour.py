@@ -2,7 +2,7 @@
 
 python -m tools.record_tour      (from the repository's root)
 
-Decodes a few prompts on the bundled models, applies each chapter's rule (app/tour_moments.py)
+Decodes a few prompts on the bundled models, applies each chapter's rule (app/tabs/tour_moments.py)
 to find its moment, branches the stall with larger penalties λ to find one that ends it sooner,
 runs the entropy suite for the entropy -> speed plot, and writes assets/tour/tour.json.
 """
@@ -12,8 +12,9 @@ import json
 import sys
 from dataclasses import replace
 
-from app import entropy, tour_moments as moments
-from app.tour import LAW_MAX_NEW, TOUR_FILE, TOUR_FORMAT, TOUR_PROMPTS
+from app.tabs import tour_moments as moments
+from app.views import entropy
+from app.tabs.tour import LAW_MAX_NEW, TOUR_FILE, TOUR_FORMAT, TOUR_PROMPTS
 from wedlm import DecodeConfig, decode, load_model
 from wedlm.branch import branch
 from wedlm.paths import BUNDLED_AR_MODEL, BUNDLED_MODEL

@@ -38,8 +38,8 @@ def save(png: bytes, path: Path) -> None:
 
 def decode_step(page) -> None:
     """The Decode tab on the first recorded step whose window has a filled slot behind a mask."""
-    from app import tour_moments
-    from app.common import TRACE_DIR
+    from app.tabs import tour_moments
+    from app.serving.context import TRACE_DIR
     from wedlm import Trace
     page.get_by_role("tab", name="Decode").click()
     page.wait_for_selector("#canvas .prompt", timeout=60_000)

@@ -34,7 +34,7 @@ class LensView:
 
 def compute(lm, prompt: str, text: str, config) -> LensView:
     """Check the input's size before tokenizing, then run the lens (runs forwards: call it
-    through app/gpu.py)."""
+    through app/serving/gpu.py)."""
     check_text(prompt, text)
     prompt_ids = lm.encode(prompt)
     text_ids = lm.tokenizer.encode(text, add_special_tokens=False)

@@ -11,7 +11,7 @@ import plotly.io as pio
 from . import figures, palette, render
 from .timeline import Timeline
 
-STYLE = palette.css_variables() + (Path(__file__).parent / "style.css").read_text(encoding="utf-8")
+STYLE = palette.css_variables() + (Path(__file__).parent.parent / "static" / "style.css").read_text(encoding="utf-8")
 
 
 def figures_html(timeline: Timeline, step: int) -> str:

@@ -1,8 +1,8 @@
 """HTML views of a trace. Every piece of text from a prompt, a model or a file is escaped here.
 
-Every token element carries `data-pos` (its logical position): app/highlight.js links them, so
+Every token element carries `data-pos` (its logical position): app/static/highlight.js links them, so
 pointing at (or tapping) a token highlights it in every view. Colours are CSS classes `st-<state>`
-whose colours come from app/palette.py."""
+whose colours come from app/views/palette.py."""
 from __future__ import annotations
 
 from html import escape

@@ -20,8 +20,8 @@ TRUE = ("1", "t", "true", "yes", "on")
 
 @dataclass(frozen=True)
 class Limits:
-    """The most one request may ask for. Validation (app/common.py) enforces them; the header
-    shows them; the GPU lease (app/gpu.py) is sized from them."""
+    """The most one request may ask for. Validation (app/serving/context.py) enforces them; the header
+    shows them; the GPU lease (app/serving/gpu.py) is sized from them."""
     max_new_tokens: int       # per decode
     max_window: int           # W and the block size
     decoders: tuple[str, ...]  # decoders a request may choose

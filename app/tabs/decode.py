@@ -13,10 +13,12 @@ from wedlm import DECODERS, DecodeConfig, ModelLoadError, ValidationError, decod
 from wedlm.branch import branch, first_divergence
 from wedlm.config import DEFAULT_THRESHOLD, DEFAULTS
 
-from . import export, figures, gpu, knobs, render
-from .common import TRACE_DIR, Context, example_traces, make_config, read_trace_file
-from .sessions import SESSION_TTL_S, UserTraces, downloads
-from .timeline import Timeline
+from ..views import export, figures, render
+from ..serving import gpu
+from . import knobs
+from ..serving.context import TRACE_DIR, Context, example_traces, make_config, read_trace_file
+from ..serving.sessions import SESSION_TTL_S, UserTraces, downloads
+from ..views.timeline import Timeline
 
 LIVE_UPDATE_S = 0.25  # at most one live refresh per this many seconds (the end always shows)
 PLAY_TICK_S = 0.6
@@ -122,7 +124,7 @@ class DecodeTab:
 # -- layout --------------------------------------------------------------------------------------
 
 def layout() -> DecodeTab:
-    c: dict = {"timeline": gr.State(None, time_to_live=SESSION_TTL_S),  # app/sessions.py: caps
+    c: dict = {"timeline": gr.State(None, time_to_live=SESSION_TTL_S),  # app/serving/sessions.py: caps
                "playing": gr.State(False)}
     with gr.Row(equal_height=False):
         with gr.Column(scale=2, min_width=320, elem_id="decode-controls"):
@@ -280,7 +282,7 @@ def widest(config: DecodeConfig, decoder: str) -> int:
 def run_decode(ui: DecodeTab, ctx: Context, user_traces: UserTraces, prompt, decoder, window, threshold,
                no_threshold, penalty, temperature, top_k, top_p, max_new_tokens, seed, block_size,
                colour_by, request: gr.Request):
-    """Decode live (through app/gpu.py): cheap views every LIVE_UPDATE_S, every view once at the end."""
+    """Decode live (through app/serving/gpu.py): cheap views every LIVE_UPDATE_S, every view once at the end."""
     user_traces.add(request)
     config = make_config(window, threshold, no_threshold, penalty, temperature, top_k, top_p,
                          max_new_tokens, seed, block_size)

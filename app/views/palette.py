@@ -66,7 +66,7 @@ def entropy_legend_html() -> str:
 
 
 def css_variables() -> str:
-    """:root variables the stylesheet uses (app/style.css), so CSS and figures share colours."""
+    """:root variables the stylesheet uses (app/static/style.css), so CSS and figures share colours."""
     lines = [f"--state-{k}: {v};" for k, v in STATE_COLOURS.items()]
     lines += [f"--decoder-{k}: {v};" for k, v in DECODER_COLOURS.items()]
     lines += [f"--attend: {ATTEND_COLOUR};", f"--attend-prefix: {PREFIX_COLOUR};",

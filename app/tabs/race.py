@@ -8,9 +8,11 @@ import gradio as gr
 
 from wedlm import decode
 
-from . import figures, gpu, knobs, race
-from .common import Context, make_config
-from .timeline import Timeline
+from ..views import figures, lanes as race
+from ..serving import gpu
+from . import knobs
+from ..serving.context import Context, make_config
+from ..views.timeline import Timeline
 
 RACE_TICKS = 40  # wall-clock mode: the slowest lane finishes in about this many ticks
 AR_CHOICES = [("AR parent model", "parent"), ("the same WeDLM model (next-token head)", "same")]

@@ -11,8 +11,10 @@ from wedlm.analysis import MAX_TEXT_TOKENS
 from wedlm.config import DEFAULTS
 from wedlm.paths import BUNDLED_MODEL
 
-from . import entropy, gpu, knobs, lens
-from .common import Context, make_config, rows_frame
+from ..views import entropy, lens
+from ..serving import gpu
+from . import knobs
+from ..serving.context import Context, make_config, rows_frame
 
 LENS_EXAMPLES = (
     ("Count from 1 to 30:", " 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20"),

@@ -19,7 +19,7 @@ MAX_TRACE_BYTES = 5 * 1024 * 1024
 class Models:
     """The served models, loaded once at startup (before the first request, on every hardware)
     and warmed with one short decode; no event loads a model. Events reach them through
-    app/gpu.py with `wedlm` / `ar` (ModelRefs); `wedlm_lm` / `ar_lm` are for work without a
+    app/serving/gpu.py with `wedlm` / `ar` (ModelRefs); `wedlm_lm` / `ar_lm` are for work without a
     forward (tokenizing, the header)."""
 
     def __init__(self, wedlm_name: str | None, ar_name: str | None = None, warm: bool = True):
@@ -46,7 +46,7 @@ class Context:
     """Handed to every tab: the models and the shared decode state."""
     models: Models
     ar_model_name: str | None   # the AR baseline (the bundled model's parent by default)
-    limits: Limits = LOCAL      # what one request may cost (app/settings.py)
+    limits: Limits = LOCAL      # what one request may cost (app/serving/settings.py)
     decode_state: gr.State | None = None  # the Decode tab's Timeline, for other tabs to read
 
 

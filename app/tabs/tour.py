@@ -19,11 +19,11 @@ from wedlm import DecodeConfig, Trace, ValidationError, decode
 from wedlm.branch import branch
 from wedlm.paths import ASSETS_DIR
 
-from . import entropy, figures, race, render
+from ..views import entropy, figures, lanes as race, render
 from . import tour_moments as moments
-from . import gpu
-from .common import Context, make_config
-from .timeline import Timeline
+from ..serving import gpu
+from ..serving.context import Context, make_config
+from ..views.timeline import Timeline
 
 TOUR_FILE = ASSETS_DIR / "tour" / "tour.json"
 TOUR_FORMAT = "wedlm-tour"
@@ -329,7 +329,7 @@ def ch8(pattern: list[bool], block: int, source: str):
 # ---------- live "try it": decode through wedlm, land with the chapter's rule ----------
 
 def live_decode(ctx: Context, prompt: str, decoder: str, config: DecodeConfig) -> Timeline:
-    """One decode through the app's GPU entry point (app/gpu.py)."""
+    """One decode through the app's GPU entry point (app/serving/gpu.py)."""
     model = ctx.models.ar if decoder == "ar" else ctx.models.wedlm
     work = gpu.Work.of(config.max_new_tokens, config.window, [decoder], ctx.limits)
     return Timeline(gpu.run_on_gpu(decode, model, prompt, decoder, config,

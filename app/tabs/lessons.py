@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import gradio as gr
 
-from . import figures, lessons
-from .common import Context
+from ..views import figures, lessons
+from ..serving.context import Context
 
 
 def show_playground(size, filled):

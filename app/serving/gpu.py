@@ -58,7 +58,7 @@ class ModelRef:
     key: str
 
 
-_SERVED: dict = {}  # ModelRef.key -> LoadedModel, filled at startup (Models in app/common.py)
+_SERVED: dict = {}  # ModelRef.key -> LoadedModel, filled at startup (Models in app/serving/context.py)
 
 
 def serve(key: str, lm) -> ModelRef:

@@ -1,0 +1,1 @@
+"""The page's tabs: each builds its layout and thin event handlers over the views."""

@@ -1,0 +1,1 @@
+"""Views: pure functions of a trace (HTML, Plotly figures, narration, palette); no Gradio."""
