@@ -19,7 +19,7 @@ from tqdm import tqdm
 
 from .config import KNOBS, DecodeConfig
 from .decoders import make_decoder
-from .device import cpu_has_native_bf16
+from .device import cpu_has_native_bf16, device_clock
 from .loading import LoadedModel
 from .paths import BUNDLED_AR_MODEL
 from .suite import THRESHOLD_GRID, in_class_order, read_prompts
@@ -39,7 +39,7 @@ def run_generate(lm: LoadedModel, prompt_ids: list[int], max_new_tokens: int) ->
         out = lm.model.generate(ids, max_new_tokens=max_new_tokens, do_sample=False,
                                 eos_token_id=list(lm.stop_ids),
                                 pad_token_id=lm.tokenizer.pad_token_id or lm.stop_ids[0])
-    seconds = time.perf_counter() - t0
+    seconds = device_clock(lm.device) - t0
     tokens = out[0, len(prompt_ids):].tolist()
     forwards = max(len(tokens) - 1, 0)
     return {"token_ids": tokens, "forwards": forwards, "tokens_per_forward": len(tokens) / max(forwards, 1),

@@ -8,16 +8,20 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 
 from .config import validate_prompt
-from .device import resolve_attention, resolve_device, resolve_dtype
+from .device import (is_flash_attention, loads_straight_to_device, resolve_attention, resolve_device,
+                     resolve_dtype)
 from .paths import BUNDLED_MODEL
+
 RELEASED_MASK_TOKEN_ID = 151665  # <|mask|> of the released WeDLM checkpoints
 RELEASED_VOCAB_MIN = 151666
+STOP_TOKENS = ("<|im_end|>", "<|endoftext|>")
 CONFIG_KEYS_TO_DROP = ("auto_map", "architectures", "model_type", "transformers_version")
 
 
@@ -136,9 +140,12 @@ def _resolve_stop_ids(config, tokenizer) -> tuple[int, ...]:
         for i in source if isinstance(source, (list, tuple)) else [source]:
             if i is not None and int(i) not in ids:
                 ids.append(int(i))
-    im_end = tokenizer.convert_tokens_to_ids("<|im_end|>") if "<|im_end|>" in tokenizer.get_vocab() else None
-    if im_end is not None and im_end not in ids:
-        ids.append(int(im_end))
+    # Qwen-style vocabularies: a turn ends at <|im_end|>, a document at <|endoftext|>; the
+    # official WeDLM example and web demo stop on both, whichever eos the config names
+    vocab = tokenizer.get_vocab()
+    for token in STOP_TOKENS:
+        if token in vocab and int(vocab[token]) not in ids:
+            ids.append(int(vocab[token]))
     return tuple(ids)
 
 
@@ -146,7 +153,7 @@ def load_model(name_or_path: str | os.PathLike | None = None, device: str = "aut
                dtype: str | torch.dtype = "auto", attn_implementation: str | None = None) -> LoadedModel:
     """Load a checkpoint (local folder or hub id); None loads the bundled tiny WeDLM model."""
     import transformers
-    from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoTokenizer
 
     transformers.logging.set_verbosity_error()  # a wedlm config into Qwen classes is expected
     transformers.logging.disable_progress_bar()
@@ -159,29 +166,76 @@ def load_model(name_or_path: str | os.PathLike | None = None, device: str = "aut
     raw, location = _read_config(name)
     try:
         torch_device = resolve_device(device)
-        torch_dtype = resolve_dtype(dtype, torch_device)
+        torch_dtype = resolve_dtype(dtype, torch_device, estimated_parameters(raw))
     except ValueError as err:
         raise ModelLoadError(str(err)) from None
     attn = attn_implementation or resolve_attention(torch_device, torch_dtype)
 
     try:
-        if raw.get("model_type") == "wedlm":
-            config, class_name = wedlm_to_stock_config(raw)
-            model_class = getattr(transformers, class_name)
-        else:
-            config = AutoConfig.from_pretrained(location, trust_remote_code=False)
-            model_class = AutoModelForCausalLM
-        model = model_class.from_pretrained(location, config=config, dtype=torch_dtype,
-                                            attn_implementation=attn)
+        try:
+            model = _load_weights(raw, location, name, torch_dtype, attn, torch_device)
+        except ModelLoadError:
+            raise
+        except Exception as err:
+            if attn_implementation or os.environ.get("WEDLM_ATTN") or not is_flash_attention(attn):
+                raise
+            # flash_attn imports but transformers refuses it (its version, this GPU): SDPA
+            # computes the same attention, so the app starts anyway
+            warnings.warn(f"{attn} was refused ({type(err).__name__}: {str(err)[:200]}); using sdpa")
+            attn = "sdpa"
+            model = _load_weights(raw, location, name, torch_dtype, attn, torch_device)
         tokenizer = AutoTokenizer.from_pretrained(location, trust_remote_code=False)
     except ModelLoadError:
         raise
     except Exception as err:
         first_line = (str(err).strip().splitlines() or [type(err).__name__])[0]
         raise ModelLoadError(f"cannot load model {name!r}: {first_line[:300]}") from None
-    model.to(torch_device).eval()
+    model.eval()
     return LoadedModel(
         model=model, tokenizer=tokenizer, name=model_label(name), source=name,
         mask_token_id=_resolve_mask_token_id(model.config, tokenizer, name),
         stop_ids=_resolve_stop_ids(model.config, tokenizer),
         device=torch_device, dtype=torch_dtype, attn_implementation=attn)
+
+
+def estimated_parameters(raw: dict) -> int | None:
+    """About how many parameters a Qwen-style decoder config describes (embeddings, LM head,
+    attention and MLP), or None when the config lacks the sizes."""
+    try:
+        h, layers, vocab = int(raw["hidden_size"]), int(raw["num_hidden_layers"]), int(raw["vocab_size"])
+        inner = int(raw.get("intermediate_size", 4 * h))
+    except (KeyError, TypeError, ValueError):
+        return None
+    head = 1 if raw.get("tie_word_embeddings", False) else 2
+    return vocab * h * head + layers * (4 * h * h + 3 * h * inner)
+
+
+def _load_weights(raw: dict, location: str, name: str, dtype: torch.dtype, attn: str,
+                  device: torch.device):
+    """The model on its device, every weight from the checkpoint (else ModelLoadError).
+
+    Off ZeroGPU a CUDA model loads straight onto the GPU (device_map): loading into host RAM
+    first would need the whole model there at once (16.4 GB for the 8B), more than a GPU
+    Space's RAM. On ZeroGPU it must load on the CPU: `spaces` takes over `.to("cuda")` and
+    moves the weights into each GPU worker itself.
+    """
+    import transformers
+    from transformers import AutoConfig, AutoModelForCausalLM
+
+    if raw.get("model_type") == "wedlm":
+        config, class_name = wedlm_to_stock_config(raw)
+        model_class = getattr(transformers, class_name)
+    else:
+        config = AutoConfig.from_pretrained(location, trust_remote_code=False)
+        model_class = AutoModelForCausalLM
+    placement = {"device_map": str(device)} if loads_straight_to_device(device) else {}
+    model, info = model_class.from_pretrained(location, config=config, dtype=dtype,
+                                              attn_implementation=attn, output_loading_info=True,
+                                              **placement)
+    # transformers fills a weight the checkpoint lacks with random values and only logs it
+    missing = list(info.get("missing_keys", [])) + [str(k[0]) if isinstance(k, tuple) else str(k)
+                                                    for k in info.get("mismatched_keys", [])]
+    if missing:
+        raise ModelLoadError(f"{name}: {len(missing)} weights are missing from the checkpoint or "
+                             f"have the wrong shape (e.g. {', '.join(sorted(missing)[:3])})")
+    return model if placement else model.to(device)

@@ -7,6 +7,7 @@ from typing import Iterator
 import torch
 from transformers import DynamicCache
 
+from ..device import device_clock
 from ..selection import entropy
 from .core import Decoder
 from .records import DecodeResult, StepRecord
@@ -36,7 +37,7 @@ class ARDecoder(Decoder):
             out = lm.model(input_ids=ids, past_key_values=self.cache, use_cache=True,
                            logits_to_keep=1)
             first = next_slot(out.logits[0, -1:], len(prompt_ids))
-        prefill_s = time.perf_counter() - t0
+        prefill_s = device_clock(lm.device) - t0
         prefill_filled = [first]
         pending = first
         kept, reason = self._accept(generated, [first.token], budget)
@@ -49,7 +50,7 @@ class ARDecoder(Decoder):
                     out = lm.model(input_ids=torch.tensor([[pending.token]], device=lm.device),
                                    position_ids=torch.tensor([[pos]], device=lm.device),
                                    past_key_values=self.cache, use_cache=True)
-                    forward_s = time.perf_counter() - t_step
+                    forward_s = device_clock(lm.device) - t_step
                     filled = next_slot(out.logits[0, -1:], pos + 1)
                 forwards += 1
                 _, reason = self._accept(generated, [filled.token], budget)

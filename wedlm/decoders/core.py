@@ -14,6 +14,7 @@ from typing import Callable, Iterator
 import torch
 
 from ..config import DecodeConfig, ValidationError
+from ..device import device_clock
 from ..loading import LoadedModel
 from ..reorder import leading_filled, physical_order
 from ..selection import choose_tokens, entropy, select_slots, top_candidates
@@ -160,7 +161,7 @@ class WindowDecoder(Decoder):
         t0 = time.perf_counter()
         with torch.inference_mode():
             fwd.prefill(list(prompt_ids) + generated)  # a branch's committed tokens: same KV (tested)
-        prefill_s = time.perf_counter() - t0
+        prefill_s = device_clock(self.lm.device) - t0
         start = len(prompt_ids) + len(generated)  # logical position of window[0] == cache length
         adaptive = cfg.adaptive_window and self.adapts_window
         width = initial_width(cfg) if adaptive else self.window_size()  # uncommitted slots kept
@@ -186,7 +187,7 @@ class WindowDecoder(Decoder):
                 t_forward = time.perf_counter()
                 with torch.inference_mode():
                     mask_logits, rows = fwd.forward(window, order, start)
-                forward_s = time.perf_counter() - t_forward
+                forward_s = device_clock(self.lm.device) - t_forward
                 # 4. commit the leading filled run; stop tokens and budget checked here only
                 kept, reason = self._accept(generated, window[:n], budget)
                 fwd.commit(window[:kept])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import torch
 
-from ..device import is_flash_attention
+from ..device import explicit_mask_attention
 from ..loading import LoadedModel
 from ..reorder import visibility
 from .core import WindowDecoder, WindowForward
@@ -17,14 +17,15 @@ from .core import WindowDecoder, WindowForward
 
 def logical_attention_mask(prefix_len: int, window: list, dtype: torch.dtype,
                            device) -> torch.Tensor:
-    """Additive mask (1, 1, L, L) over prefix + window in logical order (0 = seen, -inf = not)."""
+    """Additive mask (1, 1, L, L) over prefix + window in logical order (0 = seen, -inf = not),
+    built where the model runs (an L x L mask is large at long contexts)."""
     size = prefix_len + len(window)
-    allowed = torch.ones(size, size, dtype=torch.bool).tril()  # the prefix is plainly causal
-    allowed[prefix_len:, :prefix_len] = True                    # the window sees all the prefix
-    allowed[prefix_len:, prefix_len:] = torch.tensor(visibility(window), dtype=torch.bool)
-    mask = torch.zeros(size, size, dtype=dtype)
+    allowed = torch.ones(size, size, dtype=torch.bool, device=device).tril()  # the prefix is causal
+    allowed[prefix_len:, :prefix_len] = True                                  # the window sees it all
+    allowed[prefix_len:, prefix_len:] = torch.tensor(visibility(window), dtype=torch.bool, device=device)
+    mask = torch.zeros(size, size, dtype=dtype, device=device)
     mask.masked_fill_(~allowed, torch.finfo(dtype).min)
-    return mask[None, None].to(device)
+    return mask[None, None]
 
 
 class RecomputeForward(WindowForward):
@@ -42,17 +43,14 @@ class RecomputeForward(WindowForward):
         mask = logical_attention_mask(len(self.prefix), window, lm.model.dtype, lm.device)
         ids = torch.tensor([tokens], device=lm.device)                    # (1, L) logical order
         positions = torch.arange(size, device=lm.device)[None]            # (1, L)
-        attn = lm.model.config._attn_implementation
-        if is_flash_attention(attn):  # flash-attn takes no arbitrary mask
-            lm.model.set_attn_implementation("sdpa")
-        try:
-            logits = lm.model(input_ids=ids, position_ids=positions, attention_mask=mask,
-                              use_cache=False).logits[0]                  # (L, V)
-        finally:
-            if is_flash_attention(attn):
-                lm.model.set_attn_implementation(attn)
+        explicit_mask_attention(lm.attn_implementation)  # flash-attn: SDPA for this masked call
         rows = [len(self.prefix) + i for i, t in enumerate(window) if t is None]
-        return logits[rows], size
+        # only the mask rows go through the LM head (the full-vocabulary logits of every row
+        # would be L x V floats per step)
+        logits = lm.model(input_ids=ids, position_ids=positions, attention_mask=mask,
+                          use_cache=False,
+                          logits_to_keep=torch.tensor(rows, device=lm.device)).logits[0]  # (m, V)
+        return logits, size
 
     def commit(self, tokens: list[int]) -> None:
         self.prefix.extend(int(t) for t in tokens)
