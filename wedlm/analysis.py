@@ -21,6 +21,7 @@ caller re-runs the forced decode (`lens_at`).
 from __future__ import annotations
 
 import statistics
+import time
 from dataclasses import dataclass, replace
 
 import torch
@@ -61,15 +62,29 @@ def forced_tokens(lm: LoadedModel, text_ids: list[int], stop: bool) -> list[int]
     return list(text_ids) + ([lm.stop_ids[0]] if stop else [])
 
 
+class OutOfTime(ValidationError):
+    """The work's time budget (a GPU lease) ran out before the lens was complete."""
+
+
+def check_time(deadline: float | None) -> None:
+    """Raise OutOfTime once time.perf_counter() has passed the deadline (None: no deadline)."""
+    if deadline is not None and time.perf_counter() > deadline:
+        raise OutOfTime("the lens ran out of its time budget: try a shorter text")
+
+
 def forced_decode(lm: LoadedModel, prompt_ids: list[int], text_ids: list[int],
-                  config: DecodeConfig, stop: bool = True, beyond: list[int] = ()):
+                  config: DecodeConfig, stop: bool = True, beyond: list[int] = (),
+                  deadline: float | None = None):
     """Run the forced streaming decode; returns (step records, result). The window keeps W
     slots to the end, so slots past the text get filled too (never committed): with end of text,
     or with `beyond`'s tokens where given (e.g. what a real decode filled there)."""
     tokens = forced_tokens(lm, text_ids, stop)
     runner = forced_decoder(lm, replace(config, max_new_tokens=len(tokens)), prompt_ids,
                             tokens + list(beyond))
-    steps = list(runner.steps(prompt_ids))
+    steps = []
+    for step in runner.steps(prompt_ids):
+        steps.append(step)
+        check_time(deadline)
     return steps, runner.result
 
 
@@ -82,7 +97,8 @@ def next_token_entropies(lm: LoadedModel, prompt_ids: list[int], output: list[in
     return entropy(logits[len(prompt_ids) - 1: len(prompt_ids) - 1 + len(output)]).tolist()
 
 
-def mask_table(lm: LoadedModel, prompt_ids: list[int], tokens: list[int], window: int) -> list[list[float]]:
+def mask_table(lm: LoadedModel, prompt_ids: list[int], tokens: list[int], window: int,
+               deadline: float | None = None) -> list[list[float]]:
     """Row j: the entropies of W masks at positions j..j+W-1 after the prompt and tokens[:j],
     for j = 0..len(tokens)-1. One forward per row over a KV cache of the true prefix: the
     previous token, then W masks (a plain causal forward gives each mask WeDLM's visibility:
@@ -104,6 +120,7 @@ def mask_table(lm: LoadedModel, prompt_ids: list[int], tokens: list[int], window
                            **window_forward_kwargs(lm.attn_implementation, first, len(ids), device))
             rows.append(entropy(out.logits[0, -window:]).tolist())              # (W,)
             cache.crop(-window)
+            check_time(deadline)
     return rows
 
 
@@ -248,9 +265,11 @@ def check_text(prompt: str, text: str) -> None:
 
 
 def lens(lm: LoadedModel, prompt_ids: list[int], text_ids: list[int], config: DecodeConfig,
-         stop: bool = True, beyond: list[int] = ()) -> Lens:
+         stop: bool = True, beyond: list[int] = (), time_limit_s: float | None = None) -> Lens:
     """The whole lens of one text: mask table, next-token head, and the forced decode at the
-    config's τ and λ (W from the config; greedy choice does not matter, fills are forced)."""
+    config's τ and λ (W from the config; greedy choice does not matter, fills are forced).
+    With time_limit_s, raises OutOfTime rather than run past it (a lens is all or nothing)."""
+    deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
     if not text_ids:
         raise ValidationError("the text to look at is empty")
     if len(text_ids) > MAX_TEXT_TOKENS:
@@ -265,14 +284,15 @@ def lens(lm: LoadedModel, prompt_ids: list[int], text_ids: list[int], config: De
         raise ValidationError(f"prompt and text are {len(prompt_ids) + len(tokens)} tokens; with "
                               f"the window they must fit the model's context of {lm.max_context}")
     head = next_token_entropies(lm, prompt_ids, tokens)
-    table = mask_table(lm, prompt_ids, tokens, config.window)
-    steps, _ = forced_decode(lm, prompt_ids, text_ids, config, stop, beyond)
+    table = mask_table(lm, prompt_ids, tokens, config.window, deadline)
+    steps, _ = forced_decode(lm, prompt_ids, text_ids, config, stop, beyond, deadline)
     grouping = grouping_from_decode(steps, len(prompt_ids), len(tokens), config)
     return Lens(list(prompt_ids), tokens, stop, config.window, head, table, grouping,
                 window_reaches_past_end(steps, len(prompt_ids), len(tokens)))
 
 
-def lens_at(lm: LoadedModel | None, base: Lens, threshold: float | None, penalty: float) -> Lens:
+def lens_at(lm: LoadedModel | None, base: Lens, threshold: float | None, penalty: float,
+            time_limit_s: float | None = None) -> Lens:
     """The same text at another τ and λ: re-grouped from the table when that is exact, else
     (needs `lm`) by a new forced decode. The entropies do not depend on τ or λ and are kept."""
     grouping = regroup(base.table, base.window, threshold, penalty, base.past_end)
@@ -282,7 +302,8 @@ def lens_at(lm: LoadedModel | None, base: Lens, threshold: float | None, penalty
                                   "the model must re-run the decode")
         config = DecodeConfig(window=base.window, threshold=threshold, penalty=penalty)
         text = base.token_ids[:-1] if base.stop else base.token_ids
-        steps, _ = forced_decode(lm, base.prompt_ids, text, config, base.stop)
+        deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
+        steps, _ = forced_decode(lm, base.prompt_ids, text, config, base.stop, deadline=deadline)
         grouping = replace(grouping_from_decode(steps, len(base.prompt_ids), len(base.token_ids), config),
                            source="rerun")
     return replace(base, grouping=grouping)

@@ -3,6 +3,7 @@ vetoing one slot, and compare the two trajectories."""
 from __future__ import annotations
 
 import copy
+import time
 
 from .config import DecodeConfig, ValidationError
 from .decoders import make_decoder
@@ -28,11 +29,13 @@ def state_after(trace: Trace, step: int) -> Resume:
 
 
 def branch(lm: LoadedModel, trace: Trace, step: int, config: DecodeConfig,
-           force: tuple[int, int] | None = None, veto: int | None = None) -> Trace:
+           force: tuple[int, int] | None = None, veto: int | None = None,
+           time_limit_s: float | None = None) -> Trace:
     """Continue `trace` after `step` with `config`. force=(position, token id) fills a mask slot
     of the window with that token; veto=position re-masks a slot filled at that step. The new
     trace shares steps 0..step with the old one (greedy decodes are deterministic, so equal
-    knobs reproduce the old trajectory exactly)."""
+    knobs reproduce the old trajectory exactly). time_limit_s: a wall-clock budget, as in
+    decode (stop reason "time_limit")."""
     if trace.decoder not in ("streaming", "block", "reference"):
         raise ValidationError("branching needs a window decoder (streaming, block or reference)")
     state = state_after(trace, step)
@@ -51,7 +54,18 @@ def branch(lm: LoadedModel, trace: Trace, step: int, config: DecodeConfig,
         state.window[pos - start] = int(token)
     decoder = make_decoder(trace.decoder, lm, config)
     assert isinstance(decoder, WindowDecoder)
-    new_steps = list(decoder.steps(trace.prompt_ids, resume=state))
+    deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
+    steps, new_steps, out_of_time = decoder.steps(trace.prompt_ids, resume=state), [], False
+    try:
+        for record in steps:
+            new_steps.append(record)
+            if deadline is not None and time.perf_counter() > deadline:
+                out_of_time = True
+                break
+    finally:
+        steps.close()
+    if out_of_time and decoder.result.stop_reason == "stopped":
+        decoder.result.stop_reason = "time_limit"
     shared = copy.deepcopy(trace.steps[: step + 1])
     new = decoder.result
     old = trace.result

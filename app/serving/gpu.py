@@ -14,8 +14,11 @@ Rules, because on a ZeroGPU Space the call runs in another process (a fork made 
   - a model is passed as a `ModelRef` (e.g. `ctx.models.wedlm`), which the call replaces by the
     model loaded at startup; a LoadedModel itself must never be an argument (it would be
     pickled, weights and all);
-  - the work stops itself within `work.time_limit_s` (pass it on as `time_limit_s`): the GPU
-    lease (`work.lease_s`) is cut at that duration.
+  - the work stops itself within `work.time_limit_s` (pass it on as `time_limit_s`; every event
+    does): the GPU lease (`work.lease_s`) is cut at that duration. The lease starts before the
+    work does: ZeroGPU forks a worker and copies every registered weight to the GPU first
+    (16.4 GB for the 8B). So `work.time_limit_s` is a `TimeLimit`, which the call replaces,
+    where the work starts, by the seconds the lease really has left (`Work.time_left_s`).
 Off ZeroGPU (a CPU Space, a GPU machine, this machine) `spaces.GPU` returns the function
 unchanged (spaces/zero/decorator.py: `if not Config.zero_gpu: return task`), so the calls are
 plain calls; WEDLM_PICKLE_CHECK=1 makes them pickle their arguments and results the way
@@ -37,7 +40,8 @@ import gradio as gr
 
 from .settings import Limits, on_zero_gpu
 
-GPU_STARTUP_S = 10.0   # a ZeroGPU call's worker start and weight move, counted in its lease
+GPU_STARTUP_S = 10.0   # a ZeroGPU call's worker start and weight move, planned into its lease
+FINISH_S = 3.0         # after the time limit: the forward under way, the trace, the result's pickle
 DECODE_SETUP_S = 1.0   # per decode: tokenizing, prefill, the trace's token texts
 # Upper bound of one forward of the released 8B model in bf16 on a ZeroGPU slice (memory-bound:
 # ~16 GB of weights read per forward, plus the decoder's per-step Python); a reference-decoder
@@ -71,11 +75,45 @@ def served(ref: ModelRef):
     return _SERVED[ref.key]
 
 
+class TimeLimit(float):
+    """The planned seconds of an event's work (a float like any other); `run_on_gpu` and
+    `stream_on_gpu` replace it, as an argument of the work, by `Work.time_left_s()`."""
+
+
+_FORKED_AT: float | None = None  # set in a forked child: when it was forked (time.monotonic)
+
+
+def _mark_fork() -> None:
+    global _FORKED_AT
+    _FORKED_AT = time.monotonic()
+
+
+os.register_at_fork(after_in_child=_mark_fork)
+
+
+def _startup_s() -> float:
+    """Seconds since this process was forked, on its first call only: a ZeroGPU worker is
+    forked right after its lease is granted and spends this on its start-up (its weight copy)
+    before the task runs; a worker reused for a later call starts its task at once."""
+    global _FORKED_AT
+    if _FORKED_AT is None:
+        return 0.0
+    elapsed, _FORKED_AT = time.monotonic() - _FORKED_AT, None
+    return elapsed
+
+
 @dataclass(frozen=True)
 class Work:
     """What one event may cost: its GPU lease and the time its forwards may take."""
-    lease_s: int          # asked of ZeroGPU; never above limits.decode_seconds
-    time_limit_s: float   # the work stops itself by then
+    lease_s: int              # asked of ZeroGPU; never above limits.decode_seconds
+    time_limit_s: TimeLimit   # the work stops itself by then (as planned; see time_left_s)
+
+    def time_left_s(self) -> float:
+        """The time limit where the work starts: on ZeroGPU the lease less the worker's measured
+        start-up and FINISH_S; elsewhere (no lease) the planned limit."""
+        if not on_zero_gpu():
+            return float(self.time_limit_s)
+        return max(0.0, self.lease_s - _startup_s() - FINISH_S)
 
     @classmethod
     def of(cls, max_new_tokens: int, window: int, decoders, limits: Limits) -> "Work":
@@ -91,12 +129,14 @@ class Work:
         estimate = sum(DECODE_SETUP_S + forwards * SECONDS_PER_FORWARD.get(d, 0.15) for d in decoders)
         lease = int(min(limits.decode_seconds, GPU_STARTUP_S + estimate) + 0.999)
         if not on_zero_gpu():  # no lease: the app's own budget is the only clock
-            return cls(lease_s=lease, time_limit_s=float(limits.decode_seconds))
-        return cls(lease_s=lease, time_limit_s=max(1.0, lease - GPU_STARTUP_S))
+            return cls(lease_s=lease, time_limit_s=TimeLimit(limits.decode_seconds))
+        return cls(lease_s=lease, time_limit_s=TimeLimit(max(1.0, lease - GPU_STARTUP_S)))
 
 
-def _resolve(value):
-    return _SERVED[value.key] if isinstance(value, ModelRef) else value
+def _resolve(value, time_left_s: float):
+    if isinstance(value, ModelRef):
+        return _SERVED[value.key]
+    return time_left_s if isinstance(value, TimeLimit) else value
 
 
 def _lease(fn, args, kwargs, work: Work, *_) -> int:
@@ -108,14 +148,16 @@ def _decorate(fn):
     return fn if spaces is None else spaces.GPU(duration=_lease)(fn)
 
 
-def _start(fn, args, kwargs):
-    return fn(*map(_resolve, args), **{k: _resolve(v) for k, v in kwargs.items()})
+def _start(fn, args, kwargs, work: Work):
+    """fn called where the work runs (in the ZeroGPU worker): models and time limit resolved."""
+    left = work.time_left_s()
+    return fn(*(_resolve(a, left) for a in args), **{k: _resolve(v, left) for k, v in kwargs.items()})
 
 
 @_decorate
 def _call(fn, args, kwargs, work):
     try:
-        return _start(fn, args, kwargs)
+        return _start(fn, args, kwargs, work)
     except gr.Error:  # already worded for the user; str() of one adds quotes
         raise
     except ValueError as err:  # ValidationError, ModelLoadError: ZeroGPU only passes gr.Error on
@@ -128,7 +170,7 @@ def _stream(fn, args, kwargs, work, every_s):
     value is pickled through a pipe, and a live view does not need every step."""
     last, pending, held = float("-inf"), None, False
     try:
-        for value in _start(fn, args, kwargs):
+        for value in _start(fn, args, kwargs, work):
             now = time.perf_counter()
             if now - last >= every_s:
                 last, held = now, False

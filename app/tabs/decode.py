@@ -354,7 +354,7 @@ def run_branch(ui: DecodeTab, ctx: Context, timeline, step, tau, no_tau, penalty
             force = (force_at, ids[0])
         work = gpu.Work.of(config.max_new_tokens, widest(config, trace.decoder), [trace.decoder], ctx.limits)
         other = gpu.run_on_gpu(branch, ctx.models.wedlm, trace, step, config, force=force, veto=veto,
-                               work=work)
+                               time_limit_s=work.time_limit_s, work=work)
     except gr.Error:  # already worded for the user (Work.of); str() of one adds quotes
         raise
     except (ValidationError, ModelLoadError, KeyError, TypeError, ValueError) as err:

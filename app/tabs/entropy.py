@@ -126,7 +126,8 @@ def lens_build(ctx: Context) -> None:
                 lens.check_text(prompt, text)
             except ValidationError as err:
                 raise gr.Error(f"{title}: {err}")
-            view = gpu.run_on_gpu(lens.compute, models.wedlm, prompt, text, config, work=lens_work)
+            view = gpu.run_on_gpu(lens.compute, models.wedlm, prompt, text, config,
+                                   lens_work.time_limit_s, work=lens_work)
             out += [view, lens.view_html(view, colour, title)]
         return out
 
@@ -140,7 +141,8 @@ def lens_build(ctx: Context) -> None:
                 out += [None, gr.skip()]
                 continue
             view = lens.regrouped(view, config.threshold, config.penalty) or gpu.run_on_gpu(
-                lens.rerun, models.wedlm, view, config.threshold, config.penalty, work=lens_work)
+                lens.rerun, models.wedlm, view, config.threshold, config.penalty,
+                lens_work.time_limit_s, work=lens_work)
             out += [view, lens.view_html(view, colour, title)]
         return out
 
@@ -164,7 +166,8 @@ def lens_build(ctx: Context) -> None:
             lens.check_text(prompt, text)
         except (ValidationError, TypeError, ValueError) as err:
             raise gr.Error(str(err))
-        view = gpu.run_on_gpu(lens.compute, models.wedlm, prompt, text, config, work=lens_work)
+        view = gpu.run_on_gpu(lens.compute, models.wedlm, prompt, text, config,
+                              lens_work.time_limit_s, work=lens_work)
         return {"tokens": view.texts, **view.lens.to_dict()}
 
     with gr.Column(elem_id="lens-section"):

@@ -528,7 +528,8 @@ def _build5(ctx, data):
         except (ValidationError, TypeError, ValueError) as err:
             raise gr.Error(str(err))
         work = gpu.Work.of(config.max_new_tokens, config.window, ["streaming"], ctx.limits)
-        new = Timeline(gpu.run_on_gpu(branch, ctx.models.wedlm, tl.trace, step - 1, config, work=work))
+        new = Timeline(gpu.run_on_gpu(branch, ctx.models.wedlm, tl.trace, step - 1, config,
+                                      time_limit_s=work.time_limit_s, work=work))
         return ch5(tl, step, new, float(lam))
 
     btn.click(run, [penalty], [v_text, v_growth, v_left, v_right], api_name="tour_branch", concurrency_limit=2)

@@ -32,13 +32,13 @@ class LensView:
     texts: list[str]       # per forced token (the stop token last when lens.stop)
 
 
-def compute(lm, prompt: str, text: str, config) -> LensView:
+def compute(lm, prompt: str, text: str, config, time_limit_s: float | None = None) -> LensView:
     """Check the input's size before tokenizing, then run the lens (runs forwards: call it
-    through app/serving/gpu.py)."""
+    through app/serving/gpu.py, with the work's time limit)."""
     check_text(prompt, text)
     prompt_ids = lm.encode(prompt)
     text_ids = lm.tokenizer.encode(text, add_special_tokens=False)
-    result = lens(lm, prompt_ids, text_ids, config)
+    result = lens(lm, prompt_ids, text_ids, config, time_limit_s=time_limit_s)
     return LensView(prompt, result, [lm.token_text(t) for t in result.token_ids])
 
 
@@ -51,9 +51,9 @@ def regrouped(view: LensView, threshold, penalty) -> LensView | None:
     return LensView(view.prompt, replace(view.lens, grouping=grouping), view.texts)
 
 
-def rerun(lm, view: LensView, threshold, penalty) -> LensView:
+def rerun(lm, view: LensView, threshold, penalty, time_limit_s: float | None = None) -> LensView:
     """The same text at another τ and λ by a new forced decode (runs forwards)."""
-    return LensView(view.prompt, lens_at(lm, view.lens, threshold, penalty), view.texts)
+    return LensView(view.prompt, lens_at(lm, view.lens, threshold, penalty, time_limit_s), view.texts)
 
 
 def _shown(text: str, is_stop: bool) -> str:
