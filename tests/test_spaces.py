@@ -250,32 +250,3 @@ def test_python_app_py_serves_wedlm_model_with_spaces_installed_off_zerogpu(tmp_
     finally:
         server.terminate()
         server.wait(timeout=30)
-
-
-def load_gpu_check():
-    spec = importlib.util.spec_from_file_location("gpu_check", ROOT / "tools" / "gpu_check.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_gpu_check_compares_streaming_with_reference_in_both_dtypes(tiny_dir, capsys, monkeypatch):
-    gpu_check = load_gpu_check()
-    argv = [str(tiny_dir), "--device", "cpu", "--limit", "2", "--max-new-tokens", "8", "--json"]
-    assert gpu_check.main(argv) == 0
-    report = json.loads(capsys.readouterr().out)
-    fp32, bf16 = report["runs"]
-    assert (fp32["dtype"], bf16["dtype"]) == ("float32", "bfloat16")  # the CPU's dtype, then the other
-    assert fp32["streaming_equals_reference"] == fp32["prompts"] == 2
-    assert fp32["model"] == tiny_dir.name and all(r["tpf"] > 0 for r in fp32["rows"])
-    assert 0.0 <= report["dtype_agreement"]["token_agreement"] <= 1.0
-    real_decode = gpu_check.decode
-
-    def broken_reference(lm, prompt, decoder, config):  # a reference that differs must fail the check
-        trace = real_decode(lm, prompt, decoder, config)
-        if decoder == "reference":
-            trace.result.token_ids[0] = (trace.result.token_ids[0] + 1) % 100
-        return trace
-    monkeypatch.setattr(gpu_check, "decode", broken_reference)
-    assert gpu_check.main(argv[:-1] + ["--no-compare"]) == 1
-    assert "differs from the reference at output token 0" in capsys.readouterr().out

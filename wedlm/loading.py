@@ -200,14 +200,18 @@ def load_model(name_or_path: str | os.PathLike | None = None, device: str = "aut
 
 def estimated_parameters(raw: dict) -> int | None:
     """About how many parameters a Qwen-style decoder config describes (embeddings, LM head,
-    attention and MLP), or None when the config lacks the sizes."""
+    attention with grouped KV heads, MLP), or None when the config lacks the sizes."""
     try:
         h, layers, vocab = int(raw["hidden_size"]), int(raw["num_hidden_layers"]), int(raw["vocab_size"])
         inner = int(raw.get("intermediate_size", 4 * h))
-    except (KeyError, TypeError, ValueError):
+        heads = int(raw.get("num_attention_heads", 1))
+        head_dim = int(raw.get("head_dim") or h // heads)
+        kv_heads = int(raw.get("num_key_value_heads") or heads)
+    except (KeyError, TypeError, ValueError, ZeroDivisionError):
         return None
-    head = 1 if raw.get("tie_word_embeddings", False) else 2
-    return vocab * h * head + layers * (4 * h * h + 3 * h * inner)
+    attention = 2 * h * heads * head_dim + 2 * h * kv_heads * head_dim
+    embeddings = vocab * h * (1 if raw.get("tie_word_embeddings", False) else 2)
+    return embeddings + layers * (attention + 3 * h * inner)
 
 
 def _load_weights(raw: dict, location: str, name: str, dtype: torch.dtype, attn: str,
