@@ -25,8 +25,9 @@ def test_the_check_runs_on_the_bundled_model_and_reports_both_dtypes():
     out = proc.stdout
     fp32, bf16 = out.index("## float32"), out.index("## bfloat16")
     assert fp32 < bf16  # the device's dtype first, each report printed when done
+    assert out[fp32:bf16].split("\n\n")[1].splitlines()[2].startswith("| 3/3 |")  # fp32: the oracle
     for section in (out[fp32:bf16], out[bf16:]):
-        assert "streaming ≡ reference" in section and "3/3" in section.split("\n\n")[1]
+        assert "streaming ≡ reference" in section and "— ok" in section.splitlines()[0]
         assert "max abs Δlogit" in section and "margin abs(H − τ)" in section and "top-two gap" in section
         assert len([line for line in section.splitlines() if line.startswith("| count")]) >= 2
     assert "float32 vs bfloat16 (streaming)" in out
