@@ -5,7 +5,6 @@ import operator
 import random
 import re
 
-
 from wedlm.training.corpus import (ARITHMETIC_FORMS, MIXES, WORD_TEMPLATES, SampleStream,
                                    arithmetic, arithmetic_pieces, encode_answer, final_answer,
                                    held_out_questions, is_held_out)
