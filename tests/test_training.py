@@ -492,3 +492,22 @@ def test_the_training_modules_import_without_a_loop():
     assert not imported["train"] & {"card", "evaluate", "install"}
     assert not imported["card"] & {"evaluate", "install"} and not imported["evaluate"] & {"install", "train"}
     assert "install" in imported and {"card", "evaluate"} <= imported["install"]
+
+
+def test_the_data_folder_comes_from_data_dir_or_wedlm_data_dir(tmp_path, monkeypatch, tiny_corpora):
+    import os
+    import subprocess
+    import sys
+
+    from wedlm.paths import REPO_ROOT, default_data_dir
+    monkeypatch.setenv("WEDLM_DATA_DIR", str(tiny_corpora))
+    assert default_data_dir() == tiny_corpora
+    monkeypatch.delenv("WEDLM_DATA_DIR")
+    assert default_data_dir() == REPO_ROOT.parent / "shared" / "data"
+    for args, env in ((["--data-dir", str(tmp_path)], {}), ([], {"WEDLM_DATA_DIR": str(tmp_path)})):
+        proc = subprocess.run([sys.executable, "-m", "wedlm", "train", "--run-dir", str(tmp_path / "run"), *args],
+                              capture_output=True, text=True, cwd=REPO_ROOT, timeout=300,
+                              env={**os.environ, **env})
+        lines = proc.stderr.strip().splitlines()
+        assert proc.returncode == 2 and len(lines) == 1 and f"training data not found in {tmp_path}" in lines[0]
+        assert not (tmp_path / "run").exists()  # refused before any work

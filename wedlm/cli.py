@@ -110,7 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
                                   "cut to their end (labels only), as at a decoding window's edge",
              "wedlm_eos_label_only": "in the WeDLM stage, always mask the end-of-text run after an answer "
                                      "(labels only, never observed) in this share of the samples",
-             "math_notes": "keep GSM8K's <<a*b=c>> calculator notes in the math answers"}
+             "math_notes": "keep GSM8K's <<a*b=c>> calculator notes in the math answers",
+             "data_dir": "the folder of training corpora (default: $WEDLM_DATA_DIR, else ../shared/data; "
+                         "docs/training.md#the-training-data)"}
     # one option per TrainConfig field, typed as the field (wedlm/training/train.py)
     for names, kind in ((INT_OPTIONS, int), (FLOAT_OPTIONS, float), (TEXT_OPTIONS, str)):
         for name in names:
@@ -150,6 +152,9 @@ def run_train(args) -> int:
         raise CliError(f"--wedlm-suffix-families: {e}") from None
     fields = {k: v for k, v in vars(args).items() if k in TrainConfig.__dataclass_fields__}
     cfg = TrainConfig(**fields)
+    if not (Path(cfg.data_dir) / "gsm8k_train.jsonl").is_file():  # before any work
+        raise CliError(f"training data not found in {cfg.data_dir}: point --data-dir or WEDLM_DATA_DIR "
+                       f"at it (docs/training.md#the-training-data)")
     exported = train(cfg, stages)
     for stage, folder in exported.items():
         print(f"{stage}: {folder}", file=sys.stderr)
