@@ -107,9 +107,11 @@ def caption(trace: Trace, index: int) -> list[str]:
         return out + _stop_sentence(trace, s)
     masks = sum(t is None for t in s.window)
     filled = len(s.window) - masks
-    out = [f"Forward {index + 1} reads the window at positions {s.start}-{last}: "
-           f"{filled} filled {'slot' if filled == 1 else 'slots'} moved in front of {masks} "
-           f"{'mask' if masks == 1 else 'masks'} ({s.rows} rows)."]
+    masks_text = f"{masks} {'mask' if masks == 1 else 'masks'}"
+    fed = (f"{filled} filled {'slot' if filled == 1 else 'slots'} moved in front of {masks_text}"
+           if filled and masks else f"{filled} filled {'slot' if filled == 1 else 'slots'}" if filled
+           else masks_text)
+    out = [f"Forward {index + 1} reads the window at positions {s.start}-{last}: {fed} ({s.rows} rows)."]
     n = len(s.committed)
     first_mask = next((i for i, t in enumerate(s.window) if t is None), None)
     if trace.decoder == "block" and not n and first_mask is not None:
