@@ -216,3 +216,15 @@ def test_the_export_slides_handler_is_bounded_as_server_work(tmp_path):
                     Timeline(Trace.load(TRACES_DIR / "2-counting-ar.json")))
     with pytest.raises(gr.Error, match="first"):
         make_slides(ctx, None)
+
+
+def test_an_mp4_out_of_time_leaves_the_gif_and_says_so(tmp_path, monkeypatch):
+    def too_slow(frames, path, ffmpeg, timeout_s):
+        Path(path).write_bytes(b"partial")
+        raise subprocess.TimeoutExpired("ffmpeg", timeout_s)
+    monkeypatch.setattr(anim, "find_ffmpeg", lambda: "/usr/bin/ffmpeg")
+    monkeypatch.setattr(anim, "save_mp4", too_slow)
+    trace = Trace.load(RECORDED[0])
+    made = anim.animate(trace, tmp_path / "a.gif", tmp_path / "a.mp4", time_limit_s=60.0)
+    assert made.mp4 is None and not (tmp_path / "a.mp4").exists() and "took longer" in made.note
+    assert gif_frames(made.gif)[0] == len(trace.steps)

@@ -474,9 +474,16 @@ def animate(trace: Trace, gif_path: str | Path, mp4_path: str | Path | None = No
     result = Animation(frames=len(frames), gif=Path(gif_path), gif_bytes=save_gif(frames, gif_path))
     if mp4_path is not None:
         ffmpeg = find_ffmpeg()
+        left = 600.0 if time_limit_s is None else time_limit_s - (time.perf_counter() - started)
         if ffmpeg is None:
             result.note = "no ffmpeg (imageio-ffmpeg or ffmpeg on PATH): the MP4 was not written, the GIF was"
+        elif left < 1.0:
+            result.note = "no time left for the MP4 within the budget: the GIF was written"
         else:
-            left = 120.0 if time_limit_s is None else max(1.0, time_limit_s - (time.perf_counter() - started))
-            result.mp4, result.mp4_bytes = Path(mp4_path), save_mp4(frames, mp4_path, ffmpeg, left)
+            try:
+                result.mp4, result.mp4_bytes = Path(mp4_path), save_mp4(frames, mp4_path, ffmpeg, left)
+            except subprocess.TimeoutExpired:
+                result.mp4 = None
+                Path(mp4_path).unlink(missing_ok=True)
+                result.note = f"the MP4 took longer than the {left:.0f} s left: the GIF was written"
     return result
