@@ -8,6 +8,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
 os.environ.setdefault("WEDLM_PICKLE_CHECK", "1")  # app calls pickle what crosses app/serving/gpu.py, as on ZeroGPU
 
+from corpora import write_tiny_corpora
 from tiny import write_tiny_checkpoint  # tests/ is on sys.path: pytest puts a conftest's folder there
 
 
@@ -15,6 +16,12 @@ from tiny import write_tiny_checkpoint  # tests/ is on sys.path: pytest puts a c
 def tiny_dir(tmp_path_factory) -> Path:
     """A random Qwen3-layout checkpoint saved the way released WeDLM checkpoints are."""
     return write_tiny_checkpoint(tmp_path_factory.mktemp("tiny-wedlm-qwen3"), "wedlm-qwen3", seed=0)
+
+
+@pytest.fixture(scope="session")
+def tiny_corpora(tmp_path_factory) -> Path:
+    """Small training corpora in the real ones' formats (tests/corpora.py): no test reads ../shared."""
+    return write_tiny_corpora(tmp_path_factory.mktemp("corpora"))
 
 
 @pytest.fixture(scope="session")

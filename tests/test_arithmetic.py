@@ -5,9 +5,7 @@ import operator
 import random
 import re
 
-import pytest
-
-from wedlm.training.corpus import (ARITHMETIC_FORMS, DEFAULT_DATA_DIR, MIXES, WORD_TEMPLATES, SampleStream,
+from wedlm.training.corpus import (ARITHMETIC_FORMS, MIXES, WORD_TEMPLATES, SampleStream,
                                    arithmetic, arithmetic_pieces, encode_answer, final_answer,
                                    held_out_questions, is_held_out)
 
@@ -91,14 +89,12 @@ def test_word_problems_recompute_from_their_text():
     assert seen == set(range(len(WORD_TEMPLATES))) and len(WORD_TEMPLATES) >= 8
 
 
-def test_held_out_questions_never_occur_in_the_training_stream():
-    if not (DEFAULT_DATA_DIR / "gsm8k_train.jsonl").is_file():
-        pytest.fail(f"shared data missing at {DEFAULT_DATA_DIR}")
+def test_held_out_questions_never_occur_in_the_training_stream(tiny_corpora):
     patterns = template_patterns()
     held_out = {p for form in "ABC" for p, _, _ in held_out_questions(form, 40)}
     for form in "ABC":  # the evaluation's questions are held out by the rule, read back from their text
         assert all(is_held_out(question_key(p, patterns)) for p, _, _ in held_out_questions(form, 40))
-    stream = SampleStream(DEFAULT_DATA_DIR, seed=3, mix="arithmetic")
+    stream = SampleStream(tiny_corpora, seed=3, mix="arithmetic")
     drawn = [s for s in (stream.next() for _ in range(8000)) if s.family == "arithmetic"]
     assert len(drawn) > 4000
     assert not any(s.prompt in held_out for s in drawn)
@@ -112,12 +108,12 @@ def test_the_held_out_share_is_about_one_in_ten_of_each_form():
         assert 0.07 < share < 0.13, (form, share)
 
 
-def test_the_arithmetic_mix_keeps_the_families_that_teach_stopping():
+def test_the_arithmetic_mix_keeps_the_families_that_teach_stopping(tiny_corpora):
     mix = MIXES["arithmetic"]
     assert abs(sum(mix.values()) - 1) < 1e-9
     # counting runs (stops at B) at 4x the 5 % that lost the stop in a trial fine-tune
     assert mix["counting"] >= 0.2 and mix["sequence"] > 0 and mix["copy"] > 0
-    stream = SampleStream(DEFAULT_DATA_DIR, seed=4, mix="arithmetic")
+    stream = SampleStream(tiny_corpora, seed=4, mix="arithmetic")
     families = [stream.next().family for _ in range(5000)]
     assert families.count("counting") / len(families) > 0.2
 

@@ -3,26 +3,25 @@ import random
 
 import pytest
 import torch
+from corpora import MATH_PROBLEMS
 
 from wedlm.reorder import visibility
 from wedlm.training.objective import (ar_loss, dual_stream_inputs, sample_masks, training_mask,
                                       wedlm_loss)
 
 
-def small_tokenizer(folder):
-    """A 600-token BPE tokenizer on 300 real training samples, saved in folder."""
-    from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
+def small_tokenizer(folder, data_dir):
+    """A 600-token BPE tokenizer on 300 training samples drawn from data_dir, saved in folder."""
+    from wedlm.training.corpus import SampleStream
     from wedlm.training.tokenizer import train_tokenizer
-    if not (DEFAULT_DATA_DIR / "gsm8k_train.jsonl").is_file():
-        pytest.fail(f"shared data missing at {DEFAULT_DATA_DIR}")
-    stream = SampleStream(DEFAULT_DATA_DIR, seed=0)
+    stream = SampleStream(data_dir, seed=0)
     return train_tokenizer([s.prompt + s.answer for s in (stream.next() for _ in range(300))], 600, folder)
 
 
-def tiny_train_config(run_dir, **knobs):
-    """A one-layer model trained in a few fp32 steps, checkpointing every 2 steps."""
+def tiny_train_config(run_dir, data_dir, **knobs):
+    """A one-layer model trained in a few fp32 steps on data_dir, checkpointing every 2 steps."""
     from wedlm.training.train import TrainConfig
-    return TrainConfig(**{"run_dir": str(run_dir), "hidden_size": 32, "num_layers": 1, "num_heads": 2,
+    return TrainConfig(**{"run_dir": str(run_dir), "data_dir": str(data_dir), "hidden_size": 32, "num_layers": 1, "num_heads": 2,
                           "num_kv_heads": 1, "intermediate_size": 64, "seq_len": 64, "batch_size": 2,
                           "warmup_steps": 1, "save_every": 2, "bf16": False, **knobs})
 
@@ -113,12 +112,12 @@ def test_a_few_steps_lower_both_losses():
     assert ar_loss(model, tokens)["ar"] < first["ar"]
 
 
-def test_packer_keeps_prompts_unmaskable(tmp_path):
-    from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
+def test_packer_keeps_prompts_unmaskable(tmp_path, tiny_corpora):
+    from wedlm.training.corpus import SampleStream
     from wedlm.training.train import Packer, TrainConfig
-    tok = small_tokenizer(tmp_path)
+    tok = small_tokenizer(tmp_path, tiny_corpora)
     cfg = TrainConfig(batch_size=2, seq_len=128, eos_pad=4)
-    packer = Packer(SampleStream(DEFAULT_DATA_DIR, seed=3), tok, cfg)
+    packer = Packer(SampleStream(tiny_corpora, seed=3), tok, cfg)
     ids, maskable, _, _ = packer.batch()
     assert ids.shape == maskable.shape == (2, 128)
     flat_ids, flat_mask = ids.flatten().tolist(), maskable.flatten().tolist()
@@ -128,11 +127,11 @@ def test_packer_keeps_prompts_unmaskable(tmp_path):
     assert all(m for i, m in zip(flat_ids, flat_mask) if i == eos)  # end-of-text is learned
 
 
-def test_packer_numbers_the_sample_of_every_token(tmp_path):
-    from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
+def test_packer_numbers_the_sample_of_every_token(tmp_path, tiny_corpora):
+    from wedlm.training.corpus import SampleStream
     from wedlm.training.train import Packer, TrainConfig
-    tok = small_tokenizer(tmp_path)
-    ids, maskable, sample, _ = Packer(SampleStream(DEFAULT_DATA_DIR, seed=3), tok,
+    tok = small_tokenizer(tmp_path, tiny_corpora)
+    ids, maskable, sample, _ = Packer(SampleStream(tiny_corpora, seed=3), tok,
                                    TrainConfig(batch_size=4, seq_len=128), eos_pad=2).batch()
     flat_ids, flat_mask, flat_sample = (t.flatten().tolist() for t in (ids, maskable, sample))
     eos = tok.eos_token_id
@@ -144,11 +143,11 @@ def test_packer_numbers_the_sample_of_every_token(tmp_path):
     assert flat_sample[-1] - flat_sample[0] >= 3
 
 
-def test_label_only_end_of_text_is_always_masked_and_never_seen(tmp_path):
-    from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
+def test_label_only_end_of_text_is_always_masked_and_never_seen(tmp_path, tiny_corpora):
+    from wedlm.training.corpus import SampleStream
     from wedlm.training.train import Packer, TrainConfig
-    tok = small_tokenizer(tmp_path)
-    ids, maskable, sample, label_only = Packer(SampleStream(DEFAULT_DATA_DIR, seed=3), tok,
+    tok = small_tokenizer(tmp_path, tiny_corpora)
+    ids, maskable, sample, label_only = Packer(SampleStream(tiny_corpora, seed=3), tok,
                                                TrainConfig(batch_size=4, seq_len=128), eos_pad=3,
                                                eos_label_only=True).batch()
     eos = tok.eos_token_id
@@ -166,14 +165,14 @@ def test_label_only_end_of_text_is_always_masked_and_never_seen(tmp_path):
     assert 0 < min(masked_others) < max(masked_others) < 1       # the answer is still masked by γ
 
 
-def test_label_only_share_is_drawn_per_sample_and_the_same_on_resume(tmp_path):
-    from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
+def test_label_only_share_is_drawn_per_sample_and_the_same_on_resume(tmp_path, tiny_corpora):
+    from wedlm.training.corpus import SampleStream
     from wedlm.training.train import Packer, TrainConfig
-    tok = small_tokenizer(tmp_path)
+    tok = small_tokenizer(tmp_path, tiny_corpora)
     cfg = TrainConfig(batch_size=8, seq_len=128)
 
     def packer():
-        return Packer(SampleStream(DEFAULT_DATA_DIR, seed=3), tok, cfg, eos_pad=3, eos_label_only=0.5)
+        return Packer(SampleStream(tiny_corpora, seed=3), tok, cfg, eos_pad=3, eos_label_only=0.5)
     first = packer()
     ids, _, sample, label_only = first.batch()
     eos_runs = {s: label_only[(sample == s) & (ids == tok.eos_token_id)] for s in sample.unique().tolist()}
@@ -186,11 +185,11 @@ def test_label_only_share_is_drawn_per_sample_and_the_same_on_resume(tmp_path):
     assert torch.equal(resumed.batch()[3], first.batch()[3])       # same draws after a resume
 
 
-def test_suffix_mask_hides_each_chosen_answer_from_a_cut_to_its_end(tmp_path):
-    from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
+def test_suffix_mask_hides_each_chosen_answer_from_a_cut_to_its_end(tmp_path, tiny_corpora):
+    from wedlm.training.corpus import SampleStream
     from wedlm.training.train import Packer, TrainConfig
-    tok = small_tokenizer(tmp_path)
-    ids, maskable, sample, label_only = Packer(SampleStream(DEFAULT_DATA_DIR, seed=3), tok,
+    tok = small_tokenizer(tmp_path, tiny_corpora)
+    ids, maskable, sample, label_only = Packer(SampleStream(tiny_corpora, seed=3), tok,
                                                TrainConfig(batch_size=48, seq_len=128), eos_pad=4,
                                                suffix_mask=0.5).batch()
     assert not (label_only & ~maskable).any()                     # never a prompt token
@@ -216,11 +215,11 @@ def test_suffix_mask_hides_each_chosen_answer_from_a_cut_to_its_end(tmp_path):
 
 
 
-def test_suffix_mask_can_be_kept_to_some_families(tmp_path):
-    from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
+def test_suffix_mask_can_be_kept_to_some_families(tmp_path, tiny_corpora):
+    from wedlm.training.corpus import SampleStream
     from wedlm.training.train import Packer, TrainConfig
-    tok = small_tokenizer(tmp_path)
-    stream = SampleStream(DEFAULT_DATA_DIR, seed=3)
+    tok = small_tokenizer(tmp_path, tiny_corpora)
+    stream = SampleStream(tiny_corpora, seed=3)
     real_next = stream.next
     # record each sample in draw order (the packer numbers samples in that order)
     drawn = []
@@ -233,11 +232,11 @@ def test_suffix_mask_can_be_kept_to_some_families(tmp_path):
     assert any(hit.values()) and not all(hit.values())
 
 
-def test_the_named_sample_families_are_the_ones_the_stream_draws():
-    from wedlm.training.corpus import DEFAULT_DATA_DIR, MIXES, SAMPLE_FAMILIES, SampleStream, parse_families
+def test_the_named_sample_families_are_the_ones_the_stream_draws(tiny_corpora):
+    from wedlm.training.corpus import MIXES, SAMPLE_FAMILIES, SampleStream, parse_families
     drawn = set()
     for mix in MIXES:
-        stream = SampleStream(DEFAULT_DATA_DIR, seed=1, mix=mix)
+        stream = SampleStream(tiny_corpora, seed=1, mix=mix)
         drawn |= {stream.next().family for _ in range(2000)}
     assert drawn == set(SAMPLE_FAMILIES)
     assert parse_families(" counting, copy ,") == {"counting", "copy"} and parse_families("") == set()
@@ -245,21 +244,22 @@ def test_the_named_sample_families_are_the_ones_the_stream_draws():
         parse_families("counting,poems")
 
 
-def test_the_more_sequences_mix_draws_counting_by_k_and_letter_ranges_more_often():
-    from wedlm.training.corpus import DEFAULT_DATA_DIR, SampleStream
+def test_the_more_sequences_mix_draws_counting_by_k_and_letter_ranges_more_often(tiny_corpora):
+    from wedlm.training.corpus import SampleStream
 
     def sequence_share(mix):
-        stream = SampleStream(DEFAULT_DATA_DIR, seed=2, mix=mix)
+        stream = SampleStream(tiny_corpora, seed=2, mix=mix)
         return sum(stream.next().family == "sequence" for _ in range(4000)) / 4000
     # by the weights: 0.25 * 2/8 = 0.0625 against 0.12 + 0.2 * 2/8 = 0.17
     assert 0.05 < sequence_share("more-stops") < 0.08 and 0.15 < sequence_share("more-sequences") < 0.19
 
 
-def test_math_answers_lose_their_calculator_notes_unless_told_to_keep_them():
-    from wedlm.training.corpus import DEFAULT_DATA_DIR, math_samples
-    kept, removed = math_samples(DEFAULT_DATA_DIR, notes=True), math_samples(DEFAULT_DATA_DIR)
-    assert len(kept) == len(removed) == 7473
-    assert sum("<<" in s.answer for s in kept) > 7000 and not any("<<" in s.answer for s in removed)
+def test_math_answers_lose_their_calculator_notes_unless_told_to_keep_them(tiny_corpora):
+    from wedlm.training.corpus import math_samples
+    kept, removed = math_samples(tiny_corpora, notes=True), math_samples(tiny_corpora)
+    assert len(kept) == len(removed) == MATH_PROBLEMS
+    # every answer but the last one written has notes (tests/corpora.py)
+    assert sum("<<" in s.answer for s in kept) == MATH_PROBLEMS - 1 and not any("<<" in s.answer for s in removed)
     # a note repeats the expression before it and is repeated after it: `48/2 = <<48/2=24>>24`
     assert "48/2 = <<48/2=24>>24" in kept[0].answer and "48/2 = 24" in removed[0].answer
     assert all(s.answer.rstrip().split("\n")[-1].startswith("#### ") for s in kept)
@@ -307,12 +307,12 @@ def test_masks_cannot_read_the_next_samples_prompt():
     assert not torch.allclose(masked_logits(list(range(21, 27)), False), masked_logits(other, False))
 
 
-def test_training_resumes_from_its_checkpoint_and_logs_each_step_once(tmp_path):
+def test_training_resumes_from_its_checkpoint_and_logs_each_step_once(tmp_path, tiny_corpora):
     import json
 
     from wedlm.training.train import TrainConfig, train
-    small_tokenizer(tmp_path / "tokenizer")  # in place: train() reuses it
-    cfg = tiny_train_config(tmp_path, ar_steps=3)
+    small_tokenizer(tmp_path / "tokenizer", tiny_corpora)  # in place: train() reuses it
+    cfg = tiny_train_config(tmp_path, tiny_corpora, ar_steps=3)
     train(cfg, stages=("ar",))
     log = tmp_path / "ar" / "log.jsonl"
     with open(log, "a") as f:  # a step logged after the last checkpoint, as when a run is killed
@@ -325,7 +325,7 @@ def test_training_resumes_from_its_checkpoint_and_logs_each_step_once(tmp_path):
     assert (exported["ar"] / "model.safetensors").is_file()
 
 
-def test_a_killed_and_resumed_run_ends_with_the_same_weights_as_an_uninterrupted_one(tmp_path, monkeypatch):
+def test_a_killed_and_resumed_run_ends_with_the_same_weights_as_an_uninterrupted_one(tmp_path, monkeypatch, tiny_corpora):
     """Resume restores the model, optimizer, rngs and the packer (its leftover tokens and the
     unseen order of each real-data pool), so the batches after a resume are the ones an
     uninterrupted run would have drawn."""
@@ -334,8 +334,8 @@ def test_a_killed_and_resumed_run_ends_with_the_same_weights_as_an_uninterrupted
     from wedlm.training.train import Packer, train
     runs = {}
     for name in ("straight", "killed"):
-        small_tokenizer(tmp_path / name / "tokenizer")
-        runs[name] = tiny_train_config(tmp_path / name, ar_steps=2, wedlm_steps=5)
+        small_tokenizer(tmp_path / name / "tokenizer", tiny_corpora)
+        runs[name] = tiny_train_config(tmp_path / name, tiny_corpora, ar_steps=2, wedlm_steps=5)
     train(runs["straight"])
     real_batch, batches = Packer.batch, []
 
@@ -403,12 +403,12 @@ def test_the_card_names_every_training_option_the_run_changed():
     assert (again.stages, again.wedlm_steps, again.wedlm_mix) == ("wedlm", 800, "stop")
 
 
-def test_install_copies_only_the_stages_the_run_trained(tmp_path):
+def test_install_copies_only_the_stages_the_run_trained(tmp_path, tiny_corpora):
     import shutil
     from wedlm.training.install import install
     from wedlm.training.train import train
-    small_tokenizer(tmp_path / "full" / "tokenizer")
-    train(tiny_train_config(tmp_path / "full", ar_steps=2, wedlm_steps=2))
+    small_tokenizer(tmp_path / "full" / "tokenizer", tiny_corpora)
+    train(tiny_train_config(tmp_path / "full", tiny_corpora, ar_steps=2, wedlm_steps=2))
     assets = tmp_path / "assets"
     install(tmp_path / "full", assets, max_new_tokens=8)  # short decodes: untrained
     ar_card = (assets / "ar-tiny" / "README.md").read_text()
@@ -416,7 +416,7 @@ def test_install_copies_only_the_stages_the_run_trained(tmp_path):
     # a WeDLM-only run from that parent (how docs/training.md's levers were measured)
     for name in ("ar-hf", "tokenizer"):
         shutil.copytree(tmp_path / "full" / name, tmp_path / "lever" / name)
-    train(tiny_train_config(tmp_path / "lever", ar_steps=2, wedlm_steps=4, wedlm_suffix_mask=0.5), ("wedlm",))
+    train(tiny_train_config(tmp_path / "lever", tiny_corpora, ar_steps=2, wedlm_steps=4, wedlm_suffix_mask=0.5), ("wedlm",))
     install(tmp_path / "lever", assets, max_new_tokens=8)
     assert (assets / "ar-tiny" / "README.md").read_text() == ar_card         # parent left as it was
     card = (assets / "wedlm-tiny" / "README.md").read_text()
@@ -492,3 +492,22 @@ def test_the_training_modules_import_without_a_loop():
     assert not imported["train"] & {"card", "evaluate", "install"}
     assert not imported["card"] & {"evaluate", "install"} and not imported["evaluate"] & {"install", "train"}
     assert "install" in imported and {"card", "evaluate"} <= imported["install"]
+
+
+def test_the_data_folder_comes_from_data_dir_or_wedlm_data_dir(tmp_path, monkeypatch, tiny_corpora):
+    import os
+    import subprocess
+    import sys
+
+    from wedlm.paths import REPO_ROOT, default_data_dir
+    monkeypatch.setenv("WEDLM_DATA_DIR", str(tiny_corpora))
+    assert default_data_dir() == tiny_corpora
+    monkeypatch.delenv("WEDLM_DATA_DIR")
+    assert default_data_dir() == REPO_ROOT.parent / "shared" / "data"
+    for args, env in ((["--data-dir", str(tmp_path)], {}), ([], {"WEDLM_DATA_DIR": str(tmp_path)})):
+        proc = subprocess.run([sys.executable, "-m", "wedlm", "train", "--run-dir", str(tmp_path / "run"), *args],
+                              capture_output=True, text=True, cwd=REPO_ROOT, timeout=300,
+                              env={**os.environ, **env})
+        lines = proc.stderr.strip().splitlines()
+        assert proc.returncode == 2 and len(lines) == 1 and f"training data not found in {tmp_path}" in lines[0]
+        assert not (tmp_path / "run").exists()  # refused before any work

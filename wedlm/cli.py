@@ -76,6 +76,13 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("trace_a")
     diff.add_argument("trace_b")
 
+    anim = sub.add_parser("animate", help="draw a trace's steps as slides: a GIF, and an MP4 when ffmpeg is found")
+    anim.add_argument("trace", help="a trace JSON file (from generate --trace-out, the app, or assets/traces/)")
+    anim.add_argument("--out", required=True, help="the GIF to write, e.g. decode.gif")
+    anim.add_argument("--mp4", default=None, metavar="PATH",
+                      help="the MP4 to write (default: the GIF's name with .mp4, when ffmpeg is available)")
+    anim.add_argument("--no-mp4", action="store_true", help="write the GIF only")
+
     bench = sub.add_parser("bench", help="WeDLM vs block, AR and generate() across prompt entropy")
     bench.add_argument("--model", default=None, help="the WeDLM model (default: bundled)")
     bench.add_argument("--ar-model", default=None, help="the AR parent for quality agreement (default: bundled AR parent)")
@@ -103,7 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
                                   "cut to their end (labels only), as at a decoding window's edge",
              "wedlm_eos_label_only": "in the WeDLM stage, always mask the end-of-text run after an answer "
                                      "(labels only, never observed) in this share of the samples",
-             "math_notes": "keep GSM8K's <<a*b=c>> calculator notes in the math answers"}
+             "math_notes": "keep GSM8K's <<a*b=c>> calculator notes in the math answers",
+             "data_dir": "the folder of training corpora (default: $WEDLM_DATA_DIR, else ../shared/data; "
+                         "docs/training.md#the-training-data)"}
     # one option per TrainConfig field, typed as the field (wedlm/training/train.py)
     for names, kind in ((INT_OPTIONS, int), (FLOAT_OPTIONS, float), (TEXT_OPTIONS, str)):
         for name in names:
@@ -143,6 +152,9 @@ def run_train(args) -> int:
         raise CliError(f"--wedlm-suffix-families: {e}") from None
     fields = {k: v for k, v in vars(args).items() if k in TrainConfig.__dataclass_fields__}
     cfg = TrainConfig(**fields)
+    if not (Path(cfg.data_dir) / "gsm8k_train.jsonl").is_file():  # before any work
+        raise CliError(f"training data not found in {cfg.data_dir}: point --data-dir or WEDLM_DATA_DIR "
+                       f"at it (docs/training.md#the-training-data)")
     exported = train(cfg, stages)
     for stage, folder in exported.items():
         print(f"{stage}: {folder}", file=sys.stderr)
@@ -173,14 +185,54 @@ def run_diff(args) -> int:
     return 0
 
 
-def check_writable(path: str) -> None:
+def check_writable(path: str, option: str = "--trace-out") -> None:
     """A file we may create or replace: not a folder, in a folder that exists."""
     from pathlib import Path
     target = Path(path)
     if target.is_dir():
-        raise CliError(f"--trace-out {path!r} is a folder; name a file")
+        raise CliError(f"{option} {path!r} is a folder; name a file")
     if not target.parent.is_dir():
-        raise CliError(f"--trace-out {path!r}: folder {str(target.parent)!r} does not exist")
+        raise CliError(f"{option} {path!r}: folder {str(target.parent)!r} does not exist")
+
+
+MAX_TRACE_FILE_BYTES = 64 * 1024 * 1024  # read no bigger file: the longest valid decode is far smaller
+
+
+def load_trace_file(path: str):
+    """A trace from a file, size-bounded before reading and validated (wedlm/trace_schema.py)."""
+    from pathlib import Path
+
+    from .trace import Trace
+    try:
+        size = Path(path).stat().st_size
+        if size > MAX_TRACE_FILE_BYTES:
+            raise CliError(f"{path}: {size} bytes; a trace file is at most {MAX_TRACE_FILE_BYTES} bytes")
+        return Trace.load(path)
+    except (OSError, ValueError) as err:  # TraceFormatError, bad JSON, bad UTF-8
+        raise CliError(f"{path}: {err}") from None
+
+
+def run_animate(args) -> int:
+    from pathlib import Path
+
+    from .animate import AnimationError, animate
+    if Path(args.out).suffix.lower() != ".gif":
+        raise CliError(f"--out {args.out!r}: name a .gif file")
+    check_writable(args.out, "--out")
+    mp4 = None if args.no_mp4 else (args.mp4 or str(Path(args.out).with_suffix(".mp4")))
+    if mp4:
+        check_writable(mp4, "--mp4")
+    trace = load_trace_file(args.trace)
+    try:
+        made = animate(trace, args.out, mp4)
+    except AnimationError as err:
+        raise CliError(f"{args.trace}: {err}") from None
+    print(f"{made.gif}: {made.frames} frames, {made.gif_bytes / 1024:.0f} KB", file=sys.stderr)
+    if made.mp4:
+        print(f"{made.mp4}: {made.mp4_bytes / 1024:.0f} KB", file=sys.stderr)
+    elif made.note:
+        print(f"wedlm: {made.note}", file=sys.stderr)
+    return 0
 
 
 def run_generate(args) -> int:
@@ -219,6 +271,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_train(args)
         if args.command == "diff":
             return run_diff(args)
+        if args.command == "animate":
+            return run_animate(args)
         if args.command == "bench":
             if args.repeats < 1:
                 raise CliError("--repeats must be at least 1")

@@ -206,10 +206,35 @@ def _check_pickle(value):
     return pickle.loads(buffer.getvalue())
 
 
+# How `spaces` (0.51.3, spaces/zero/client.py `schedule`) refuses a call before it runs: a gr.Error
+# with one of these titles. A class on one network shares one quota; say so, and offer what
+# costs no GPU time: the recorded examples replay without a model.
+QUOTA_TITLES = ("ZeroGPU quota exceeded", "ZeroGPU pending credits exceeded")
+NO_GPU_TITLES = ("ZeroGPU queue timeout", "ZeroGPU client error")
+RECORDED_EXAMPLE = "1-counting-streaming.json"  # assets/traces/: the Decode tab opens on it
+
+
+def plain_words(err: gr.Error) -> gr.Error:
+    """spaces' refusal of a GPU call, reworded for a visitor; any other error unchanged."""
+    title = getattr(err, "title", "")
+    if title not in QUOTA_TITLES + NO_GPU_TITLES:
+        return err
+    what = ("The GPU time this Space may use for you is used up for now (on ZeroGPU everyone "
+            "behind one network, a classroom for example, shares one quota)" if title in QUOTA_TITLES
+            else "No GPU was free in time for this decode")
+    return gr.Error(f"{what}. Replays cost no GPU time: pick the recorded example "
+                    f"{RECORDED_EXAMPLE} (or another) under 'Recorded example traces' on the Decode "
+                    f"tab, or follow the Tour; try a live decode again later.",
+                    title="GPU quota used up" if title in QUOTA_TITLES else "No GPU free")
+
+
 def run_on_gpu(fn, *args, work: Work, **kwargs):
     """fn(*args, **kwargs) on the GPU (or here, off ZeroGPU), ModelRefs replaced by models."""
     fn, args, kwargs = _check_pickle((fn, args, kwargs))
-    return _check_pickle(_call(fn, args, kwargs, work))
+    try:
+        return _check_pickle(_call(fn, args, kwargs, work))
+    except gr.Error as err:
+        raise plain_words(err) from None
 
 
 def stream_on_gpu(fn, *args, work: Work, every_s: float = 0.0, **kwargs):
@@ -221,5 +246,7 @@ def stream_on_gpu(fn, *args, work: Work, every_s: float = 0.0, **kwargs):
     try:
         for value in stream:
             yield _check_pickle(value)
+    except gr.Error as err:
+        raise plain_words(err) from None
     finally:
         stream.close()

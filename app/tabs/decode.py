@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import gradio as gr
 
 from wedlm import DECODERS, DecodeConfig, ModelLoadError, ValidationError, decode_steps
+from wedlm.animate import AnimationError, animate
 from wedlm.branch import branch, first_divergence
 from wedlm.config import DEFAULT_THRESHOLD, DEFAULTS
 
@@ -99,6 +100,8 @@ class DecodeTab:
     br_growth: gr.Plot
     export_btn: gr.Button
     export_files: gr.File
+    slides_btn: gr.Button
+    slides_files: gr.File
     examples: gr.Dropdown
     upload: gr.File
     download: gr.DownloadButton
@@ -199,6 +202,8 @@ def layout() -> DecodeTab:
         gr.Markdown("Every plot also saves itself as PNG from its toolbar (camera icon).")
         c["export_btn"] = gr.Button("Export this step's views and a self-contained HTML replay", elem_id="export")
         c["export_files"] = gr.File(label="Exports", file_count="multiple", elem_id="export-files")
+        c["slides_btn"] = gr.Button("Export slides: every step as an animated GIF (and MP4)", elem_id="export-slides")
+        c["slides_files"] = gr.File(label="Slides", file_count="multiple", elem_id="slides-files")
     with gr.Row():
         c["examples"] = gr.Dropdown(example_traces(), label="Recorded example traces",
                                     value=(example_traces() or [None])[0], elem_id="examples")
@@ -389,6 +394,25 @@ def make_exports(timeline, step) -> list[str]:
     return [str(figs), str(replay)]
 
 
+SLIDES_MAX_STEPS = 300  # server work: frames of the GIF (a 128-token decode takes at most ~200)
+
+
+def make_slides(ctx: Context, timeline) -> list[str]:
+    """The trace's steps as slides (wedlm/animate.py): bounded to SLIDES_MAX_STEPS frames and the
+    request's budget; one at a time over the whole app (concurrency_id "slides")."""
+    if timeline is None:
+        raise gr.Error("run a decode (or load a trace) first")
+    folder = downloads.folder()
+    try:
+        made = animate(timeline.trace, folder / "wedlm-slides.gif", folder / "wedlm-slides.mp4",
+                       max_frames=SLIDES_MAX_STEPS, time_limit_s=ctx.limits.decode_seconds)
+    except AnimationError as err:
+        raise gr.Error(str(err)) from None
+    if made.note:
+        gr.Info(made.note)
+    return [str(made.gif)] + ([str(made.mp4)] if made.mp4 else [])
+
+
 def load_example(ui: DecodeTab, name, colour_by) -> dict:
     if not name:
         return trace_updates(ui, None, colour_by)
@@ -488,6 +512,8 @@ def wire(ui: DecodeTab, ctx: Context, demo: gr.Blocks) -> None:
                     [ui.br_summary, ui.br_old, ui.br_new, ui.br_growth], api_name=False,
                     **gpu.forward_event(ctx.limits))
     ui.export_btn.click(make_exports, [ui.timeline, ui.step], [ui.export_files], api_name=False)
+    ui.slides_btn.click(bind(make_slides, ctx), [ui.timeline], [ui.slides_files], api_name=False,
+                        concurrency_id="slides", concurrency_limit=1)
     demo.load(on_page_load, [ui.examples, ui.colour_by], trace_views, api_name=False)
     demo.unload(user_traces.forget)
 

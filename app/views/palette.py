@@ -3,20 +3,9 @@ fixed entropy scale. CSS reads these through variables (css_variables), Plotly f
 exported HTML read them from here, so every view speaks the same colours."""
 from __future__ import annotations
 
-# Token states, as every view names them (Timeline.state_at and the window rows).
-STATE_COLOURS = {
-    "mask": "#d1d5db",        # grey: still a mask
-    "filled": "#fde68a",      # amber: filled, not committed (recomputed next forward)
-    "new": "#fdba74",         # orange: filled by this step's forward
-    "committed": "#86efac",   # green: its KV is in the cache; final output
-    "stop": "#c4b5fd",        # violet: the stop token
-    "dropped": "#f3f4f6",     # pale: filled after the stop token, never output
-}
-STATE_LABELS = {
-    "mask": "mask", "filled": "filled, not committed", "new": "new this step",
-    "committed": "committed (in the KV cache)", "stop": "stop token",
-    "dropped": "dropped (after the stop token)",
-}
+# Token states: colours, labels, edges and marks live in the library (wedlm/palette.py), which
+# draws them too (wedlm/animate.py); one source.
+from wedlm.palette import STATE_COLOURS, STATE_EDGES, STATE_LABELS, STATE_MARKS  # noqa: F401 (re-exported)
 
 # Decoders: the same colour in every lane, line and badge.
 DECODER_COLOURS = {

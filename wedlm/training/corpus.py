@@ -442,7 +442,8 @@ class SampleStream:
                  math_notes: bool = False):
         data_dir = Path(data_dir)
         if not (data_dir / "gsm8k_train.jsonl").is_file():
-            raise FileNotFoundError(f"training data not found in {data_dir} (see shared/data/README.md)")
+            raise FileNotFoundError(f"training data not found in {data_dir}: point --data-dir or "
+                                    f"WEDLM_DATA_DIR at it (docs/training.md#the-training-data)")
         self.rng = random.Random(seed)
         self.pools = {"math": math_samples(data_dir, math_notes), "code": code_samples(data_dir),
                       "plays": play_samples(data_dir, self.rng)}

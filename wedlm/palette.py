@@ -1,0 +1,29 @@
+"""The token states' colours and marks: one source for the app (app/views/palette.py reads them
+for CSS, figures and exports) and for the library's own drawings (wedlm/animate.py), which cannot
+import the app. Every state also has a mark, so it reads without colour."""
+from __future__ import annotations
+
+# Token states, as every view names them (app/views/timeline.py Timeline.state_at and the window rows).
+STATE_COLOURS = {
+    "mask": "#d1d5db",        # grey: still a mask
+    "filled": "#fde68a",      # amber: filled, not committed (recomputed next forward)
+    "new": "#fdba74",         # orange: filled by this step's forward
+    "committed": "#86efac",   # green: its KV is in the cache; final output
+    "stop": "#c4b5fd",        # violet: the stop token
+    "dropped": "#f3f4f6",     # pale: filled after the stop token, never output
+}
+STATE_LABELS = {
+    "mask": "mask", "filled": "filled, not committed", "new": "new this step",
+    "committed": "committed (in the KV cache)", "stop": "stop token",
+    "dropped": "dropped (after the stop token)",
+}
+# The edge each state is drawn with (the stylesheet's borders, app/static/style.css) ...
+STATE_EDGES = {
+    "mask": "#9ca3af", "filled": "#6b7280", "new": "#9a3412", "committed": "#15803d",
+    "stop": "#5b21b6", "dropped": "#d1d5db",
+}
+# ... and the mark that tells the state without colour, as the legends name it.
+STATE_MARKS = {
+    "mask": "[M]", "filled": "dashed edge", "new": "thick edge, corner flag",
+    "committed": "solid edge, tick", "stop": "<EOS>, square", "dropped": "struck through",
+}
