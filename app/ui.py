@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import inspect
 from pathlib import Path
 
 import gradio as gr
@@ -47,7 +48,27 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None,
             lessons_tab.build(ctx, demo)
     demo.explorer_limits = ctx.limits  # launch() sizes the queue and uploads from the same limits
     demo.explorer_context = ctx.models.wedlm_lm.max_context  # ... and request bodies from the prompt's
+    word_missing_inputs(demo)
     return demo
+
+
+def word_missing_inputs(demo: gr.Blocks) -> None:
+    """Too few inputs to an event: name what it takes (Gradio's own message lists Python object
+    reprs, and without show_error a visitor got {"error": null})."""
+    check = demo.validate_inputs
+
+    def validate_inputs(block_fn, inputs):
+        if len(inputs) < len(block_fn.inputs):
+            try:
+                names = [p for p in inspect.signature(block_fn.fn).parameters if p != "request"]
+            except (TypeError, ValueError):
+                names = []
+            takes = f" ({', '.join(names)})" if len(names) == len(block_fn.inputs) else ""
+            raise gr.Error(f"{block_fn.api_name or 'this event'} takes {len(block_fn.inputs)} inputs"
+                           f"{takes}; got {len(inputs)}")
+        check(block_fn, inputs)
+
+    demo.validate_inputs = validate_inputs
 
 
 def server_line(ctx: Context) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 import gradio as gr
 
 from wedlm import DecodeConfig, ModelLoadError, Trace, ValidationError, decode, load_model
-from wedlm.config import DEFAULTS
+from wedlm.config import DEFAULTS, max_prompt_chars
 from wedlm.paths import TRACES_DIR as TRACE_DIR
 
 from . import gpu
@@ -48,6 +48,10 @@ class Context:
     ar_model_name: str | None   # the AR baseline (the bundled model's parent by default)
     limits: Limits = LOCAL      # what one request may cost (app/serving/settings.py)
     decode_state: gr.State | None = None  # the Decode tab's Timeline, for other tabs to read
+
+    def prompt_chars(self) -> int:
+        """A prompt box's max_length: the longest prompt the served model takes (validate_prompt)."""
+        return max_prompt_chars(self.models.wedlm_lm.max_context)
 
 
 def example_traces() -> list[str]:

@@ -44,10 +44,6 @@ def is_upload(path: str) -> bool:
     return path.rstrip("/").endswith("/upload")
 
 
-class BodyTooLarge(Exception):
-    pass
-
-
 async def _answer(send, status: int, text: str) -> None:
     body = text.encode()
     await send({"type": "http.response.start", "status": status,
@@ -86,27 +82,34 @@ class BodyLimit:
         declared = _header(scope, b"content-length")
         if declared is not None and (not declared.strip().isdigit() or int(declared) > limit):
             return await _answer(send, 413, refusal)
-        received, started = 0, False
+        received, started, refused = 0, False, False
 
-        async def counted():
-            nonlocal received
+        async def counted():  # past the limit: answer 413 now, and the app sees a disconnect
+            nonlocal received, refused
+            if refused:
+                return {"type": "http.disconnect"}
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
-                    raise BodyTooLarge
+                    refused = True
+                    if not started:
+                        await _answer(send, 413, refusal)
+                    return {"type": "http.disconnect"}
             return message
 
         async def tracked(message):
             nonlocal started
+            if refused:  # the 413 is the answer
+                return
             started = started or message["type"] == "http.response.start"
             await send(message)
 
         try:
             await self.app(scope, counted, tracked)
-        except BodyTooLarge:
-            if not started:
-                await _answer(send, 413, refusal)
+        except Exception:
+            if not refused:  # the app's own failure, not the body we cut
+                raise
 
 
 class UploadQuota:

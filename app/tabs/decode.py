@@ -123,12 +123,13 @@ class DecodeTab:
 
 # -- layout --------------------------------------------------------------------------------------
 
-def layout() -> DecodeTab:
+def layout(prompt_chars: int | None = None) -> DecodeTab:
     c: dict = {"timeline": gr.State(None, time_to_live=SESSION_TTL_S),  # app/serving/sessions.py: caps
                "playing": gr.State(False)}
     with gr.Row(equal_height=False):
         with gr.Column(scale=2, min_width=320, elem_id="decode-controls"):
-            c["prompt"] = gr.Textbox(label="Prompt", lines=2, max_lines=6, value=EXAMPLES[0][0], elem_id="prompt")
+            c["prompt"] = gr.Textbox(label="Prompt", lines=2, max_lines=6, value=EXAMPLES[0][0], elem_id="prompt",
+                                     max_length=prompt_chars)
             with gr.Row():
                 c["run_btn"] = gr.Button("Run", variant="primary", elem_id="run", min_width=80)
                 c["stop_btn"] = gr.Button("Stop", elem_id="stop", min_width=80)
@@ -501,7 +502,7 @@ def wire(ui: DecodeTab, ctx: Context, demo: gr.Blocks) -> None:
 
 
 def build(ctx: Context, demo: gr.Blocks) -> DecodeTab:
-    ui = layout()
+    ui = layout(ctx.prompt_chars())
     ctx.decode_state = ui.timeline  # the lens and the law plot read the last decode
     wire(ui, ctx, demo)
     return ui

@@ -94,7 +94,7 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
                          label="Per prompt", interactive=False, visible=recorded is not None)
     gr.Markdown("#### τ sweep for one prompt: speed against faithfulness")
     with gr.Row():
-        prompt = gr.Textbox(value=default_prompt, label="Prompt", lines=3, scale=3)
+        prompt = gr.Textbox(value=default_prompt, label="Prompt", lines=3, scale=3, max_length=ctx.prompt_chars())
         sweep_btn = gr.Button("Sweep τ", elem_id="sweep-run", scale=1)
     sweep_plot = gr.Plot(elem_id="tau-sweep", label="τ sweep", visible=True)
     sweep_table = gr.Dataframe(elem_id="sweep-table", interactive=False, visible=False)

@@ -89,6 +89,7 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str) -> None:
                 "**Tokens per forward** = output tokens ÷ forward passes (AR: 1).")
     with gr.Row(equal_height=False):
         prompt = gr.Textbox(label="Prompt", lines=2, value=default_prompt, elem_id="race-prompt", scale=3,
+                            max_length=ctx.prompt_chars(),
                             min_width=300)
         with gr.Column(scale=2, min_width=300):
             ar_choice = gr.Radio(AR_CHOICES, value="parent" if ar_name else "same",
