@@ -4,6 +4,7 @@ python -m tools.probes [--port 7899] [--model PATH]
 
 Each probe is a bounded loop that stops by itself:
   bodies   the server's RSS after five refused 40 MB request bodies (and one chunked one)
+  sessions a session's real size at its worst (a live decode and a prompt just under the limit)
   pool     tour events submitted while two long decodes hold the pool of 2: how many finish first
   uploads  the upload folder after 30 x 5 MB uploads, from one visitor and from 30 (forged) ones
   cancel   the server's CPU-seconds in the 10 s after cancelling (or closing the tab of) each
@@ -206,6 +207,35 @@ def probe_pool(server: Server) -> dict:
             "pool_held_s": round(held_s, 1), "tour_events_finished": sum(j.done() for j in jobs)}
 
 
+def probe_sessions(server: Server, count: int = 30) -> dict:
+    """A session's real size, at its worst: `count` new sessions (under Gradio's cap of 32, so
+    none is pushed out), each running one live decode and sending a prompt just under the body
+    limit (refused by the prompt's own check). RSS growth / count."""
+    from gradio_client import Client
+    client = Client(server.url, verbose=False)
+    longest = "\U0001F600" * 13_000  # 156 KB JSON-escaped: under the bundled model's 160 KB limit
+    refusals = []
+
+    def session(i: int) -> None:
+        client.session_hash = uuid.uuid4().hex
+        client.predict(f"Count from {1 + i} to {60 + i}:", "streaming", 16, 0.4, False, 0.02, 0.0, 0, 1.0,
+                       64, i, 16, "entropy", api_name="/run_live")
+        try:
+            client.predict(longest, api_name="/decode")
+        except Exception as err:
+            refusals.append(str(getattr(err, "message", None) or err)[:100])
+    for i in range(3):  # warm-up
+        session(i)
+    time.sleep(2)
+    before = server.rss_mb()
+    for i in range(count):
+        session(100 + i)
+    time.sleep(2)
+    after = server.rss_mb()
+    return {"sessions": count, "rss_before_mb": round(before, 1), "rss_after_mb": round(after, 1),
+            "mb_per_session": round((after - before) / count, 2), "prompt_refusal": refusals[-1:]}
+
+
 def probe_uploads(server: Server) -> dict:
     import requests
     out = {}
@@ -252,7 +282,8 @@ def probe_cli() -> dict:
     big = Path(tempfile.mkdtemp(prefix="wedlm-probes-cli-")) / "big.json"
     with open(big, "wb") as f:
         f.truncate(300 * MB)  # sparse: 300 MB of zeros, no disk used
-    cases = {"diff /dev/zero /dev/zero": ["diff", "/dev/zero", "/dev/zero"],
+    cases = {"--help (the interpreter and imports alone)": ["--help"],
+             "diff /dev/zero /dev/zero": ["diff", "/dev/zero", "/dev/zero"],
              "bench --prompts /dev/zero": ["bench", "--prompts", "/dev/zero"],
              "diff of a 300 MB file": ["diff", str(big), str(big)],
              "bench --out EXISTING_FILE": ["bench", "--out", str(ROOT / "README.md")]}
@@ -295,12 +326,20 @@ def probe_errors(server: Server) -> dict:
 
 # -- report -------------------------------------------------------------------------------------
 
+def _words(message) -> str:
+    return str(message.get("error") if isinstance(message, dict) else message)
+
+
 def table(report: dict) -> str:
-    b, p, u, c, cli, e = (report[k] for k in ("bodies", "pool", "uploads", "cancel", "cli", "errors"))
+    b, p, u, c, cli, e, ss = (report[k] for k in ("bodies", "pool", "uploads", "cancel", "cli", "errors",
+                                                   "sessions"))
     worst_cancel = max(max(v.values()) for v in c.values())
     rows = [
         ("RSS after five refused 40 MB bodies (and one chunked)", "within +60 MB",
          f"+{b['rss_growth_mb']} MB ({b['rss_before_mb']} → {b['rss_after_mb']} MB); answers: {b['answers'][0]}"),
+        (f"A session at its worst ({ss['sessions']} sessions: a live decode and a refused prompt just "
+         f"under the body limit each)", "bounded", f"{ss['mb_per_session']} MB a session "
+         f"({ss['rss_before_mb']} → {ss['rss_after_mb']} MB); at most 32 sessions are kept"),
         ("Tour events finished while two long decodes hold the pool of 2", "0",
          f"{p['finished_while_pool_held']} of {p['tour_events']} (pool held {p['pool_held_s']} s; "
          f"all {p['tour_events_finished']} finished after)"),
@@ -313,7 +352,7 @@ def table(report: dict) -> str:
         ("CLI: " + ", ".join(cli), "rc 2, one line, in seconds",
          "; ".join(f"rc {v['rc']}, {v['stderr_lines']} line, {v['seconds']} s" for v in cli.values())),
         ("Replies that were {\"error\": null}: " + ", ".join(e), "a worded error",
-         "; ".join(repr(str(v["message"]))[:70] for v in e.values())),
+         "; ".join(repr(_words(v["message"]))[:90] for v in e.values())),
     ]
     lines = ["| Probe | Goal | Measured |", "|---|---|---|"]
     lines += [f"| {a} | {g} | {m.replace('|', '/')} |" for a, g, m in rows]
@@ -343,8 +382,8 @@ def main() -> int:
     report = {"measured": time.strftime("%Y-%m-%d"), "cli": probe_cli()}
     server = Server(args.port, args.model)
     try:
-        for name, probe in (("bodies", probe_bodies), ("errors", probe_errors), ("pool", probe_pool),
-                            ("cancel", probe_cancel), ("uploads", probe_uploads)):
+        for name, probe in (("bodies", probe_bodies), ("errors", probe_errors), ("sessions", probe_sessions),
+                            ("pool", probe_pool), ("cancel", probe_cancel), ("uploads", probe_uploads)):
             print(f"probe: {name}", file=sys.stderr)
             report[name] = probe(server)
     finally:
