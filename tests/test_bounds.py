@@ -283,3 +283,13 @@ def test_cli_bench_out_is_checked_before_any_work(tmp_path):
                           "is a file; name a folder")
     assert_one_line_error(run_cli("bench", "--out", str(existing / "deeper"), "--model", "/no/such/model"),
                           "is a file, not a folder")
+
+
+def test_a_file_given_by_url_is_refused(app_url):
+    """Gradio would download it into its cache, of any size, past the upload quota."""
+    remote = {"path": "https://example.com/big.json", "meta": {"_type": "gradio.FileData"}, "orig_name": "t.json"}
+    req = urllib.request.Request(f"{app_url}gradio_api/call/load_trace", data=json.dumps(
+        {"data": [remote, "entropy"]}).encode(), headers={"Content-Type": "application/json"})
+    with pytest.raises(urllib.error.HTTPError) as info:
+        urllib.request.urlopen(req, timeout=60)
+    assert info.value.code == 400 and b"a file given by URL" in info.value.read()

@@ -8,6 +8,8 @@ Two pure ASGI middlewares, installed by app/ui.py's launch() (FastAPI's `middlew
 - UploadQuota: Gradio's upload route (`/gradio_api/upload`) writes files that stay an hour
   (delete_cache). Each visitor may upload `visitor_bytes` per `window_s` (429 past it, saying
   why), and the uploads held on disk stay under `folder_bytes`: the oldest go first.
+- NoRemoteFiles: a file input given as a URL would make Gradio download it into its cache (of
+  any size, past the quota): refused, files come through the upload route only.
 
 A visitor is the last address of X-Forwarded-For (the hop the Space's proxy appends), else the
 TCP peer. A visitor can forge the header off a proxy; the folder cap holds all the same.
@@ -195,9 +197,60 @@ class UploadQuota:
                 pass
 
 
+def _remote_file(value, depth: int = 0) -> bool:
+    """Whether a request's data holds a file given by URL (Gradio would download it into its
+    cache, of any size, outside the upload quota)."""
+    if depth > 20:
+        return False
+    if isinstance(value, dict):
+        meta = value.get("meta")
+        link = value.get("path")
+        if isinstance(meta, dict) and meta.get("_type") == "gradio.FileData" and isinstance(link, str) \
+                and link.strip().lower().startswith(("http:", "https:")):
+            return True
+        return any(_remote_file(v, depth + 1) for v in value.values())
+    if isinstance(value, list):
+        return any(_remote_file(v, depth + 1) for v in value)
+    return False
+
+
+class NoRemoteFiles:
+    """400 for a JSON request whose data names a file by URL: files come through the upload
+    route (bounded above) only. Runs inside BodyLimit, so the body it reads is bounded."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope.get("method") != "POST" or is_upload(scope["path"]):
+            return await self.app(scope, receive, send)
+        messages, body = [], b""
+        while True:
+            message = await receive()
+            messages.append(message)
+            if message["type"] != "http.request":
+                break
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        if b"gradio.FileData" in body:
+            try:
+                data = json.loads(body)
+            except ValueError:
+                data = None
+            if _remote_file(data):
+                return await _answer(send, 400, "request refused: a file given by URL; upload the file instead")
+
+        async def replay():
+            return messages.pop(0) if messages else await receive()
+
+        await self.app(scope, replay, send)
+
+
 def middleware(limits, max_context: int) -> list:
     """The FastAPI `middleware=` list for launch(): the body limit outermost."""
     from starlette.middleware import Middleware
     upload = limits.upload_bytes + MULTIPART_OVERHEAD
     return [Middleware(BodyLimit, request_bytes=request_limit(max_context), upload_bytes=upload),
-            Middleware(UploadQuota, visitor_bytes=VISITOR_UPLOADS * upload)]
+            Middleware(UploadQuota, visitor_bytes=VISITOR_UPLOADS * upload),
+            Middleware(NoRemoteFiles)]
