@@ -17,8 +17,8 @@ from ..views.timeline import Timeline
 RACE_TICKS = 40  # wall-clock mode: the slowest lane finishes in about this many ticks
 AR_CHOICES = [("AR parent model", "parent"), ("the same WeDLM model (next-token head)", "same")]
 SPEEDS = {"slow (2 ticks/s)": 0.5, "normal (4 ticks/s)": 0.25, "fast (10 ticks/s)": 0.1}
-WARMUP_TOKENS = 2
-HEARTBEAT_S = 0.5  # a running race answers this often (where a cancel can stop it)  # an untimed decode this long before each timed lane: every lane runs warm
+WARMUP_TOKENS = 2  # an untimed decode this long before each timed lane: every lane runs warm
+HEARTBEAT_S = 0.5  # a running race answers this often (where a cancel can stop it)
 
 
 def race_outputs(timelines: dict, tick: int, wall_clock: bool) -> list:
@@ -49,9 +49,10 @@ def race_steps(lm, ar_lm, prompt: str, config, time_limit_s: float):
     traces = {}
     for name, model in (("ar", ar_lm), ("streaming", lm), ("block", lm)):
         decode(model, prompt, name, replace(config, max_new_tokens=WARMUP_TOKENS))
-        for traces[name] in decode_steps(model, prompt, name, config,
-                                         time_limit_s=max(0.0, deadline - time.perf_counter())):
+        for trace in decode_steps(model, prompt, name, config,
+                                  time_limit_s=max(0.0, deadline - time.perf_counter())):
             yield None
+        traces[name] = trace  # the last one yielded: finished, its result set
     yield traces
 
 
