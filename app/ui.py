@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import inspect
 from pathlib import Path
 
 import gradio as gr
@@ -11,7 +12,7 @@ from wedlm.paths import BUNDLED_AR_MODEL
 
 from .tabs import decode as decode_tab, entropy as entropy_tab, lessons as lessons_tab, race as race_tab, tour
 from .views import palette
-from .serving import sessions
+from .serving import guard, sessions
 from .serving.context import Context, Models
 from .serving.settings import Limits, limits as env_limits, on_zero_gpu, space_mode
 
@@ -46,7 +47,28 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None,
         with gr.Tab("How it works"):
             lessons_tab.build(ctx, demo)
     demo.explorer_limits = ctx.limits  # launch() sizes the queue and uploads from the same limits
+    demo.explorer_context = ctx.models.wedlm_lm.max_context  # ... and request bodies from the prompt's
+    word_missing_inputs(demo)
     return demo
+
+
+def word_missing_inputs(demo: gr.Blocks) -> None:
+    """Too few inputs to an event: name what it takes (Gradio's own message lists Python object
+    reprs, and without show_error a visitor got {"error": null})."""
+    check = demo.validate_inputs
+
+    def validate_inputs(block_fn, inputs):
+        if len(inputs) < len(block_fn.inputs):
+            try:
+                names = [p for p in inspect.signature(block_fn.fn).parameters if p != "request"]
+            except (TypeError, ValueError):
+                names = []
+            takes = f" ({', '.join(names)})" if len(names) == len(block_fn.inputs) else ""
+            raise gr.Error(f"{block_fn.api_name or 'this event'} takes {len(block_fn.inputs)} inputs"
+                           f"{takes}; got {len(inputs)}")
+        check(block_fn, inputs)
+
+    demo.validate_inputs = validate_inputs
 
 
 def server_line(ctx: Context) -> str:
@@ -71,4 +93,12 @@ def launch(demo: gr.Blocks, limits: Limits | None = None, **kwargs):
     # Gradio 6.31's status tracker announces a finished event with the i18n key "common.complete",
     # which its English messages lack: the raw key showed on the page. Give it its words.
     kwargs.setdefault("i18n", gr.I18n(en={"common.complete": "Complete"}))
-    return demo.launch(css=CSS, head=HEAD, share=False, max_file_size=limits.upload_bytes, **kwargs)
+    # Bodies and uploads are bounded before Gradio parses them (app/serving/guard.py).
+    context = getattr(demo, "explorer_context", None) or 32_768
+    app_kwargs = dict(kwargs.pop("app_kwargs", None) or {})
+    app_kwargs["middleware"] = guard.middleware(limits, context) + list(app_kwargs.get("middleware", []))
+    # Every refusal is worded: without show_error Gradio answers {"error": null} to anything that
+    # is not a gr.Error (e.g. its own "not enough input values"); our handlers word their own.
+    kwargs.setdefault("show_error", True)
+    return demo.launch(css=CSS, head=HEAD, share=False, max_file_size=limits.upload_bytes,
+                       app_kwargs=app_kwargs, **kwargs)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 import torch
@@ -97,31 +98,34 @@ def next_token_entropies(lm: LoadedModel, prompt_ids: list[int], output: list[in
     return entropy(logits[len(prompt_ids) - 1: len(prompt_ids) - 1 + len(output)]).tolist()
 
 
-def mask_table(lm: LoadedModel, prompt_ids: list[int], tokens: list[int], window: int,
-               deadline: float | None = None) -> list[list[float]]:
+def mask_table(lm: LoadedModel, prompt_ids: list[int], tokens: list[int], window: int) -> list[list[float]]:
     """Row j: the entropies of W masks at positions j..j+W-1 after the prompt and tokens[:j],
-    for j = 0..len(tokens)-1. One forward per row over a KV cache of the true prefix: the
-    previous token, then W masks (a plain causal forward gives each mask WeDLM's visibility:
-    the prefix and the masks before it); only the token's KV is kept."""
+    for j = 0..len(tokens)-1 (mask_rows, collected)."""
+    return list(mask_rows(lm, prompt_ids, tokens, window))
+
+
+def mask_rows(lm: LoadedModel, prompt_ids: list[int], tokens: list[int], window: int) -> Iterator[list[float]]:
+    """mask_table's rows one forward at a time. One forward per row over a KV cache of the true
+    prefix: the previous token, then W masks (a plain causal forward gives each mask WeDLM's
+    visibility: the prefix and the masks before it); only the token's KV is kept."""
     mask, device = lm.mask_token_id, lm.device
     p = len(prompt_ids)
     cache = DynamicCache(config=lm.model.config)
-    rows = []
     with torch.inference_mode():
         lm.model(input_ids=torch.tensor([prompt_ids], device=device), past_key_values=cache,
                  use_cache=True, logits_to_keep=1)
-        for j in range(len(tokens)):
-            ids = ([tokens[j - 1]] if j else []) + [mask] * window
-            first = p + j - (1 if j else 0)
-            x = torch.tensor([ids], device=device)                              # (1, q)
-            pos = torch.arange(first, first + len(ids), device=device)[None]    # (1, q)
+    for j in range(len(tokens)):
+        ids = ([tokens[j - 1]] if j else []) + [mask] * window
+        first = p + j - (1 if j else 0)
+        x = torch.tensor([ids], device=device)                              # (1, q)
+        pos = torch.arange(first, first + len(ids), device=device)[None]    # (1, q)
+        with torch.inference_mode():
             out = lm.model(input_ids=x, position_ids=pos, past_key_values=cache, use_cache=True,
                            logits_to_keep=window,
                            **window_forward_kwargs(lm.attn_implementation, first, len(ids), device))
-            rows.append(entropy(out.logits[0, -window:]).tolist())              # (W,)
+            row = entropy(out.logits[0, -window:]).tolist()                 # (W,)
             cache.crop(-window)
-            check_time(deadline)
-    return rows
+        yield row  # outside inference_mode: a suspended generator must not hold the mode
 
 
 def position_entropies(lm: LoadedModel, prompt_ids: list[int], answer_ids: list[int], window: int):
@@ -254,7 +258,8 @@ def window_reaches_past_end(steps, prompt_len: int, n: int) -> bool:
 
 
 def check_text(prompt: str, text: str) -> None:
-    """Bound the work before tokenizing: clear messages for empty or over-long input."""
+    """Bound the work before tokenizing: clear messages for empty, over-long or non-UTF-8
+    input (the text passes the same validation as a prompt)."""
     validate_prompt(prompt)
     if not isinstance(text, str) or not text.strip():
         raise ValidationError("the text to look at is empty")
@@ -262,6 +267,7 @@ def check_text(prompt: str, text: str) -> None:
         if len(value) > MAX_TEXT_CHARS:
             raise ValidationError(f"the {name} is {len(value)} characters; the lens takes at most "
                                   f"{MAX_TEXT_CHARS}")
+    validate_prompt(text, name="text")
 
 
 def lens(lm: LoadedModel, prompt_ids: list[int], text_ids: list[int], config: DecodeConfig,
@@ -269,6 +275,17 @@ def lens(lm: LoadedModel, prompt_ids: list[int], text_ids: list[int], config: De
     """The whole lens of one text: mask table, next-token head, and the forced decode at the
     config's τ and λ (W from the config; greedy choice does not matter, fills are forced).
     With time_limit_s, raises OutOfTime rather than run past it (a lens is all or nothing)."""
+    for result in lens_steps(lm, prompt_ids, text_ids, config, stop, beyond, time_limit_s):
+        pass
+    return result
+
+
+def lens_steps(lm: LoadedModel, prompt_ids: list[int], text_ids: list[int], config: DecodeConfig,
+               stop: bool = True, beyond: list[int] = (),
+               time_limit_s: float | None = None) -> Iterator[Lens | None]:
+    """lens() one forward at a time: None after every forward, then the Lens. Closing it (a
+    cancel, a closed tab) stops the work at its next forward. With time_limit_s, raises
+    OutOfTime rather than run past it (a lens is all or nothing)."""
     deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
     if not text_ids:
         raise ValidationError("the text to look at is empty")
@@ -284,11 +301,22 @@ def lens(lm: LoadedModel, prompt_ids: list[int], text_ids: list[int], config: De
         raise ValidationError(f"prompt and text are {len(prompt_ids) + len(tokens)} tokens; with "
                               f"the window they must fit the model's context of {lm.max_context}")
     head = next_token_entropies(lm, prompt_ids, tokens)
-    table = mask_table(lm, prompt_ids, tokens, config.window, deadline)
-    steps, _ = forced_decode(lm, prompt_ids, text_ids, config, stop, beyond, deadline)
+    yield None
+    table = []
+    for row in mask_rows(lm, prompt_ids, tokens, config.window):
+        table.append(row)
+        check_time(deadline)
+        yield None
+    runner = forced_decoder(lm, replace(config, max_new_tokens=len(tokens)), prompt_ids,
+                            tokens + list(beyond))
+    steps = []
+    for step in runner.steps(prompt_ids):
+        steps.append(step)
+        check_time(deadline)
+        yield None
     grouping = grouping_from_decode(steps, len(prompt_ids), len(tokens), config)
-    return Lens(list(prompt_ids), tokens, stop, config.window, head, table, grouping,
-                window_reaches_past_end(steps, len(prompt_ids), len(tokens)))
+    yield Lens(list(prompt_ids), tokens, stop, config.window, head, table, grouping,
+               window_reaches_past_end(steps, len(prompt_ids), len(tokens)))
 
 
 def lens_at(lm: LoadedModel | None, base: Lens, threshold: float | None, penalty: float,

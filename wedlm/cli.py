@@ -13,6 +13,34 @@ class CliError(Exception):
     """Bad input: reported as one line on stderr, exit status 2."""
 
 
+MB = 1024 * 1024
+MAX_TRACE_FILE_BYTES = 64 * MB    # a trace of the longest decode the limits allow is ~20 MB
+MAX_PROMPTS_FILE_BYTES = 16 * MB  # a prompt suite (the project's is a few KB)
+
+
+def read_input_file(path: str, most: int, what: str) -> str:
+    """A regular file's text, refused before reading when it is not a regular file (/dev/zero,
+    a FIFO, a folder) or over `most` bytes; read bounded, since a file may grow meanwhile."""
+    import os
+    import stat
+    try:
+        info = os.stat(path)
+    except OSError as err:
+        raise CliError(f"{what} {path}: cannot read it ({err.strerror or err})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise CliError(f"{what} {path}: cannot read it (not a regular file)")
+    if info.st_size > most:
+        raise CliError(f"{what} {path}: {info.st_size:,} bytes; at most {most:,} ({most // MB} MB)")
+    with open(path, "rb") as f:
+        data = f.read(most + 1)
+    if len(data) > most:
+        raise CliError(f"{what} {path}: grew past {most:,} bytes while being read")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CliError(f"{what} {path}: not UTF-8 text") from None
+
+
 class OneLineParser(argparse.ArgumentParser):
     def error(self, message):  # argparse would print usage + message over several lines
         raise CliError(message)
@@ -168,9 +196,10 @@ def run_diff(args) -> int:
     from .trace import Trace
 
     traces = []
-    for path in (args.trace_a, args.trace_b):
+    texts = [read_input_file(path, MAX_TRACE_FILE_BYTES, "trace") for path in (args.trace_a, args.trace_b)]
+    for path, text in zip((args.trace_a, args.trace_b), texts):
         try:
-            traces.append(Trace.load(path))
+            traces.append(Trace.from_json(text))
         except (OSError, ValueError) as err:
             raise CliError(f"{path}: {err}")
     a, b = traces
@@ -235,6 +264,30 @@ def run_animate(args) -> int:
     return 0
 
 
+def check_out_folder(path: str) -> None:
+    """bench --out: a folder, or a path one can be made at (checked before any work)."""
+    import os
+    from pathlib import Path
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise CliError(f"--out {path!r} is a file; name a folder (bench writes several files)")
+    parent = next((p for p in (target, *target.parents) if p.exists()), Path("."))
+    if not parent.is_dir():
+        raise CliError(f"--out {path!r}: {str(parent)!r} is a file, not a folder")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise CliError(f"--out {path!r}: cannot write in {str(parent)!r}")
+
+
+def check_bench(args) -> None:
+    """Everything bench reads or writes, before a model is loaded."""
+    if args.repeats < 1:
+        raise CliError("--repeats must be at least 1")
+    if args.out:
+        check_out_folder(args.out)
+    if args.prompts:
+        read_input_file(args.prompts, MAX_PROMPTS_FILE_BYTES, "--prompts")
+
+
 def run_generate(args) -> int:
     from .loading import load_model
     from .trace import decode
@@ -274,8 +327,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "animate":
             return run_animate(args)
         if args.command == "bench":
-            if args.repeats < 1:
-                raise CliError("--repeats must be at least 1")
+            check_bench(args)
             from .bench import main_bench
             return main_bench(args)
     except (CliError, ValidationError, ModelLoadError, OSError) as err:

@@ -143,20 +143,21 @@ def max_prompt_chars(context_tokens: int) -> int:
     return PROMPT_CHARS_PER_TOKEN * int(context_tokens)
 
 
-def validate_prompt(prompt, context_tokens: int | None = None) -> str:
+def validate_prompt(prompt, context_tokens: int | None = None, name: str = "prompt") -> str:
     """Every prompt passes here before it is tokenized (LoadedModel.encode calls it). With the
     model's context (tokens), a prompt longer than max_prompt_chars(context) is refused on its
-    length alone: tokenizing 50 MB of text costs tens of CPU-seconds and gigabytes first."""
+    length alone: tokenizing 50 MB of text costs tens of CPU-seconds and gigabytes first.
+    `name` words the refusal for other text that is tokenized the same way (the lens's text)."""
     if not isinstance(prompt, str):
-        raise ValidationError("prompt must be text")
+        raise ValidationError(f"{name} must be text")
     if context_tokens is not None and len(prompt) > max_prompt_chars(context_tokens):
-        raise ValidationError(f"prompt is {len(prompt)} characters; at most "
+        raise ValidationError(f"{name} is {len(prompt)} characters; at most "
                               f"{max_prompt_chars(context_tokens)} ({PROMPT_CHARS_PER_TOKEN} per token "
                               f"of the model's {context_tokens}-token context)")
     if not prompt.strip():
-        raise ValidationError("prompt is empty")
+        raise ValidationError(f"{name} is empty")
     try:
         prompt.encode("utf-8")  # lone surrogates: a non-UTF-8 byte in argv, or "\ud800" in JSON
     except UnicodeEncodeError as err:
-        raise ValidationError(f"prompt is not valid UTF-8 text (at character {err.start})") from None
+        raise ValidationError(f"{name} is not valid UTF-8 text (at character {err.start})") from None
     return prompt

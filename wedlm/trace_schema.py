@@ -166,13 +166,29 @@ def _config(v, path: str) -> None:
         raise TraceFormatError(f"{path}: {err}") from None
 
 
+TOP_FIELDS = ("prompt", "model", "decoder", "config", "prompt_ids", "mask_token_id", "stop_ids",
+              "steps", "tokens")
+TOP_OPTIONAL = ("format", "version", "text", "token_ids", "result", "stats")
+MAX_STATS = 32  # Trace.stats(): ~10 numbers and a stop reason
+
+
+def _top_level(data) -> None:
+    """The fields around the steps: known names only (a 4 MB `pad` is refused), and the derived
+    ones (token_ids, stats; recomputed on load) bounded like the rest."""
+    _object(data, "trace", TOP_FIELDS, TOP_OPTIONAL)
+    _tokens(data.get("token_ids", []), "trace.token_ids", MAX_NEW_TOKENS_CAP)
+    stats = data.get("stats", {})
+    _check(isinstance(stats, dict) and len(stats) <= MAX_STATS, "trace.stats",
+           f"an object of at most {MAX_STATS} fields")
+    for key, value in stats.items():
+        _check(len(key) <= 40 and (value is None or _num(value) or (isinstance(value, str) and len(value) <= 40)),
+               f"trace.stats.{key[:40]}", "a finite number, a short text or null")
+
+
 def validate_trace_dict(data) -> None:
     from .decoders import DECODERS  # the decoder names; decoders import this package's config
 
-    _check(isinstance(data, dict), "trace", "an object")
-    for key in ("prompt", "model", "decoder", "config", "prompt_ids", "mask_token_id", "stop_ids",
-                "steps", "tokens"):
-        _check(key in data, f"trace.{key}", "a value (missing)")
+    _top_level(data)
     _text(data["prompt"], "trace.prompt")
     _text(data["model"], "trace.model", MAX_NAME)
     _check(data["decoder"] in DECODERS, "trace.decoder", f"one of {', '.join(DECODERS)}")

@@ -7,7 +7,7 @@ from pathlib import Path
 import gradio as gr
 
 from wedlm import DecodeConfig, ModelLoadError, Trace, ValidationError, decode, load_model
-from wedlm.config import DEFAULTS
+from wedlm.config import DEFAULTS, max_prompt_chars
 from wedlm.paths import TRACES_DIR as TRACE_DIR
 
 from . import gpu
@@ -49,6 +49,10 @@ class Context:
     limits: Limits = LOCAL      # what one request may cost (app/serving/settings.py)
     decode_state: gr.State | None = None  # the Decode tab's Timeline, for other tabs to read
 
+    def prompt_chars(self) -> int:
+        """A prompt box's max_length: the longest prompt the served model takes (validate_prompt)."""
+        return max_prompt_chars(self.models.wedlm_lm.max_context)
+
 
 def example_traces() -> list[str]:
     return sorted(p.name for p in TRACE_DIR.glob("*.json")) if TRACE_DIR.is_dir() else []
@@ -56,6 +60,8 @@ def example_traces() -> list[str]:
 
 def read_trace_file(path: str | Path) -> Trace:
     path = Path(path)
+    if not path.is_file():  # e.g. an upload dropped by the upload folder's cap (app/serving/guard.py)
+        raise gr.Error("the uploaded trace is no longer on the server; upload it again")
     if path.stat().st_size > MAX_TRACE_BYTES:
         raise gr.Error(f"trace file is larger than {MAX_TRACE_BYTES // (1024 * 1024)} MB")
     try:
@@ -70,9 +76,12 @@ def make_config(window=DEFAULTS["window"], threshold=DEFAULTS["threshold"], no_t
                 block_size=DEFAULTS["block_size"]) -> DecodeConfig:
     """Knob values from the page (numbers may arrive as floats or None) -> a checked config."""
     def whole(value, name):
-        if value is None or float(value) != int(float(value)):
-            raise ValidationError(f"{name} must be a whole number, got {value!r}")
-        return int(float(value))
+        try:
+            if value is not None and float(value) == int(float(value)):
+                return int(float(value))
+        except OverflowError:  # 1e400 in JSON is infinity
+            pass
+        raise ValidationError(f"{name} must be a whole number, got {str(value)[:40]!r}")
     try:
         return DecodeConfig(
             window=whole(window, "window"),
@@ -80,7 +89,7 @@ def make_config(window=DEFAULTS["window"], threshold=DEFAULTS["threshold"], no_t
             penalty=float(penalty), temperature=float(temperature), top_k=whole(top_k, "top_k"),
             top_p=float(top_p), max_new_tokens=whole(max_new_tokens, "max_new_tokens"),
             seed=whole(seed, "seed"), block_size=whole(block_size, "block_size"))
-    except (TypeError, ValueError) as err:
+    except (TypeError, ValueError, OverflowError) as err:
         raise gr.Error(str(err))
 
 

@@ -6,7 +6,8 @@ never say goodbye), so nothing may grow with the number of visitors or runs:
   SESSION_TTL_S after its last change, and Gradio keeps at most MAX_SESSIONS sessions
   (launch(state_session_capacity)). A session costs ~1 MB, mostly Gradio's own per-session copy
   of the page's component config (326 components), made once a handler updates a component;
-  `python -m tools.memory --sessions 200` measures it;
+  `python -m tools.memory --sessions 200` measures it, `python -m tools.probes` at its worst
+  (request bodies are bounded by app/serving/guard.py: a refused 40 MB prompt used to stay);
 - files we write for download live in one folder per process, created on first use (not at
   import), holding the newest MAX_DOWNLOADS entries, removed at exit; Gradio copies what it
   serves into its own cache, which deletes files older than CACHE_AGE_S (gr.Blocks(delete_cache));

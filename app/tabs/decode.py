@@ -126,12 +126,13 @@ class DecodeTab:
 
 # -- layout --------------------------------------------------------------------------------------
 
-def layout() -> DecodeTab:
+def layout(prompt_chars: int | None = None) -> DecodeTab:
     c: dict = {"timeline": gr.State(None, time_to_live=SESSION_TTL_S),  # app/serving/sessions.py: caps
                "playing": gr.State(False)}
     with gr.Row(equal_height=False):
         with gr.Column(scale=2, min_width=320, elem_id="decode-controls"):
-            c["prompt"] = gr.Textbox(label="Prompt", lines=2, max_lines=6, value=EXAMPLES[0][0], elem_id="prompt")
+            c["prompt"] = gr.Textbox(label="Prompt", lines=2, max_lines=6, value=EXAMPLES[0][0], elem_id="prompt",
+                                     max_length=prompt_chars)
             with gr.Row():
                 c["run_btn"] = gr.Button("Run", variant="primary", elem_id="run", min_width=80)
                 c["stop_btn"] = gr.Button("Stop", elem_id="stop", min_width=80)
@@ -217,6 +218,14 @@ def layout() -> DecodeTab:
 
 # -- views ---------------------------------------------------------------------------------------
 
+def step_number(step) -> int:
+    """A step from the page or the API (a number, maybe a float or null), else a worded error."""
+    try:
+        return int(float(step or 0))
+    except (TypeError, ValueError, OverflowError):
+        raise gr.Error(f"step must be a whole number, got {str(step)[:40]!r}") from None
+
+
 def step_updates(ui: DecodeTab, timeline: Timeline | None, step, colour_by: str) -> dict:
     """The step views at `step` (clamped to the trace)."""
     if timeline is None or timeline.num_steps == 0:
@@ -224,7 +233,7 @@ def step_updates(ui: DecodeTab, timeline: Timeline | None, step, colour_by: str)
         return {ui.step: gr.Slider(minimum=0, maximum=1, value=0), ui.badge: empty, ui.narration: "",
                 ui.canvas: empty, ui.orders: "", ui.mask_phys: "", ui.mask_log: "", ui.bars: None,
                 ui.growth: None, ui.table: ""}
-    step = max(0, min(int(step or 0), timeline.num_steps - 1))
+    step = max(0, min(step_number(step), timeline.num_steps - 1))
     return {
         ui.step: gr.Slider(minimum=0, maximum=max(1, timeline.num_steps - 1), value=step, step=1),
         ui.badge: render.badge(timeline, step),
@@ -344,7 +353,7 @@ def run_branch(ui: DecodeTab, ctx: Context, timeline, step, tau, no_tau, penalty
     if timeline is None:
         raise gr.Error("run a decode (or load a trace) first")
     trace = timeline.trace
-    step = int(step or 0)
+    step = step_number(step)
     try:
         force_at = _optional_position(force_pos, "force position")
         veto = _optional_position(veto_pos, "veto position")
@@ -385,7 +394,7 @@ def run_branch(ui: DecodeTab, ctx: Context, timeline, step, tau, no_tau, penalty
 def make_exports(timeline, step) -> list[str]:
     if timeline is None:
         raise gr.Error("run a decode (or load a trace) first")
-    step = max(0, min(int(step), timeline.num_steps - 1))
+    step = max(0, min(step_number(step), timeline.num_steps - 1))
     folder = downloads.folder()
     figs = folder / f"wedlm-figures-step-{step}.html"
     figs.write_text(export.figures_html(timeline, step), encoding="utf-8")
@@ -445,20 +454,20 @@ def move(ui: DecodeTab, delta, timeline, step, colour_by) -> dict:
     if timeline is None:
         return step_updates(ui, None, 0, colour_by)
     target = {"first": 0, "last": timeline.num_steps - 1}.get(delta)
-    return step_updates(ui, timeline, int(step) + int(delta) if target is None else target, colour_by)
+    return step_updates(ui, timeline, step_number(step) + int(delta) if target is None else target, colour_by)
 
 
 def tick(ui: DecodeTab, timeline, step, colour_by) -> dict:
     """Play: one step per tick; stop at the end."""
-    if timeline is None or int(step) >= timeline.num_steps - 1:
+    if timeline is None or step_number(step) >= timeline.num_steps - 1:
         return {ui.timer: gr.Timer(active=False), ui.play_btn: "▶ Play", ui.playing: False} \
             | step_updates(ui, timeline, step, colour_by)
     return {ui.timer: gr.Timer(active=True), ui.play_btn: "⏸ Pause"} \
-        | step_updates(ui, timeline, int(step) + 1, colour_by)
+        | step_updates(ui, timeline, step_number(step) + 1, colour_by)
 
 
 def toggle_play(ui: DecodeTab, playing, timeline, step) -> dict:
-    start_over = timeline is not None and int(step) >= timeline.num_steps - 1
+    start_over = timeline is not None and step_number(step) >= timeline.num_steps - 1
     playing = not playing
     return {ui.playing: playing, ui.timer: gr.Timer(active=playing),
             ui.play_btn: "⏸ Pause" if playing else "▶ Play", ui.step: 0 if playing and start_over else step}
@@ -519,7 +528,7 @@ def wire(ui: DecodeTab, ctx: Context, demo: gr.Blocks) -> None:
 
 
 def build(ctx: Context, demo: gr.Blocks) -> DecodeTab:
-    ui = layout()
+    ui = layout(ctx.prompt_chars())
     ctx.decode_state = ui.timeline  # the lens and the law plot read the last decode
     wire(ui, ctx, demo)
     return ui

@@ -23,6 +23,9 @@ LENS_EXAMPLES = (
 )
 
 
+HEARTBEAT_S = 0.5  # long work answers this often: where a cancel or a closed tab can stop it
+
+
 def serves_bundled_model(ctx: Context) -> bool:
     try:
         return Path(ctx.models.wedlm_lm.source).resolve() == BUNDLED_MODEL.resolve()
@@ -63,9 +66,12 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
         config = make_config(threshold=tau, max_new_tokens=max_new_tokens)
         work = gpu.Work.of(config.max_new_tokens, config.window, ["streaming"] * len(entropy.SWEEP),
                            ctx.limits)
-        rows = gpu.run_on_gpu(entropy.tau_sweep_rows, models.wedlm, prompt, config,
-                              work.time_limit_s, work=work)
-        return entropy.sweep_figure(rows), rows_frame(rows), entropy.sweep_point(rows, config.threshold)
+        rows = None  # a generator: a cancel or a closed tab stops the sweep at its next forward
+        for rows in gpu.stream_on_gpu(entropy.tau_sweep_steps, models.wedlm, prompt, config,
+                                      work.time_limit_s, work=work, every_s=HEARTBEAT_S):
+            if rows is None:
+                yield gr.skip(), gr.skip(), gr.skip()
+        yield entropy.sweep_figure(rows), rows_frame(rows), entropy.sweep_point(rows, config.threshold)
 
     gr.Markdown("WeDLM's speedup follows **output entropy**: where the next tokens are nearly "
                 "certain (counting, sequences), many masks fall under τ at once; where they are "
@@ -88,7 +94,7 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
                          label="Per prompt", interactive=False, visible=recorded is not None)
     gr.Markdown("#### τ sweep for one prompt: speed against faithfulness")
     with gr.Row():
-        prompt = gr.Textbox(value=default_prompt, label="Prompt", lines=3, scale=3)
+        prompt = gr.Textbox(value=default_prompt, label="Prompt", lines=3, scale=3, max_length=ctx.prompt_chars())
         sweep_btn = gr.Button("Sweep τ", elem_id="sweep-run", scale=1)
     sweep_plot = gr.Plot(elem_id="tau-sweep", label="τ sweep", visible=True)
     sweep_table = gr.Dataframe(elem_id="sweep-table", interactive=False, visible=False)
@@ -114,6 +120,11 @@ def lens_build(ctx: Context) -> None:
     # public Space's max_new_tokens of 256 and refuse the app at startup)
     lens_work = gpu.Work.of(MAX_TEXT_TOKENS, 16, ["streaming", "streaming"], ctx.limits)
 
+    def lens_stream(prompt, text, config):
+        return gpu.stream_on_gpu(lens.compute_steps, models.wedlm, prompt, text, config,
+                                 lens_work.time_limit_s, work=lens_work,
+                                 every_s=HEARTBEAT_S)
+
     def show(prompt_a, text_a, prompt_b, text_b, tau, no_tau, penalty, colour_label):
         config = make_config(threshold=tau, no_threshold=no_tau, penalty=penalty)
         colour = lens.COLOUR_BY.get(colour_label, "fill")
@@ -126,10 +137,12 @@ def lens_build(ctx: Context) -> None:
                 lens.check_text(prompt, text)
             except ValidationError as err:
                 raise gr.Error(f"{title}: {err}")
-            view = gpu.run_on_gpu(lens.compute, models.wedlm, prompt, text, config,
-                                   lens_work.time_limit_s, work=lens_work)
+            view = None
+            for view in lens_stream(prompt, text, config):
+                if view is None:
+                    yield [gr.skip()] * 4
             out += [view, lens.view_html(view, colour, title)]
-        return out
+        yield out
 
     def regroup(view_a, view_b, tau, no_tau, penalty, colour_label):
         """τ or λ moved: re-group from the recorded entropies where exact, else re-run."""
@@ -162,13 +175,17 @@ def lens_build(ctx: Context) -> None:
         next-token head), the step that filled and committed it, the commit groups, and tokens
         per forward at τ and λ (a forced streaming decode: the model picks slots, the text gives tokens)."""
         config = make_config(threshold=threshold, penalty=penalty)  # a gr.Error naming the knob
+        # A generator (null while working, then the lens), so that a cancel or a closed tab
+        # stops the lens at its next forward.
         try:
             lens.check_text(prompt, text)
         except (ValidationError, TypeError, ValueError) as err:
             raise gr.Error(str(err))
-        view = gpu.run_on_gpu(lens.compute, models.wedlm, prompt, text, config,
-                              lens_work.time_limit_s, work=lens_work)
-        return {"tokens": view.texts, **view.lens.to_dict()}
+        view = None
+        for view in lens_stream(prompt, text, config):
+            if view is None:
+                yield None
+        yield {"tokens": view.texts, **view.lens.to_dict()}
 
     with gr.Column(elem_id="lens-section"):
         lens_ui(ctx, show, regroup, recolour, from_decode)

@@ -37,7 +37,8 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
     with gr.Row():
         length = gr.Slider(4, 32, value=12, step=1, label="Sequence length L")
         block = gr.Slider(2, 16, value=4, step=1, label="Block size")
-        pattern = gr.Textbox(value="010011100110", label="Mask pattern (1 = masked in xt)", elem_id="tm-pattern")
+        pattern = gr.Textbox(value="010011100110", label="Mask pattern (1 = masked in xt)", elem_id="tm-pattern",
+                             max_length=32)
     mask_plot = gr.Plot(elem_id="training-mask", label="Training mask")
 
     pg_inputs, pg_outputs = [size, filled], [filled, orders, phys, logi]

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import gradio as gr
 
-from wedlm import decode
+from wedlm import decode, decode_steps
 
 from ..views import figures, lanes as race
 from ..serving import gpu
@@ -18,6 +18,7 @@ RACE_TICKS = 40  # wall-clock mode: the slowest lane finishes in about this many
 AR_CHOICES = [("AR parent model", "parent"), ("the same WeDLM model (next-token head)", "same")]
 SPEEDS = {"slow (2 ticks/s)": 0.5, "normal (4 ticks/s)": 0.25, "fast (10 ticks/s)": 0.1}
 WARMUP_TOKENS = 2  # an untimed decode this long before each timed lane: every lane runs warm
+HEARTBEAT_S = 0.5  # a running race answers this often (where a cancel can stop it)
 
 
 def race_outputs(timelines: dict, tick: int, wall_clock: bool) -> list:
@@ -31,17 +32,28 @@ def race_outputs(timelines: dict, tick: int, wall_clock: bool) -> list:
 
 
 def race_traces(lm, ar_lm, prompt: str, config, time_limit_s: float) -> dict:
-    """The three lanes' traces (plain data: this runs inside the GPU call). The lanes share
-    one time budget, so the race as a whole stays inside its GPU lease. Each lane is timed
-    warm: one short untimed decode with the same model and decoder first (the first forwards
-    of a decoder pay for allocation and kernel selection)."""
+    """The three lanes' traces (race_steps, to its end)."""
+    for traces in race_steps(lm, ar_lm, prompt, config, time_limit_s):
+        pass
+    return traces
+
+
+def race_steps(lm, ar_lm, prompt: str, config, time_limit_s: float):
+    """The three lanes' traces, one forward at a time: None after every forward, then the
+    traces (plain data: this runs inside the GPU call; closing it, a cancel or a closed tab,
+    stops the race at its next forward). The lanes share one time budget, so the race as a
+    whole stays inside its GPU lease. Each lane is timed warm: one short untimed decode with
+    the same model and decoder first (the first forwards of a decoder pay for allocation and
+    kernel selection)."""
     deadline = time.perf_counter() + time_limit_s
     traces = {}
     for name, model in (("ar", ar_lm), ("streaming", lm), ("block", lm)):
         decode(model, prompt, name, replace(config, max_new_tokens=WARMUP_TOKENS))
-        traces[name] = decode(model, prompt, name, config,
-                              time_limit_s=max(0.0, deadline - time.perf_counter()))
-    return traces
+        for trace in decode_steps(model, prompt, name, config,
+                                  time_limit_s=max(0.0, deadline - time.perf_counter())):
+            yield None
+        traces[name] = trace  # the last one yielded: finished, its result set
+    yield traces
 
 
 def build(ctx: Context, demo: gr.Blocks, default_prompt: str) -> None:
@@ -54,10 +66,15 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str) -> None:
         ar_model = models.ar if ar_choice == "parent" and ar_name else models.wedlm
         work = gpu.Work.of(config.max_new_tokens, max(config.window, config.block_size),
                            ("ar", "streaming", "block"), ctx.limits)
-        traces = gpu.run_on_gpu(race_traces, models.wedlm, ar_model, prompt, config,
-                                work.time_limit_s, work=work)
+        # A generator, so that a cancel or a closed tab stops the race: Gradio stops asking
+        # for the next value, and a plain function would race on after its slot was freed.
+        traces = None
+        for traces in gpu.stream_on_gpu(race_steps, models.wedlm, ar_model, prompt, config,
+                                        work.time_limit_s, work=work, every_s=HEARTBEAT_S):
+            if traces is None:
+                yield [gr.skip()] * 5
         timelines = {name: Timeline(trace) for name, trace in traces.items()}
-        return race_outputs(timelines, 0, mode == "wall clock")
+        yield race_outputs(timelines, 0, mode == "wall clock")
 
     def race_tick(timelines, tick, mode):
         if not timelines:
@@ -73,6 +90,7 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str) -> None:
                 "**Tokens per forward** = output tokens ÷ forward passes (AR: 1).")
     with gr.Row(equal_height=False):
         prompt = gr.Textbox(label="Prompt", lines=2, value=default_prompt, elem_id="race-prompt", scale=3,
+                            max_length=ctx.prompt_chars(),
                             min_width=300)
         with gr.Column(scale=2, min_width=300):
             ar_choice = gr.Radio(AR_CHOICES, value="parent" if ar_name else "same",

@@ -441,7 +441,7 @@ def _build1(ctx: Context, data: TourData):
                 return missing("a forward after its first token"), gr.skip(), gr.skip(), gr.skip()
         return ch1(live, k)
 
-    btn.click(run, [prompt], [v_text, v_orders, v_canvas, v_growth], api_name="tour_ar", concurrency_limit=2)
+    btn.click(run, [prompt], [v_text, v_orders, v_canvas, v_growth], api_name="tour_ar", **gpu.forward_event(ctx.limits))
 
 
 def _window_try(ctx, n: int, name: str, finder, render_fn, outputs):
@@ -458,7 +458,7 @@ def _window_try(ctx, n: int, name: str, finder, render_fn, outputs):
             return [missing("this moment")] + [gr.skip()] * (len(outputs) - 1)
         return list(render_fn(live, k))
 
-    btn.click(run, [tau, no_tau, penalty], outputs, api_name=f"tour_chapter_{n}", concurrency_limit=2)
+    btn.click(run, [tau, no_tau, penalty], outputs, api_name=f"tour_chapter_{n}", **gpu.forward_event(ctx.limits))
 
 
 def _build2(ctx, data):
@@ -532,7 +532,7 @@ def _build5(ctx, data):
                                       time_limit_s=work.time_limit_s, work=work))
         return ch5(tl, step, new, float(lam))
 
-    btn.click(run, [penalty], [v_text, v_growth, v_left, v_right], api_name="tour_branch", concurrency_limit=2)
+    btn.click(run, [penalty], [v_text, v_growth, v_left, v_right], api_name="tour_branch", **gpu.forward_event(ctx.limits))
 
 
 def _build6(ctx, data):
@@ -570,7 +570,7 @@ def _build6(ctx, data):
         return [live, gr.Slider(0, top, value=k, step=1)] + list(ch6(live, k))
 
     btn.click(run, [tau, no_tau], [state, tick, v_text, v_lanes, v_growth], api_name="tour_race",
-              concurrency_limit=2)
+              **gpu.forward_event(ctx.limits))
 
 
 def _build7(ctx, data):
@@ -597,7 +597,7 @@ def _build7(ctx, data):
         out = ch7(data.law_rows, low, high, yours)
         return out[0], out[1]
 
-    btn.click(run, [prompt], [v_text, v_law], api_name="tour_entropy", concurrency_limit=2)
+    btn.click(run, [prompt], [v_text, v_law], api_name="tour_entropy", **gpu.forward_event(ctx.limits))
 
 
 def _build8(ctx, data):

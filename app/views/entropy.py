@@ -10,7 +10,7 @@ from typing import Iterator
 
 import plotly.graph_objects as go
 
-from wedlm import DecodeConfig, decode
+from wedlm import DecodeConfig, decode, decode_steps
 from wedlm.paths import ASSETS_DIR
 from wedlm.suite import THRESHOLD_GRID, read_prompts
 
@@ -129,20 +129,34 @@ def tau_sweep_rows(lm, prompt: str, config: DecodeConfig,
                    time_limit_s: float | None = None) -> list[dict]:
     """One row per τ of SWEEP (tokens per forward, whether the output changed, mean entropy of
     the filled slots); with time_limit_s, the τ values that fit in it."""
+    for rows in tau_sweep_steps(lm, prompt, config, time_limit_s):
+        pass
+    return rows
+
+
+def tau_sweep_steps(lm, prompt: str, config: DecodeConfig,
+                    time_limit_s: float | None = None) -> Iterator[list[dict] | None]:
+    """tau_sweep_rows one forward at a time: None after every forward, then the rows. Closing
+    it (a cancel, a closed tab) stops the sweep at its next forward."""
     deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
-    base = decode(lm, prompt, "streaming", replace(config, threshold=None),
-                  time_limit_s=_time_left(deadline))
+    base = None
+    for base in decode_steps(lm, prompt, "streaming", replace(config, threshold=None),
+                             time_limit_s=_time_left(deadline)):
+        yield None
     rows = []
     for tau in SWEEP:
         if tau is not None and deadline is not None and _time_left(deadline) <= 0:
             break
-        trace = base if tau is None else decode(lm, prompt, "streaming", replace(config, threshold=tau),
-                                                time_limit_s=_time_left(deadline))
+        trace = base
+        if tau is not None:
+            for trace in decode_steps(lm, prompt, "streaming", replace(config, threshold=tau),
+                                      time_limit_s=_time_left(deadline)):
+                yield None
         rows.append({"threshold": "none" if tau is None else tau,
                      "tokens_per_forward": round(trace.stats()["tokens_per_forward"], 2),
                      "output_changed": trace.token_ids != base.token_ids,
                      "mean_fill_entropy": round(fill_entropy(trace), 3)})
-    return rows
+    yield rows
 
 
 def sweep_point(rows: list[dict], threshold: float | None) -> dict | None:

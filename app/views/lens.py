@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from html import escape
 
-from wedlm.analysis import MAX_TEXT_CHARS, MAX_TEXT_TOKENS, Lens, check_text, lens, lens_at, regroup
+from wedlm.analysis import MAX_TEXT_CHARS, MAX_TEXT_TOKENS, Lens, check_text, lens_at, lens_steps, regroup
 
 from .palette import ENTROPY_MAX as ENTROPY_SCALE_MAX, entropy_colour  # the one fixed entropy scale
 
@@ -35,11 +35,21 @@ class LensView:
 def compute(lm, prompt: str, text: str, config, time_limit_s: float | None = None) -> LensView:
     """Check the input's size before tokenizing, then run the lens (runs forwards: call it
     through app/serving/gpu.py, with the work's time limit)."""
+    for view in compute_steps(lm, prompt, text, config, time_limit_s):
+        pass
+    return view
+
+
+def compute_steps(lm, prompt: str, text: str, config, time_limit_s: float | None = None):
+    """compute() one forward at a time: None after every forward, then the LensView (a
+    generator for gpu.stream_on_gpu: closing it stops the work at its next forward)."""
     check_text(prompt, text)
     prompt_ids = lm.encode(prompt)
     text_ids = lm.tokenizer.encode(text, add_special_tokens=False)
-    result = lens(lm, prompt_ids, text_ids, config, time_limit_s=time_limit_s)
-    return LensView(prompt, result, [lm.token_text(t) for t in result.token_ids])
+    for result in lens_steps(lm, prompt_ids, text_ids, config, time_limit_s=time_limit_s):
+        if result is None:
+            yield None
+    yield LensView(prompt, result, [lm.token_text(t) for t in result.token_ids])
 
 
 def regrouped(view: LensView, threshold, penalty) -> LensView | None:
