@@ -35,7 +35,13 @@ class RecomputeForward(WindowForward):
     def prefill(self, prompt_ids: list[int]) -> None:
         self.prefix = list(prompt_ids)  # nothing to cache: every step recomputes
 
-    def forward(self, window: list, order: list[int], start: int) -> tuple[torch.Tensor, int]:
+    def last_logits(self) -> torch.Tensor:
+        """The prompt's next-token logits, recomputed (plain causal, no cache)."""
+        ids = torch.tensor([self.prefix], device=self.lm.device)
+        return self.lm.model(input_ids=ids, use_cache=False, logits_to_keep=1).logits[0, -1:]
+
+    def forward(self, window: list, order: list[int], start: int,
+                leading: int = 0) -> tuple[torch.Tensor, int]:
         lm = self.lm
         tokens = self.prefix + [lm.mask_token_id if t is None else t for t in window]
         size = len(tokens)
@@ -52,6 +58,8 @@ class RecomputeForward(WindowForward):
             if is_flash_attention(attn):
                 lm.model.set_attn_implementation(attn)
         rows = [len(self.prefix) + i for i, t in enumerate(window) if t is None]
+        # the leading filled run (verified decoder): in logical order it sees exactly its left context
+        rows = [len(self.prefix) + i for i in range(leading)] + rows
         return logits[rows], size
 
     def commit(self, tokens: list[int]) -> None:
