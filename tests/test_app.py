@@ -62,6 +62,8 @@ def test_tau_sweep_endpoint(client):
     rows = table["data"]
     assert len(rows) == 10 and rows[0][0] == "none"
     assert rows[0][2] is False  # tau = none never differs from itself
+    assert table["headers"][-1] == "verified_output_changed"
+    assert all(r[-1] is False for r in rows)  # verified (beyond the paper): the same text at every tau
 
 
 def test_entropy_suite_endpoint(client):
