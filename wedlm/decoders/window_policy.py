@@ -12,9 +12,9 @@ drafts adds to a forward is charged now; rows(m) is this forward's rows; `a` is 
 which a checked draft agrees, given the one before it did (a geometric run, estimated with
 exponential forgetting); cost(rows) is a curve measured on the running device (`cost_curve`).
 With m = 0 the forward is one row: exactly an AR step. Where drafts fail the value picks 0 and
-the policy only probes (3 masks) every `backoff` forwards, doubling the gap after each failed
-probe (4, 8, ... 64) and resetting it when a probe is accepted; where drafts succeed, a -> 1
-and the whole window W pays.
+the policy only probes (3 masks: two drafts) every `backoff` forwards, doubling the gap after
+each probe whose two drafts do not both agree (4, 8, ... 64) and resetting it when they do; where
+drafts succeed, a -> 1 and the whole window W pays.
 """
 from __future__ import annotations
 
