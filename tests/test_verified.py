@@ -13,7 +13,7 @@ import torch
 from wedlm import DecodeConfig, Trace, decode, load_model, make_decoder
 from wedlm.decoders.verified import (ReferenceVerifiedDecoder, VerifiedDecoder, speculative_accept,
                                      verification_summary)
-from wedlm.decoders.window_policy import (MAX_BACKOFF, CostAwareWindow, CostCurve, cost_curve,
+from wedlm.decoders.window_policy import (MAX_BACKOFF, CostAwareWindow, CostCurve, cost_curve, isotonic,
                                           measure_cost_curve, shape_window)
 from wedlm.paths import BUNDLED_MODEL, TRACES_DIR
 from wedlm.trace_schema import TraceFormatError
@@ -223,6 +223,9 @@ def test_cost_curve_is_monotone_interpolated_and_cached_per_device(tiny_lm, tmp_
     measured = measure_cost_curve(tiny_lm, rows=(1, 2, 8), repeats=1)
     assert measured.rows == [1, 2, 8] and all(c > 0 for c in measured.costs)
     assert measured.costs == sorted(measured.costs)
+    # one noisy size is pooled with its neighbours, never dragging the rest of the curve
+    assert isotonic([1.0, 1.1, 1.3, 5.0, 2.5, 6.0]) == pytest.approx([1.0, 1.1, 1.3, 3.75, 3.75, 6.0])
+    assert isotonic([2.0, 1.0]) == [1.5, 1.5]
     monkeypatch.setenv("WEDLM_CACHE_DIR", str(tmp_path))
     from wedlm.decoders import window_policy
     monkeypatch.setattr(window_policy, "_CURVES", {})

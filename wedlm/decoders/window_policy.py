@@ -85,34 +85,49 @@ def _device_key(lm: LoadedModel) -> tuple:
     return (lm.name, str(lm.device), str(lm.dtype), lm.attn_implementation, torch.get_num_threads())
 
 
-def measure_cost_curve(lm: LoadedModel, rows=MEASURED_ROWS, repeats: int = 3,
+def isotonic(values: list[float]) -> list[float]:
+    """The closest non-decreasing sequence (least squares; pool adjacent violators): one noisy
+    size is averaged with its neighbours instead of dragging the whole curve."""
+    blocks: list[list[float]] = []  # [sum, count]
+    for v in values:
+        blocks.append([v, 1])
+        while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] > blocks[-1][0] / blocks[-1][1]:
+            total, count = blocks.pop()
+            blocks[-1][0] += total
+            blocks[-1][1] += count
+    return [total / count for total, count in blocks for _ in range(int(count))]
+
+
+def measure_cost_curve(lm: LoadedModel, rows=MEASURED_ROWS, repeats: int = 5,
                        prefix: int = 64) -> CostCurve:
-    """Time window forwards of each row count over a `prefix`-token cache on this device
-    (median of `repeats` after one warm-up), cropping the cache back after each."""
+    """Time window forwards of each row count over a `prefix`-token cache on this device,
+    sizes interleaved round by round (so a burst of load hits them alike), the median time per
+    size after one warm-up round, made non-decreasing (`isotonic`)."""
     prefix = max(1, min(prefix, lm.max_context - max(rows)))
     ids = [lm.mask_token_id] * prefix  # content does not change a forward's cost
     cache = DynamicCache(config=lm.model.config)
     sync = torch.cuda.synchronize if lm.device.type == "cuda" else (lambda: None)
-    by_rows = {}
+    times: dict[int, list[float]] = {r: [] for r in rows}
     with torch.inference_mode():
         lm.model(input_ids=torch.tensor([ids], device=lm.device), past_key_values=cache,
                  use_cache=True, logits_to_keep=1)
-        for r in rows:
-            window = torch.tensor([[lm.mask_token_id] * r], device=lm.device)
-            positions = torch.arange(prefix, prefix + r, device=lm.device)[None]
-            times = []
-            for k in range(repeats + 1):
+        for k in range(repeats + 1):
+            for r in rows:
+                window = torch.tensor([[lm.mask_token_id] * r], device=lm.device)
+                positions = torch.arange(prefix, prefix + r, device=lm.device)[None]
                 sync()
                 t0 = time.perf_counter()
                 lm.model(input_ids=window, position_ids=positions, past_key_values=cache,
                          use_cache=True, logits_to_keep=r)
                 sync()
-                if k:  # the first is a warm-up
-                    times.append(time.perf_counter() - t0)
+                if k:  # the first round is a warm-up
+                    times[r].append(time.perf_counter() - t0)
                 cache.crop(-r)
-            by_rows[r] = statistics.median(times)
-    return CostCurve(by_rows, source=f"measured on {lm.device} ({lm.dtype}, "
-                                     f"{torch.get_num_threads()} threads)")
+    # the median time per size, made non-decreasing in rows
+    sizes = sorted(times)
+    costs = isotonic([statistics.median(times[r]) for r in sizes])
+    return CostCurve(dict(zip(sizes, costs)),
+                     source=f"measured on {lm.device} ({lm.dtype}, {torch.get_num_threads()} threads)")
 
 
 def _disk_cache() -> Path | None:
