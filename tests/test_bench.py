@@ -46,7 +46,8 @@ def test_bench_json_runs_every_decoder_side_by_side(tiny_dir, tmp_path):
     assert cost["ratio_vs_1_row"]["1"] == 1.0
     ours = [r for r in rows if r["decoder"] not in ("generate",)]
     assert sum(cost["forwards_by_rows"].values()) == sum(r["forwards"] for r in ours)
-    assert cost["forwards_by_rows"]["1"] == sum(r["forwards"] for r in rows if r["decoder"] == "ar")
+    # one-row forwards: every AR forward, and verified's AR steps (zero masks)
+    assert cost["forwards_by_rows"]["1"] >= sum(r["forwards"] for r in rows if r["decoder"] == "ar")
     for cls, per in report["ceiling"].items():
         assert set(per) == {"streaming", "streaming-adaptive", "verified", "block"}
         for c in per.values():  # ceiling = TPF × cost(1 row) / cost(rows per forward)
