@@ -282,3 +282,16 @@ def test_cli_decoder_verified_prints_ar_text(tiny_dir, tiny_lm):
     out = json.loads(proc.stdout)
     assert out["decoder"] == "verified"
     assert out["token_ids"] == decode(tiny_lm, "ROMEO:", "ar", DecodeConfig(max_new_tokens=12)).token_ids
+
+
+def test_race_lane_counts_the_verified_text_as_it_becomes_final(tiny_lm):
+    from app.views import lanes
+    from app.views.timeline import Timeline
+    cfg = DecodeConfig(window=8, threshold=6.0, max_new_tokens=30)
+    timeline = Timeline(decode(tiny_lm, PROMPTS[0], "verified", cfg))
+    steps = len(timeline.trace.steps)
+    counts = [lanes.tokens_after(timeline, f) for f in range(steps + 1)]
+    assert counts[0] == 1 and counts[-1] == len(timeline.trace.token_ids)  # the prefill's token, then all
+    assert all(b - a >= 1 for a, b in zip(counts, counts[1:]))  # at least one token per forward
+    html, finished = lanes.race_frame({"verified": timeline}, steps, False, 0.1)
+    assert finished and "beyond the paper" in html and 'class="lane verified"' in html
