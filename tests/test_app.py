@@ -38,11 +38,11 @@ def test_decode_api_rejects_bad_input(client):
         client.predict(prompt="hi", decoder="magic", api_name="/decode")
 
 
-def test_race_endpoint_runs_three_lanes(client):
+def test_race_endpoint_runs_four_lanes(client):
     out = client.predict("Count from 1 to 9:", 8, 3.0, False, 0.02, 8, 12, "same",
                          "one forward per tick", api_name="/race")
     lanes_html, chart = [o for o in out if isinstance(o, str) and "lane" in o][0], out[-1]
-    assert lanes_html.count('class="lane ') == 3
+    assert lanes_html.count('class="lane ') == 4  # ar, streaming, block, verified (beyond the paper)
     assert "0 forwards" in lanes_html
     assert chart is not None
 
