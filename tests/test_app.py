@@ -38,11 +38,11 @@ def test_decode_api_rejects_bad_input(client):
         client.predict(prompt="hi", decoder="magic", api_name="/decode")
 
 
-def test_race_endpoint_runs_three_lanes(client):
+def test_race_endpoint_runs_four_lanes(client):
     out = client.predict("Count from 1 to 9:", 8, 3.0, False, 0.02, 8, 12, "same",
                          "one forward per tick", api_name="/race")
     lanes_html, chart = [o for o in out if isinstance(o, str) and "lane" in o][0], out[-1]
-    assert lanes_html.count('class="lane ') == 3
+    assert lanes_html.count('class="lane ') == 4  # ar, streaming, block, verified (beyond the paper)
     assert "0 forwards" in lanes_html
     assert chart is not None
 
@@ -62,6 +62,8 @@ def test_tau_sweep_endpoint(client):
     rows = table["data"]
     assert len(rows) == 10 and rows[0][0] == "none"
     assert rows[0][2] is False  # tau = none never differs from itself
+    assert table["headers"][-1] == "verified_output_changed"
+    assert all(r[-1] is False for r in rows)  # verified (beyond the paper): the same text at every tau
 
 
 def test_entropy_suite_endpoint(client):

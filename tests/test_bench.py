@@ -21,15 +21,18 @@ def test_bench_json_runs_every_decoder_side_by_side(tiny_dir, tmp_path):
     report = json.loads(proc.stdout)
     rows = report["results"]
     assert {(r["prompt_id"], r["decoder"]) for r in rows} == {
-        (p, d) for p in ("c", "r") for d in ("streaming", "streaming-adaptive", "block", "ar", "generate")}
+        (p, d) for p in ("c", "r") for d in ("streaming", "streaming-adaptive", "verified", "block", "ar", "generate")}
     for r in rows:
         for key in ("prompt_id", "class", "decoder", "tokens_per_forward", "p_cache", "tokens_per_s",
                     "decode_s", "generated_tokens", "text", "exact_match", "token_agreement",
-                    "rows_per_forward"):
+                    "rows_per_forward", "exact_match_generate"):
             assert key in r
         # an AR forward carries one row; a window forward at least as many rows as it commits tokens
         if r["decoder"] in ("ar", "generate"):
             assert r["rows_per_forward"] == 1.0
+        elif r["decoder"] == "verified":  # at least the AR token per forward, at least one row
+            assert r["tokens_per_forward"] >= 1.0 and r["rows_per_forward"] >= 1.0
+            assert r["exact_match_generate"]  # lossless: generate()'s text on the same weights
         else:
             assert r["rows_per_forward"] >= r["tokens_per_forward"] and r["rows_per_forward"] > 1
     # with no AR parent given, the yardstick is this model's own AR output: ar and generate agree
@@ -43,9 +46,10 @@ def test_bench_json_runs_every_decoder_side_by_side(tiny_dir, tmp_path):
     assert cost["ratio_vs_1_row"]["1"] == 1.0
     ours = [r for r in rows if r["decoder"] not in ("generate",)]
     assert sum(cost["forwards_by_rows"].values()) == sum(r["forwards"] for r in ours)
-    assert cost["forwards_by_rows"]["1"] == sum(r["forwards"] for r in rows if r["decoder"] == "ar")
+    # one-row forwards: every AR forward, and verified's AR steps (zero masks)
+    assert cost["forwards_by_rows"]["1"] >= sum(r["forwards"] for r in rows if r["decoder"] == "ar")
     for cls, per in report["ceiling"].items():
-        assert set(per) == {"streaming", "streaming-adaptive", "block"}
+        assert set(per) == {"streaming", "streaming-adaptive", "verified", "block"}
         for c in per.values():  # ceiling = TPF × cost(1 row) / cost(rows per forward)
             assert c["ceiling_vs_ar"] == pytest.approx(c["tokens_per_forward"] / c["cost_ratio"], rel=0.01)
             assert c["share_of_ceiling"] == pytest.approx(c["measured_vs_ar"] / c["ceiling_vs_ar"], rel=0.01)
@@ -66,7 +70,8 @@ def test_bench_runs_both_models_in_the_dtype_asked(tiny_dir, tmp_path):
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert report["dtype"] == "bfloat16"
-    assert {r["decoder"] for r in report["results"]} == {"streaming", "streaming-adaptive", "block", "ar", "generate"}
+    assert {r["decoder"] for r in report["results"]} == {"streaming", "streaming-adaptive", "verified", "block",
+                                                         "ar", "generate"}
     # the other dtype ran side by side: agreement and speed of its streaming and generate() runs
     cmp = report["dtype_comparison"]
     assert cmp["dtype"] == "float32" and set(cmp["classes"]["counting"]) == {"streaming", "generate"}

@@ -1,5 +1,5 @@
-"""Benchmark: WeDLM streaming vs block decoding, our AR decoder and transformers' generate(),
-across prompt entropy, measured side by side in one run.
+"""Benchmark: WeDLM streaming vs block decoding, the verified decoder (lossless, beyond the
+paper), our AR decoder and transformers' generate(), across prompt entropy, side by side in one run.
 
 python -m wedlm bench [--model M] [--ar-model M] [--prompts FILE.jsonl] [--repeats N]
                       [--json] [--out DIR] [--device cpu|cuda] [--dtype auto|float32|bfloat16]
@@ -26,9 +26,11 @@ from .suite import THRESHOLD_GRID, in_class_order, read_prompts
 from .trace import without_stop
 from .training.corpus import final_answer
 
-# "streaming-adaptive" is streaming with DecodeConfig.adaptive_window (beyond the paper).
-DECODERS = ("streaming", "streaming-adaptive", "block", "ar", "generate")
-WEDLM_DECODERS = ("streaming", "streaming-adaptive", "block")
+# "streaming-adaptive" is streaming with DecodeConfig.adaptive_window (beyond the paper);
+# "verified" checks its drafts with the same forward (lossless, beyond the paper).
+DECODERS = ("streaming", "streaming-adaptive", "verified", "block", "ar", "generate")
+WEDLM_DECODERS = ("streaming", "streaming-adaptive", "verified", "block")
+SWEEP_DECODERS = ("streaming", "verified")  # the τ sweep: verified's text should not move with τ
 
 
 def run_generate(lm: LoadedModel, prompt_ids: list[int], max_new_tokens: int) -> dict:
@@ -102,7 +104,8 @@ def forward_cost(runs: dict) -> dict:
                 by_rows.setdefault(rows, []).append(sec)
     ms = {rows: statistics.median(secs) * 1000 for rows, secs in sorted(by_rows.items())}
     base = ms.get(1)
-    return {"source": "model forwards inside the bench's decodes (1 row: the AR decoder's)",
+    return {"source": "model forwards inside the bench's decodes (1 row: the AR decoder's, and "
+                      "verified's forwards without masks)",
             "ms_by_rows": {str(k): round(v, 4) for k, v in ms.items()},
             "forwards_by_rows": {str(k): len(by_rows[k]) for k in ms},
             "ratio_vs_1_row": {str(k): round(v / base, 3) for k, v in ms.items()} if base else {}}
@@ -151,10 +154,12 @@ def summarize(results: list[dict]) -> dict:
             sel = [r for r in rows if r["decoder"] == dec]
             per[dec] = {
                 "tokens_per_forward": round(statistics.mean(r["tokens_per_forward"] for r in sel), 3),
+                "min_tokens_per_forward": round(min(r["tokens_per_forward"] for r in sel), 3),
                 "tokens_per_s": round(statistics.mean(r["tokens_per_s"] for r in sel), 2),
                 "p_cache": round(statistics.mean(r["p_cache"] for r in sel), 3),
                 "rows_per_forward": round(statistics.mean(r["rows_per_forward"] for r in sel), 1),
                 "exact_match": round(statistics.mean(r["exact_match"] for r in sel), 3),
+                "exact_match_generate": round(statistics.mean(r["exact_match_generate"] for r in sel), 3),
                 "token_agreement": round(statistics.mean(r["token_agreement"] for r in sel), 3),
                 "accuracy": accuracy([r.get("correct") for r in sel]),
             }
@@ -194,6 +199,7 @@ def bench(lm: LoadedModel, ar_lm: LoadedModel | None, prompts: list[dict], repea
                     bar.update()
     results = []
     for p in prompts:
+        same_weights = runs[(p["id"], "generate", True)][0]["token_ids"]  # generate() on this model
         for dec in DECODERS:
             rs = runs[(p["id"], dec, True)]
             med = {k: statistics.median(r[k] for r in rs)
@@ -207,6 +213,7 @@ def bench(lm: LoadedModel, ar_lm: LoadedModel | None, prompts: list[dict], repea
                 "prompt_id": p["id"], "class": p["class"], "decoder": dec, **med,
                 "forwards": rs[0]["forwards"], "generated_tokens": len(ids),
                 "exact_match": ids == reference[p["id"]], "token_agreement": agreement(ids, reference[p["id"]]),
+                "exact_match_generate": ids == same_weights,
                 "text": text, "correct": is_correct(p, text), "repeats": len(rs)})
 
     summary = summarize(results)
@@ -221,6 +228,9 @@ def bench(lm: LoadedModel, ar_lm: LoadedModel | None, prompts: list[dict], repea
         report["dtype_comparison"] = dtype_comparison(prompts, runs, other_dtype_lm)
     if sweep:
         report["tau_sweep"] = tau_sweep(lm, prompts, encoded, reference, config)
+        same_weights = {p["id"]: runs[(p["id"], "generate", True)][0]["token_ids"] for p in prompts}
+        report["tau_sweep_verified"] = tau_sweep(lm, prompts, encoded, reference, config, "verified",
+                                                 same_weights)
     return report
 
 
@@ -258,23 +268,28 @@ def dtype_comparison(prompts: list[dict], runs: dict, other: LoadedModel) -> dic
     return out
 
 
-def tau_sweep(lm, prompts, encoded, reference, config) -> dict:
-    """Per class, for each tau: mean TPF, tokens/s and agreement with the AR parent."""
+def tau_sweep(lm, prompts, encoded, reference, config, decoder: str = "streaming",
+              same_weights: dict | None = None) -> dict:
+    """Per class, for each tau: mean TPF, tokens/s and agreement with the AR parent (and, given
+    `same_weights` outputs, exact matches with greedy AR decoding of the same model)."""
     out = {}
     classes = in_class_order({p["class"] for p in prompts})
-    with tqdm(total=len(classes) * len(THRESHOLD_GRID), desc="tau sweep", unit="tau", file=sys.stderr) as bar:
+    with tqdm(total=len(classes) * len(THRESHOLD_GRID), desc=f"tau sweep ({decoder})", unit="tau",
+              file=sys.stderr) as bar:
         for cls in classes:
             sel = [p for p in prompts if p["class"] == cls]
             rows = []
             for threshold in THRESHOLD_GRID:
                 cfg = replace(config, threshold=threshold)
-                rs = [(p, run_one(lm, "streaming", encoded[p["id"]], cfg)) for p in sel]
+                rs = [(p, run_one(lm, decoder, encoded[p["id"]], cfg)) for p in sel]
                 rows.append({
                     "threshold": threshold,
                     "tokens_per_forward": round(statistics.mean(r["tokens_per_forward"] for _, r in rs), 3),
                     "tokens_per_s": round(statistics.mean(r["tokens_per_s"] for _, r in rs), 2),
                     "token_agreement": round(statistics.mean(agreement(r["token_ids"], reference[p["id"]]) for p, r in rs), 3),
                     "exact_match": round(statistics.mean(r["token_ids"] == reference[p["id"]] for p, r in rs), 3),
+                    **({"exact_match_same_weights": round(statistics.mean(
+                        r["token_ids"] == same_weights[p["id"]] for p, r in rs), 3)} if same_weights else {}),
                     "accuracy": accuracy([is_correct(p, lm.decode(without_stop(r["token_ids"], lm.stop_ids)))
                                           for p, r in rs])})
                 bar.update()
@@ -283,13 +298,18 @@ def tau_sweep(lm, prompts, encoded, reference, config) -> dict:
 
 
 def markdown_table(report: dict) -> str:
-    lines = ["| class | decoder | TPF | tokens/s | speedup vs generate() | p_cache | exact match | token agreement |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| class | decoder | TPF | rows/forward | tokens/s | speedup vs generate() | p_cache | exact match "
+             "| token agreement | exact match generate() |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for cls, per in report["summary"].items():
         for dec, s in per.items():
-            lines.append(f"| {cls} | {dec} | {s['tokens_per_forward']:.2f} | {s['tokens_per_s']:.1f} | "
+            lines.append(f"| {cls} | {dec} | {s['tokens_per_forward']:.2f} | {s['rows_per_forward']:.1f} | "
+                         f"{s['tokens_per_s']:.1f} | "
                          f"{s.get('speedup_vs_generate', float('nan')):.2f}× | {s['p_cache']:.2f} | "
-                         f"{s['exact_match']:.2f} | {s['token_agreement']:.2f} |")
+                         f"{s['exact_match']:.2f} | {s['token_agreement']:.2f} | "
+                         f"{s.get('exact_match_generate', float('nan')):.2f} |")
+    lines += ["", "Exact match and token agreement: against the AR parent's greedy output; exact match "
+              "generate(): against transformers' generate() on the same weights (verified's goal: 1.00)."]
     best = report.get("best_wedlm", {})
     if best:
         lines += ["", "Best WeDLM configuration per class (tokens/s against generate()), fixed-W streaming beside it:", "",
@@ -297,10 +317,21 @@ def markdown_table(report: dict) -> str:
         for cls, b in best.items():
             lines.append(f"| {cls} | {b['decoder']} | {b['speedup_vs_generate']:.2f}× | "
                          f"{b['streaming_speedup_vs_generate']:.2f}× |")
+    verified = {cls: per["verified"] for cls, per in report["summary"].items() if "verified" in per}
+    if verified:
+        lines += ["", "Verified (lossless, beyond the paper): its text should equal generate() on the same weights "
+                  "on every prompt; speedup is tokens/s over generate()'s; TPF: mean and lowest prompt.", "",
+                  "| class | speedup vs generate() | TPF (lowest) | rows/forward | exact match generate() |",
+                  "|---|---|---|---|---|"]
+        for cls, v in verified.items():
+            lines.append(f"| {cls} | {v.get('speedup_vs_generate', float('nan')):.2f}× | "
+                         f"{v['tokens_per_forward']:.2f} ({v['min_tokens_per_forward']:.2f}) | "
+                         f"{v['rows_per_forward']:.1f} | {v['exact_match_generate']:.2f} |")
     cost = report["forward_cost"]
     lines += ["", f"Forward cost as the decodes paid it ({report['device']}, {report['dtype']}, "
               f"{report.get('torch_threads', '?')} torch threads; median ms of the "
-              "model forward alone, per row count; 1 row = the AR decoder's forwards; chart: forward_cost.png):", "",
+              "model forward alone, per row count; 1 row = the AR decoder's forwards and verified's AR steps; "
+              "chart: forward_cost.png):", "",
               "| rows | " + " | ".join(cost["ms_by_rows"]) + " |", "|---|" + "---|" * len(cost["ms_by_rows"]),
               "| ms | " + " | ".join(f"{v:.2f}" for v in cost["ms_by_rows"].values()) + " |",
               "| × 1 row | " + " | ".join(f"{v:.2f}" for v in cost["ratio_vs_1_row"].values()) + " |",
@@ -331,11 +362,13 @@ def markdown_table(report: dict) -> str:
                   "|---|" + "---|" * len(DECODERS)]
         for cls, per in answered.items():
             lines.append(f"| {cls} | " + " | ".join(f"{per[dec]['accuracy']:.0%}" if dec in per else "" for dec in DECODERS) + " |")
-    if "tau_sweep" in report:
-        lines += ["", "τ sweep (streaming): TPF / tokens/s / token agreement with the AR parent", "",
+    for key, dec in (("tau_sweep", "streaming"), ("tau_sweep_verified", "verified")):
+        if key not in report:
+            continue
+        lines += ["", f"τ sweep ({dec}): TPF / tokens/s / token agreement with the AR parent", "",
                   "| class | " + " | ".join(f"τ={t}" for t in THRESHOLD_GRID) + " |",
                   "|---|" + "---|" * len(THRESHOLD_GRID)]
-        for cls, rows in report["tau_sweep"].items():
+        for cls, rows in report[key].items():
             lines.append(f"| {cls} | " + " | ".join(
                 f"{r['tokens_per_forward']:.1f} / {r['tokens_per_s']:.0f} / {r['token_agreement']:.2f}"
                 + (f" / {r['accuracy']:.0%} right" if r.get("accuracy") is not None else "") for r in rows) + " |")
@@ -355,7 +388,10 @@ def charts(report: dict):
     for cls, rows in report.get("tau_sweep", {}).items():
         sweep.add_scatter(name=cls, x=[r["threshold"] for r in rows], y=[r["tokens_per_forward"] for r in rows],
                           mode="lines+markers")
-    sweep.update_layout(title="Streaming TPF against τ", xaxis_title="τ", yaxis_title="tokens per forward",
+    for cls, rows in report.get("tau_sweep_verified", {}).items():
+        sweep.add_scatter(name=f"{cls} (verified)", x=[r["threshold"] for r in rows],
+                          y=[r["tokens_per_forward"] for r in rows], mode="lines+markers", line_dash="dot")
+    sweep.update_layout(title="TPF against τ (solid: streaming; dotted: verified, beyond the paper)", xaxis_title="τ", yaxis_title="tokens per forward",
                         height=420, template="plotly_white")
     cost = go.Figure()
     fc = report["forward_cost"]
@@ -421,7 +457,7 @@ def main_bench(args) -> int:
         write_outputs(report, Path(args.out))
     if args.json:
         keys = ("device", "dtype", "results", "summary", "best_wedlm", "forward_cost", "ceiling",
-                "dtype_comparison", "tau_sweep")
+                "dtype_comparison", "tau_sweep", "tau_sweep_verified")
         print(json.dumps({k: report.get(k) for k in keys}, ensure_ascii=False))
     else:
         print(markdown_table(report))

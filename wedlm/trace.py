@@ -16,7 +16,10 @@ from .loading import LoadedModel
 from .trace_schema import TraceFormatError, validate_trace_dict
 
 TRACE_FORMAT = "wedlm-trace"
-TRACE_VERSION = 1
+# 2: steps may carry `verify` (the verified decoder, beyond the paper). Version 1 traces load as
+# they are (no step of theirs has it).
+TRACE_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 
 
 @dataclass
@@ -67,7 +70,7 @@ class Trace:
     def from_dict(cls, data: dict) -> "Trace":
         if not isinstance(data, dict) or data.get("format") != TRACE_FORMAT:
             raise ValueError("not a WeDLM trace (missing format: wedlm-trace)")
-        if data.get("version") != TRACE_VERSION:
+        if data.get("version") not in READABLE_VERSIONS:
             raise ValueError(f"unsupported trace version {data.get('version')!r}")
         validate_trace_dict(data)
         return cls(
@@ -99,6 +102,8 @@ def _mentioned_ids(trace: Trace, step: StepRecord | None) -> set[int]:
         for f in s.filled:
             ids.add(f.token)
             ids.update(int(c[0]) for c in f.candidates)
+        if s.verify is not None:  # the AR token of a verified step, even when it was not needed
+            ids.add(s.verify.ar_token)
     if trace.result:
         for f in trace.result.prefill_filled:
             ids.add(f.token)

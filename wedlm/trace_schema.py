@@ -94,7 +94,7 @@ STEP_FIELDS = ("index", "start", "window", "order", "position_ids", "committed",
 
 def _step(s, path: str, index: int, prompt_len: int, end: int) -> None:
     """One forward: every position within [prompt_len, end], every index within its window."""
-    _object(s, path, STEP_FIELDS, ("finished", "stop_reason", "forward_seconds"))
+    _object(s, path, STEP_FIELDS, ("finished", "stop_reason", "forward_seconds", "verify"))
     _check(s["index"] == index, f"{path}.index", f"{index} (its place in the list)")
     _integer(s["start"], f"{path}.start", prompt_len, end)
     _tokens(s["window"], f"{path}.window", MAX_SLOTS, nullable=True)
@@ -135,6 +135,30 @@ def _step(s, path: str, index: int, prompt_len: int, end: int) -> None:
     if s.get("stop_reason") is not None:
         _check(s["stop_reason"] in KNOWN_STOP_REASONS, f"{path}.stop_reason",
                f"one of {', '.join(KNOWN_STOP_REASONS)} or null")
+    if s.get("verify") is not None:
+        _verify(s["verify"], f"{path}.verify", start, size)
+
+
+VERIFY_FIELDS = ("checked", "accepted", "rejected_pos", "ar_pos", "ar_token", "dropped", "masks")
+
+
+def _verify(v, path: str, start: int, size: int) -> None:
+    """A verified step (trace version 2, beyond the paper): the drafts after slot 0 it checked."""
+    _object(v, path, VERIFY_FIELDS, ("probe",))
+    _tokens(v["checked"], f"{path}.checked", size - 1)
+    checked = len(v["checked"])
+    _integer(v["accepted"], f"{path}.accepted", 0, checked)
+    if v["rejected_pos"] is not None:
+        _check(v["accepted"] < checked and v["rejected_pos"] == start + 1 + v["accepted"],
+               f"{path}.rejected_pos", "the position after the accepted drafts (or null)")
+    _check(v["ar_pos"] == start + 1 + v["accepted"], f"{path}.ar_pos", "the position after the accepted drafts")
+    _token(v["ar_token"], f"{path}.ar_token")
+    _list(v["dropped"], f"{path}.dropped", size)
+    for i, p in enumerate(v["dropped"]):
+        _integer(p, f"{path}.dropped[{i}]", start, start + size - 1)
+    _integer(v["masks"], f"{path}.masks", 0, size)
+    if "probe" in v:
+        _check(isinstance(v["probe"], bool), f"{path}.probe", "true or false")
 
 
 RESULT_FIELDS = ("prompt_ids", "token_ids", "stop_reason", "forwards", "rows_processed",

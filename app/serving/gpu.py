@@ -46,7 +46,9 @@ DECODE_SETUP_S = 1.0   # per decode: tokenizing, prefill, the trace's token text
 # Upper bound of one forward of the released 8B model in bf16 on a ZeroGPU slice (memory-bound:
 # ~16 GB of weights read per forward, plus the decoder's per-step Python); a reference-decoder
 # forward recomputes prompt + output + window rows. Measure with tools/gpu_check.py.
-SECONDS_PER_FORWARD = {"streaming": 0.08, "block": 0.08, "ar": 0.06, "reference": 0.15}
+# verified: at most a streaming forward, and its first decode per process times ~40 forwards
+# for its cost curve (wedlm/decoders/window_policy.py).
+SECONDS_PER_FORWARD = {"streaming": 0.08, "block": 0.08, "ar": 0.06, "reference": 0.15, "verified": 0.08}
 
 
 def forward_event(limits: Limits) -> dict:

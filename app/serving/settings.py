@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-DECODERS = ("streaming", "block", "reference", "ar")
+DECODERS = ("streaming", "block", "reference", "ar", "verified")  # verified: beyond the paper
 TRUE = ("1", "t", "true", "yes", "on")
 
 

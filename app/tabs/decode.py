@@ -24,7 +24,8 @@ from ..views.timeline import Timeline
 LIVE_UPDATE_S = 0.25  # at most one live refresh per this many seconds (the end always shows)
 PLAY_TICK_S = 0.6
 DECODER_CHOICES = [("WeDLM streaming", "streaming"), ("block (stop-and-wait)", "block"),
-                   ("reference (no cache)", "reference"), ("autoregressive", "ar")]
+                   ("reference (no cache)", "reference"), ("autoregressive", "ar"),
+                   ("WeDLM verified (lossless, beyond the paper)", "verified")]
 EXAMPLES = [
     ["Count from 1 to 40:"],
     ["Count from 25 to 60:"],

@@ -64,7 +64,7 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
 
     def run_sweep(prompt, max_new_tokens, tau):
         config = make_config(threshold=tau, max_new_tokens=max_new_tokens)
-        work = gpu.Work.of(config.max_new_tokens, config.window, ["streaming"] * len(entropy.SWEEP),
+        work = gpu.Work.of(config.max_new_tokens, config.window, ["streaming", "verified"] * len(entropy.SWEEP),
                            ctx.limits)
         rows = None  # a generator: a cancel or a closed tab stops the sweep at its next forward
         for rows in gpu.stream_on_gpu(entropy.tau_sweep_steps, models.wedlm, prompt, config,
@@ -93,6 +93,10 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
     table = gr.Dataframe(value=rows_frame(recorded["rows"]) if recorded else None, elem_id="suite-table",
                          label="Per prompt", interactive=False, visible=recorded is not None)
     gr.Markdown("#### τ sweep for one prompt: speed against faithfulness")
+    gr.Markdown("Beside WeDLM streaming (the paper's algorithm), the dotted line is **WeDLM verified**, "
+                "which goes **beyond the paper**: the same forward checks the drafts against the model's "
+                "own next-token prediction, so its output never changes with τ (it is the model's greedy "
+                "AR text); τ only changes how fast it gets there.")
     with gr.Row():
         prompt = gr.Textbox(value=default_prompt, label="Prompt", lines=3, scale=3, max_length=ctx.prompt_chars())
         sweep_btn = gr.Button("Sweep τ", elem_id="sweep-run", scale=1)

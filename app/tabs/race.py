@@ -1,4 +1,5 @@
-"""The Race tab: AR, WeDLM streaming and block decoding on one prompt, side by side."""
+"""The Race tab: AR, WeDLM streaming, block decoding and WeDLM verified (lossless, beyond the
+paper) on one prompt, side by side."""
 from __future__ import annotations
 
 import time
@@ -32,14 +33,14 @@ def race_outputs(timelines: dict, tick: int, wall_clock: bool) -> list:
 
 
 def race_traces(lm, ar_lm, prompt: str, config, time_limit_s: float) -> dict:
-    """The three lanes' traces (race_steps, to its end)."""
+    """The four lanes' traces (race_steps, to its end)."""
     for traces in race_steps(lm, ar_lm, prompt, config, time_limit_s):
         pass
     return traces
 
 
 def race_steps(lm, ar_lm, prompt: str, config, time_limit_s: float):
-    """The three lanes' traces, one forward at a time: None after every forward, then the
+    """The four lanes' traces, one forward at a time: None after every forward, then the
     traces (plain data: this runs inside the GPU call; closing it, a cancel or a closed tab,
     stops the race at its next forward). The lanes share one time budget, so the race as a
     whole stays inside its GPU lease. Each lane is timed warm: one short untimed decode with
@@ -47,7 +48,7 @@ def race_steps(lm, ar_lm, prompt: str, config, time_limit_s: float):
     kernel selection)."""
     deadline = time.perf_counter() + time_limit_s
     traces = {}
-    for name, model in (("ar", ar_lm), ("streaming", lm), ("block", lm)):
+    for name, model in (("ar", ar_lm), ("streaming", lm), ("block", lm), ("verified", lm)):
         decode(model, prompt, name, replace(config, max_new_tokens=WARMUP_TOKENS))
         for trace in decode_steps(model, prompt, name, config,
                                   time_limit_s=max(0.0, deadline - time.perf_counter())):
@@ -65,7 +66,7 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str) -> None:
                              block_size=block_size)
         ar_model = models.ar if ar_choice == "parent" and ar_name else models.wedlm
         work = gpu.Work.of(config.max_new_tokens, max(config.window, config.block_size),
-                           ("ar", "streaming", "block"), ctx.limits)
+                           race.LANES, ctx.limits)
         # A generator, so that a cancel or a closed tab stops the race: Gradio stops asking
         # for the next value, and a plain function would race on after its slot was freed.
         traces = None
@@ -84,10 +85,13 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str) -> None:
     def set_speed(speed):
         return gr.Timer(value=SPEEDS.get(speed, 0.25))
 
-    gr.Markdown("The same prompt decoded by **AR**, **WeDLM streaming** and **block decoding**, "
-                "replayed side by side: one forward pass per tick (AR commits one token per "
-                "forward, WeDLM several), or on the wall clock each decode really took. "
-                "**Tokens per forward** = output tokens ÷ forward passes (AR: 1).")
+    gr.Markdown("The same prompt decoded by **AR**, **WeDLM streaming**, **block decoding** and "
+                "**WeDLM verified**, replayed side by side: one forward pass per tick (AR commits one "
+                "token per forward, WeDLM several), or on the wall clock each decode really took. "
+                "**Tokens per forward** = output tokens ÷ forward passes (AR: 1). *Verified* goes "
+                "**beyond the paper**: the same forward checks WeDLM's drafts against the model's own "
+                "next-token prediction, so its text is exactly greedy AR decoding of the WeDLM model "
+                "(not of the AR lane's parent model); `streaming` is the paper's algorithm.")
     with gr.Row(equal_height=False):
         prompt = gr.Textbox(label="Prompt", lines=2, value=default_prompt, elem_id="race-prompt", scale=3,
                             max_length=ctx.prompt_chars(),

@@ -14,6 +14,7 @@ from wedlm import DecodeConfig, decode, decode_steps
 from wedlm.paths import ASSETS_DIR
 from wedlm.suite import THRESHOLD_GRID, read_prompts
 
+from . import palette
 from .figures import make_figure
 
 SWEEP = (None,) + THRESHOLD_GRID  # None first: the baseline each output is compared with
@@ -128,7 +129,9 @@ def tau_sweep(lm, prompt: str, config: DecodeConfig,
 def tau_sweep_rows(lm, prompt: str, config: DecodeConfig,
                    time_limit_s: float | None = None) -> list[dict]:
     """One row per τ of SWEEP (tokens per forward, whether the output changed, mean entropy of
-    the filled slots); with time_limit_s, the τ values that fit in it."""
+    the filled slots), for streaming and, beside it, the verified decoder (beyond the paper:
+    its output is the model's own greedy AR text at every τ); with time_limit_s, the τ values
+    that fit in it."""
     for rows in tau_sweep_steps(lm, prompt, config, time_limit_s):
         pass
     return rows
@@ -139,23 +142,29 @@ def tau_sweep_steps(lm, prompt: str, config: DecodeConfig,
     """tau_sweep_rows one forward at a time: None after every forward, then the rows. Closing
     it (a cancel, a closed tab) stops the sweep at its next forward."""
     deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
-    base = None
-    for base in decode_steps(lm, prompt, "streaming", replace(config, threshold=None),
-                             time_limit_s=_time_left(deadline)):
-        yield None
+
+    def run(decoder: str, cfg: DecodeConfig):
+        trace = None
+        for trace in decode_steps(lm, prompt, decoder, cfg, time_limit_s=_time_left(deadline)):
+            yield None
+        return trace  # the last one yielded: finished, its result set
+
+    base = yield from run("streaming", replace(config, threshold=None))
+    verified_base = None
     rows = []
     for tau in SWEEP:
         if tau is not None and deadline is not None and _time_left(deadline) <= 0:
             break
-        trace = base
-        if tau is not None:
-            for trace in decode_steps(lm, prompt, "streaming", replace(config, threshold=tau),
-                                      time_limit_s=_time_left(deadline)):
-                yield None
+        cfg = replace(config, threshold=tau)
+        trace = base if tau is None else (yield from run("streaming", cfg))
+        verified = yield from run("verified", cfg)
+        verified_base = verified_base or verified
         rows.append({"threshold": "none" if tau is None else tau,
                      "tokens_per_forward": round(trace.stats()["tokens_per_forward"], 2),
                      "output_changed": trace.token_ids != base.token_ids,
-                     "mean_fill_entropy": round(fill_entropy(trace), 3)})
+                     "mean_fill_entropy": round(fill_entropy(trace), 3),
+                     "verified_tokens_per_forward": round(verified.stats()["tokens_per_forward"], 2),
+                     "verified_output_changed": verified.token_ids != verified_base.token_ids})
     yield rows
 
 
@@ -168,11 +177,22 @@ def sweep_point(rows: list[dict], threshold: float | None) -> dict | None:
 
 
 def sweep_figure(rows: list[dict]) -> go.Figure:
-    line = dict(type="scatter", x=[str(r["threshold"]) for r in rows], y=[r["tokens_per_forward"] for r in rows],
-                mode="lines+markers", customdata=[[r["mean_fill_entropy"]] for r in rows],
-                hovertemplate="τ = %{x}<br>TPF %{y:.2f}<br>mean entropy of filled slots "
-                              "%{customdata[0]:.2f} nats<extra></extra>",
-                marker=dict(size=11, color=["#dc2626" if r["output_changed"] else "#16a34a" for r in rows]))
-    return make_figure([line], "τ sweep (red: output differs from τ = none)", 380,
+    """TPF against τ: streaming (solid) and verified (dotted, beyond the paper). A marker is a
+    red cross where the output differs from τ = none, a green circle where it is the same."""
+    x = [str(r["threshold"]) for r in rows]
+    lines = []
+    for key, name, dash in (("", "WeDLM streaming (the paper)", "solid"),
+                            ("verified_", "WeDLM verified (lossless, beyond the paper)", "dot")):
+        if rows and f"{key}tokens_per_forward" not in rows[0]:
+            continue
+        changed = [r[f"{key}output_changed"] for r in rows]
+        lines.append(dict(type="scatter", x=x, y=[r[f"{key}tokens_per_forward"] for r in rows], name=name,
+                          mode="lines+markers", line=dict(dash=dash, color=palette.decoder_colour(key.rstrip("_") or "streaming")),
+                          customdata=[["output differs from τ = none" if c else "same output as τ = none"] for c in changed],
+                          hovertemplate="τ = %{x}<br>TPF %{y:.2f}<br>%{customdata[0]}<extra>" + name + "</extra>",
+                          marker=dict(size=11, symbol=["x" if c else "circle" for c in changed],
+                                      color=["#dc2626" if c else "#16a34a" for c in changed])))
+    return make_figure(lines, "τ sweep (red ✕: output differs from τ = none; green ●: the same)", 380,
                        xaxis=dict(title=dict(text="threshold τ"), type="category"),
-                       yaxis=dict(title=dict(text="tokens per forward")))
+                       yaxis=dict(title=dict(text="tokens per forward")),
+                       legend=dict(orientation="h", y=-0.3))

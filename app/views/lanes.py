@@ -1,13 +1,15 @@
-"""The race: the same prompt decoded by AR, WeDLM streaming and block decoding, replayed side
-by side one forward per tick, or on the wall clock each decode really took."""
+"""The race: the same prompt decoded by AR, WeDLM streaming, block decoding and WeDLM verified
+(lossless, beyond the paper), replayed side by side one forward per tick, or on the wall clock
+each decode really took."""
 from __future__ import annotations
 
 from html import escape
 
 from .timeline import Timeline
 
-LANES = ("ar", "streaming", "block")
-LANE_TITLES = {"ar": "Autoregressive", "streaming": "WeDLM streaming", "block": "Block (stop-and-wait)"}
+LANES = ("ar", "streaming", "block", "verified")
+LANE_TITLES = {"ar": "Autoregressive", "streaming": "WeDLM streaming", "block": "Block (stop-and-wait)",
+               "verified": "WeDLM verified (lossless, beyond the paper)"}
 
 
 def tokens_after(timeline: Timeline, forwards: int) -> int:
@@ -15,6 +17,12 @@ def tokens_after(timeline: Timeline, forwards: int) -> int:
     total = len(timeline.trace.token_ids)
     if timeline.trace.decoder == "ar":
         return min(forwards + 1, total)  # the prefill already gave the first token
+    if timeline.trace.decoder == "verified":  # final: every token up to the AR token it found
+        steps = timeline.trace.steps
+        if forwards <= 0 or not steps:
+            return min(1, total)  # the prefill's token, as for AR
+        step = steps[min(forwards, len(steps)) - 1]
+        return min(step.verify.ar_pos - timeline.prompt_len + 1, total)
     if forwards <= 0 or not timeline.committed_after:
         return 0
     return timeline.committed_after[min(forwards, len(timeline.committed_after)) - 1]

@@ -13,6 +13,7 @@ DECODER_COLOURS = {
     "streaming": "#2563eb",   # blue
     "block": "#d97706",       # dark amber
     "reference": "#7c3aed",   # violet
+    "verified": "#0f766e",    # dark teal (beyond the paper: lossless)
 }
 DECODER_COLOURS_FALLBACK = ["#0891b2", "#db2777", "#65a30d"]
 

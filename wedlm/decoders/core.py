@@ -114,8 +114,17 @@ class WindowForward(ABC):
     def prefill(self, prompt_ids: list[int]) -> None: ...
 
     @abstractmethod
-    def forward(self, window: list, order: list[int], start: int) -> tuple[torch.Tensor, int]:
-        """Logits (m, V) of the m mask slots in ascending logical order, and rows processed."""
+    def forward(self, window: list, order: list[int], start: int,
+                leading: int = 0) -> tuple[torch.Tensor, int]:
+        """Logits (leading + m, V) and rows processed: first the shifted (next-token) logits of
+        the first `leading` window slots (the leading filled run, physically first; the verified
+        decoder, beyond the paper, checks its drafts with them; streaming asks for none), then
+        the logits of the m mask slots in ascending logical order."""
+
+    def last_logits(self) -> torch.Tensor:
+        """Next-token logits (1, V) of the last prefilled token (the verified decoder's first
+        token, as AR decoding takes it)."""
+        raise NotImplementedError
 
     @abstractmethod
     def commit(self, tokens: list[int]) -> None:

@@ -22,6 +22,28 @@ class FilledSlot:
 
 
 @dataclass
+class Verification:
+    """What one `verified` forward checked (BEYOND THE PAPER: decoders/verified.py).
+
+    Window slot 0 always holds the AR token found by the previous forward (or by prefill), so it
+    is exact; the drafts after it in the leading filled run are checked, left to right, against
+    the AR prediction of the row before each (the shifted logits of the same forward)."""
+    checked: list[int]          # the drafts checked, at positions start+1, start+2, ... in order
+    accepted: int               # how many of them, from the first, agreed (committed now)
+    rejected_pos: int | None    # position of the first draft that disagreed; None: all agreed
+    ar_pos: int                 # start + 1 + accepted: where this forward's AR token goes
+    ar_token: int               # replaces the rejected draft, or is appended after the run for free
+    dropped: list[int]          # positions of drafts after the rejected slot, dropped unchecked
+    masks: int                  # mask slots the window policy gave this forward (0: an AR step)
+    probe: bool = False         # the policy's periodic probe while drafts kept failing
+
+    @property
+    def replaced(self) -> bool:
+        """True when the AR token replaced a rejected draft (False: appended after the run)."""
+        return self.rejected_pos is not None
+
+
+@dataclass
 class StepRecord:
     index: int                  # 0 = first forward after prefill
     start: int                  # logical position of window slot 0 = cache length before
@@ -40,15 +62,24 @@ class StepRecord:
     finished: bool = False
     stop_reason: str | None = None
     forward_seconds: float = 0.0  # of `seconds`, the model forward alone (the bench's cost model)
+    # verified decoder only (trace version 2): the drafts this forward checked. For it,
+    # `committed` is slot 0 plus the accepted drafts (the KV kept), and `filled` holds the AR
+    # token first (when it went into the text), then the drafts the fill rule made.
+    verify: Verification | None = None
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        data = asdict(self)
+        if self.verify is None:  # streaming, block, reference and AR traces keep their v1 shape
+            del data["verify"]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "StepRecord":
         data = dict(data)
         data["masks"] = [MaskSlot(**m) for m in data.get("masks", [])]
         data["filled"] = [FilledSlot(**f) for f in data.get("filled", [])]
+        if data.get("verify") is not None:
+            data["verify"] = Verification(**data["verify"])
         return cls(**data)
 
 

@@ -36,7 +36,13 @@ class RecomputeForward(WindowForward):
     def prefill(self, prompt_ids: list[int]) -> None:
         self.prefix = list(prompt_ids)  # nothing to cache: every step recomputes
 
-    def forward(self, window: list, order: list[int], start: int) -> tuple[torch.Tensor, int]:
+    def last_logits(self) -> torch.Tensor:
+        """The prompt's next-token logits, recomputed (plain causal, no cache)."""
+        ids = torch.tensor([self.prefix], device=self.lm.device)
+        return self.lm.model(input_ids=ids, use_cache=False, logits_to_keep=1).logits[0, -1:]
+
+    def forward(self, window: list, order: list[int], start: int,
+                leading: int = 0) -> tuple[torch.Tensor, int]:
         lm = self.lm
         tokens = self.prefix + [lm.mask_token_id if t is None else t for t in window]
         size = len(tokens)
@@ -45,11 +51,13 @@ class RecomputeForward(WindowForward):
         positions = torch.arange(size, device=lm.device)[None]            # (1, L)
         explicit_mask_attention(lm.attn_implementation)  # flash-attn: SDPA for this masked call
         rows = [len(self.prefix) + i for i, t in enumerate(window) if t is None]
-        # only the mask rows go through the LM head (the full-vocabulary logits of every row
-        # would be L x V floats per step)
+        # the leading filled run first (verified decoder): in logical order it sees exactly its
+        # left context. Only these rows go through the LM head (the full-vocabulary logits of
+        # every row would be L x V floats per step).
+        rows = [len(self.prefix) + i for i in range(leading)] + rows
         logits = lm.model(input_ids=ids, position_ids=positions, attention_mask=mask,
                           use_cache=False,
-                          logits_to_keep=torch.tensor(rows, device=lm.device)).logits[0]  # (m, V)
+                          logits_to_keep=torch.tensor(rows, device=lm.device)).logits[0]  # (leading + m, V)
         return logits, size
 
     def commit(self, tokens: list[int]) -> None:
