@@ -19,21 +19,13 @@ from . import knobs
 from ..serving.context import TRACE_DIR, Context, example_traces, make_config, read_trace_file
 from ..serving.sessions import SESSION_TTL_S, UserTraces, downloads
 from ..views.timeline import Timeline
+from .. import examples
 
 LIVE_UPDATE_S = 0.25  # at most one live refresh per this many seconds (the end always shows)
 PLAY_TICK_S = 0.6
 DECODER_CHOICES = [("WeDLM streaming", "streaming"), ("block (stop-and-wait)", "block"),
                    ("reference (no cache)", "reference"), ("autoregressive", "ar")]
-EXAMPLES = [
-    ["Count from 1 to 40:"],
-    ["Count from 25 to 60:"],
-    ["Times table of 7 up to 10:"],
-    ["Question: What is (23 + 58) - 17?\nAnswer:"],
-    ["Question: A shop sells pencils in packs of 6. Mia buys 4 packs and gives 5 pencils away. "
-     "How many pencils does she have left?\nAnswer:"],
-    ['def sum_list(numbers: list) -> int:\n    """Return the sum of the numbers."""\n'],
-    ["ROMEO:\n"],
-]
+EXAMPLES = [[prompt] for prompt in examples.PROMPTS.values()]  # app/examples.py
 MODEL_CARD = """**The bundled model is tiny** (about 5.5 M parameters, 6 layers, a 4096-token vocabulary),
 trained on this machine by the project's own code: first as an ordinary next-token model, then with
 WeDLM's masked training, then fine-tuned on generated arithmetic. Its data: generated counting and

@@ -122,7 +122,7 @@ def order_view(timeline: Timeline, step: int) -> str:
     new = "".join(f'<div class="kv st-committed">{token_label(timeline, t)}</div>' for t in s.committed)
     more = f'<div class="kv more">…{len(cached) - len(shown)} more</div>' if len(cached) > len(shown) else ""
     return (f'<div class="orders"><div class="viewtitle">Step {step}\'s input: the window fed to forward '
-            f'{step + 1} ({s.rows} rows)</div>'
+            f'{step + 1} ({s.rows} row{"s" if s.rows != 1 else ""})</div>'
             f'{order_rows(s.window, s.order, s.start, labels, kinds)}'
             f'<div class="row"><span class="lab">KV cache: {s.cache_before} → {s.cache_after} tokens</span>'
             f'<div class="slots">{more}{strip}{new}</div></div>'

@@ -1,0 +1,97 @@
+// Projector mode for the tour (app/tabs/tour/present.py): a "presenting" class on <body> hides
+// everything but the chapter; the open chapter is zoomed to fill the screen without scrolling;
+// the keyboard moves through chapters (never while a text box has focus); Esc leaves. Also the
+// glossary panel, which term links in the narration open.
+(() => {
+  const PRESENT = "Present ▣", STOP = "Stop presenting (Esc)";
+  const ZOOMS = [2.2, 2.0, 1.8, 1.6, 1.45, 1.3, 1.2, 1.1, 1.0, 0.92, 0.85, 0.78, 0.72, 0.66, 0.6];
+  const KEYS = { ArrowRight: "#tour-next", PageDown: "#tour-next", " ": "#tour-next",
+                 ArrowLeft: "#tour-back", PageUp: "#tour-back", Home: "#tour-first", End: "#tour-last" };
+  let ownFullscreen = false;
+
+  const presenting = () => document.body.classList.contains("tour-present");
+  const typing = el => !!el && (el.isContentEditable ||
+    !!(el.closest && el.closest("input, textarea, select, [contenteditable]:not([contenteditable=false])")));
+  const openChapter = () => [...document.querySelectorAll(".tour-chapter")].find(c => c.offsetParent !== null);
+
+  function label() {
+    const b = document.querySelector("#tour-present-btn");
+    if (b) b.textContent = presenting() ? STOP : PRESENT;
+  }
+
+  function fit() {
+    document.querySelectorAll(".tour-chapter").forEach(c => { c.style.zoom = ""; });
+    const chapter = openChapter();
+    if (!presenting() || !chapter) return;
+    // the largest zoom at which the chapter's bottom is on screen (layout re-wraps at each zoom)
+    let chosen = ZOOMS[ZOOMS.length - 1];
+    for (const z of ZOOMS) {
+      chapter.style.zoom = z;
+      const bottom = chapter.getBoundingClientRect().bottom + window.scrollY;
+      if (bottom <= window.innerHeight - 4 && document.documentElement.scrollWidth <= window.innerWidth) {
+        chosen = z; break;
+      }
+    }
+    chapter.style.zoom = chosen;
+    chapter.dataset.zoom = String(chosen);
+    window.dispatchEvent(new Event("resize"));   // plots re-measure their width
+  }
+
+  function start(fullscreen) {
+    document.body.classList.add("tour-present");
+    label();
+    if (fullscreen && !document.fullscreenElement && document.documentElement.requestFullscreen) {
+      document.documentElement.requestFullscreen().then(() => { ownFullscreen = true; fit(); }, () => {});
+    }
+    fit();
+    setTimeout(fit, 700);   // plots finish drawing
+  }
+
+  function stop() {
+    document.body.classList.remove("tour-present");
+    label();
+    fit();
+    if (ownFullscreen && document.fullscreenElement) document.exitFullscreen().catch(() => {});
+    ownFullscreen = false;
+  }
+
+  const toggle = () => (presenting() ? stop() : start(true));
+
+  // ---- glossary ----
+  const panel = () => document.querySelector("#glossary");
+  function glossary(term) {
+    const g = panel();
+    if (!g) return;
+    if (term === undefined && !g.hidden) { g.hidden = true; return; }
+    g.hidden = false;
+    g.querySelectorAll(".current").forEach(e => e.classList.remove("current"));
+    const dt = term && g.querySelector("#glossary-" + CSS.escape(term));
+    if (dt) { dt.classList.add("current"); dt.scrollIntoView({ block: "nearest" }); }
+  }
+  document.addEventListener("click", ev => {
+    const link = ev.target.closest && ev.target.closest("a.gloss");
+    if (link) { ev.preventDefault(); glossary(link.dataset.term); return; }
+    if (ev.target.closest && ev.target.closest(".glossary-close")) { panel().hidden = true; }
+  });
+
+  document.addEventListener("keydown", ev => {
+    if (ev.key === "Escape" && panel() && !panel().hidden) { panel().hidden = true; ev.preventDefault(); return; }
+    if (!presenting() || typing(ev.target) || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    if (ev.key === "Escape") { ev.preventDefault(); stop(); return; }
+    const target = ev.key === " " && ev.shiftKey ? "#tour-back" : KEYS[ev.key];
+    const button = target && document.querySelector(target);
+    if (!button) return;
+    ev.preventDefault();
+    if (document.activeElement && document.activeElement.tagName === "BUTTON") document.activeElement.blur();
+    button.click();
+  });
+  document.addEventListener("fullscreenchange", () => {   // the browser's own Esc left fullscreen
+    if (!document.fullscreenElement && ownFullscreen) { ownFullscreen = false; if (presenting()) stop(); }
+  });
+  let lastSize = "";
+  setInterval(() => {   // a window resized, or a chapter's plots grew: fit again
+    const size = `${window.innerWidth}x${window.innerHeight}`;
+    if (presenting() && size !== lastSize) { lastSize = size; fit(); }
+  }, 500);
+  window.wedlmPresent = { start, stop, toggle, fit, glossary, presenting };
+})();

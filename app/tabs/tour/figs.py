@@ -1,0 +1,81 @@
+"""Figures the tour draws itself (the Decode tab's own figures are in app/views/figures.py):
+the fill rule's score bars with one colour per meaning, the prefix growth with its legend inside
+the plot (no overlap on a phone), and the τ sweep's speed against right answers."""
+from __future__ import annotations
+
+from ...views import figures, palette
+from ...views.timeline import Timeline
+
+SMALL = 300   # height of a chart that sits beside another
+
+
+def score_bars(tl: Timeline, step: int, title: str | None = None, y_max: float | None = None,
+               height: int = 320):
+    """Step `step`'s open masks: entropy H (orange where the mask fills, grey where it stays a
+    mask) with λ·d stacked on top (slate), against τ (red dashed)."""
+    s = tl.trace.steps[step]
+    x = [str(m.pos) for m in s.masks]
+    data = []
+    for selected, role, name in ((True, "state-new", "H: fills"), (False, "state-mask", "H: stays a mask")):
+        ms = [m for m in s.masks if m.selected == selected]
+        data.append(dict(type="bar", x=[str(m.pos) for m in ms], y=[m.entropy for m in ms], name=name,
+                         marker=dict(color=palette.ROLE_COLOURS[role], line=dict(color="#374151", width=0.5)),
+                         customdata=[m.pos for m in ms],
+                         hovertemplate="position %{x}<br>H = %{y:.3f} nats<extra></extra>"))
+    data.append(dict(type="bar", x=x, y=[m.score - m.entropy for m in s.masks], name="λ·d",
+                     marker=dict(color=palette.ROLE_COLOURS["penalty"]), customdata=[m.pos for m in s.masks],
+                     hovertemplate="position %{x}<br>λ·d = %{y:.3f}<extra></extra>"))
+    if s.threshold is not None and x:
+        data.append(dict(type="scatter", x=[x[0], x[-1]], y=[s.threshold, s.threshold], mode="lines",
+                         name=f"τ = {s.threshold:g}",
+                         line=dict(color=palette.ROLE_COLOURS["threshold"], dash="dash")))
+    yaxis = dict(title=dict(text="score (nats)"))
+    if y_max is not None:
+        yaxis["range"] = [0, y_max]
+    fig = figures.make_figure(data, title or f"Step {step}: score = H + λ·d of each open mask", height,
+                              barmode="stack", xaxis=dict(title=dict(text="mask slot (position)"), type="category",
+                                                          categoryorder="array", categoryarray=x),
+                              yaxis=yaxis, legend=dict(orientation="h", y=1.0, yanchor="bottom", x=0),
+                              margin=dict(l=50, r=10, t=70, b=50))
+    fig.layout.meta = {"step": step}
+    return fig
+
+
+def max_score(tl: Timeline, step: int) -> float:
+    s = tl.trace.steps[step]
+    return max([m.score for m in s.masks] + [s.threshold or 0.0])
+
+
+def growth(lines: dict[str, Timeline], step: int, colours: dict[str, str] | None = None):
+    """Committed tokens after each forward; the dashed marker at this step's forward (step + 1)."""
+    fig = figures.prefix_growth(lines, step, colours)
+    fig.update_layout(title=dict(text=f"Committed tokens after each forward (dashed: forward {step + 1} "
+                                      f"= step {step})", font=dict(size=13)),
+                      legend=dict(orientation="v", x=0.01, y=0.99, xanchor="left", yanchor="top",
+                                  bgcolor="rgba(255,255,255,0.8)", font=dict(size=11)),
+                      margin=dict(l=50, r=10, t=40, b=45), meta={"step": step})
+    return fig
+
+
+def tau_figure(rows: list[dict], yours: dict | None = None):
+    """Tokens per forward (blue line, left axis) and right answers (dark green bars, right axis)
+    for each τ of the sweep."""
+    x = [f"{r['threshold']:g}" for r in rows]
+    total = max([r["total"] for r in rows] or [1])
+    data = [dict(type="bar", x=x, y=[r["right"] for r in rows], name=f"right answers (of {total})",
+                 yaxis="y2", marker=dict(color=palette.ROLE_COLOURS["right"], opacity=0.55),
+                 hovertemplate="τ = %{x}: %{y} right<extra></extra>"),
+            dict(type="scatter", x=x, y=[r["tokens_per_forward"] for r in rows], mode="lines+markers",
+                 name="tokens per forward", line=dict(color=palette.ROLE_COLOURS["decoder-streaming"], width=3),
+                 marker=dict(size=8), hovertemplate="τ = %{x}: %{y:.2f} tokens per forward<extra></extra>")]
+    if yours:
+        data.append(dict(type="scatter", x=[f"{yours['threshold']:g}"], y=[yours["tokens_per_forward"]],
+                         mode="markers+text", name="your run", text=[f"{yours['right']}/{yours['total']} right"],
+                         textposition="top center", marker=dict(size=16, symbol="star", color="#111827")))
+    return figures.make_figure(
+        data, "τ sweep on the arithmetic questions: speed against right answers", 380,
+        xaxis=dict(title=dict(text="threshold τ"), type="category"),
+        yaxis=dict(title=dict(text="tokens per forward"), rangemode="tozero"),
+        yaxis2=dict(title=dict(text="right answers"), overlaying="y", side="right", range=[0, total + 0.5],
+                    showgrid=False, dtick=1),
+        legend=dict(orientation="h", y=1.0, yanchor="bottom", x=0), margin=dict(l=50, r=50, t=70, b=45))
