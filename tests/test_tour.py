@@ -67,7 +67,7 @@ def view_steps(outputs) -> list[int]:
     steps = []
     for o in outputs[1:]:
         if isinstance(o, str):
-            steps += [int(x) for x in re.findall(r'class="tour-step" data-step="(-?\d+)"', o)]
+            steps += [int(x) for x in re.findall(r'class="tour-step[\w -]*" data-step="(-?\d+)"', o)]
         elif getattr(o.layout, "meta", None):
             steps.append(o.layout.meta["step"])
     return steps

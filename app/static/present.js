@@ -27,8 +27,8 @@
     let chosen = ZOOMS[ZOOMS.length - 1];
     for (const z of ZOOMS) {
       chapter.style.zoom = z;
-      const bottom = chapter.getBoundingClientRect().bottom + window.scrollY;
-      if (bottom <= window.innerHeight - 4 && document.documentElement.scrollWidth <= window.innerWidth) {
+      const doc = document.documentElement;
+      if (doc.scrollHeight <= window.innerHeight && doc.scrollWidth <= window.innerWidth) {
         chosen = z; break;
       }
     }

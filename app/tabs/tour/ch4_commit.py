@@ -30,7 +30,7 @@ def view(tl, step: int):
         f"wait behind the mask at {first_mask}: their KV is dropped and recomputed next forward. {when}",
         f"Top: the input of step {step}. Below: step {nxt}, the next forward.",
     ], tl, step)
-    return (text, at_step(render.order_view(tl, step), step), at_step(render.order_view(tl, nxt), nxt),
+    return (text, at_step(render.order_view(tl, step), step), at_step(render.order_view(tl, nxt), nxt, secondary=True),
             at_step(render.token_canvas(tl, step), step))
 
 
@@ -42,7 +42,7 @@ def fallback(tl):
     text = narration([f"<b>Your run.</b> {run_summary(tl)}",
                       f"No step of it left a filled slot waiting behind a mask: every filled slot committed "
                       f"at once. Top: the input of step {k}, the first that commits. Below: step {nxt}."], tl, k)
-    return (text, at_step(render.order_view(tl, k), k), at_step(render.order_view(tl, nxt), nxt),
+    return (text, at_step(render.order_view(tl, k), k), at_step(render.order_view(tl, nxt), nxt, secondary=True),
             at_step(render.token_canvas(tl, k), k))
 
 

@@ -57,7 +57,7 @@ def view(tl, step: int, other: Timeline | None, other_penalty: float | None):
     right = "<b>branch</b>: press “Branch live”"
     if other is not None:
         k = min(step, other.num_steps - 1)
-        right = at_step(f"<b>λ = {other_penalty:g}</b>, step {k}" + render.token_canvas(other, k), k)
+        right = at_step(f"<b>λ = {other_penalty:g}</b>, step {k}" + render.token_canvas(other, k), k, secondary=True)
     return text, figs.growth(lines, step, colours), left, right
 
 

@@ -17,9 +17,10 @@ from ...views.timeline import Timeline
 from .data import TOUR_PROMPTS
 
 
-def at_step(html: str, step: int) -> str:
-    """An HTML view that says which step it draws."""
-    return f'<div class="tour-step" data-step="{step}">{html}</div>'
+def at_step(html: str, step: int, secondary: bool = False) -> str:
+    """An HTML view that says which step it draws (secondary: a second view of the same kind,
+    whose legend the first already shows; presenting hides it)."""
+    return f'<div class="tour-step{" tour-secondary" if secondary else ""}" data-step="{step}">{html}</div>'
 
 
 def plot_at(fig, step: int):
