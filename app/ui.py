@@ -16,7 +16,9 @@ from .serving.context import Context, Models
 from .serving.settings import Limits, limits as env_limits, on_zero_gpu, space_mode
 
 CSS = palette.css_variables() + (Path(__file__).parent / "static" / "style.css").read_text()
-HEAD = f"<script>{(Path(__file__).parent / 'static' / 'highlight.js').read_text()}</script>"  # linked highlighting
+# linked highlighting, and the client-side stepper (app/views/stepper.py)
+HEAD = "".join(f"<script>{(Path(__file__).parent / 'static' / name).read_text()}</script>"
+               for name in ("highlight.js", "stepper.js"))
 
 
 def build_ui(model_name: str | None = None, ar_model_name: str | None = None,
