@@ -155,6 +155,38 @@
     if (s && s.data && s.data.tips[t.dataset.pos]) t.title = s.data.tips[t.dataset.pos];
   });
 
+  // The reordering, animated: every slot of the logical row travels (its position id with it)
+  // to its place in the physical row, the filled ones moving in front of the masks. Web
+  // Animations on transforms run on the compositor (60 fps); none under prefers-reduced-motion.
+  const REORDER_MS = 1600;
+  function animateReorder(orders) {
+    if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return null;
+    const rows = orders.querySelectorAll(".row .slots");
+    if (rows.length < 2) return null;
+    const physical = new Map([...rows[1].querySelectorAll(".slot[data-pos]")].map(e => [e.dataset.pos, e]));
+    rows[1].animate([{ opacity: 0.15 }, { opacity: 0.15, offset: 0.85 }, { opacity: 1 }], REORDER_MS + 200);
+    const moves = [...rows[0].querySelectorAll(".slot[data-pos]")].map(slot => {
+      const target = physical.get(slot.dataset.pos);
+      if (!target) return null;
+      const a = slot.getBoundingClientRect(), b = target.getBoundingClientRect();
+      const dx = b.left - a.left, dy = b.top - a.top, lift = slot.matches(".st-mask, .st-mask.fills") ? 0 : -14;
+      slot.classList.add("moving");
+      const anim = slot.animate([
+        { transform: "translate(0, 0)" },
+        { transform: `translate(0, ${lift}px)`, offset: 0.15 },
+        { transform: `translate(${dx}px, ${dy + lift}px)`, offset: 0.75 },
+        { transform: `translate(${dx}px, ${dy}px)` },
+      ], { duration: REORDER_MS, easing: "ease-in-out" });
+      anim.onfinish = () => slot.classList.remove("moving");
+      return anim;
+    }).filter(Boolean);
+    return moves;
+  }
+  document.addEventListener("click", ev => {
+    const b = ev.target.closest && ev.target.closest(".reorder-play");
+    if (b) animateReorder(b.closest(".orders"));
+  });
+
   // Keyboard: ←/→ step, Space play/pause, Home/End first/last, for the visible stepper that
   // asked for keys (data-keys), never while a text box, a menu or a button has the focus.
   const KEYS = { ArrowLeft: "prev", ArrowRight: "next", " ": "play", Home: "first", End: "last" };
@@ -175,6 +207,7 @@
     current: key => (steppers[key] ? steppers[key].step : null),
     toggle,
     ready: key => !!(steppers[key] && steppers[key].data),
+    animateReorder,
     colourBy: (key, mode) => {
       const s = steppers[key];
       if (!s) return;

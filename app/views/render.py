@@ -167,6 +167,8 @@ def order_view(timeline: Timeline, step: int) -> str:
     more = f'<div class="kv more">…{len(cached) - len(shown)} more</div>' if len(cached) > len(shown) else ""
     return (f'<div class="orders"><div class="viewtitle">Step {step}\'s input: the window fed to forward '
             f'{step + 1} ({s.rows} rows)</div>'
+            f'<button type="button" class="reorder-play" title="animate the move from logical to physical '
+            f'order">▶ Watch the reordering</button>'
             f'{order_rows(s.window, s.order, s.start, labels, kinds)}'
             f'<div class="row"><span class="lab">KV cache: {s.cache_before} → {s.cache_after} tokens</span>'
             f'<div class="slots">{more}{strip}{new}</div></div>'
