@@ -18,8 +18,9 @@ from .serving.settings import Limits, limits as env_limits, on_zero_gpu, space_m
 
 CSS = palette.css_variables() + (Path(__file__).parent / "static" / "style.css").read_text()
 STATIC = Path(__file__).parent / "static"
-# linked highlighting; projector mode, its keys and the glossary panel
-HEAD = "".join(f"<script>{(STATIC / name).read_text()}</script>" for name in ("highlight.js", "present.js"))
+# linked highlighting, the client-side stepper (app/views/stepper.py), projector mode and the glossary
+HEAD = "".join(f"<script>{(STATIC / name).read_text()}</script>"
+               for name in ("highlight.js", "stepper.js", "present.js"))
 
 
 def build_ui(model_name: str | None = None, ar_model_name: str | None = None,

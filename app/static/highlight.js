@@ -1,12 +1,13 @@
 // Linked highlighting: pointing at (or tapping) a token marks the same logical position in every
 // view: the canvas, both order rows, both attention grids (row and column), the entropy bars and
-// the heatmap. Views mark positions with data-pos; Plotly bars carry the position as x.
+// the heatmap. Views mark positions with data-pos; Plotly bars carry the position as x. An
+// attention grid's cells carry no data-pos: its column is found from the header's.
 (() => {
   let pinned = null, hovered = null;
   const PLOTS = ["entropy-bars", "entropy-heatmap"];
 
   function clear() {
-    document.querySelectorAll(".hl").forEach(e => e.classList.remove("hl"));
+    document.querySelectorAll(".hl, .hl-col").forEach(e => e.classList.remove("hl", "hl-col"));
     document.querySelectorAll(".heat-hl").forEach(e => e.remove());
     document.querySelectorAll("path[data-hl]").forEach(p => {
       p.style.stroke = p.dataset.hl; p.style.strokeWidth = ""; p.removeAttribute("data-hl"); });
@@ -41,7 +42,12 @@
     clear();
     const pos = pinned ?? hovered;
     if (pos === null || pos === undefined) return;
-    document.querySelectorAll(`[data-pos="${CSS.escape(String(pos))}"]`).forEach(e => e.classList.add("hl"));
+    const sel = `[data-pos="${CSS.escape(String(pos))}"]`;
+    document.querySelectorAll(sel).forEach(e => e.classList.add("hl"));
+    document.querySelectorAll(`.maskgrid th.col${sel}`).forEach(th => {   // the column: an outline
+      const col = th.cellIndex, table = th.closest("table");
+      if (table) [...table.rows].slice(1).forEach(r => { const c = r.cells[col]; if (c) c.classList.add("hl-col"); });
+    });
     PLOTS.forEach(id => document.querySelectorAll(`#${id} .js-plotly-plot`).forEach(el => {
       markBars(el, pos); markHeatmap(el, pos); }));
   }
@@ -72,5 +78,6 @@
     linkPlots();
     if (pinned !== null && !document.querySelector(".hl")) apply();
   }, 500);
-  window.wedlmHighlight = { pin: p => { pinned = p === null ? null : String(p); apply(); } };
+  // refresh: the stepper swapped a view's content; mark the followed position in it again
+  window.wedlmHighlight = { pin: p => { pinned = p === null ? null : String(p); apply(); }, refresh: () => apply() };
 })();
