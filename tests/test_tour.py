@@ -12,6 +12,7 @@ from app import examples
 from app.serving.errors import worded
 from app.tabs import tour
 from app.tabs.tour import ch2_fill_rule, ch6_race, ch8_tau, moments
+from app.tabs.tour.frame import drawn
 from app.tabs.tour.glossary import TERMS
 from app.views import entropy, lanes, palette, render
 from app.views.timeline import Timeline
@@ -68,6 +69,7 @@ def view_steps(outputs) -> list[int]:
     for o in outputs[1:]:
         if isinstance(o, str):
             steps += [int(x) for x in re.findall(r'class="tour-step[\w -]*" data-step="(-?\d+)"', o)]
+            steps += [int(x) for x in re.findall(r'class="at-step now" data-at-step="(-?\d+)"', o)]
         elif getattr(o.layout, "meta", None):
             steps.append(o.layout.meta["step"])
     return steps
@@ -172,6 +174,24 @@ def test_every_view_draws_a_step_its_words_name(data):
     assert len(set(view_steps(ch5))) == 1, "chapter 5: growth marker and both panels at one step"
 
 
+def test_every_step_a_chapter_can_step_to_agrees(data):
+    """The ± step controls: at every step of a chapter's trace, its words name the step its views
+    draw (chapter 4's lower view is the next forward, and says so)."""
+    from app.tabs.tour import ch1_ar, ch2_fill_rule, ch3_reordering, ch4_commit, ch5_stall
+    pick = data.picks["stall"]
+    chapters = {1: (ch1_ar.views(None), "ar"), 2: (ch2_fill_rule.views(None), "fill_rule"),
+                3: (ch3_reordering.views(None), "reorder"), 4: (ch4_commit.views(None), "commit"),
+                5: (ch5_stall.views(data.timelines[pick["branch"]], pick["penalty"], None), "stall")}
+    for n, (views, name) in chapters.items():
+        tl, _ = data.at(name)
+        for k in range(tl.num_steps):
+            outputs = drawn(views, tl, k)
+            assert f'class="tour-text" data-step="{k}"' in outputs[0], (n, k)
+            words = plain(outputs[0]).lower()
+            for step in view_steps(outputs):
+                assert step == k or f"step {step}" in words, (n, k, step)
+
+
 def test_every_colour_word_names_a_colour_the_chapter_paints(data):
     for n, outputs in chapter_views(data).items():
         painted = used_colours(outputs)
@@ -201,11 +221,12 @@ def test_a_live_run_without_the_moment_is_summed_up_not_refused(data):
     """Chapter 2's re-decode at a large τ may never leave a mask open: the chapter shows that
     run (its busiest step, its tokens and forwards) instead of the recorded one."""
     tl = data.timelines["counting"]
-    text, bars, canvas = ch2_fill_rule.fallback(tl)
+    k, note = ch2_fill_rule.fallback(tl)
+    text, bars, canvas = drawn(ch2_fill_rule.views(None, note), tl, k)
     st = tl.trace.stats()
-    k = moments.busiest_step(tl.trace)
+    assert k == moments.busiest_step(tl.trace)
     assert f"wrote {st['generated_tokens']} tokens in {st['forwards']} forwards" in plain(text)
-    assert "never had" not in text and bars.layout.meta["step"] == k and f'data-step="{k}"' in canvas
+    assert "never had" not in text and f'data-step="{k}"' in bars and f'data-step="{k}"' in canvas
 
 
 def test_a_still_race_frame_says_paused(data):

@@ -4,19 +4,23 @@ from __future__ import annotations
 import gradio as gr
 
 from ...serving.context import make_config
-from ...views import render
+from ...views import palette, render
+from ...views.stepper import Views
 from . import figs, moments
 from .data import TOUR_PROMPTS
-from .frame import at_step, body, live_decode, pool, try_box
-from .words import narration, term, tok
+from .frame import at_step, body, drawn, live_decode, pool, slot, stepper_html, try_box
+from .words import elsewhere, narration, term, tok
 
 TITLE = "1 · One token per forward: AR decoding and the KV cache"
+KEY = "tour-1"
 
 
-def view(tl, step: int):
+def text(tl, step: int, moment: int | None = None) -> str:
     s = tl.trace.steps[step]
+    if not s.filled:
+        return elsewhere(tl, step, "This forward predicted nothing: the decode had ended.", moment)
     fill = s.filled[0]
-    text = narration([
+    return narration([
         "An ordinary language model is <b>autoregressive (AR)</b>: it writes one token per "
         f"{term('forward')} (one run of the network). Each forward reads the newest token, looks back "
         "at everything before it, and predicts the next token.",
@@ -31,20 +35,29 @@ def view(tl, step: int):
         f"After {tl.num_steps} forwards it has written {len(tl.trace.token_ids)} tokens: one per forward. "
         f"WeDLM keeps this cache but writes several {term('tpf')}.",
     ], tl, step)
-    return (text, at_step(render.order_view(tl, step), step), at_step(render.token_canvas(tl, step), step),
-            figs.growth({"autoregressive": tl}, step))
+
+
+def views(moment: int | None) -> Views:
+    return Views(step={"text": lambda tl, k: text(tl, k, moment),
+                       "orders": lambda tl, k: at_step(render.order_view(tl, k), k),
+                       "canvas": lambda tl, k: at_step(render.token_canvas(tl, k), k)},
+                 whole={"growth": lambda tl: figs.growth({"autoregressive": (tl, palette.ROLE_COLOURS["decoder-ar"])})})
+
+
+def view(tl, step: int):
+    return drawn(views(step), tl, step)
 
 
 def build(ctx, data):
     tl, step = data.at("ar")
-    text, orders, canvas, growth = view(tl, step)
-    with body(1) as (views, words):
-        with views:
-            v_orders = gr.HTML(orders, elem_id="tour-viz-1", elem_classes=["tour-viz"])
-            v_canvas = gr.HTML(canvas)
-            v_growth = gr.Plot(growth, show_label=False)
+    with body(1) as (cols, words):
+        with cols:
+            steps = gr.HTML(stepper_html(tl, KEY, views(step), step), elem_id="tour-stepper-1", js_on_load=None)
+            slot(KEY, "orders", "tour-viz-1", elem_classes=["tour-viz"])
+            slot(KEY, "canvas")
+            slot(KEY, "growth")
         with words:
-            v_text = gr.HTML(text, elem_id="tour-text-1")
+            slot(KEY, "text", "tour-text-1")
             with try_box():
                 prompt = gr.Textbox(tl.trace.prompt, label="Try it: your prompt, decoded by the AR model",
                                     lines=2, max_length=400)
@@ -57,6 +70,6 @@ def build(ctx, data):
             k = next((s.index for s in reversed(live.trace.steps) if s.filled), None)
             if k is None:
                 raise gr.Error("the model stopped before its first forward: try a longer prompt")
-        return view(live, k)
+        return stepper_html(live, KEY, views(k), k)
 
-    btn.click(run, [prompt], [v_text, v_orders, v_canvas, v_growth], api_name="tour_ar", **pool(ctx))
+    btn.click(run, [prompt], [steps], api_name="tour_ar", **pool(ctx))

@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import gradio as gr
 
-from ...views import render
-from . import figs, moments
-from .frame import at_step, body, window_try
-from .words import colour, narration, run_summary, term
+from ...views import charts, render
+from ...views.stepper import Views
+from . import moments
+from .frame import at_step, body, drawn, slot, stepper_html, window_try
+from .words import colour, elsewhere, narration, run_summary, term
 
 TITLE = "2 · The window of masks and the fill rule (τ, λ, d)"
+KEY = "tour-2"
 
 
-def view(tl, step: int, note: str = ""):
+def text(tl, step: int, moment: int | None = None, note: str = "") -> str:
     s = tl.trace.steps[step]
+    chosen = [m for m in s.masks if m.selected]
+    if not chosen:
+        return elsewhere(tl, step, "No mask was scored at this step: the decode had ended or every slot "
+                         "was filled.", moment)
     tau, lam = s.threshold, s.penalty
     open_ = [m for m in s.masks if not m.selected]
-    chosen = [m for m in s.masks if m.selected]
 
     def score(m):
         return f"H {m.entropy:.2f} + λ·d {lam:g}×{m.distance} = {m.score:.2f}"
@@ -41,32 +46,40 @@ def view(tl, step: int, note: str = ""):
         f"if none is, fill the single lowest. {tau_words}, λ = {lam:g} (the {colour('penalty')} part on "
         "top of each bar).",
         f"On this step, step {step}, {len(chosen)} of {len(s.masks)} open masks fill ({colour('state-new')} "
-        f"bars), e.g. position {best.pos}: {score(best)}"
+        f"bars, ✓), e.g. position {best.pos}: {score(best)}"
         + (" &lt; τ." if tau is not None and best.score < tau else ", the lowest score.") + why_open,
     ]
-    text = narration(paragraphs, tl, step)
-    return text, figs.score_bars(tl, step), at_step(render.token_canvas(tl, step), step)
+    return narration(paragraphs, tl, step)
 
 
-def fallback(tl):
+def views(moment: int | None, note: str = "") -> Views:
+    return Views(step={"text": lambda tl, k: text(tl, k, moment, note),
+                       "bars": lambda tl, k: at_step(charts.entropy_bars(tl, k), k),
+                       "canvas": lambda tl, k: at_step(render.token_canvas(tl, k), k)})
+
+
+def view(tl, step: int):
+    return drawn(views(step), tl, step)
+
+
+def fallback(tl) -> tuple[int, str]:
     """A live run with no step that both fills several masks and leaves some open (a large τ
-    fills every mask): say so, sum the run up, and show its busiest step."""
+    fills every mask): its busiest step, and a note that sums the run up."""
     k = moments.busiest_step(tl.trace)
     s = tl.trace.steps[k]
     note = (f"<b>Your run.</b> {run_summary(tl)} No step of it both filled several masks and left some open "
             f"(the moment this chapter explains), so here is its busiest step, step {k}: "
             f"{sum(m.selected for m in s.masks)} of {len(s.masks)} masks filled at once.")
-    return view(tl, k, note)
+    return k, note
 
 
 def build(ctx, data):
     tl, step = data.at("fill_rule")
-    text, bars, canvas = view(tl, step)
-    with body(2) as (views, words):
-        with views:
-            v_bars = gr.Plot(bars, show_label=False, elem_id="tour-viz-2", elem_classes=["tour-viz"])
-            v_canvas = gr.HTML(canvas)
+    with body(2) as (cols, words):
+        with cols:
+            steps = gr.HTML(stepper_html(tl, KEY, views(step), step), elem_id="tour-stepper-2", js_on_load=None)
+            slot(KEY, "bars", "tour-viz-2", elem_classes=["tour-viz"])
+            slot(KEY, "canvas")
         with words:
-            v_text = gr.HTML(text, elem_id="tour-text-2")
-            window_try(ctx, 2, data.picks["fill_rule"]["trace"], moments.fill_rule_step, view, fallback,
-                       [v_text, v_bars, v_canvas])
+            slot(KEY, "text", "tour-text-2")
+            window_try(ctx, 2, data.picks["fill_rule"]["trace"], moments.fill_rule_step, KEY, views, fallback, steps)

@@ -4,18 +4,23 @@ from __future__ import annotations
 import gradio as gr
 
 from ...views import render
+from ...views.stepper import Views
 from . import moments
-from .frame import at_step, body, window_try
-from .words import colour, narration, run_summary, some, term
+from .frame import at_step, body, drawn, slot, stepper_html, window_try
+from .words import colour, elsewhere, narration, run_summary, some, term
 
 TITLE = "3 · Topological reordering: filled tokens move in front of masks"
+KEY = "tour-3"
 
 
-def view(tl, step: int):
+def text(tl, step: int, moment: int | None = None, note: str = "") -> str:
     s = tl.trace.steps[step]
     waiting = [s.start + i for i in moments.waits_behind_mask(s)]
+    if not waiting:
+        return elsewhere(tl, step, (note + " " if note else "") + "No filled slot sits behind a mask in "
+                         "this step's input, so physical and logical order are the same here.", moment)
     first_mask = s.start + next(i for i, t in enumerate(s.window) if t is None)
-    text = narration([
+    return narration(([note] if note else []) + [
         f"Masks are not filled left to right, so a window can hold a filled token <i>after</i> a mask. "
         f"In the input of step {step}, the mask at {first_mask} has filled tokens after it, at "
         f"{some(waiting)}.",
@@ -27,31 +32,33 @@ def view(tl, step: int):
         f"column where {colour('attend')}. Read in <b>logical</b> order (second grid), the same mask lets "
         f"each mask see the filled tokens logically after it: the {colour('attend-later')} cells.",
     ], tl, step)
-    return (text, at_step(render.order_view(tl, step), step),
-            at_step(render.mask_grid(tl, step, logical=False), step),
-            at_step(render.mask_grid(tl, step, logical=True), step))
 
 
-def fallback(tl):
-    """No step of a live run had a filled slot behind a mask: both orders are the same."""
-    k = 0
-    text = narration([f"<b>Your run.</b> {run_summary(tl)}",
-                      "No step of it filled a slot behind an open mask, so physical and logical order "
-                      f"never differ: step {k} below has its rows in the same order."], tl, k)
-    return (text, at_step(render.order_view(tl, k), k), at_step(render.mask_grid(tl, k, logical=False), k),
-            at_step(render.mask_grid(tl, k, logical=True), k))
+def views(moment: int | None, note: str = "") -> Views:
+    return Views(step={"text": lambda tl, k: text(tl, k, moment, note),
+                       "orders": lambda tl, k: at_step(render.order_view(tl, k), k),
+                       "physical": lambda tl, k: at_step(render.mask_grid(tl, k, logical=False), k),
+                       "logical": lambda tl, k: at_step(render.mask_grid(tl, k, logical=True), k)})
+
+
+def view(tl, step: int):
+    return drawn(views(step), tl, step)
+
+
+def fallback(tl) -> tuple[int, str]:
+    return 0, (f"<b>Your run.</b> {run_summary(tl)} No step of it filled a slot behind an open mask, so "
+               "physical and logical order never differ.")
 
 
 def build(ctx, data):
     tl, step = data.at("reorder")
-    text, orders, phys, logi = view(tl, step)
-    with body(3) as (views, words):
-        with views:
-            v_orders = gr.HTML(orders, elem_id="tour-viz-3", elem_classes=["tour-viz"])
+    with body(3) as (cols, words):
+        with cols:
+            steps = gr.HTML(stepper_html(tl, KEY, views(step), step), elem_id="tour-stepper-3", js_on_load=None)
+            slot(KEY, "orders", "tour-viz-3", elem_classes=["tour-viz"])
             with gr.Row(elem_classes=["tour-grids"]):
-                v_phys = gr.HTML(phys, elem_classes=["tour-grid"])
-                v_logi = gr.HTML(logi, elem_classes=["tour-grid"])
+                slot(KEY, "physical", elem_classes=["tour-grid"])
+                slot(KEY, "logical", elem_classes=["tour-grid"])
         with words:
-            v_text = gr.HTML(text, elem_id="tour-text-3")
-            window_try(ctx, 3, data.picks["reorder"]["trace"], moments.reorder_step, view, fallback,
-                       [v_text, v_orders, v_phys, v_logi])
+            slot(KEY, "text", "tour-text-3")
+            window_try(ctx, 3, data.picks["reorder"]["trace"], moments.reorder_step, KEY, views, fallback, steps)

@@ -8,7 +8,7 @@ import gradio as gr
 
 from ...serving import gpu
 from ...serving.context import make_config
-from ...views import lanes as race
+from ...views import lanes as race, palette
 from ...views.timeline import Timeline
 from . import figs
 from .data import TOUR_PROMPTS
@@ -39,7 +39,8 @@ def view(timelines: dict[str, Timeline], tick: int, playing: bool = False):
     ])
     text = text.replace('class="tour-text"', f'class="tour-text" data-step="{tick - 1}"', 1)
     lanes = f'<div class="tour-step" data-step="{tick - 1}">{html}</div>'
-    growth = figs.growth({race.LANE_TITLES[k]: v for k, v in timelines.items()}, tick - 1)
+    growth = figs.growth({race.LANE_TITLES[k]: (v, palette.decoder_colour(k)) for k, v in timelines.items()},
+                         tick - 1)
     return text, lanes, growth
 
 
@@ -54,7 +55,7 @@ def build(ctx, data):
             v_lanes = gr.HTML(lanes, elem_id="tour-viz-6", elem_classes=["tour-viz"])
             tick = gr.Slider(1, longest, value=pick["tick"], step=1, label="Forward passes so far",
                              elem_id="tour6-tick")
-            v_growth = gr.Plot(growth, show_label=False)
+            v_growth = gr.HTML(growth)
         with words:
             v_text = gr.HTML(text, elem_id="tour-text-6")
             with try_box():

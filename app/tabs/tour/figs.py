@@ -3,7 +3,9 @@ the fill rule's score bars with one colour per meaning, the prefix growth with i
 the plot (no overlap on a phone), and the τ sweep's speed against right answers."""
 from __future__ import annotations
 
-from ...views import figures, palette
+from html import escape
+
+from ...views import charts, figures, palette
 from ...views.timeline import Timeline
 
 SMALL = 300   # height of a chart that sits beside another
@@ -46,15 +48,38 @@ def max_score(tl: Timeline, step: int) -> float:
     return max([m.score for m in s.masks] + [s.threshold or 0.0])
 
 
-def growth(lines: dict[str, Timeline], step: int, colours: dict[str, str] | None = None):
-    """Committed tokens after each forward; the dashed marker at this step's forward (step + 1)."""
-    fig = figures.prefix_growth(lines, step, colours)
-    fig.update_layout(title=dict(text=f"Committed tokens after each forward (dashed: forward {step + 1} "
-                                      f"= step {step})", font=dict(size=13)),
-                      legend=dict(orientation="v", x=0.01, y=0.99, xanchor="left", yanchor="top",
-                                  bgcolor="rgba(255,255,255,0.8)", font=dict(size=11)),
-                      margin=dict(l=50, r=10, t=40, b=45), meta={"step": step})
-    return fig
+def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, height: int = 230) -> str:
+    """Committed tokens after each forward, one line per decode in its own colour (HTML legend
+    under the chart: it never overlaps the axes), the AR pace dotted, and a marker per step of the
+    first decode (app/static/stepper.js shows the current one; `current`: drawn as shown)."""
+    first = next(iter(lines.values()))[0]
+    n = max([1] + [len(tl.committed_after) for tl, _ in lines.values()])
+    top = max([n] + [max(tl.committed_after or [1]) for tl, _ in lines.values()])
+    W, L, R, T, B = charts.WIDTH, charts.LEFT, charts.RIGHT, charts.TOP, charts.BOTTOM
+    plot_w, plot_h = W - L - R, height - T - B
+    x = lambda f: L + plot_w * f / n  # noqa: E731
+    y = lambda v: T + plot_h * (1 - v / top)  # noqa: E731
+    body = [charts._y_axis(top, height, "committed tokens"),
+            f'<polyline points="{x(0):.1f},{y(0):.1f} {x(min(n, top)):.1f},{y(min(n, top)):.1f}" class="pace"/>']
+    for tl, colour in lines.values():
+        pts = " ".join(f"{x(k + 1):.1f},{y(v):.1f}" for k, v in enumerate(tl.committed_after))
+        body.append(f'<polyline points="{x(0):.1f},{y(0):.1f} {pts}" class="growth" stroke="{colour}"/>')
+    for k, v in enumerate(first.committed_after):
+        now = " now" if k == current else ""
+        body.append(f'<g class="at-step{now}" data-at-step="{k}"><line x1="{x(k + 1):.1f}" x2="{x(k + 1):.1f}" '
+                    f'y1="{T}" y2="{T + plot_h}" class="marker" stroke="{palette.THRESHOLD_COLOUR}"/>'
+                    f'<text x="{min(x(k + 1) + 4, W - R - 60):.1f}" y="{T + 12}" class="tick" '
+                    f'fill="{palette.THRESHOLD_COLOUR}">step {k}</text></g>')
+    body.append(f'<text x="{L + plot_w / 2:.0f}" y="{height - 6}" class="axis" text-anchor="middle">'
+                f'forward passes after prefill (step k = forward k + 1)</text>')
+    keys = "".join(f'<span class="key line" style="background:{colour}"></span>{escape(name)} '
+                   for name, (_, colour) in lines.items())
+    legend = (f'<div class="chartlegend">{keys}<span class="key line pace-key"></span>one token per forward '
+              f'(AR pace) <span class="key line marker-key"></span>this step</div>')
+    title = '<div class="charttitle">Committed tokens after each forward</div>'
+    svg = (f'<svg class="chart" viewBox="0 0 {W} {height}" width="100%" role="img" '
+           f'aria-label="Committed tokens after each forward" preserveAspectRatio="xMidYMid meet">{"".join(body)}</svg>')
+    return title + svg + legend
 
 
 def tau_figure(rows: list[dict], yours: dict | None = None):

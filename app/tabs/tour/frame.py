@@ -79,9 +79,10 @@ def tau_lambda(prefix: str):
     return tau, no_tau, penalty
 
 
-def window_try(ctx: Context, n: int, name: str, finder, render_fn, fallback_fn, outputs):
+def window_try(ctx: Context, n: int, name: str, finder, key: str, views, fallback, steps: gr.HTML):
     """τ / λ knobs and a button: re-decode the chapter's prompt live and land with its rule; a
-    run without the chapter's moment lands on its busiest step and says so (fallback_fn)."""
+    run without the chapter's moment lands where fallback(timeline) -> (step, note) says, and
+    says so. The chapter's stepper then steps the live run."""
     from html import escape
     with try_box():
         gr.Markdown(f"**Try it:** re-decode “{escape(TOUR_PROMPTS[name][0][:40])}” live with other knobs.")
@@ -91,6 +92,32 @@ def window_try(ctx: Context, n: int, name: str, finder, render_fn, fallback_fn, 
     def run(t, nt, lam):
         live = redecode(ctx, name, t, nt, lam)
         k = finder(live.trace)
-        return list(render_fn(live, k) if k is not None else fallback_fn(live))
+        if k is not None:
+            return stepper_html(live, key, views(k), k)
+        k, note = fallback(live)
+        return stepper_html(live, key, views(None, note), k)
 
-    btn.click(run, [tau, no_tau, penalty], outputs, api_name=f"tour_chapter_{n}", **pool(ctx))
+    btn.click(run, [tau, no_tau, penalty], [steps], api_name=f"tour_chapter_{n}", **pool(ctx))
+
+
+# ---------- stepping a chapter in the browser (app/views/stepper.py) ----------
+
+def stepper_html(tl: Timeline, key: str, views, start: int) -> str:
+    """The chapter's ± step controls and every step of `tl` drawn once (no request per step)."""
+    from ...views import stepper
+    return stepper.bundle_html(tl, key, views, start=start)
+
+
+def slot(key: str, name: str, elem_id: str | None = None, **kwargs) -> gr.HTML:
+    """A box the stepper fills with view `name` of the shown step (it never changes itself)."""
+    from ...views import stepper
+    return gr.HTML(stepper.slot_html(key, name), elem_id=elem_id, js_on_load=None, **kwargs)
+
+
+def drawn(views, tl: Timeline, step: int) -> tuple:
+    """What the page shows at `step`: every step view, then every whole view with its marker
+    for `step` shown (as stepper.js shows it). Tests and the narration read the same HTML."""
+    marker = f'class="at-step" data-at-step="{step}"'
+    return (tuple(fn(tl, step) for fn in views.step.values())
+            + tuple(fn(tl).replace(marker, f'class="at-step now" data-at-step="{step}"')
+                    for fn in views.whole.values()))

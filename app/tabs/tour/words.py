@@ -88,3 +88,10 @@ def run_summary(tl: Timeline) -> str:
     return (f"This run (τ = {'none' if tau is None else f'{tau:g}'}, λ = {tl.trace.config.get('penalty', 0):g}) "
             f"wrote {st['generated_tokens']} tokens in {st['forwards']} forwards "
             f"({st['tokens_per_forward']:.2f} tokens per forward): {shown}.")
+
+
+def elsewhere(tl: Timeline, step: int, why: str, moment: int | None) -> str:
+    """A step the chapter's words were not written for (the teacher stepped away): what it
+    shows instead, the way back, and the step's own facts."""
+    back = f" This chapter's moment is step {moment}." if moment is not None and moment != step else ""
+    return narration([f"<b>Step {step}.</b> {why}{back}"], tl, step)
