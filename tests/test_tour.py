@@ -396,7 +396,7 @@ def fits(page) -> dict:
     return page.evaluate("""() => {
         const c = [...document.querySelectorAll('.tour-chapter')].find(c => c.offsetParent !== null);
         const text = c.querySelector('.tour-text p');
-        const zoom = parseFloat(c.style.zoom || '1');
+        const zoom = parseFloat(c.dataset.zoom || '1');
         return {scroll: document.documentElement.scrollHeight, height: window.innerHeight,
                 width: document.documentElement.scrollWidth, vw: window.innerWidth,
                 px: parseFloat(getComputedStyle(text).fontSize) * zoom, zoom};

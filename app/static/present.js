@@ -19,20 +19,30 @@
     if (b) b.textContent = presenting() ? STOP : PRESENT;
   }
 
+  function reset(chapter) {
+    const body = chapter.querySelector(".tour-body");
+    Object.assign(chapter.style, { height: "", overflow: "" });
+    if (body) Object.assign(body.style, { transform: "", transformOrigin: "", width: "", maxWidth: "" });
+    delete chapter.dataset.zoom;
+  }
+
   function fit() {
-    document.querySelectorAll(".tour-chapter").forEach(c => { c.style.zoom = ""; });
+    // Scale the chapter (a transform, so the page's height is the scaled height: CSS zoom leaves
+    // the unscaled height scrollable in Chromium) to the largest size at which it fits the screen.
+    document.querySelectorAll(".tour-chapter").forEach(reset);
     const chapter = openChapter();
-    if (!presenting() || !chapter) return;
-    // the largest zoom at which the chapter's bottom is on screen (layout re-wraps at each zoom)
+    const body = chapter && chapter.querySelector(".tour-body");
+    if (!presenting() || !body) return;
+    const room = () => window.innerHeight - chapter.getBoundingClientRect().top - 2;
     let chosen = ZOOMS[ZOOMS.length - 1];
     for (const z of ZOOMS) {
-      chapter.style.zoom = z;
-      const doc = document.documentElement;
-      if (doc.scrollHeight <= window.innerHeight && doc.scrollWidth <= window.innerWidth) {
-        chosen = z; break;
-      }
+      Object.assign(body.style, { transformOrigin: "0 0", transform: `scale(${z})`, width: `${100 / z}%`,
+                                  maxWidth: "none" });
+      if (body.offsetHeight * z <= room()) { chosen = z; break; }
     }
-    chapter.style.zoom = chosen;
+    Object.assign(body.style, { transformOrigin: "0 0", transform: `scale(${chosen})`, width: `${100 / chosen}%`,
+                                maxWidth: "none" });
+    Object.assign(chapter.style, { height: `${Math.ceil(body.offsetHeight * chosen)}px`, overflow: "hidden" });
     chapter.dataset.zoom = String(chosen);
     window.dispatchEvent(new Event("resize"));   // plots re-measure their width
   }
@@ -89,9 +99,14 @@
     if (!document.fullscreenElement && ownFullscreen) { ownFullscreen = false; if (presenting()) stop(); }
   });
   let lastSize = "";
-  setInterval(() => {   // a window resized, or a chapter's plots grew: fit again
+  setInterval(() => {   // a window resized, or the chapter's content changed height: fit again
+    if (!presenting()) return;
     const size = `${window.innerWidth}x${window.innerHeight}`;
-    if (presenting() && size !== lastSize) { lastSize = size; fit(); }
-  }, 500);
+    const chapter = openChapter(), body = chapter && chapter.querySelector(".tour-body");
+    const drift = body && chapter.dataset.zoom
+      ? Math.abs(body.offsetHeight * Number(chapter.dataset.zoom) - chapter.offsetHeight) > 2 : !!body;
+    if (size !== lastSize || drift) { lastSize = size; fit(); }
+  }, 400);
+  document.addEventListener("wedlm-step", () => { if (presenting()) fit(); });
   window.wedlmPresent = { start, stop, toggle, fit, glossary, presenting };
 })();
