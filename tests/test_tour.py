@@ -468,23 +468,25 @@ def test_present_button_toggles_its_label_and_try_it_runs_live(browser, app_url)
         page.close()
 
 
-def test_phone_nav_and_chapter_5_legend_fit(browser, app_url):
-    """390 px: the chapter dropdown is whole on screen, and chapter 5's legend overlaps neither
-    the axis titles nor the plot's title."""
+def test_phone_nav_and_chapter_5_views_fit(browser, app_url):
+    """390 px: the chapter dropdown is whole on screen; chapter 5's views (the growth chart with its
+    legend, both decodes with theirs) neither overlap one another nor spill out of their boxes."""
     page = open_page(browser, app_url, (390, 844), "?chapter=5")
     try:
-        page.wait_for_selector("#tour-viz-5", state="visible", timeout=180_000)
-        wait_plots(page, 5)
+        page.wait_for_selector("#tour-viz-5 .chart", state="visible", timeout=180_000)
         pick = page.locator("#tour-pick").bounding_box()
         assert pick["x"] >= 0 and pick["x"] + pick["width"] <= 390 and pick["width"] >= 300
-        boxes = page.evaluate("""() => {
-            const p = document.querySelector('#tour-viz-5 .js-plotly-plot');
-            const r = e => { const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
-            return {legend: r(p.querySelector('.legend')), others: [...p.querySelectorAll('.gtitle, .xtitle, .ytitle')].map(r)};
-        }""")
-        lx0, ly0, lx1, ly1 = boxes["legend"]
-        for x0, y0, x1, y1 in boxes["others"]:
-            assert lx1 <= x0 or x1 <= lx0 or ly1 <= y0 or y1 <= ly0, (boxes["legend"], (x0, y0, x1, y1))
+        boxes = page.evaluate("""() => [...document.querySelectorAll('#chapter-5 .tour-view .wedlm-view')].map(v => {
+            const b = v.getBoundingClientRect();
+            const parts = [...v.querySelectorAll('.legend .tok, .chartlegend, svg, .tokens .tok')].map(e => e.getBoundingClientRect());
+            return {box: [b.left, b.top, b.right, b.bottom], spill: parts.some(p => p.right > b.right + 1 || p.left < b.left - 1)};
+        })""")
+        assert len(boxes) == 3
+        assert not any(b["spill"] for b in boxes), boxes
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a["box"], b["box"]
+                assert ax1 <= bx0 + 1 or bx1 <= ax0 + 1 or ay1 <= by0 + 1 or by1 <= ay0 + 1, (a, b)
     finally:
         page.close()
 

@@ -31,7 +31,7 @@ def text(tl, step: int, moment: int | None = None) -> str:
         "what the model's position encoding (RoPE) reads.",
         f"Here, at step {step}, the model reads {tok(tl, s.window[0])} at position {s.start}, stores its KV "
         f"(cache {s.cache_before} → {s.cache_after} tokens) and predicts {tok(tl, fill.token)} for "
-        f"position {fill.pos} with {term('entropy')} {fill.entropy:.2f} nats (0 = certain). "
+        f"position {fill.pos} with {term('entropy', 'entropy')} {fill.entropy:.2f} nats (0 = certain). "
         f"After {tl.num_steps} forwards it has written {len(tl.trace.token_ids)} tokens: one per forward. "
         f"WeDLM keeps this cache but writes several {term('tpf')}.",
     ], tl, step)

@@ -39,7 +39,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "") -> str:
     paragraphs = ([note] if note else []) + [
         f"WeDLM appends a <b>window</b> of W = {tl.trace.config['window']} {term('mask', 'mask')} slots after "
         "the text and runs one forward over all of them. Every mask predicts its own token, with an "
-        f"{term('entropy')} H (in nats; 0 = certain, higher = unsure).",
+        f"{term('entropy', 'entropy')} H (in nats; 0 = certain, higher = unsure).",
         f"<b>The fill rule.</b> Let {term('distance', '<b>d</b>')} = how many slots after the first open "
         "mask a slot is (the first open mask has d = 0). Score = H + "
         f"{term('lambda', '<b>λ</b>')}·d. Fill every mask whose score is under {term('tau', '<b>τ</b>')}; "

@@ -87,7 +87,7 @@ def build(ctx, data):
             steps = gr.HTML(stepper_html(tl, KEY, views(other, pick["penalty"], step), step),
                             elem_id="tour-stepper-5", js_on_load=None)
             slot(KEY, "growth", "tour-viz-5", elem_classes=["tour-viz"])
-            with gr.Row():
+            with gr.Row(elem_classes=["tour-pair"]):
                 slot(KEY, "left")
                 slot(KEY, "right")
         with words:

@@ -1,5 +1,5 @@
 """Figures the tour draws itself (the Decode tab's own figures are in app/views/figures.py):
-the fill rule's score bars with one colour per meaning, the prefix growth with its legend inside
+the fill rule's score bars with one colour per meaning, the prefix growth with its legend outside
 the plot (no overlap on a phone), and the τ sweep's speed against right answers."""
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from html import escape
 from ...views import charts, figures, palette
 from ...views.timeline import Timeline
 
-SMALL = 300   # height of a chart that sits beside another
+SMALL = 330   # height of a chart that sits beside another
 
 
 def score_bars(tl: Timeline, step: int, title: str | None = None, y_max: float | None = None,
-               height: int = 320):
+               height: int = 340):
     """Step `step`'s open masks: entropy H (orange where the mask fills, grey where it stays a
     mask) with λ·d stacked on top (slate), against τ (red dashed)."""
     s = tl.trace.steps[step]
@@ -37,8 +37,8 @@ def score_bars(tl: Timeline, step: int, title: str | None = None, y_max: float |
     fig = figures.make_figure(data, title or f"Step {step}: score = H + λ·d of each open mask", height,
                               barmode="stack", xaxis=dict(title=dict(text="mask slot (position)"), type="category",
                                                           categoryorder="array", categoryarray=x),
-                              yaxis=yaxis, legend=dict(orientation="h", y=1.0, yanchor="bottom", x=0),
-                              margin=dict(l=50, r=10, t=70, b=50))
+                              yaxis=yaxis, legend=dict(orientation="h", y=-0.28, yanchor="top", x=0),
+                              margin=dict(l=50, r=10, t=40, b=100))  # legend under the axis: never on the title
     fig.layout.meta = {"step": step}
     return fig
 
@@ -98,9 +98,9 @@ def tau_figure(rows: list[dict], yours: dict | None = None):
                          mode="markers+text", name="your run", text=[f"{yours['right']}/{yours['total']} right"],
                          textposition="top center", marker=dict(size=16, symbol="star", color="#111827")))
     return figures.make_figure(
-        data, "τ sweep on the arithmetic questions: speed against right answers", 380,
+        data, "τ: speed against right answers", 400,
         xaxis=dict(title=dict(text="threshold τ"), type="category"),
         yaxis=dict(title=dict(text="tokens per forward"), rangemode="tozero"),
         yaxis2=dict(title=dict(text="right answers"), overlaying="y", side="right", range=[0, total + 0.5],
                     showgrid=False, dtick=1),
-        legend=dict(orientation="h", y=1.0, yanchor="bottom", x=0), margin=dict(l=50, r=50, t=70, b=45))
+        legend=dict(orientation="h", y=-0.25, yanchor="top", x=0), margin=dict(l=50, r=50, t=40, b=100))
