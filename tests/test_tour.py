@@ -305,8 +305,15 @@ def viz_top(page, n: int) -> float:
 
 
 def wait_plots(page, n: int) -> None:
-    page.wait_for_function("n => [...document.querySelectorAll('#chapter-' + n + ' .js-plotly-plot')]"
-                           ".every(p => p.data)", arg=n, timeout=30_000)
+    """Until the chapter's views are drawn: its plots have data, its stepper has filled its views."""
+    page.wait_for_function("""n => {
+        const root = document.querySelector('#chapter-' + n);
+        if (!root) return false;
+        const plots = [...root.querySelectorAll('.js-plotly-plot')];
+        const slots = [...root.querySelectorAll('.wedlm-view')];
+        return plots.every(p => p.data) && slots.every(v => v.dataset.step !== undefined)
+            && (plots.length + slots.length > 0 || root.querySelector('.lane'));
+    }""", arg=n, timeout=60_000)
 
 
 def open_page(browser, app_url, size, link=""):
@@ -478,7 +485,7 @@ def test_phone_nav_and_chapter_5_views_fit(browser, app_url):
         assert pick["x"] >= 0 and pick["x"] + pick["width"] <= 390 and pick["width"] >= 300
         boxes = page.evaluate("""() => [...document.querySelectorAll('#chapter-5 .tour-view .wedlm-view')].map(v => {
             const b = v.getBoundingClientRect();
-            const parts = [...v.querySelectorAll('.legend .tok, .chartlegend, svg, .tokens .tok')].map(e => e.getBoundingClientRect());
+            const parts = [...v.querySelectorAll('.legend .tok, .chartlegend, svg, .tokens .tok')].map(e => e.getBoundingClientRect()).filter(r => r.width > 0);
             return {box: [b.left, b.top, b.right, b.bottom], spill: parts.some(p => p.right > b.right + 1 || p.left < b.left - 1)};
         })""")
         assert len(boxes) == 3

@@ -100,6 +100,11 @@
   });
   let lastSize = "";
   setInterval(() => {   // a window resized, or the chapter's content changed height: fit again
+    // the badge and the glossary float over the page: move them out of Gradio's boxes, which clip
+    ["#presenting-badge", "#glossary"].forEach(sel => {
+      const el = document.querySelector(sel);
+      if (el && el.parentElement !== document.body) document.body.appendChild(el);
+    });
     if (!presenting()) return;
     const size = `${window.innerWidth}x${window.innerHeight}`;
     const chapter = openChapter(), body = chapter && chapter.querySelector(".tour-body");
