@@ -485,7 +485,8 @@ def test_phone_nav_and_chapter_5_views_fit(browser, app_url):
         assert pick["x"] >= 0 and pick["x"] + pick["width"] <= 390 and pick["width"] >= 300
         boxes = page.evaluate("""() => [...document.querySelectorAll('#chapter-5 .tour-view .wedlm-view')].map(v => {
             const b = v.getBoundingClientRect();
-            const parts = [...v.querySelectorAll('.legend .tok, .chartlegend, svg, .tokens .tok')].map(e => e.getBoundingClientRect()).filter(r => r.width > 0);
+            const parts = [...v.querySelectorAll('.legend .tok, .chartlegend, svg, .tokens .tok')]
+                .map(e => e.getBoundingClientRect()).filter(r => r.width > 0);   // hidden: no box
             return {box: [b.left, b.top, b.right, b.bottom], spill: parts.some(p => p.right > b.right + 1 || p.left < b.left - 1)};
         })""")
         assert len(boxes) == 3
@@ -509,3 +510,24 @@ def test_no_source_path_on_the_page(browser, app_url):
             assert not re.search(r"\b[\w/]+\.py\b|\btools/|\bapp/", text), (tab, re.findall(r"\S*\.py\b|\S*tools/\S*", text))
     finally:
         page.close()
+
+
+def test_every_tour_event_that_runs_forwards_shares_the_pool(app_demo):
+    live = {"tour_ar", "tour_chapter_2", "tour_chapter_3", "tour_chapter_4", "tour_branch", "tour_race",
+            "tour_entropy", "tour_tau"}
+    events = {f.api_name: f for f in app_demo.fns.values() if f.api_name in live}
+    assert set(events) == live
+    limit = app_demo.explorer_limits.concurrency
+    assert {(f.concurrency_id, f.concurrency_limit) for f in events.values()} == {("forwards", limit)}
+
+
+def test_answering_live_marks_each_answer_by_its_final_number(tiny_lm):
+    """Chapter 8's "try it": each question decoded, marked right only when its final number is
+    the answer (a random tiny model answers nothing right)."""
+    from wedlm import DecodeConfig
+    prompts = ch8_tau.questions()[:2]
+    outputs = ch8_tau.answer_all(tiny_lm, prompts, DecodeConfig(max_new_tokens=8, threshold=2.0))
+    assert [o["id"] for o in outputs] == [p["id"] for p in prompts]
+    assert all(o["right"] == (o["got"] == o["answer"]) for o in outputs)
+    row = ch8_tau.answer_row(2.0, outputs)
+    assert row["total"] == 2 and row["right"] == sum(o["right"] for o in outputs)
