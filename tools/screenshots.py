@@ -88,7 +88,8 @@ def main() -> int:
                 page.wait_for_timeout(1500)  # plots finish drawing
                 save(page.screenshot(), OUT / f"tour-chapter-{args.chapter}-{label}.png")
                 decode_step(page)
-                page.evaluate("() => window.scrollBy(0, document.querySelector('#stepper').getBoundingClientRect().top - 8)")
+                page.evaluate("() => window.scrollBy(0, "
+                              "document.querySelector('#stepper').getBoundingClientRect().top - 8)")
                 page.wait_for_timeout(1500)
                 save(page.screenshot(), OUT / f"decode-step-{label}.png")
                 page.get_by_role("tab", name="Race").click()

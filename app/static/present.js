@@ -47,7 +47,16 @@
     window.dispatchEvent(new Event("resize"));   // plots re-measure their width
   }
 
+  function place() {
+    // the glossary floats over the page (Gradio's boxes would clip it); the badge sits in the nav row
+    const panel = document.querySelector("#glossary"), badge = document.querySelector("#presenting-badge");
+    const nav = document.querySelector("#tour-nav");
+    if (panel && panel.parentElement !== document.body) document.body.appendChild(panel);
+    if (badge && nav && badge.parentElement !== nav) nav.prepend(badge);
+  }
+
   function start(fullscreen) {
+    place();
     document.body.classList.add("tour-present");
     label();
     if (fullscreen && !document.fullscreenElement && document.documentElement.requestFullscreen) {
@@ -101,10 +110,7 @@
   let lastSize = "";
   setInterval(() => {   // a window resized, or the chapter's content changed height: fit again
     // the badge and the glossary float over the page: move them out of Gradio's boxes, which clip
-    ["#presenting-badge", "#glossary"].forEach(sel => {
-      const el = document.querySelector(sel);
-      if (el && el.parentElement !== document.body) document.body.appendChild(el);
-    });
+    place();
     if (!presenting()) return;
     const size = `${window.innerWidth}x${window.innerHeight}`;
     const chapter = openChapter(), body = chapter && chapter.querySelector(".tour-body");

@@ -45,6 +45,16 @@ def law(rows, tau, decode_timeline, sweep_point):
     return entropy.law_figure(rows or [], threshold, yours)
 
 
+def suite_source(recorded: dict | None) -> str:
+    """Where the suite's rows come from and what its columns mean, in a visitor's words."""
+    where = (f"Recorded on the bundled models when this app was built (τ = {recorded['config']['threshold']}, "
+             f"at most {recorded['config']['max_new_tokens']} new tokens). “Run the suite” measures it again "
+             "live, row by row." if recorded else "“Run the suite” measures it live, row by row.")
+    return (where + " Columns: *tokens_per_forward*, output tokens per forward pass; *forward_ratio*, AR's "
+            "forward passes divided by WeDLM's on the same prompt; *speedup_tokens_per_s*, WeDLM's tokens per "
+            "second divided by AR's.")
+
+
 def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None = None) -> None:
     models, ar_name = ctx.models, ctx.ar_model_name
     recorded = entropy.recorded_suite() if serves_bundled_model(ctx) else None
@@ -79,13 +89,7 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
         tau = knobs.number("threshold")
         max_new = gr.Slider(8, 256, value=entropy.SUITE_MAX_NEW_TOKENS, step=8, label="Max new tokens")
         suite_btn = gr.Button("Run the suite", variant="primary", elem_id="suite-run")
-    where = (f"Recorded on the bundled models when this app was built (τ = {recorded['config']['threshold']}, "
-             f"at most {recorded['config']['max_new_tokens']} new tokens). "
-             f"“Run the suite” measures it again live, row by row."
-             if recorded else "“Run the suite” measures it live, row by row.")
-    gr.Markdown(where + " Columns: *tokens_per_forward*, output tokens per forward pass; *forward_ratio*, "
-                "AR's forward passes divided by WeDLM's on the same prompt; *speedup_tokens_per_s*, WeDLM's "
-                "tokens per second divided by AR's.", elem_id="suite-source")
+    gr.Markdown(suite_source(recorded), elem_id="suite-source")
     law_plot = gr.Plot(value=entropy.law_figure(recorded["rows"], recorded["config"]["threshold"])
                        if recorded else None, elem_id="entropy-law", label="Entropy against tokens per forward")
     table = gr.Dataframe(value=rows_frame(recorded["rows"]) if recorded else None, elem_id="suite-table",

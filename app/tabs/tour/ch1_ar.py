@@ -11,7 +11,7 @@ from .data import TOUR_PROMPTS
 from .frame import at_step, body, drawn, live_decode, pool, slot, stepper_html, try_box
 from .words import elsewhere, narration, term, tok
 
-TITLE = "1 · One token per forward: AR decoding and the KV cache"
+TITLE = "1 · One token per forward: AR and the KV cache"
 KEY = "tour-1"
 
 

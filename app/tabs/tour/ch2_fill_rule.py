@@ -10,7 +10,7 @@ from . import moments
 from .frame import at_step, body, drawn, slot, stepper_html, window_try
 from .words import colour, elsewhere, narration, run_summary, term
 
-TITLE = "2 · The window of masks and the fill rule (τ, λ, d)"
+TITLE = "2 · Masks and the fill rule (τ, λ, d)"
 KEY = "tour-2"
 
 

@@ -9,7 +9,7 @@ from . import moments
 from .frame import at_step, body, drawn, slot, stepper_html, window_try
 from .words import colour, elsewhere, narration, run_summary, some, term
 
-TITLE = "3 · Topological reordering: filled tokens move in front of masks"
+TITLE = "3 · Reordering: filled tokens before masks"
 KEY = "tour-3"
 
 

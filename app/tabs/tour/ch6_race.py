@@ -15,7 +15,7 @@ from .data import TOUR_PROMPTS
 from .frame import ar_and_streaming, body, pool, try_box
 from .words import colour, narration, term
 
-TITLE = "6 · The race against AR, forward by forward"
+TITLE = "6 · The race against AR"
 PLAY_TICK_S = 0.15   # a live race replays one forward per this many seconds
 
 
@@ -30,7 +30,8 @@ def view(timelines: dict[str, Timeline], tick: int, playing: bool = False):
         "Same prompt, both decoders, one forward pass per tick. The AR model (WeDLM's parent: the model "
         f"it was trained from, the {colour('decoder-ar')} lane) writes one token per forward; WeDLM (the "
         f"{colour('decoder-streaming')} lane) commits the whole leading filled run each forward.",
-        f"After <b>{tick}</b> forwards (through step {tick - 1}): AR has {n_ar} tokens, WeDLM {n_wd}. Over the whole decode WeDLM "
+        f"After <b>{tick}</b> forwards (through step {tick - 1}): AR has {n_ar} tokens, WeDLM {n_wd}. "
+        "Over the whole decode WeDLM "
         f"makes {st_wd['tokens_per_forward']:.2f} {term('tpf')} (AR {st_ar['tokens_per_forward']:.2f}).",
         f"On the wall clock the gain is smaller ({wall:.1f}× AR's tokens per second when recorded): a "
         f"WeDLM forward carries the whole window ({st_wd['rows_processed'] / max(st_wd['forwards'], 1):.0f} "

@@ -17,7 +17,7 @@ from .data import TAU_CLASS, TAU_MAX_NEW
 from .frame import body, pool, try_box
 from .words import colour, narration, term
 
-TITLE = "8 · What τ trades: speed against right answers"
+TITLE = "8 · What τ trades: speed or right answers"
 
 
 def questions() -> list[dict]:

@@ -78,7 +78,8 @@ def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, h
               f'(AR pace) <span class="key line marker-key"></span>this step</div>')
     title = '<div class="charttitle">Committed tokens after each forward</div>'
     svg = (f'<svg class="chart" viewBox="0 0 {W} {height}" width="100%" role="img" '
-           f'aria-label="Committed tokens after each forward" preserveAspectRatio="xMidYMid meet">{"".join(body)}</svg>')
+           f'aria-label="Committed tokens after each forward" preserveAspectRatio="xMidYMid meet">'
+           f'{"".join(body)}</svg>')
     return title + svg + legend
 
 
