@@ -100,11 +100,18 @@
 
   // A bundle appears (page load, or Gradio swapped a gr.HTML's content): unpack and show it.
   async function adopt(el) {
-    const script = el.querySelector(".wedlm-steps");
-    if (!script || script.__adopted) return;
-    script.__adopted = true;
-    const key = el.dataset.stepper, text = script.textContent;
-    const old = steppers[key];
+    // Gradio may patch a gr.HTML in place (the same elements, new text): the text is the identity
+    const packed = el.querySelector(".wedlm-steps"), key = el.dataset.stepper;
+    if (!packed) {   // no trace any more: empty the views
+      if (steppers[key]) {
+        stop(steppers[key]);
+        delete steppers[key];
+        viewsOf(key).forEach(slot => { slot.innerHTML = ""; delete slot.dataset.step; slot.__drawn = null; });
+      }
+      return;
+    }
+    const text = packed.textContent, old = steppers[key];
+    if (old && old.el === el && old.text === text) return;
     if (old) stop(old);
     const s = { el, text, data: null, step: 0, timer: null, colourBy: old ? old.colourBy : "state" };
     steppers[key] = s;
