@@ -130,11 +130,12 @@ def count_requests(page, origin: str) -> int:
 
 def measure_visitors(browser, url: str, visitors: int, seconds: float) -> dict:
     """`visitors` pages open the Decode tab, then each steps once a second for `seconds`."""
-    context = browser.new_context(viewport={"width": 1024, "height": 768})
     pages, requests = [], []
     for _ in range(visitors):
-        page = context.new_page()
-        page.goto(url, wait_until="domcontentloaded")
+        # a context each: like a visitor's own browser (Chromium keeps 6 connections per host
+        # and profile, and every Gradio page holds one open)
+        page = browser.new_context(viewport={"width": 1024, "height": 768}).new_page()
+        page.goto(url, wait_until="domcontentloaded", timeout=300_000)
         open_decode_tab(page)
         pages.append(page)
     origin = url.rstrip("/")
@@ -149,7 +150,8 @@ def measure_visitors(browser, url: str, visitors: int, seconds: float) -> dict:
     time.sleep(seconds)  # the Playwright client idles; this process's CPU is the server's
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - t0
     steps = sum(page.evaluate("() => window.__steps") for page in pages)
-    context.close()
+    for page in pages:
+        page.context.close()
     return {"visitors": visitors, "visitor_seconds": round(wall, 1), "visitor_steps": steps,
             "visitor_requests": len(requests), "server_cpu_percent_of_one_core": round(100 * cpu / wall, 2)}
 
@@ -203,7 +205,7 @@ def main() -> int:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
             page = browser.new_page(viewport=VIEWPORT)
-            page.goto(url, wait_until="domcontentloaded")
+            page.goto(url, wait_until="domcontentloaded", timeout=300_000)
             open_decode_tab(page)
             out = measure_live_decode(page, args)
             out |= measure_steps(page, args.steps)
@@ -211,6 +213,7 @@ def main() -> int:
             fps = page.evaluate(FPS)
             out["reorder_fps"] = None if fps is None else round(fps, 1)
             page.close()
+            print(json.dumps(out, ensure_ascii=False), flush=True)  # the single-page figures
             out |= measure_visitors(browser, url, args.visitors, args.seconds)
             browser.close()
     finally:

@@ -21,6 +21,8 @@
   function tint(slot, s) {
     // the canvas's "colour by" switch: per-position colours drawn by the server (render.canvas_tints)
     const mode = s.colourBy || "state", colours = (s.data.tints || {})[mode];
+    if (mode === "state" && !slot.__tinted) return;   // freshly drawn views carry no tint
+    slot.__tinted = mode !== "state";
     slot.querySelectorAll(".canvas .tok[data-pos]").forEach(t => {
       const plain = /st-(mask|dropped)/.test(t.className);
       t.style.background = colours && !plain ? (colours[t.dataset.pos] || "") : "";
@@ -32,6 +34,7 @@
     const d = s.data, i = step - d.first, name = slot.dataset.view;
     if (name in d.views) {
       slot.innerHTML = d.views[name][i];
+      slot.__tinted = false;   // drawn afresh: no tint yet
     } else if (name in d.whole) {
       if (slot.__drawn !== d) { slot.innerHTML = d.whole[name]; slot.__drawn = d; }
       slot.querySelectorAll("[data-at-step].now").forEach(e => e.classList.remove("now"));
