@@ -66,8 +66,9 @@ def test_run_decode_step_through_and_render(page):
     page.fill("#max-new input[type=number]", "24")
     page.press("#max-new input[type=number]", "Enter")
     page.click("#run")
-    page.wait_for_function("() => document.querySelector('#badge') && document.querySelector('#badge').innerText.includes('per forward')",
-                           timeout=60_000)
+    page.wait_for_function("() => document.querySelector('#canvas .prompt').innerText.includes('window.__xss=1') && "
+                           "!document.querySelector('#stepper [data-live]') && "
+                           "document.querySelector('#badge').innerText.includes('per forward')", timeout=60_000)
     assert page.inner_text("#output .outbox").strip()
     page.screenshot(path=str(ARTIFACTS / "decode-finished.png"), full_page=True)
 
@@ -507,7 +508,12 @@ def test_attention_grids_fit_and_keep_their_orange_cells_when_followed(browser, 
         page.goto(app_url, wait_until="domcontentloaded")
         open_decode_tab(page)
         page.wait_for_selector("#mask-logical .maskgrid td", timeout=60_000)
-        page.evaluate("() => window.wedlmStepper.show('decode', 0)")
+        step = page.evaluate("""() => { const last = +document.querySelector('#stepper input[type=range]').max;
+            for (let k = 0; k <= last; k++) {   // the first step whose logical grid has orange cells
+              window.wedlmStepper.show('decode', k);
+              if (document.querySelector('#mask-logical td.later')) return k; }
+            return null; }""")
+        assert step is not None
         for grid in ("mask-physical", "mask-logical"):
             widths = page.evaluate("g => { const s = document.querySelector('#' + g + ' .gridscroll'); "
                                    "return [s.scrollWidth, s.clientWidth, s.getBoundingClientRect().right]; }", grid)

@@ -5,8 +5,9 @@ python -m tools.screenshots [--chapter 3] [--present-chapter 5]      (from the r
 Launches the explorer on the bundled model (loopback, a free port), drives headless Chromium
 (Debian's /usr/bin/chromium) through Playwright, and writes what a visitor sees on the first
 screen at 1440×900 (laptop), 1024×768 (projector) and 390×844 (phone):
-tour-chapter-N-<size>.png, decode-step-<size>.png, race-<size>.png; and the tour presenting on a
-1920×1080 projector (tour-presenting-1920.png), saved as 256-colour PNGs.
+tour-chapter-N-<size>.png, decode-step-<size>.png, decode-charts-<size>.png (the charts and
+attention grids below), race-<size>.png; and the tour presenting on a 1920×1080 projector
+(tour-presenting-1920.png), saved as 256-colour PNGs.
 """
 from __future__ import annotations
 
@@ -50,8 +51,9 @@ def decode_step(page) -> None:
     step = moments.reorder_step(trace) if trace else None
     if step is None:
         return
-    page.evaluate("s => window.wedlmStepper.show('decode', s)", step)  # app/static/stepper.js
-    page.wait_for_function("s => document.querySelector('#stepper .wedlm-stepper').dataset.step === String(s)",
+    page.wait_for_function("() => window.wedlmStepper && window.wedlmStepper.ready('decode')", timeout=60_000)
+    page.evaluate("k => window.wedlmStepper.show('decode', k)", step)  # stepping runs in the page
+    page.wait_for_function("s => document.querySelector('#badge').innerText.includes('step ' + s + ' ')",
                            arg=step, timeout=30_000)
 
 
@@ -70,6 +72,7 @@ def main() -> int:
     parser.add_argument("--chapter", type=int, default=3, help="the tour chapter to show (default 3)")
     parser.add_argument("--present-chapter", type=int, default=5,
                         help="the chapter of the presenting shot (default 5)")
+    parser.add_argument("--decode-only", action="store_true", help="only the Decode tab's shots")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -86,12 +89,20 @@ def main() -> int:
                 page.goto(f"{url}/?chapter={args.chapter}", wait_until="domcontentloaded")
                 page.wait_for_selector(f"#tour-viz-{args.chapter}", state="visible", timeout=300_000)
                 page.wait_for_timeout(1500)  # plots finish drawing
-                save(page.screenshot(), OUT / f"tour-chapter-{args.chapter}-{label}.png")
+                if not args.decode_only:
+                    save(page.screenshot(), OUT / f"tour-chapter-{args.chapter}-{label}.png")
                 decode_step(page)
-                page.evaluate("() => window.scrollBy(0, "
-                              "document.querySelector('#stepper').getBoundingClientRect().top - 8)")
+                page.locator("#stepper").scroll_into_view_if_needed()  # the step's views, not the form
+                page.evaluate("() => window.scrollBy(0, document.querySelector('#stepper').getBoundingClientRect().top - 8)")
                 page.wait_for_timeout(1500)
                 save(page.screenshot(), OUT / f"decode-step-{label}.png")
+                page.locator("#mask-physical").scroll_into_view_if_needed()  # the grids and charts below
+                page.evaluate("() => window.scrollBy(0, document.querySelector('#entropy-bars').getBoundingClientRect().top - 8)")
+                page.wait_for_timeout(500)
+                save(page.screenshot(), OUT / f"decode-charts-{label}.png")
+                if args.decode_only:
+                    page.close()
+                    continue
                 page.get_by_role("tab", name="Race").click()
                 page.fill("#race-prompt textarea", RACE_PROMPT)
                 page.click("#race-run")
@@ -103,10 +114,11 @@ def main() -> int:
                 page.wait_for_timeout(1500)
                 save(page.screenshot(), OUT / f"race-{label}.png")
                 page.close()
-            page = browser.new_page(viewport={"width": PROJECTOR[0], "height": PROJECTOR[1]})
-            presenting(page, url, args.present_chapter)
-            save(page.screenshot(), OUT / "tour-presenting-1920.png")
-            page.close()
+            if not args.decode_only:
+                page = browser.new_page(viewport={"width": PROJECTOR[0], "height": PROJECTOR[1]})
+                presenting(page, url, args.present_chapter)
+                save(page.screenshot(), OUT / "tour-presenting-1920.png")
+                page.close()
             browser.close()
     finally:
         demo.close()

@@ -21,6 +21,8 @@
   function tint(slot, s) {
     // the canvas's "colour by" switch: per-position colours drawn by the server (render.canvas_tints)
     const mode = s.colourBy || "state", colours = (s.data.tints || {})[mode];
+    if (mode === "state" && !slot.__tinted) return;   // freshly drawn views carry no tint
+    slot.__tinted = mode !== "state";
     slot.querySelectorAll(".canvas .tok[data-pos]").forEach(t => {
       const plain = /st-(mask|dropped)/.test(t.className);
       t.style.background = colours && !plain ? (colours[t.dataset.pos] || "") : "";
@@ -32,6 +34,7 @@
     const d = s.data, i = step - d.first, name = slot.dataset.view;
     if (name in d.views) {
       slot.innerHTML = d.views[name][i];
+      slot.__tinted = false;   // drawn afresh: no tint yet
     } else if (name in d.whole) {
       if (slot.__drawn !== d) { slot.innerHTML = d.whole[name]; slot.__drawn = d; }
       slot.querySelectorAll("[data-at-step].now").forEach(e => e.classList.remove("now"));
@@ -100,11 +103,18 @@
 
   // A bundle appears (page load, or Gradio swapped a gr.HTML's content): unpack and show it.
   async function adopt(el) {
-    const script = el.querySelector(".wedlm-steps");
-    if (!script || script.__adopted) return;
-    script.__adopted = true;
-    const key = el.dataset.stepper, text = script.textContent;
-    const old = steppers[key];
+    // Gradio may patch a gr.HTML in place (the same elements, new text): the text is the identity
+    const packed = el.querySelector(".wedlm-steps"), key = el.dataset.stepper;
+    if (!packed) {   // no trace any more: empty the views
+      if (steppers[key]) {
+        stop(steppers[key]);
+        delete steppers[key];
+        viewsOf(key).forEach(slot => { slot.innerHTML = ""; delete slot.dataset.step; slot.__drawn = null; });
+      }
+      return;
+    }
+    const text = packed.textContent, old = steppers[key];
+    if (old && old.el === el && old.text === text) return;
     if (old) stop(old);
     const s = { el, text, data: null, step: 0, timer: null, colourBy: old ? old.colourBy : "state" };
     steppers[key] = s;

@@ -143,12 +143,12 @@ def layout(limits: Limits) -> DecodeTab:
                                       label="Colour tokens by", elem_id="colour-by")
             view_box("output", "output")
     view_box("orders", "orders")
-    with gr.Row(equal_height=False):
-        view_box("bars", "entropy-bars", min_width=300)
-        view_box("growth", "growth", min_width=300)
-    with gr.Row(equal_height=False):
-        view_box("mask-physical", "mask-physical", min_width=300)
-        view_box("mask-logical", "mask-logical", min_width=300)
+    for pair in ((("bars", "entropy-bars"), ("growth", "growth")),
+                 (("mask-physical", "mask-physical"), ("mask-logical", "mask-logical"))):
+        with gr.Row(equal_height=False):  # side by side when wide, one under the other on a phone
+            for name, elem_id in pair:
+                with gr.Column(min_width=320):
+                    view_box(name, elem_id)
     view_box("heatmap", "entropy-heatmap")
     view_box("table", "step-table")
     with gr.Accordion("Branch: re-run from the current step with other knobs", open=False, elem_id="branch-fold"):
