@@ -546,3 +546,51 @@ def test_the_entropy_explorer_names_no_source_file():
     text = suite_source(entropy.recorded_suite())
     assert "Recorded on the bundled models" in text and "forward_ratio" in text
     assert not re.search(r"\.py\b|tools/|assets/", text)
+
+
+def stepper_steps(page, n: int) -> dict:
+    """The chapter's stepper step, the step each of its view boxes shows, and the narration's."""
+    return page.evaluate("""n => {
+        const root = document.querySelector('#chapter-' + n);
+        return {stepper: +root.querySelector('.wedlm-stepper').dataset.step,
+                views: [...root.querySelectorAll('.wedlm-view')].map(v => +v.dataset.step),
+                text: +root.querySelector('.tour-text[data-step]').dataset.step,
+                markers: [...root.querySelectorAll('.at-step.now')].map(m => +m.dataset.atStep)};
+    }""", n)
+
+
+def test_a_chapters_step_controls_move_every_view_and_the_words(browser, app_url, data):
+    page = open_page(browser, app_url, (1024, 768), "?chapter=5")
+    try:
+        page.wait_for_selector("#tour-viz-5 .chart", state="visible", timeout=180_000)
+        wait_plots(page, 5)
+        _, step = data.at("stall")
+        before = stepper_steps(page, 5)
+        assert before == {"stepper": step, "views": [step] * 4, "text": step, "markers": [step]}
+        page.click("#chapter-5 .wedlm-stepper button[data-act=next]")
+        page.wait_for_function("s => +document.querySelector('#chapter-5 .wedlm-stepper').dataset.step === s",
+                               arg=step + 1)
+        after = stepper_steps(page, 5)
+        assert after == {"stepper": step + 1, "views": [step + 1] * 4, "text": step + 1, "markers": [step + 1]}
+        assert f"Step {step + 1}" in page.inner_text("#tour-text-5")
+    finally:
+        page.close()
+
+
+def test_a_live_redecode_without_the_moment_shows_that_run(browser, app_url):
+    """Chapter 2 at τ = 1000 fills every mask every step (the chapter's moment never happens):
+    the chapter steps the live run, and its words say what that run did."""
+    page = open_page(browser, app_url, (1024, 768), "?chapter=2")
+    try:
+        page.wait_for_selector("#tour-viz-2 .chart", state="visible", timeout=180_000)
+        recorded = page.inner_text("#tour-text-2")
+        page.fill("#tour2-tau input", "1000")
+        page.click("#tour-try-2")
+        page.wait_for_function("() => document.querySelector('#tour-text-2').innerText.includes('Your run')",
+                               timeout=120_000)
+        text = page.inner_text("#tour-text-2")
+        assert text != recorded and re.search(r"wrote \d+ tokens in \d+ forwards", text)
+        steps = stepper_steps(page, 2)
+        assert steps["views"] == [steps["stepper"]] * 3 and steps["text"] == steps["stepper"]
+    finally:
+        page.close()
