@@ -254,11 +254,13 @@ def grid_html(window: list, order: list[int], start: int, cache_len: int, labels
         rows.append(f'<tr data-pos="{start + i}"><th class="row st-{kinds[i].split()[0]}"{later}>{start + i}:{labels[i]}</th>'
                     f'<td class="on prefix">{"".join(cell(j) for j in idx)}</tr>')
     title = "logical order (the text)" if logical else "physical order (what runs)"
-    later_key = ' Orange ›: a mask sees a filled token after it in the text.' if any(
+    later_key = (f' {palette.colour_word("attend-later").capitalize()} ›: a mask sees a filled token after it '
+                 'in the text.') if any(
         window[i] is None and any(vis[i][j] and j > i for j in idx) for i in idx) else ""
     cap = 84 + 20 * (len(idx) + 1)
     return (f'<div class="maskgrid"><div class="gridtitle">Attention, {title}: a row sees a column where '
-            f'blue; the first column is the cached prefix ({cache_len} tokens).{later_key}</div>'
+            f'{palette.colour_word("attend")}; the first column is the cached prefix ({cache_len} tokens).'
+            f'{later_key}</div>'
             f'<div class="gridscroll"><table style="max-width:{cap}px"><colgroup><col class="rowlab">'
             f'<col span="{len(idx) + 1}"></colgroup><tr><th></th><th class="col" title="the cached prefix">'
             f'<div>prefix</div></th>{head}</tr>{"".join(rows)}</table></div></div>')
