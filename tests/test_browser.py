@@ -463,7 +463,7 @@ def test_export_draws_the_step_like_the_app(page, browser, tiny_lm, tmp_path):
     try:
         offline.goto(replay.as_uri())
         offline.wait_for_selector("#canvas .tok")
-        views = "() => Object.fromEntries([...document.querySelectorAll('.wedlm-view')].map(v => [v.dataset.view, v.innerHTML]))"
+        views = "() => Object.fromEntries([...document.querySelectorAll('.wedlm-view[data-stepper=decode]')].map(v => [v.dataset.view, v.innerHTML]))"
         for k in (0, 1, len(trace.steps) - 1):
             for p in (page, offline):
                 p.evaluate("k => window.wedlmStepper.show('decode', k)", k)
