@@ -143,6 +143,7 @@ def test_slow_page_load_example_never_replaces_an_upload(browser, app_url, tiny_
         return read_trace_file(path)
 
     monkeypatch.setattr(decode_tab, "read_trace_file", slow_for_examples)
+    decode_tab.example_bundle.cache_clear()  # examples are drawn once and cached: read it again
     trace = decode(tiny_lm, "Count from 1 to 9:", "streaming", DecodeConfig(window=8, threshold=3.0, max_new_tokens=12))
     trace.prompt = "my uploaded prompt"
     mine = tmp_path / "mine.json"
