@@ -77,10 +77,9 @@ def test_run_decode_step_through_and_render(page):
     assert page.locator("#orders .slot").count() > 0
     # attention masks: HTML grids, window rows x (prefix + window) columns
     for grid in ("mask-physical", "mask-logical"):
-        rows = page.locator(f"#{grid} .maskgrid tr").count() - 1
-        cells = page.locator(f"#{grid} .maskgrid td").count()
-        assert rows > 0 and cells == rows * (rows + 1)
-        assert page.locator(f"#{grid} .maskgrid td.on").count() >= rows
+        sees = page.eval_on_selector_all(f"#{grid} .maskgrid g.gr", "rows => rows.map(r => r.dataset.sees)")
+        assert sees and all(len(s) == len(sees) for s in sees)  # a square of window slots
+        assert all("1" in s or "2" in s for s in sees) and page.locator(f"#{grid} .maskgrid rect.on").count() >= 1
     assert page.locator("#growth svg polyline.growth").count() == 1
     assert page.locator("#entropy-heatmap svg rect").count() > 1
     assert page.locator("#step-table tr").count() > 2
@@ -143,6 +142,7 @@ def test_slow_page_load_example_never_replaces_an_upload(browser, app_url, tiny_
         return read_trace_file(path)
 
     monkeypatch.setattr(decode_tab, "read_trace_file", slow_for_examples)
+    decode_tab.example_bundle.cache_clear()  # examples are drawn once and cached: read it again
     trace = decode(tiny_lm, "Count from 1 to 9:", "streaming", DecodeConfig(window=8, threshold=3.0, max_new_tokens=12))
     trace.prompt = "my uploaded prompt"
     mine = tmp_path / "mine.json"
@@ -226,11 +226,12 @@ def test_entropy_tab_sweep_and_lessons_tab(page):
     assert "none" in page.inner_text("#sweep-table")
     page.screenshot(path=str(ARTIFACTS / "entropy-sweep.png"), full_page=True)
     open_tab(page, "How it works")
-    page.wait_for_function("() => document.querySelector('#pg-mask-logical .maskgrid td')", timeout=30_000)
+    page.wait_for_function("() => document.querySelector('#pg-mask-logical .maskgrid g.gr')", timeout=30_000)
     assert "leading filled slot(s) commit" in page.inner_text("#pg-orders")
     assert plot_traces(page, "training-mask") == 1
-    # the playground draws with the Decode tab's own renderer: 8 rows of 1 + 8 cells
-    assert page.locator("#pg-mask-physical .maskgrid td").count() == 8 * 9
+    # the playground draws with the Decode tab's own renderer: 8 rows of 8 window columns
+    sees = page.eval_on_selector_all("#pg-mask-physical .maskgrid g.gr", "rows => rows.map(r => r.dataset.sees)")
+    assert len(sees) == 8 and all(len(s) == 8 for s in sees)
     page.get_by_label("2", exact=True).check()  # fill slot 2: now 0..3 lead and commit
     page.wait_for_function("() => document.querySelector('#pg-orders').innerText.includes('4 leading filled')",
                            timeout=30_000)
@@ -300,7 +301,7 @@ def test_ar_trace_gets_views_that_mean_something(page):
     page.wait_for_function("() => document.querySelector('#badge .dec').innerText === 'ar'", timeout=30_000)
     assert page.locator("#entropy-bars svg rect.bar").count() > 1
     assert page.locator("#entropy-heatmap svg rect.poscol").count() > 1
-    assert page.locator("#mask-physical .maskgrid td").count() == 0  # no 1×1 grid: a sentence instead
+    assert page.locator("#mask-physical .maskgrid g.gr").count() == 0  # no 1×1 grid: a sentence instead
     assert "one row" in page.inner_text("#mask-physical")
     assert "next-token head predicts" in page.inner_text("#narration")
 
@@ -347,7 +348,7 @@ def test_views_fit_the_room(browser, app_url, width, height):
         page.goto(app_url, wait_until="domcontentloaded")
         open_decode_tab(page)
         page.wait_for_selector("#canvas .tok", timeout=60_000)
-        page.wait_for_selector("#mask-logical .maskgrid td", timeout=60_000)
+        page.wait_for_selector("#mask-logical .maskgrid g.gr", state="attached", timeout=60_000)
         page.wait_for_selector("#entropy-heatmap svg", timeout=30_000)
         boxes = page.evaluate("""ids => ids.map(id => { const r = document.getElementById(id).getBoundingClientRect();
                                    return [id, r.left, r.top + scrollY, r.right, r.bottom + scrollY]; })""", VIEWS)
@@ -507,23 +508,26 @@ def test_attention_grids_fit_and_keep_their_orange_cells_when_followed(browser, 
     try:
         page.goto(app_url, wait_until="domcontentloaded")
         open_decode_tab(page)
-        page.wait_for_selector("#mask-logical .maskgrid td", timeout=60_000)
+        page.wait_for_selector("#mask-logical .maskgrid g.gr", state="attached", timeout=60_000)
         step = page.evaluate("""() => { const last = +document.querySelector('#stepper input[type=range]').max;
             for (let k = 0; k <= last; k++) {   // the first step whose logical grid has orange cells
               window.wedlmStepper.show('decode', k);
-              if (document.querySelector('#mask-logical td.later')) return k; }
+              if (document.querySelector('#mask-logical rect.later')) return k; }
             return null; }""")
         assert step is not None
         for grid in ("mask-physical", "mask-logical"):
-            widths = page.evaluate("g => { const s = document.querySelector('#' + g + ' .gridscroll'); "
-                                   "return [s.scrollWidth, s.clientWidth, s.getBoundingClientRect().right]; }", grid)
-            assert widths[0] <= widths[1] + 1 and widths[2] <= width, (grid, widths)
-        later = page.locator("#mask-logical td.later").first
-        row = later.locator("xpath=..")
+            box = page.evaluate("g => { const v = document.querySelector('#' + g + ' .maskgrid');"
+                                "const s = v.querySelector('svg').getBoundingClientRect();"
+                                "return [v.scrollWidth, v.clientWidth, s.right]; }", grid)
+            assert box[0] <= box[1] + 1 and box[2] <= width, (grid, box)
+        row = page.locator("#mask-logical g.gr[data-sees*='2']").first
         pos = row.get_attribute("data-pos")
         page.locator(f'#canvas .tok[data-pos="{pos}"]').click()  # follow that position
-        assert "hl" in row.get_attribute("class")
-        colour = later.evaluate("e => getComputedStyle(e).backgroundColor")
-        assert colour == "rgb(249, 115, 22)", colour  # still orange, outlined
+        assert "hl" in page.get_attribute(f'#mask-logical rect.band[data-pos="{pos}"]', "class")
+        later = row.locator("rect.later").first
+        colour = later.evaluate("e => getComputedStyle(e).fill")
+        assert colour == "rgb(249, 115, 22)", colour  # still orange, under an outline
+        stroke = page.eval_on_selector(f'#mask-logical rect.band[data-pos="{pos}"]', "e => getComputedStyle(e).fill")
+        assert stroke in ("transparent", "rgba(0, 0, 0, 0)"), stroke  # the outline does not paint over it
     finally:
         page.close()

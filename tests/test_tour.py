@@ -82,7 +82,7 @@ def used_colours(outputs) -> set[str]:
         if isinstance(o, str):
             found |= {palette.STATE_COLOURS[k] for k in re.findall(r"\bst-(\w+)", o) if k in palette.STATE_COLOURS}
             found |= {palette.decoder_colour(k) for k in re.findall(r'class="lane (\w+)"', o)}
-            cells = set(re.findall(r"""<td class=(?:"([^"]+)"|'([^']+)'|(\w+))""", o))
+            cells = set(re.findall(r"""<(?:td|rect) class=(?:"([^"]+)"|'([^']+)'|(\w+))""", o))
             cells = {" ".join(c) for c in cells}
             if any("on" in c.split() for c in cells):
                 found.add(palette.ATTEND_COLOUR)

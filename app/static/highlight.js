@@ -1,13 +1,13 @@
 // Linked highlighting: pointing at (or tapping) a token marks the same logical position in every
 // view: the canvas, both order rows, both attention grids (row and column), the entropy bars and
 // the heatmap. Views mark positions with data-pos; Plotly bars carry the position as x. An
-// attention grid's cells carry no data-pos: its column is found from the header's.
+// attention grid (SVG) marks its row and its column with outlines that carry data-pos.
 (() => {
   let pinned = null, hovered = null;
   const PLOTS = ["entropy-bars", "entropy-heatmap"];
 
   function clear() {
-    document.querySelectorAll(".hl, .hl-col").forEach(e => e.classList.remove("hl", "hl-col"));
+    document.querySelectorAll(".hl").forEach(e => e.classList.remove("hl"));
     document.querySelectorAll(".heat-hl").forEach(e => e.remove());
     document.querySelectorAll("path[data-hl]").forEach(p => {
       p.style.stroke = p.dataset.hl; p.style.strokeWidth = ""; p.removeAttribute("data-hl"); });
@@ -42,12 +42,7 @@
     clear();
     const pos = pinned ?? hovered;
     if (pos === null || pos === undefined) return;
-    const sel = `[data-pos="${CSS.escape(String(pos))}"]`;
-    document.querySelectorAll(sel).forEach(e => e.classList.add("hl"));
-    document.querySelectorAll(`.maskgrid th.col${sel}`).forEach(th => {   // the column: an outline
-      const col = th.cellIndex, table = th.closest("table");
-      if (table) [...table.rows].slice(1).forEach(r => { const c = r.cells[col]; if (c) c.classList.add("hl-col"); });
-    });
+    document.querySelectorAll(`[data-pos="${CSS.escape(String(pos))}"]`).forEach(e => e.classList.add("hl"));
     PLOTS.forEach(id => document.querySelectorAll(`#${id} .js-plotly-plot`).forEach(el => {
       markBars(el, pos); markHeatmap(el, pos); }));
   }

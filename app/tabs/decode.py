@@ -200,7 +200,7 @@ def trace_updates(ui: DecodeTab, timeline: Timeline | None, *, from_example: str
         download = str(downloads.file(f"wedlm-trace-{name}.json"))
         trace.save(download)
     decoder = trace.decoder if trace.decoder in {v for _, v in DECODER_CHOICES} else gr.skip()
-    return {ui.timeline: timeline, ui.text: render.output_text(timeline, timeline.num_steps - 1),
+    return {ui.timeline: timeline, ui.text: trace.text or render.output_text(timeline, timeline.num_steps - 1),
             ui.stepper: bundle or stepper.bundle_html(timeline, KEY, keys=True),
             ui.download: download, ui.examples: gr.Dropdown(value=from_example), ui.prompt: trace.prompt,
             ui.decoder: decoder}

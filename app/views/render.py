@@ -228,42 +228,71 @@ def narration_html(timeline: Timeline, step: int) -> str:
             f'{step} (forward {step + 1})</div><p>{" ".join(escape(t) for t in sentences)}</p></div>')
 
 
+GRID_CELL, GRID_LABEL, GRID_HEAD = 16, 100, 46  # SVG units: a cell, the row labels, the column ids
+
+
 def grid_html(window: list, order: list[int], start: int, cache_len: int, labels: list[str],
               kinds: list[str], logical: bool) -> str:
-    """A window's attention mask as an HTML grid (window rows × [prefix, window] columns): in
+    """A window's attention mask as an SVG grid (window rows × [prefix, window] columns): in
     physical order the causal triangle that runs, in logical order what each token sees from
-    its place in the text (masks see later filled tokens, orange and marked ›). HTML rather than
-    a plot: small enough to draw for every step. The grid fits its box (fixed layout: cells
-    shrink on a phone, capped at 20 px on a wide screen), so it never scrolls sideways. Cells
-    carry no data-pos (the columns' headers do; app/static/highlight.js outlines a column).
-    Labels are escaped HTML already. Shared with the playground."""
+    its place in the text (masks see later filled tokens: orange, marked ›). Runs of seen cells
+    are one rectangle each (a grid of cells cost the page tens of ms a step), and the SVG scales
+    to its box, so it never scrolls sideways. Each row carries data-pos and data-sees (per
+    column: 1 seen, 0 not, 2 seen and later); rows and columns are outlined when followed
+    (app/static/highlight.js), so the orange cells stay visible. Labels are escaped HTML
+    already. Shared with the playground."""
     idx = list(range(len(window))) if logical else list(order)
     vis = visibility(window)  # the same mask either way; only the row/column order differs
-    head = "".join(f'<th class="col" data-pos="{start + i}"><div>{start + i}</div></th>'
-                   for i in idx)
-    rows = []
-    for i in idx:
-        later = ' title="sees a filled token to its right"' if logical and window[i] is None and any(
-            vis[i][j] and j > i for j in idx) else ""
-
-        def cell(j: int) -> str:
-            if not vis[i][j]:
-                return "<td>"  # off: the default colour (closing tags left out: a third of the bytes)
-            # "later": a mask seeing a filled token logically after it (what reordering buys)
-            return "<td class='on later'>›" if window[i] is None and j > i else "<td class=on>"
-        rows.append(f'<tr data-pos="{start + i}"><th class="row st-{kinds[i].split()[0]}"{later}>{start + i}:{labels[i]}</th>'
-                    f'<td class="on prefix">{"".join(cell(j) for j in idx)}</tr>')
+    n, c = len(idx), GRID_CELL
+    left, top = GRID_LABEL, GRID_HEAD
+    width, height = left + c * (n + 1), top + c * n
+    parts = [f'<rect class="off" x="{left + c}" y="{top}" width="{c * n}" height="{c * n}"/>',
+             f'<rect class="prefix" x="{left}" y="{top}" width="{c}" height="{c * n}"/>',
+             f'<text class="colh" x="{left + c / 2 + 4}" y="{top - 3}" transform="rotate(-90 {left + c / 2 + 4} '
+             f'{top - 3})">prefix</text>']
+    for col, j in enumerate(idx):
+        x = left + c * (col + 1)
+        parts.append(f'<text class="colh" x="{x + c / 2 + 4}" y="{top - 3}" transform="rotate(-90 {x + c / 2 + 4} '
+                     f'{top - 3})">{start + j}</text>')
+    any_later = False
+    for row, i in enumerate(idx):
+        y = top + c * row
+        sees = ["2" if vis[i][j] and window[i] is None and j > i else "1" if vis[i][j] else "0" for j in idx]
+        any_later = any_later or "2" in sees
+        runs, col = [], 0
+        while col < n:  # one rectangle per run of seen columns
+            if sees[col] == "0":
+                col += 1
+                continue
+            end = col
+            while end < n and sees[end] != "0":
+                end += 1
+            runs.append(f'<rect class="on" x="{left + c * (col + 1)}" y="{y}" width="{c * (end - col)}" height="{c}"/>')
+            col = end
+        later = "".join(f'<rect class="later" x="{left + c * (k + 1)}" y="{y}" width="{c}" height="{c}"/>'
+                        f'<text class="lt" x="{left + c * (k + 1.5)}" y="{y + c - 4}">›</text>'
+                        for k, v in enumerate(sees) if v == "2")
+        tip = ' <title>sees a filled token to its right</title>' if "2" in sees else ""
+        parts.append(f'<g class="gr" data-pos="{start + i}" data-sees="{"".join(sees)}">{tip}'
+                     f'<rect class="rowlab st-{kinds[i].split()[0]}" x="0" y="{y}" width="{left - 2}" height="{c}"/>'
+                     f'<text class="rowt" x="{left - 5}" y="{y + c - 4}">{start + i}:{labels[i]}</text>'
+                     f'{"".join(runs)}{later}</g>')
+    lines = "".join(f"M{left + c * k} {top}V{height}" for k in range(1, n + 1)) + \
+        "".join(f"M{left} {top + c * k}H{width}" for k in range(1, n))
+    parts.append(f'<path class="cells" d="{lines}"/>')
+    # outlines for a followed row or column, over the cell lines
+    parts += [f'<rect class="band" data-pos="{start + i}" x="{left}" y="{top + c * row}" width="{c * (n + 1)}" '
+              f'height="{c}"/>' for row, i in enumerate(idx)]
+    parts += [f'<rect class="gc" data-pos="{start + j}" x="{left + c * (col + 1)}" y="{top}" width="{c}" height="{c * n}"/>'
+              for col, j in enumerate(idx)]
     title = "logical order (the text)" if logical else "physical order (what runs)"
     later_key = (f' {palette.colour_word("attend-later").capitalize()} ›: a mask sees a filled token after it '
-                 'in the text.') if any(
-        window[i] is None and any(vis[i][j] and j > i for j in idx) for i in idx) else ""
-    cap = 84 + 20 * (len(idx) + 1)
+                 'in the text.') if any_later else ""
     return (f'<div class="maskgrid"><div class="gridtitle">Attention, {title}: a row sees a column where '
             f'{palette.colour_word("attend")}; the first column is the cached prefix ({cache_len} tokens).'
             f'{later_key}</div>'
-            f'<div class="gridscroll"><table style="max-width:{cap}px"><colgroup><col class="rowlab">'
-            f'<col span="{len(idx) + 1}"></colgroup><tr><th></th><th class="col" title="the cached prefix">'
-            f'<div>prefix</div></th>{head}</tr>{"".join(rows)}</table></div></div>')
+            f'<svg class="grid" viewBox="0 0 {width} {height}" width="100%" style="max-width:{round(width * 1.3)}px" '
+            f'role="img" aria-label="attention mask, {title}">{"".join(parts)}</svg></div>')
 
 
 def mask_grid(timeline: Timeline, step: int, logical: bool) -> str:
