@@ -11,13 +11,17 @@ import gradio as gr
 from wedlm.paths import BUNDLED_AR_MODEL
 
 from .tabs import decode as decode_tab, entropy as entropy_tab, lessons as lessons_tab, race as race_tab, tour
+from . import examples
 from .views import palette
 from .serving import guard, sessions
 from .serving.context import Context, Models
 from .serving.settings import Limits, limits as env_limits, on_zero_gpu, space_mode
 
 CSS = palette.css_variables() + (Path(__file__).parent / "static" / "style.css").read_text()
-HEAD = f"<script>{(Path(__file__).parent / 'static' / 'highlight.js').read_text()}</script>"  # linked highlighting
+STATIC = Path(__file__).parent / "static"
+# linked highlighting, the client-side stepper (app/views/stepper.py), projector mode and the glossary
+HEAD = "".join(f"<script>{(STATIC / name).read_text()}</script>"
+               for name in ("highlight.js", "stepper.js", "present.js"))
 
 
 def build_ui(model_name: str | None = None, ar_model_name: str | None = None,
@@ -41,9 +45,9 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None,
         with gr.Tab("Decode"):
             decode_tab.build(ctx, demo)
         with gr.Tab("Race"):
-            race_tab.build(ctx, demo, decode_tab.EXAMPLES[1][0])
+            race_tab.build(ctx, demo, examples.RACE_PROMPT)
         with gr.Tab("Entropy explorer") as entropy_explorer:
-            entropy_tab.build(ctx, demo, decode_tab.EXAMPLES[3][0], entropy_explorer)
+            entropy_tab.build(ctx, demo, examples.SWEEP_PROMPT, entropy_explorer)
         with gr.Tab("How it works"):
             lessons_tab.build(ctx, demo)
     demo.explorer_limits = ctx.limits  # launch() sizes the queue and uploads from the same limits

@@ -57,11 +57,14 @@ def test_playground_and_training_mask_endpoints(client):
 
 
 def test_tau_sweep_endpoint(client):
-    fig, table = client.predict("Count from 1 to 9:", 16, api_name="/tau_sweep")
+    fig, table, differences = client.predict("Count from 1 to 9:", 16, api_name="/tau_sweep")
     assert fig is not None
     rows = table["data"]
     assert len(rows) == 10 and rows[0][0] == "none"
     assert rows[0][2] is False  # tau = none never differs from itself
+    changed = [row[0] for row in rows if row[2]]  # each changed τ shows where its output departs
+    assert all(f"τ = {tau}" in differences for tau in changed)
+    assert ("Every τ wrote the same output" in differences) == (not changed)
     assert table["headers"][-1] == "verified_output_changed"
     assert all(r[-1] is False for r in rows)  # verified (beyond the paper): the same text at every tau
 

@@ -43,6 +43,17 @@ def page(browser, app_url):
     page.close()
 
 
+def step_button(page, act: str) -> None:
+    """Click one of the Decode tab's stepper buttons (first / prev / play / next / last)."""
+    page.click(f"#stepper button[data-act={act}]")
+
+
+def scrub(page, step: int) -> None:
+    """Drag the stepper's slider to `step` (as a pointer does: the value, then an input event)."""
+    page.eval_on_selector("#stepper input[type=range]",
+                          "(r, k) => { r.value = String(k); r.dispatchEvent(new Event('input', {bubbles: true})); }", step)
+
+
 def plot_traces(page, elem_id: str) -> int:
     """Number of data traces Plotly drew inside a gr.Plot."""
     return page.evaluate(
@@ -55,11 +66,10 @@ def test_run_decode_step_through_and_render(page):
     page.fill("#max-new input[type=number]", "24")
     page.press("#max-new input[type=number]", "Enter")
     page.click("#run")
-    page.wait_for_function(
-        "() => document.querySelector('#output textarea') && document.querySelector('#output textarea').value.length > 0",
-        timeout=60_000)
-    page.wait_for_function("() => document.querySelector('#badge') && document.querySelector('#badge').innerText.includes('per forward')",
-                           timeout=60_000)
+    page.wait_for_function("() => document.querySelector('#canvas .prompt').innerText.includes('window.__xss=1') && "
+                           "!document.querySelector('#stepper [data-live]') && "
+                           "document.querySelector('#badge').innerText.includes('per forward')", timeout=60_000)
+    assert page.inner_text("#output .outbox").strip()
     page.screenshot(path=str(ARTIFACTS / "decode-finished.png"), full_page=True)
 
     # every view rendered with data
@@ -67,24 +77,20 @@ def test_run_decode_step_through_and_render(page):
     assert page.locator("#orders .slot").count() > 0
     # attention masks: HTML grids, window rows x (prefix + window) columns
     for grid in ("mask-physical", "mask-logical"):
-        rows = page.locator(f"#{grid} .maskgrid tr").count() - 1
-        cells = page.locator(f"#{grid} .maskgrid td").count()
-        assert rows > 0 and cells == rows * (rows + 1)
-        assert page.locator(f"#{grid} .maskgrid td.on").count() >= rows
-    for plot in ("growth", "entropy-heatmap"):
-        page.wait_for_function(f"() => document.querySelector('#{plot} .js-plotly-plot')", timeout=30_000)
-        assert plot_traces(page, plot) >= 1, plot
+        sees = page.eval_on_selector_all(f"#{grid} .maskgrid g.gr", "rows => rows.map(r => r.dataset.sees)")
+        assert sees and all(len(s) == len(sees) for s in sees)  # a square of window slots
+        assert all("1" in s or "2" in s for s in sees) and page.locator(f"#{grid} .maskgrid rect.on").count() >= 1
+    assert page.locator("#growth svg polyline.growth").count() == 1
+    assert page.locator("#entropy-heatmap svg rect").count() > 1
     assert page.locator("#step-table tr").count() > 2
     assert "streaming" in page.inner_text("#badge")
 
     # step back to the first step and forward again
-    page.click("#first")
+    step_button(page, "first")
     page.wait_for_function("() => document.querySelector('#badge').innerText.includes('forward 1 of')")
     assert page.locator("#canvas .tok.st-new").count() >= 1
-    page.wait_for_function("() => document.querySelector('#entropy-bars .js-plotly-plot')")
-    page.wait_for_function(
-        "() => { const el = document.querySelector('#entropy-bars .js-plotly-plot'); return el && el.data && el.data.length >= 2; }")
-    page.click("#next")
+    assert page.locator("#entropy-bars svg rect.bar").count() >= 1
+    step_button(page, "next")
     page.wait_for_function("() => document.querySelector('#badge').innerText.includes('forward 2 of')")
     page.screenshot(path=str(ARTIFACTS / "decode-step-2.png"), full_page=True)
 
@@ -92,7 +98,7 @@ def test_run_decode_step_through_and_render(page):
     assert page.evaluate("() => window.__xss") is None
     assert page.dialogs == []
     assert "<script>window.__xss=1</script>" in page.inner_text("#canvas .prompt")
-    assert page.locator("#canvas img, #orders img, #step-table img").count() == 0
+    assert page.locator("#canvas img, #orders img, #step-table img, #output img").count() == 0
 
 
 def test_loaded_trace_files_hostile_and_broken(page, tiny_lm, tmp_path):
@@ -136,6 +142,7 @@ def test_slow_page_load_example_never_replaces_an_upload(browser, app_url, tiny_
         return read_trace_file(path)
 
     monkeypatch.setattr(decode_tab, "read_trace_file", slow_for_examples)
+    decode_tab.example_bundle.cache_clear()  # examples are drawn once and cached: read it again
     trace = decode(tiny_lm, "Count from 1 to 9:", "streaming", DecodeConfig(window=8, threshold=3.0, max_new_tokens=12))
     trace.prompt = "my uploaded prompt"
     mine = tmp_path / "mine.json"
@@ -166,12 +173,11 @@ def test_self_contained_replay_renders_and_stays_inert(browser, tiny_lm, tmp_pat
     page = browser.new_page()
     page.goto(page_file.as_uri())
     page.wait_for_selector("#canvas .tok")
-    assert page.inner_text("#label").startswith("step 0 (forward 1 of")
-    page.click("#next")
-    assert page.inner_text("#label").startswith("step 1 (forward 2 of")
-    assert page.locator("#physical .tok").count() == len(trace.steps[1].window)
-    page.fill("#step", str(len(trace.steps) - 1))
-    page.dispatch_event("#step", "input")
+    assert "What happened at step 0" in page.inner_text("#narration")
+    step_button(page, "next")
+    assert "What happened at step 1" in page.inner_text("#narration")
+    assert page.locator("#orders .row").nth(1).locator(".slot").count() == len(trace.steps[1].window)
+    step_button(page, "last")
     assert "</script><script>" in page.inner_text("#canvas")   # shown as text
     assert page.evaluate("() => window.__xss") is None
     page.screenshot(path=str(ARTIFACTS / "replay.png"), full_page=True)
@@ -220,11 +226,12 @@ def test_entropy_tab_sweep_and_lessons_tab(page):
     assert "none" in page.inner_text("#sweep-table")
     page.screenshot(path=str(ARTIFACTS / "entropy-sweep.png"), full_page=True)
     open_tab(page, "How it works")
-    page.wait_for_function("() => document.querySelector('#pg-mask-logical .maskgrid td')", timeout=30_000)
+    page.wait_for_function("() => document.querySelector('#pg-mask-logical .maskgrid g.gr')", timeout=30_000)
     assert "leading filled slot(s) commit" in page.inner_text("#pg-orders")
     assert plot_traces(page, "training-mask") == 1
-    # the playground draws with the Decode tab's own renderer: 8 rows of 1 + 8 cells
-    assert page.locator("#pg-mask-physical .maskgrid td").count() == 8 * 9
+    # the playground draws with the Decode tab's own renderer: 8 rows of 8 window columns
+    sees = page.eval_on_selector_all("#pg-mask-physical .maskgrid g.gr", "rows => rows.map(r => r.dataset.sees)")
+    assert len(sees) == 8 and all(len(s) == 8 for s in sees)
     page.get_by_label("2", exact=True).check()  # fill slot 2: now 0..3 lead and commit
     page.wait_for_function("() => document.querySelector('#pg-orders').innerText.includes('4 leading filled')",
                            timeout=30_000)
@@ -245,7 +252,7 @@ def run_small_decode(page, prompt: str, max_new: int = 12) -> None:
 
 def test_branch_untouched_form_works_and_says_whether_the_text_changed(page):
     run_small_decode(page, "Count from 1 to 7:")  # a trace of the served model (branching re-runs it)
-    page.click("#first")
+    step_button(page, "first")
     page.wait_for_function("() => document.querySelector('#badge').innerText.includes('forward 1 of')",
                            timeout=60_000)
     page.get_by_text("Branch: re-run from the current step").click()
@@ -260,24 +267,21 @@ def test_branch_untouched_form_works_and_says_whether_the_text_changed(page):
     assert page.locator("#branch-new .tok").count() > 0
 
 
-def growth_marker(page) -> float:
-    return page.evaluate("() => document.querySelector('#growth .js-plotly-plot').layout.shapes[0].x0")
+def shown_marker(page, view: str) -> str | None:
+    """The data-at-step of the marker a whole-trace view shows (growth marker, table row)."""
+    return page.evaluate("v => { const e = document.querySelector('#' + v + ' [data-at-step].now'); "
+                         "return e ? e.dataset.atStep : null; }", view)
 
 
-def test_growth_marker_and_typed_step_follow_the_step(page):
-    page.click("#first")
+def test_growth_marker_and_scrubbed_step_follow_the_step(page):
+    step_button(page, "first")
     page.wait_for_function("() => document.querySelector('#badge').innerText.includes('forward 1 of')", timeout=60_000)
-    page.wait_for_function("() => { const el = document.querySelector('#growth .js-plotly-plot'); "
-                           "return el && el.layout.shapes[0].x0 === 1; }", timeout=30_000)
-    page.click("#next")
-    page.wait_for_function("() => document.querySelector('#growth .js-plotly-plot').layout.shapes[0].x0 === 2",
-                           timeout=30_000)
-    number = page.locator("#step input[type=number]")
-    number.fill("4")  # typing a step number moves the views, not only the slider
-    page.wait_for_function("() => document.querySelector('#badge').innerText.includes('forward 5 of')",
-                           timeout=30_000)
-    page.wait_for_function("() => document.querySelector('#growth .js-plotly-plot').layout.shapes[0].x0 === 5",
-                           timeout=30_000)
+    assert shown_marker(page, "growth") == "0" and shown_marker(page, "step-table") == "0"
+    step_button(page, "next")
+    assert shown_marker(page, "growth") == "1" and shown_marker(page, "step-table") == "1"
+    scrub(page, 4)  # scrubbing the slider moves every view
+    assert "forward 5 of" in page.inner_text("#badge")
+    assert shown_marker(page, "growth") == "4"
     assert "What happened at step 4" in page.inner_text("#narration")
 
 
@@ -295,21 +299,19 @@ def test_ar_trace_gets_views_that_mean_something(page):
     page.locator("#examples input").click()
     page.get_by_role("option", name="2-counting-ar.json").click()
     page.wait_for_function("() => document.querySelector('#badge .dec').innerText === 'ar'", timeout=30_000)
-    page.wait_for_function("() => { const el = document.querySelector('#entropy-bars .js-plotly-plot'); "
-                           "return el && el.data.length >= 1 && el.data[0].y.length > 1; }", timeout=30_000)
-    page.wait_for_function("() => { const el = document.querySelector('#entropy-heatmap .js-plotly-plot'); "
-                           "return el && el.data[0].z[0].length > 1; }", timeout=30_000)
-    assert page.locator("#mask-physical .maskgrid td").count() == 0  # no 1×1 grid: a sentence instead
+    assert page.locator("#entropy-bars svg rect.bar").count() > 1
+    assert page.locator("#entropy-heatmap svg rect.poscol").count() > 1
+    assert page.locator("#mask-physical .maskgrid g.gr").count() == 0  # no 1×1 grid: a sentence instead
     assert "one row" in page.inner_text("#mask-physical")
     assert "next-token head predicts" in page.inner_text("#narration")
 
 
 def test_narration_and_linked_highlighting(page):
-    page.click("#first")
+    step_button(page, "first")
     page.wait_for_function("() => document.querySelector('#narration').innerText.includes('What happened at step 0')")
     text = page.inner_text("#narration")
     assert "Nothing commits" in text and "filled with" in text  # the counting trace's first step
-    page.click("#next")
+    step_button(page, "next")
     page.wait_for_function("() => document.querySelector('#narration').innerText.includes('at step 1')")
     token = page.locator("#orders .slot.st-committed").first
     pos = token.get_attribute("data-pos")
@@ -346,8 +348,8 @@ def test_views_fit_the_room(browser, app_url, width, height):
         page.goto(app_url, wait_until="domcontentloaded")
         open_decode_tab(page)
         page.wait_for_selector("#canvas .tok", timeout=60_000)
-        page.wait_for_selector("#mask-logical .maskgrid td", timeout=60_000)
-        page.wait_for_function("() => document.querySelector('#entropy-heatmap .js-plotly-plot')", timeout=30_000)
+        page.wait_for_selector("#mask-logical .maskgrid g.gr", state="attached", timeout=60_000)
+        page.wait_for_selector("#entropy-heatmap svg", timeout=30_000)
         boxes = page.evaluate("""ids => ids.map(id => { const r = document.getElementById(id).getBoundingClientRect();
                                    return [id, r.left, r.top + scrollY, r.right, r.bottom + scrollY]; })""", VIEWS)
         for i, a in enumerate(boxes):
@@ -365,5 +367,167 @@ def test_views_fit_the_room(browser, app_url, width, height):
         if width == 1024:
             assert page.evaluate("() => document.querySelector('#canvas').getBoundingClientRect().top") < height
         page.screenshot(path=str(ARTIFACTS / f"decode-{width}.png"), full_page=False)
+    finally:
+        page.close()
+
+
+# -- stepping in the page (issue 36), the Decode tab's keys (issue 34.3), the step views (issue 32) --
+
+def shown_steps(page) -> dict:
+    """The step every Decode view, the stepper and its slider show."""
+    return page.evaluate("""() => {
+        const out = {};
+        document.querySelectorAll('.wedlm-view[data-stepper="decode"]').forEach(v => { out[v.dataset.view] = v.dataset.step; });
+        out['stepper'] = String(window.wedlmStepper.current('decode'));
+        out['slider'] = document.querySelector('#stepper input[type=range]').value;
+        return out; }""")
+
+
+def assert_one_step(page, expected: int | None = None) -> int:
+    steps = shown_steps(page)
+    assert len(steps) >= 13 and len(set(steps.values())) == 1, steps  # 11 views, stepper, slider
+    k = int(steps["stepper"])
+    assert expected is None or k == expected
+    assert f"What happened at step {k} " in page.inner_text("#narration")
+    assert f"Output after step {k} " in page.inner_text("#canvas")
+    assert page.inner_text("#stepper .stepper-summary").startswith(f"Step {k} of ")  # the aria-live sentence
+    return k
+
+
+def test_stepping_scrubbing_playing_send_no_request_and_views_agree(page, app_url):
+    """20 step / scrub / play / key actions: no request reaches the server, and after each one
+    every view draws the same step."""
+    origin = app_url.rstrip("/")
+    requests = []
+    page.on("request", lambda r: requests.append(r.url) if r.url.startswith(origin) else None)
+    assert page.get_attribute("#stepper .stepper-summary", "aria-live") == "polite"
+    last = assert_one_step(page)  # a trace opens on its last step
+    step_button(page, "first")
+    assert_one_step(page, 0)
+    for k in range(1, 5):
+        step_button(page, "next")
+        assert_one_step(page, k)
+    step_button(page, "prev")
+    assert_one_step(page, 3)
+    for k in (2, last, 1, 0):
+        scrub(page, k)
+        assert_one_step(page, k)
+    page.locator("#app-header").click()  # nothing focused that takes keys
+    for key, k in (("ArrowRight", 1), ("ArrowRight", 2), ("ArrowLeft", 1), ("End", last), ("Home", 0)):
+        page.keyboard.press(key)
+        assert_one_step(page, k)
+    step_button(page, "play")
+    page.wait_for_function("() => window.wedlmStepper.current('decode') >= 2", timeout=10_000)
+    step_button(page, "play")  # pause
+    k = assert_one_step(page)
+    page.wait_for_timeout(1200)
+    assert assert_one_step(page) == k  # paused stays paused
+    step_button(page, "last")
+    assert_one_step(page, last)
+    assert requests == [], requests
+
+
+def test_decode_tab_keys_never_while_typing(page):
+    assert "Keys: ← → step · Space play/pause · Home/End first/last" in page.inner_text("#stepper")
+    page.locator("#app-header").click()
+    page.keyboard.press("Home")
+    assert_one_step(page, 0)
+    page.keyboard.press("ArrowRight")
+    assert_one_step(page, 1)
+    page.keyboard.press(" ")  # Space plays ...
+    page.wait_for_function("() => window.wedlmStepper.current('decode') >= 3", timeout=10_000)
+    page.keyboard.press(" ")  # ... and pauses
+    k = assert_one_step(page)
+    page.click("#prompt textarea")
+    for key in ("ArrowLeft", "Home", "End", " "):
+        page.keyboard.press(key)
+    assert assert_one_step(page) == k  # typing in the prompt moved no step
+    assert page.input_value("#prompt textarea").endswith(" ")  # the space went to the text box
+
+
+def test_export_draws_the_step_like_the_app(page, browser, tiny_lm, tmp_path):
+    """The offline replay is the app's stepper: the same HTML in every view at the same step."""
+    from app.views.export import replay_html
+    from app.views.timeline import Timeline
+    from wedlm import DecodeConfig, Trace, decode
+    trace = decode(tiny_lm, "Count from 1 to 9:", "streaming", DecodeConfig(window=8, threshold=3.0, max_new_tokens=16))
+    trace.prompt = "export comparison"
+    path = tmp_path / "same.json"
+    trace.save(path)
+    page.set_input_files("#upload input[type=file]", str(path))
+    page.wait_for_function("() => document.querySelector('#canvas .prompt') && "
+                           "document.querySelector('#canvas .prompt').innerText.includes('export comparison')",
+                           timeout=30_000)
+    replay = tmp_path / "replay.html"
+    replay.write_text(replay_html(Timeline(Trace.load(path))), encoding="utf-8")
+    offline = browser.new_page(viewport={"width": 1400, "height": 2400})
+    try:
+        offline.goto(replay.as_uri())
+        offline.wait_for_selector("#canvas .tok")
+        views = "() => Object.fromEntries([...document.querySelectorAll('.wedlm-view[data-stepper=decode]')].map(v => [v.dataset.view, v.innerHTML]))"
+        for k in (0, 1, len(trace.steps) - 1):
+            for p in (page, offline):
+                p.evaluate("k => window.wedlmStepper.show('decode', k)", k)
+            app_views, export_views = page.evaluate(views), offline.evaluate(views)
+            assert len(app_views) == 11 and app_views == export_views, k
+    finally:
+        offline.close()
+
+
+def test_limits_one_source_and_step_views_say_the_truth(page):
+    """32.7: the max-new-tokens slider stops at the limit the line under the title states; the
+    output text follows the shown step; the bars' title never says 'no open masks' at the end."""
+    top = page.get_attribute("#max-new input[type=range]", "max")
+    assert f"≤ {top} new tokens" in page.inner_text("#server-line")
+    step_button(page, "first")
+    first_text = page.inner_text("#output .outbox")
+    step_button(page, "last")
+    assert len(page.inner_text("#output .outbox")) > len(first_text)
+    assert "no open masks" not in page.inner_text("#entropy-bars")
+
+
+def test_token_states_have_marks_and_the_reordering_animates(page):
+    step_button(page, "first")
+    mark = page.evaluate("() => getComputedStyle(document.querySelector('#canvas .tok.st-new'), '::after').content")
+    assert "✱" in mark  # new this step: a mark, not only orange
+    committed = page.evaluate("() => getComputedStyle(document.querySelector('#canvas .legend .st-committed')).boxShadow")
+    assert "inset" in committed  # committed: an underline bar, not only green
+    page.click("#orders .reorder-play")
+    moving = page.evaluate("() => document.getAnimations().filter(a => a.playState === 'running').length")
+    assert moving >= len(page.locator("#orders .row").first.locator(".slot").all())
+    page.emulate_media(reduced_motion="reduce")
+    page.wait_for_timeout(1800)
+    assert not page.locator("#orders .reorder-play").is_visible()
+    assert page.evaluate("() => window.wedlmStepper.animateReorder(document.querySelector('#orders .orders'))") is None
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1024, 768)])
+def test_attention_grids_fit_and_keep_their_orange_cells_when_followed(browser, app_url, width, height):
+    """32.5: no sideways scrolling in the grids; following a row outlines it (orange cells stay)."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    try:
+        page.goto(app_url, wait_until="domcontentloaded")
+        open_decode_tab(page)
+        page.wait_for_selector("#mask-logical .maskgrid g.gr", state="attached", timeout=60_000)
+        step = page.evaluate("""() => { const last = +document.querySelector('#stepper input[type=range]').max;
+            for (let k = 0; k <= last; k++) {   // the first step whose logical grid has orange cells
+              window.wedlmStepper.show('decode', k);
+              if (document.querySelector('#mask-logical rect.later')) return k; }
+            return null; }""")
+        assert step is not None
+        for grid in ("mask-physical", "mask-logical"):
+            box = page.evaluate("g => { const v = document.querySelector('#' + g + ' .maskgrid');"
+                                "const s = v.querySelector('svg').getBoundingClientRect();"
+                                "return [v.scrollWidth, v.clientWidth, s.right]; }", grid)
+            assert box[0] <= box[1] + 1 and box[2] <= width, (grid, box)
+        row = page.locator("#mask-logical g.gr[data-sees*='2']").first
+        pos = row.get_attribute("data-pos")
+        page.locator(f'#canvas .tok[data-pos="{pos}"]').click()  # follow that position
+        assert "hl" in page.get_attribute(f'#mask-logical rect.band[data-pos="{pos}"]', "class")
+        later = row.locator("rect.later").first
+        colour = later.evaluate("e => getComputedStyle(e).fill")
+        assert colour == "rgb(249, 115, 22)", colour  # still orange, under an outline
+        stroke = page.eval_on_selector(f'#mask-logical rect.band[data-pos="{pos}"]', "e => getComputedStyle(e).fill")
+        assert stroke in ("transparent", "rgba(0, 0, 0, 0)"), stroke  # the outline does not paint over it
     finally:
         page.close()

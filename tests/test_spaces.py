@@ -191,7 +191,7 @@ def test_no_event_loads_a_model_and_every_gpu_value_pickles(served_app, monkeypa
     lanes = client.predict("Count from 1 to 9:", 8, 3.0, False, 0.02, 8, 12, "parent",
                            "one forward per tick", api_name="/race")
     assert [o for o in lanes if isinstance(o, str) and o.count('class="lane ') == 4]  # ar, streaming, block, verified
-    _, sweep = client.predict("Count from 1 to 9:", 8, api_name="/tau_sweep")
+    _, sweep, _ = client.predict("Count from 1 to 9:", 8, api_name="/tau_sweep")
     _, suite = client.predict(3.0, 8, api_name="/entropy_suite")
     from app.views import entropy
     from wedlm.suite import THRESHOLD_GRID

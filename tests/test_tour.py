@@ -1,20 +1,31 @@
 """The guided tour: its recorded moments are the ones its rules find, its narration states what the
-recorded step did, and a real browser walks it at a laptop's and a projector's size."""
+recorded step did, every view of a chapter draws the step its words name, every colour word names
+a colour its views use, every term links to the glossary, and a real browser walks it at a
+laptop's and a projector's size, presenting with the keyboard."""
+import re
 from html import unescape
 
+import gradio as gr
 import pytest
 
+from app import examples
+from app.serving.errors import worded
 from app.tabs import tour
-from app.views import render
-from app.tabs import tour_moments as moments
+from app.tabs.tour import ch2_fill_rule, ch6_race, ch8_tau, moments
+from app.tabs.tour.frame import drawn
+from app.tabs.tour.glossary import TERMS
+from app.views import entropy, lanes, palette, render
 from app.views.timeline import Timeline
 from test_browser import ARTIFACTS, browser  # noqa: F401 (the headless Chromium fixture)
+from wedlm.suite import THRESHOLD_GRID
 
-# chapter -> the pick whose step it lands on (chapter 6 lands on a race tick, 8 on a mask pattern)
-STEP_CHAPTERS = {1: "ar", 2: "fill_rule", 3: "reorder", 4: "commit", 5: "stall", 7: "entropy_low"}
+# chapter -> the pick whose step it lands on (chapter 6 lands on a race tick, 8 on a τ sweep, 9 on a mask pattern)
+STEP_CHAPTERS = {1: "ar", 2: "fill_rule", 3: "reorder", 4: "commit", 5: "stall"}
 FINDERS = {"ar": moments.ar_step, "fill_rule": moments.fill_rule_step, "reorder": moments.reorder_step,
            "commit": moments.commit_step, "stall": moments.stall_step,
            "entropy_low": moments.busiest_step, "entropy_high": moments.fallback_step}
+COLOUR_WORDS = sorted(set(palette.COLOUR_WORDS.values()) | {"purple", "gray", "brown", "black", "white"},
+                      key=len, reverse=True)
 
 
 @pytest.fixture(scope="module")
@@ -22,15 +33,65 @@ def data():
     return tour.load_tour()
 
 
+def chapter_views(data) -> dict[int, tuple]:
+    """Every chapter's outputs as it opens (the same calls its build makes)."""
+    c = tour.CHAPTERS
+    race = data.picks["race"]
+    out = {n: c[n - 1].view(*data.at(pick)) for n, pick in STEP_CHAPTERS.items() if n != 5}
+    out[5] = c[4].view(*data.at("stall"), data.timelines["stall-branch"], data.picks["stall"]["penalty"])
+    out[6] = c[5].view({"ar": data.timelines[race["ar"]], "streaming": data.timelines[race["streaming"]]},
+                       race["tick"])
+    out[7] = c[6].view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"))
+    out[8] = c[7].view(data.tau_sweep)
+    tl, step = data.at("reorder")
+    out[9] = c[8].view([t is None for t in tl.trace.steps[step].window], 8, "a test pattern")
+    return out
+
+
 def expected_phrases(tl: Timeline, step: int) -> list[str]:
     """What the narration must say about a step, read straight from its record."""
     s = tl.trace.steps[step]
-    fills = sorted(s.filled, key=lambda f: f.pos)[:tour.LISTED_FILLS]
+    fills = sorted(s.filled, key=lambda f: f.pos)[:tour.words.LISTED_FILLS]
     out = [f"‘{unescape(render.token_label(tl, f.token))}’ at {f.pos}" for f in fills]
     out.append(f"Filled {len(s.filled)}" if s.filled else "Nothing was filled")
     out.append(f"Committed {len(s.committed)} token")
     out.append(f"{s.cache_before} → {s.cache_after}" if s.committed else f"stays at {s.cache_after}")
     return out
+
+
+def plain(html: str) -> str:
+    return unescape(re.sub(r"<[^>]+>", " ", html))
+
+
+def view_steps(outputs) -> list[int]:
+    """The steps a chapter's views say they draw (data-step on HTML, layout.meta.step on a figure)."""
+    steps = []
+    for o in outputs[1:]:
+        if isinstance(o, str):
+            steps += [int(x) for x in re.findall(r'class="tour-step[\w -]*" data-step="(-?\d+)"', o)]
+            steps += [int(x) for x in re.findall(r'class="at-step now" data-at-step="(-?\d+)"', o)]
+        elif getattr(o.layout, "meta", None):
+            steps.append(o.layout.meta["step"])
+    return steps
+
+
+def used_colours(outputs) -> set[str]:
+    """Every colour a chapter's views paint: figure colours, and the CSS classes of its HTML views."""
+    found = set()
+    for o in outputs[1:]:
+        if isinstance(o, str):
+            found |= {palette.STATE_COLOURS[k] for k in re.findall(r"\bst-(\w+)", o) if k in palette.STATE_COLOURS}
+            found |= {palette.decoder_colour(k) for k in re.findall(r'class="lane (\w+)"', o)}
+            cells = set(re.findall(r"""<(?:td|rect) class=(?:"([^"]+)"|'([^']+)'|(\w+))""", o))
+            cells = {" ".join(c) for c in cells}
+            if any("on" in c.split() for c in cells):
+                found.add(palette.ATTEND_COLOUR)
+            if any("later" in c.split() for c in cells):
+                found.add(palette.LATER_COLOUR)
+            found |= {h.lower() for h in re.findall(r"#[0-9a-fA-F]{6}", o)}
+        else:
+            found |= {h.lower() for h in re.findall(r"#[0-9a-fA-F]{6}", o.to_json())}
+    return found
 
 
 def test_recorded_picks_are_what_the_rules_find(data):
@@ -54,28 +115,161 @@ def test_recorded_picks_are_what_the_rules_find(data):
     assert race["tick"] == len(data.timelines[race["streaming"]].trace.steps)
 
 
+def test_recorded_tau_sweep_is_the_grid_and_its_counts_are_its_answers(data):
+    """Chapter 8's numbers are recorded decodes: every τ of the grid, each row's counts made from
+    its own outputs, each output marked right exactly when its final number is the answer."""
+    sweep = data.tau_sweep
+    questions = {q["id"]: q for q in ch8_tau.questions()}
+    assert [r["threshold"] for r in sweep["rows"]] == list(THRESHOLD_GRID)
+    for row in sweep["rows"]:
+        assert {o["id"] for o in row["outputs"]} == set(questions)
+        assert all(o["right"] == (o["got"] == str(questions[o["id"]]["answer"])) for o in row["outputs"])
+        assert ch8_tau.answer_row(row["threshold"], row["outputs"]) == row
+    # the trade the chapter teaches is in the recording: the largest τ is faster and less right
+    first, last = sweep["rows"][0], sweep["rows"][-1]
+    assert last["tokens_per_forward"] > first["tokens_per_forward"] and last["right"] < first["right"]
+
+
+def test_tau_chapter_states_the_recorded_numbers(data):
+    text, fig, wrong = chapter_views(data)[8]
+    rows = data.tau_sweep["rows"]
+    worst = min(rows, key=lambda r: (r["right"], -r["threshold"]))
+    words = plain(text)
+    assert (f"At τ = {worst['threshold']:g}: {worst['tokens_per_forward']:.2f} per forward but only "
+            f"{worst['right']} of") in words
+    assert [b for b in fig.data if b.type == "bar"][0].y == tuple(r["right"] for r in rows)
+    for o in worst["outputs"]:
+        assert (unescape(o["question"]) in unescape(wrong)) == (not o["right"])
+
+
 def test_tour_assets_stay_small():
     assert tour.TOUR_FILE.stat().st_size < 400_000
 
 
-@pytest.mark.parametrize("value, chapter", [("3", 3), (5.0, 5), ("8", 8), ("9", 1), ("0", 1), ("x", 1),
-                                            (None, 1), ("-2", 1), ("1e9", 1)])
+@pytest.mark.parametrize("value, chapter", [("3", 3), (5.0, 5), ("9", 9), ("10", 1), ("0", 1), ("x", 1),
+                                            (None, 1), ("-2", 1), ("1e9", 1), ("inf", 1)])
 def test_link_chapter_accepts_only_real_chapters(value, chapter):
     assert tour.link_chapter(value) == chapter
 
 
 def test_chapter_narration_states_the_steps_fills_and_commits(data):
+    views = chapter_views(data)
     for chapter, pick in STEP_CHAPTERS.items():
         tl, step = data.at(pick)
-        html = {1: tour.ch1, 2: tour.ch2, 3: tour.ch3, 4: tour.ch4, 7: None, 5: None}[chapter]
-        if chapter == 5:
-            text = tour.ch5(tl, step, data.timelines["stall-branch"], data.picks["stall"]["penalty"])[0]
-        elif chapter == 7:
-            text = tour.ch7(data.law_rows, data.at("entropy_low"), data.at("entropy_high"))[0]
-        else:
-            text = html(tl, step)[0]
         for phrase in expected_phrases(tl, step):
-            assert phrase in unescape(text), (chapter, phrase)
+            assert phrase in unescape(views[chapter][0]), (chapter, phrase)
+
+
+def test_every_view_draws_a_step_its_words_name(data):
+    """Narration, panels and markers agree: every step a view draws is named by the chapter's
+    words, and the chapter's own step (the narration's) is drawn by its first view."""
+    for n, outputs in chapter_views(data).items():
+        steps = view_steps(outputs)
+        words = plain(outputs[0])
+        for step in steps:
+            assert f"step {step}" in words.lower(), (n, step)
+        own = re.search(r'class="tour-text" data-step="(-?\d+)"', outputs[0])
+        if own:
+            assert steps and steps[0] == int(own.group(1)), (n, steps)
+    ch5 = chapter_views(data)[5]
+    assert len(set(view_steps(ch5))) == 1, "chapter 5: growth marker and both panels at one step"
+
+
+def test_every_step_a_chapter_can_step_to_agrees(data):
+    """The ± step controls: at every step of a chapter's trace, its words name the step its views
+    draw (chapter 4's lower view is the next forward, and says so)."""
+    from app.tabs.tour import ch1_ar, ch2_fill_rule, ch3_reordering, ch4_commit, ch5_stall
+    pick = data.picks["stall"]
+    chapters = {1: (ch1_ar.views(None), "ar"), 2: (ch2_fill_rule.views(None), "fill_rule"),
+                3: (ch3_reordering.views(None), "reorder"), 4: (ch4_commit.views(None), "commit"),
+                5: (ch5_stall.views(data.timelines[pick["branch"]], pick["penalty"], None), "stall")}
+    for n, (views, name) in chapters.items():
+        tl, _ = data.at(name)
+        for k in range(tl.num_steps):
+            outputs = drawn(views, tl, k)
+            assert f'class="tour-text" data-step="{k}"' in outputs[0], (n, k)
+            words = plain(outputs[0]).lower()
+            for step in view_steps(outputs):
+                assert step == k or f"step {step}" in words, (n, k, step)
+
+
+def test_every_colour_word_names_a_colour_the_chapter_paints(data):
+    for n, outputs in chapter_views(data).items():
+        painted = used_colours(outputs)
+        titles = " ".join(o.layout.title.text or "" for o in outputs[1:] if not isinstance(o, str))
+        titles += " ".join(re.findall(r'class="(?:charttitle|gridtitle)">(.*?)</div>',
+                                      " ".join(o for o in outputs[1:] if isinstance(o, str))))
+        text = plain(outputs[0]) + " " + titles
+        for role in re.findall(r'data-role="([\w-]+)"', outputs[0]):
+            assert palette.ROLE_COLOURS[role] in painted, (n, role)
+        for word in COLOUR_WORDS:  # longest first: "pale grey" is not also "grey"
+            if re.search(rf"\b{word}\b", text, re.I):
+                hexes = [h for h, w in palette.COLOUR_WORDS.items() if w == word]
+                assert hexes and any(h in painted for h in hexes), (n, word)
+                text = re.sub(rf"\b{word}\b", "", text, flags=re.I)
+
+
+def test_every_term_is_linked_where_a_chapter_first_uses_it(data):
+    aliases = {"forward": ["forward pass"], "kv-cache": ["KV cache"], "position-id": ["position id"],
+               "mask": ["mask"], "entropy": ["entropy"], "tau": ["τ"], "lambda": ["λ"], "commit": ["commit"],
+               "tpf": ["tokens per forward"], "block": ["block decoding"], "distance": ["d ="]}
+    views = chapter_views(data)
+    for key, words in aliases.items():
+        first = next(n for n in sorted(views) if any(w in plain(views[n][0]) for w in words))
+        assert f'data-term="{key}"' in views[first][0], (key, first)
+    assert set(aliases) <= set(TERMS)
+
+
+def test_a_live_run_without_the_moment_is_summed_up_not_refused(data):
+    """Chapter 2's re-decode at a large τ may never leave a mask open: the chapter shows that
+    run (its busiest step, its tokens and forwards) instead of the recorded one."""
+    tl = data.timelines["counting"]
+    k, note = ch2_fill_rule.fallback(tl)
+    text, bars, canvas = drawn(ch2_fill_rule.views(None, note), tl, k)
+    st = tl.trace.stats()
+    assert k == moments.busiest_step(tl.trace)
+    assert f"wrote {st['generated_tokens']} tokens in {st['forwards']} forwards" in plain(text)
+    assert "never had" not in text and f'data-step="{k}"' in bars and f'data-step="{k}"' in canvas
+
+
+def test_a_still_race_frame_says_paused(data):
+    race = data.picks["race"]
+    timelines = {"ar": data.timelines[race["ar"]], "streaming": data.timelines[race["streaming"]]}
+    _, still, _ = ch6_race.view(timelines, 3)
+    _, moving, _ = ch6_race.view(timelines, 3, playing=True)
+    assert "paused" in still and "decoding…" not in still
+    assert "decoding…" in moving
+    assert "finished" in lanes.lane_html(timelines["ar"], 10_000, None, paused=True)
+
+
+def test_sweep_diff_shows_where_a_changed_output_departs():
+    rows = [{"threshold": "none", "output_changed": False, "output": " 12, 13, 14, 15"},
+            {"threshold": 2.0, "output_changed": True, "output": " 12, 13, 41, 15"},
+            {"threshold": 0.4, "output_changed": False, "output": " 12, 13, 14, 15"}]
+    html = entropy.sweep_diff_html(rows)
+    assert "τ = 2.0" in html and "<mark>41, 15</mark>" in html and "14, 15</code>" in html
+    assert "τ = 0.4" not in html
+
+
+def test_examples_have_one_source():
+    from tools import record_traces
+    from app.tabs import decode
+    assert [p for [p] in decode.EXAMPLES] == list(examples.PROMPTS.values())
+    assert all(name in examples.PROMPTS for _, name, _, _ in record_traces.RECORDED)
+
+
+def test_worded_turns_an_input_error_into_its_message():
+    with pytest.raises(gr.Error) as err:
+        with worded("A: "):
+            raise ValueError("text is empty")
+    assert err.value.message == "A: text is empty"
+    with pytest.raises(gr.Error) as err:
+        with worded():
+            raise gr.Error("already worded")
+    assert err.value.message == "already worded"
+    with pytest.raises(RuntimeError):
+        with worded():
+            raise RuntimeError("a bug is not an input error")
 
 
 # ---------- in a real browser ----------
@@ -93,6 +287,19 @@ def view_has_data(page, n: int) -> bool:
     }""", n)
 
 
+def dom_steps(page, n: int) -> dict:
+    """The step the chapter's narration names and the steps its views draw, read from the page."""
+    return page.evaluate("""n => {
+        const root = document.querySelector('#chapter-' + n);
+        const text = root.querySelector('.tour-text[data-step]');
+        const views = [...root.querySelectorAll('.tour-step[data-step]')].map(e => +e.dataset.step);
+        const plots = [...root.querySelectorAll('.js-plotly-plot')]
+            .filter(p => p.layout && p.layout.meta && p.layout.meta.step !== undefined).map(p => p.layout.meta.step);
+        return {text: text ? +text.dataset.step : null, views, plots,
+                words: root.querySelector('.tour-text').innerText.toLowerCase()};
+    }""", n)
+
+
 def viz_top(page, n: int) -> float:
     """Page y of the chapter's first view (with the page scrolled to the top)."""
     return page.evaluate("""n => { window.scrollTo(0, 0);
@@ -100,49 +307,67 @@ def viz_top(page, n: int) -> float:
         return el ? el.getBoundingClientRect().top + window.scrollY : 1e9; }""", n)
 
 
+def wait_plots(page, n: int) -> None:
+    """Until the chapter's views are drawn: its plots have data, its stepper has filled its views."""
+    page.wait_for_function("""n => {
+        const root = document.querySelector('#chapter-' + n);
+        if (!root) return false;
+        const plots = [...root.querySelectorAll('.js-plotly-plot')];
+        const slots = [...root.querySelectorAll('.wedlm-view')];
+        return plots.every(p => p.data) && slots.every(v => v.dataset.step !== undefined)
+            && (plots.length + slots.length > 0 || root.querySelector('.lane'));
+    }""", arg=n, timeout=60_000)
+
+
+def open_page(browser, app_url, size, link=""):
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    page.goto(app_url.rstrip("/") + "/" + link, wait_until="domcontentloaded")
+    return page
+
+
 @pytest.mark.parametrize("size", [(1440, 900), (1024, 768)])
 def test_walk_the_whole_tour(browser, app_url, data, size):
     width, height = size
-    page = browser.new_page(viewport={"width": width, "height": height})
+    page = open_page(browser, app_url, size)
     try:
-        page.goto(app_url, wait_until="domcontentloaded")
         page.wait_for_selector("#tour-viz-1", state="visible", timeout=180_000)
         for n in range(1, len(tour.TITLES) + 1):
             page.wait_for_selector(f"#tour-viz-{n}", state="visible", timeout=60_000)
-            page.wait_for_function("n => document.querySelector('#chapter-' + n + ' .js-plotly-plot') === null"
-                                   " || [...document.querySelectorAll('#chapter-' + n + ' .js-plotly-plot')]"
-                                   ".every(p => p.data)", arg=n, timeout=30_000)
+            wait_plots(page, n)
             assert view_has_data(page, n), f"chapter {n} shows no data"
             text = chapter_text(page, n)
             if n in STEP_CHAPTERS:
                 tl, step = data.at(STEP_CHAPTERS[n])
                 for phrase in expected_phrases(tl, step):
                     assert phrase in text, (n, phrase)
+            steps = dom_steps(page, n)
+            for step in steps["views"] + steps["plots"]:  # what the page draws, its words name
+                assert f"step {step}" in steps["words"], (n, step, steps)
+            if steps["text"] is not None:
+                assert steps["text"] in steps["views"] + steps["plots"], (n, steps)
             if n == 6:
                 race = data.picks["race"]
                 tick = race["tick"]
-                n_ar = tour.race.tokens_after(data.timelines[race["ar"]], tick)
-                n_wd = tour.race.tokens_after(data.timelines[race["streaming"]], tick)
-                assert f"After {tick} forwards: AR has {n_ar} tokens, WeDLM {n_wd}" in text
+                n_ar = lanes.tokens_after(data.timelines[race["ar"]], tick)
+                n_wd = lanes.tokens_after(data.timelines[race["streaming"]], tick)
+                assert f"After {tick} forwards (through step {tick - 1}): AR has {n_ar} tokens, WeDLM {n_wd}" in text
+            assert page.locator("#tour-glossary-btn").is_visible()   # the glossary, from every chapter
             if width == 1024:
                 assert viz_top(page, n) < height, f"chapter {n}: its view starts below the first screen"
             assert page.evaluate("n => location.hash", n) == ("" if n == 1 else f"#chapter-{n}")
-            if n == 3 and width == 1024:
-                page.screenshot(path=str(ARTIFACTS / "tour-chapter-3-1024.png"))
             if n < len(tour.TITLES):
                 page.click("#tour-next")
                 page.wait_for_function("n => location.hash === '#chapter-' + n", arg=n + 1, timeout=30_000)
         page.click("#tour-back")
-        page.wait_for_selector("#tour-viz-7", state="visible", timeout=60_000)
+        page.wait_for_selector(f"#tour-viz-{len(tour.TITLES) - 1}", state="visible", timeout=60_000)
     finally:
         page.close()
 
 
 @pytest.mark.parametrize("link, chapter", [("?chapter=5", 5), ("#chapter-3", 3), ("?chapter=99", 1)])
 def test_a_link_opens_its_chapter(browser, app_url, link, chapter):
-    page = browser.new_page(viewport={"width": 1024, "height": 768})
+    page = open_page(browser, app_url, (1024, 768), link)
     try:
-        page.goto(app_url + ("/" if not app_url.endswith("/") else "") + link, wait_until="domcontentloaded")
         page.wait_for_selector(f"#tour-viz-{chapter}", state="visible", timeout=180_000)
         others = [n for n in range(1, len(tour.TITLES) + 1) if n != chapter]
         assert all(not page.locator(f"#tour-viz-{n}").is_visible() for n in others)
@@ -150,20 +375,224 @@ def test_a_link_opens_its_chapter(browser, app_url, link, chapter):
         page.close()
 
 
-def test_present_mode_hides_the_rest_and_try_it_runs_live(browser, app_url):
-    page = browser.new_page(viewport={"width": 1024, "height": 768})
+def test_a_term_link_opens_the_glossary_at_its_term(browser, app_url):
+    page = open_page(browser, app_url, (1024, 768), "?chapter=2")
     try:
-        page.goto(app_url.rstrip("/") + "/?chapter=7", wait_until="domcontentloaded")
+        page.wait_for_selector("#tour-viz-2", state="visible", timeout=180_000)
+        assert not page.locator("#glossary").is_visible()
+        page.click("#tour-text-2 a.gloss[data-term=tau]")
+        assert page.locator("#glossary").is_visible()
+        assert page.locator("#glossary-tau").evaluate("e => e.classList.contains('current')")
+        page.keyboard.press("Escape")
+        assert not page.locator("#glossary").is_visible()
+    finally:
+        page.close()
+
+
+def current_chapter(page) -> int:
+    return page.evaluate("""() => +[...document.querySelectorAll('.tour-chapter')]
+        .find(c => c.offsetParent !== null).id.split('-')[1]""")
+
+
+def go_to(page, key: str, chapter: int) -> None:
+    page.keyboard.press(key)
+    page.wait_for_function("n => location.hash === '#chapter-' + n", arg=chapter, timeout=30_000)
+    page.wait_for_selector(f"#tour-viz-{chapter}", state="visible", timeout=30_000)
+
+
+def fits(page) -> dict:
+    """The page's height against the screen's, and the narration's size as the eye sees it."""
+    page.evaluate("() => window.wedlmPresent.fit()")
+    return page.evaluate("""() => {
+        const c = [...document.querySelectorAll('.tour-chapter')].find(c => c.offsetParent !== null);
+        const text = c.querySelector('.tour-text p');
+        const zoom = parseFloat(c.dataset.zoom || '1');
+        return {scroll: document.documentElement.scrollHeight, height: window.innerHeight,
+                width: document.documentElement.scrollWidth, vw: window.innerWidth,
+                px: parseFloat(getComputedStyle(text).fontSize) * zoom, zoom};
+    }""")
+
+
+@pytest.mark.parametrize("size, min_px", [((1024, 768), 13.0), ((1920, 1080), 20.0)])
+def test_presenting_fits_every_chapter_on_one_screen_and_keys_move(browser, app_url, size, min_px):
+    page = open_page(browser, app_url, size, "?present=1")
+    try:
+        page.wait_for_selector("#tour-viz-1", state="visible", timeout=180_000)
+        page.wait_for_function("() => document.body.classList.contains('tour-present')")
+        page.wait_for_selector("#presenting-badge", state="visible", timeout=10_000)
+        assert not page.locator("#app-header").is_visible()
+        last = len(tour.TITLES)
+        for n in range(1, last + 1):
+            if n > 1:
+                go_to(page, "ArrowRight" if n % 2 else "PageDown", n)
+            wait_plots(page, n)
+            page.wait_for_timeout(300)
+            m = fits(page)
+            assert m["scroll"] <= m["height"] + 1, f"chapter {n} scrolls while presenting at {size}: {m}"
+            assert m["width"] <= m["vw"] + 1, f"chapter {n} scrolls sideways: {m}"
+            assert m["px"] >= min_px, f"chapter {n}: narration {m['px']:.1f} px on a {size} screen"
+            if size == (1920, 1080) and n in (2, 5):
+                page.screenshot(path=str(ARTIFACTS / f"tour-present-{n}-1920.png"))
+        go_to(page, "ArrowLeft", last - 1)
+        go_to(page, "Home", 1)
+        go_to(page, "Space", 2)
+        go_to(page, "PageUp", 1)
+        go_to(page, "End", last)
+        # typing in a text box never navigates
+        page.focus("#tour-pick input")
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("Space")
+        page.wait_for_timeout(800)
+        assert current_chapter(page) == last
+        page.evaluate("() => document.activeElement.blur()")
+        page.keyboard.press("Escape")
+        page.wait_for_function("() => !document.body.classList.contains('tour-present')")
+        assert page.inner_text("#tour-present-btn").startswith("Present")
+        assert not page.locator("#presenting-badge").is_visible()
+        assert page.locator("#app-header").is_visible()
+        page.keyboard.press("ArrowLeft")   # not presenting: keys are the page's own
+        page.wait_for_timeout(800)
+        assert current_chapter(page) == last
+    finally:
+        page.close()
+
+
+def test_present_button_toggles_its_label_and_try_it_runs_live(browser, app_url):
+    page = open_page(browser, app_url, (1024, 768), "?chapter=7")
+    try:
         page.wait_for_selector("#tour-viz-7", state="visible", timeout=180_000)
         assert page.locator("#app-header").is_visible()
         page.click("#tour-present-btn")
         page.wait_for_function("() => document.body.classList.contains('tour-present')")
+        assert page.inner_text("#tour-present-btn") == "Stop presenting (Esc)"
         assert not page.locator("#app-header").is_visible()
-        assert page.locator("#tour-viz-7").is_visible()
+        page.click("#tour-present-btn")
+        page.wait_for_function("() => !document.body.classList.contains('tour-present')")
+        assert page.inner_text("#tour-present-btn").startswith("Present")
         # try it: decode a prompt live on the app's model; it joins the plot as "your prompt"
         page.click("#tour-try-7")
         page.wait_for_function("""() => { const p = document.querySelector('#tour-viz-7 .js-plotly-plot');
             return p && p.data && p.data.some(t => t.name === 'your prompt'); }""", timeout=120_000)
         assert "Your prompt" in page.inner_text("#tour-text-7")
+    finally:
+        page.close()
+
+
+def test_phone_nav_and_chapter_5_views_fit(browser, app_url):
+    """390 px: the chapter dropdown is whole on screen; chapter 5's views (the growth chart with its
+    legend, both decodes with theirs) neither overlap one another nor spill out of their boxes."""
+    page = open_page(browser, app_url, (390, 844), "?chapter=5")
+    try:
+        page.wait_for_selector("#tour-viz-5 .chart", state="visible", timeout=180_000)
+        pick = page.locator("#tour-pick").bounding_box()
+        assert pick["x"] >= 0 and pick["x"] + pick["width"] <= 390 and pick["width"] >= 300
+        for n in range(1, len(tour.TITLES) + 1):   # every chapter's title is whole in the dropdown
+            cut = page.evaluate("""t => { const i = document.querySelector('#tour-pick input');
+                const was = i.value; i.value = t; const cut = i.scrollWidth > i.clientWidth + 1; i.value = was;
+                return cut; }""", tour.TITLES[n - 1])
+            assert not cut, tour.TITLES[n - 1]
+        boxes = page.evaluate("""() => [...document.querySelectorAll('#chapter-5 .tour-view .wedlm-view')].map(v => {
+            const b = v.getBoundingClientRect();
+            const parts = [...v.querySelectorAll('.legend .tok, .chartlegend, svg, .tokens .tok')]
+                .map(e => e.getBoundingClientRect()).filter(r => r.width > 0);   // hidden: no box
+            return {box: [b.left, b.top, b.right, b.bottom],
+                    spill: parts.some(p => p.right > b.right + 1 || p.left < b.left - 1)};
+        })""")
+        assert len(boxes) == 3
+        assert not any(b["spill"] for b in boxes), boxes
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a["box"], b["box"]
+                assert ax1 <= bx0 + 1 or bx1 <= ax0 + 1 or ay1 <= by0 + 1 or by1 <= ay0 + 1, (a, b)
+    finally:
+        page.close()
+
+
+def test_no_source_path_on_the_page(browser, app_url):
+    page = open_page(browser, app_url, (1440, 900))
+    try:
+        page.wait_for_selector("#tour-viz-1", state="visible", timeout=180_000)
+        for tab in ("Tour", "Decode", "Race", "Entropy explorer", "How it works"):
+            page.get_by_role("tab", name=tab).click()
+            page.wait_for_timeout(1500)
+            text = page.evaluate("() => document.body.innerText")
+            found = re.findall(r"\S*\.py\b|\S*\btools/\S*|\S*\bapp/\S*", text)
+            assert not found, (tab, found)
+    finally:
+        page.close()
+
+
+def test_every_tour_event_that_runs_forwards_shares_the_pool(app_demo):
+    live = {"tour_ar", "tour_chapter_2", "tour_chapter_3", "tour_chapter_4", "tour_branch", "tour_race",
+            "tour_entropy", "tour_tau"}
+    events = {f.api_name: f for f in app_demo.fns.values() if f.api_name in live}
+    assert set(events) == live
+    limit = app_demo.explorer_limits.concurrency
+    assert {(f.concurrency_id, f.concurrency_limit) for f in events.values()} == {("forwards", limit)}
+
+
+def test_answering_live_marks_each_answer_by_its_final_number(tiny_lm):
+    """Chapter 8's "try it": each question decoded, marked right only when its final number is
+    the answer (a random tiny model answers nothing right)."""
+    from wedlm import DecodeConfig
+    prompts = ch8_tau.questions()[:2]
+    outputs = ch8_tau.answer_all(tiny_lm, prompts, DecodeConfig(max_new_tokens=8, threshold=2.0))
+    assert [o["id"] for o in outputs] == [p["id"] for p in prompts]
+    assert all(o["right"] == (o["got"] == o["answer"]) for o in outputs)
+    row = ch8_tau.answer_row(2.0, outputs)
+    assert row["total"] == 2 and row["right"] == sum(o["right"] for o in outputs)
+
+
+def test_the_entropy_explorer_names_no_source_file():
+    from app.tabs.entropy import suite_source
+    text = suite_source(entropy.recorded_suite())
+    assert "Recorded on the bundled models" in text and "forward_ratio" in text
+    assert not re.search(r"\.py\b|tools/|assets/", text)
+
+
+def stepper_steps(page, n: int) -> dict:
+    """The chapter's stepper step, the step each of its view boxes shows, and the narration's."""
+    return page.evaluate("""n => {
+        const root = document.querySelector('#chapter-' + n);
+        return {stepper: +root.querySelector('.wedlm-stepper').dataset.step,
+                views: [...root.querySelectorAll('.wedlm-view')].map(v => +v.dataset.step),
+                text: +root.querySelector('.tour-text[data-step]').dataset.step,
+                markers: [...root.querySelectorAll('.at-step.now')].map(m => +m.dataset.atStep)};
+    }""", n)
+
+
+def test_a_chapters_step_controls_move_every_view_and_the_words(browser, app_url, data):
+    page = open_page(browser, app_url, (1024, 768), "?chapter=5")
+    try:
+        page.wait_for_selector("#tour-viz-5 .chart", state="visible", timeout=180_000)
+        wait_plots(page, 5)
+        _, step = data.at("stall")
+        before = stepper_steps(page, 5)
+        assert before == {"stepper": step, "views": [step] * 4, "text": step, "markers": [step]}
+        page.click("#chapter-5 .wedlm-stepper button[data-act=next]")
+        page.wait_for_function("s => +document.querySelector('#chapter-5 .wedlm-stepper').dataset.step === s",
+                               arg=step + 1)
+        after = stepper_steps(page, 5)
+        assert after == {"stepper": step + 1, "views": [step + 1] * 4, "text": step + 1, "markers": [step + 1]}
+        assert f"Step {step + 1}" in page.inner_text("#tour-text-5")
+    finally:
+        page.close()
+
+
+def test_a_live_redecode_without_the_moment_shows_that_run(browser, app_url):
+    """Chapter 2 at τ = 1000 fills every mask every step (the chapter's moment never happens):
+    the chapter steps the live run, and its words say what that run did."""
+    page = open_page(browser, app_url, (1024, 768), "?chapter=2")
+    try:
+        page.wait_for_selector("#tour-viz-2 .chart", state="visible", timeout=180_000)
+        recorded = page.inner_text("#tour-text-2")
+        page.fill("#tour2-tau input", "1000")
+        page.click("#tour-try-2")
+        page.wait_for_function("() => document.querySelector('#tour-text-2').innerText.includes('Your run')",
+                               timeout=120_000)
+        text = page.inner_text("#tour-text-2")
+        assert text != recorded and re.search(r"wrote \d+ tokens in \d+ forwards", text)
+        steps = stepper_steps(page, 2)
+        assert steps["views"] == [steps["stepper"]] * 3 and steps["text"] == steps["stepper"]
     finally:
         page.close()

@@ -1,80 +1,239 @@
-"""Measure the explorer in a real browser: a live decode end to end, and one step of replay.
+"""Measure the explorer in a real browser and write the figures to docs/app-timings.md.
 
-python -m tools.measure_app [--model PATH] [--max-new-tokens N] [--prompt TEXT] [--steps 10]
+python -m tools.measure_app [--model PATH] [--max-new-tokens N] [--prompt TEXT] [--steps 20]
+                            [--visitors 30] [--seconds 20] [--out docs/app-timings.md]
 
-Launches the app on loopback, drives Debian's chromium with Playwright, prints JSON with the
-seconds from clicking Run to the finished badge, and the median milliseconds from clicking
-"step" to every view showing the new step (over --steps steps, or all the trace has).
+Launches the app on loopback, drives Debian's chromium with Playwright at 1440×900 and measures:
+- live decode: seconds from clicking Run to the finished badge (after a warm-up decode);
+- step click: milliseconds from a "step ▶" click to the next painted frame with every view of
+  the new step shown (narration on, a position followed by the highlight), median and max over
+  --steps clicks, timed inside the page (performance.now) and from Python (with Playwright's
+  round trip);
+- requests to the server during 20 step / scrub / play / key actions;
+- the reordering animation's frames per second (requestAnimationFrame callbacks while it runs);
+- server CPU while --visitors pages each step once a second for --seconds: this process's CPU
+  time (the server's threads; Playwright's client sleeps meanwhile) over the wall time.
+Prints the figures as JSON and writes them, with the machine and the command, to --out.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import platform
 import statistics
 import sys
 import time
+from pathlib import Path
 
 from wedlm.config import DEFAULTS
+from wedlm.paths import REPO_ROOT
 
 GENERATED = "/(\\d+) tokens \\//.exec(document.querySelector('#badge').innerText)"
 GENERATED_AT_MOST_4 = f"() => {{ const m = {GENERATED}; return m && +m[1] <= 4; }}"
 GENERATED_MORE_THAN_4 = f"() => {{ const m = {GENERATED}; return m && +m[1] > 4; }}"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+VIEWPORT = {"width": 1440, "height": 900}
+
+# One "step ▶" click timed in the page: the click handler draws every view synchronously; the
+# time runs until the frame after it is painted (a rAF, then a task after the paint).
+TIMED_CLICK = """async () => {
+  const before = window.wedlmStepper.current('decode');
+  const t0 = performance.now();
+  document.querySelector('#stepper button[data-act=next]').click();
+  await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+  const ms = performance.now() - t0;
+  const k = window.wedlmStepper.current('decode');
+  const views = [...document.querySelectorAll('.wedlm-view[data-stepper="decode"]')];
+  const agree = k === before + 1 && views.length >= 11 && views.every(v => v.dataset.step === String(k))
+    && document.querySelector('#narration').innerText.includes('at step ' + k + ' ');
+  return [ms, agree];
+}"""
+FPS = """async () => {
+  let frames = 0, running = true;
+  const count = () => { frames++; if (running) requestAnimationFrame(count); };
+  const anims = window.wedlmStepper.animateReorder(document.querySelector('#orders .orders')) || [];
+  if (!anims.length) return null;
+  const t0 = performance.now();
+  requestAnimationFrame(count);
+  await Promise.all(anims.map(a => a.finished));
+  running = false;
+  return frames / ((performance.now() - t0) / 1000);
+}"""
+
+
+def open_decode_tab(page) -> None:
+    """The Tour is the landing tab: open the Decode tab and wait for its trace's views."""
+    page.get_by_role("tab", name="Decode").click(timeout=120_000)
+    page.wait_for_selector("#prompt textarea", timeout=120_000)
+    page.wait_for_function("() => window.wedlmStepper && window.wedlmStepper.ready('decode')", timeout=120_000)
+
+
+def measure_live_decode(page, args) -> dict:
+    page.fill("#prompt textarea", args.prompt)
+
+    def set_max(n):
+        page.fill("#max-new input[type=number]", str(n))
+        page.press("#max-new input[type=number]", "Enter")
+
+    set_max(4)  # warm-up decode of 4 tokens: loads the model once, as a running Space would have
+    page.click("#run")
+    page.wait_for_function(GENERATED_AT_MOST_4, timeout=120_000)
+    set_max(args.max_new_tokens)
+    t0 = time.perf_counter()
+    page.click("#run")
+    page.wait_for_function(GENERATED_MORE_THAN_4, timeout=120_000)
+    out = {"live_decode_s": round(time.perf_counter() - t0, 2), "badge": page.inner_text("#badge").split("\n")[0]}
+    page.wait_for_function("() => window.wedlmStepper.ready('decode') && "
+                           "!document.querySelector('#stepper .wedlm-stepper[data-live]')", timeout=60_000)
+    return out
+
+
+def measure_steps(page, steps: int) -> dict:
+    forwards = page.evaluate("() => +document.querySelector('#stepper input[type=range]').max + 1")
+    page.evaluate("() => window.wedlmStepper.show('decode', 0)")
+    followed = page.locator("#canvas .tok[data-pos]").first
+    followed.click()  # highlighting on: a followed position is marked again at every step
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Performance.enable")
+
+    def thread_ms() -> float:  # CPU time of the page's main thread (other processes' load aside)
+        return 1000 * next(m["value"] for m in cdp.send("Performance.getMetrics")["metrics"] if m["name"] == "ThreadTime")
+    in_page, wall, cpu = [], [], []
+    for k in range(min(steps, forwards - 1)):
+        t0, c0 = time.perf_counter(), thread_ms()
+        ms, agree = page.evaluate(TIMED_CLICK)
+        cpu.append(thread_ms() - c0)
+        wall.append((time.perf_counter() - t0) * 1000)
+        if not agree:
+            raise RuntimeError(f"step {k + 1}: the views do not all show it")
+        in_page.append(ms)
+    return {"forwards": forwards, "step_clicks": len(in_page),
+            "step_ms_median": round(statistics.median(in_page), 1), "step_ms_max": round(max(in_page), 1),
+            "step_ms_median_with_playwright": round(statistics.median(wall), 1),
+            "step_main_thread_cpu_ms_median": round(statistics.median(cpu), 1),
+            "highlight_on": page.locator(".hl").count() > 0}
+
+
+def count_requests(page, origin: str) -> int:
+    """Requests to the server during 20 actions: 8 clicks, 4 scrubs, 6 keys, play and pause."""
+    requests = []
+    page.on("request", lambda r: requests.append(r.url) if r.url.startswith(origin) else None)
+    last = page.evaluate("() => +document.querySelector('#stepper input[type=range]').max")
+    for act in ("first", "next", "next", "next", "prev", "last", "prev", "first"):
+        page.click(f"#stepper button[data-act={act}]")
+    for k in (1, last, 2, 0):
+        page.eval_on_selector("#stepper input[type=range]",
+                              "(r, k) => { r.value = String(k); r.dispatchEvent(new Event('input', {bubbles: true})); }", k)
+    page.locator("#app-header").click()
+    for key in ("ArrowRight", "ArrowRight", "ArrowLeft", "End", "Home", "ArrowRight"):
+        page.keyboard.press(key)
+    page.click("#stepper button[data-act=play]")
+    page.wait_for_timeout(1600)
+    page.click("#stepper button[data-act=play]")
+    page.wait_for_timeout(500)
+    return len(requests)
+
+
+def measure_visitors(browser, url: str, visitors: int, seconds: float) -> dict:
+    """`visitors` pages open the Decode tab, then each steps once a second for `seconds`."""
+    pages, requests = [], []
+    for _ in range(visitors):
+        # a context each: like a visitor's own browser (Chromium keeps 6 connections per host
+        # and profile, and every Gradio page holds one open)
+        page = browser.new_context(viewport={"width": 1024, "height": 768}).new_page()
+        page.goto(url, wait_until="domcontentloaded", timeout=300_000)
+        open_decode_tab(page)
+        pages.append(page)
+    origin = url.rstrip("/")
+    for page in pages:
+        page.on("request", lambda r: requests.append(r.url) if r.url.startswith(origin) else None)
+        page.evaluate("""() => { window.__steps = 0; setInterval(() => {
+            const last = +document.querySelector('#stepper input[type=range]').max;
+            const k = window.wedlmStepper.current('decode');
+            document.querySelector('#stepper button[data-act=' + (k >= last ? 'first' : 'next') + ']').click();
+            window.__steps++; }, 1000); }""")
+    cpu0, t0 = time.process_time(), time.perf_counter()
+    time.sleep(seconds)  # the Playwright client idles; this process's CPU is the server's
+    cpu, wall = time.process_time() - cpu0, time.perf_counter() - t0
+    steps = sum(page.evaluate("() => window.__steps") for page in pages)
+    for page in pages:
+        page.context.close()
+    return {"visitors": visitors, "visitor_seconds": round(wall, 1), "visitor_steps": steps,
+            "visitor_requests": len(requests), "server_cpu_percent_of_one_core": round(100 * cpu / wall, 2)}
+
+
+def write_doc(path: Path, out: dict, command: str) -> None:
+    goals = [("step click shows every view of the new step (median, in the page)", f"{out['step_ms_median']} ms", "≤ 50 ms"),
+             ("the same with Playwright's round trip", f"{out['step_ms_median_with_playwright']} ms", "≤ 100 ms"),
+             ("the page's main-thread CPU time per step click (median)",
+              f"{out['step_main_thread_cpu_ms_median']} ms", ""),
+             ("requests to the server during 20 step/scrub/play/key actions", str(out["requests_during_20_actions"]), "0"),
+             (f"server CPU, {out['visitors']} visitors stepping once a second",
+              f"{out['server_cpu_percent_of_one_core']} % of one core", "< 5 %"),
+             ("requests from those visitors while stepping", str(out["visitor_requests"]), "0"),
+             ("reordering animation", f"{out['reorder_fps']} fps", "≥ 30 fps"),
+             ("live decode, Run to finished badge", f"{out['live_decode_s']} s", "")]
+    rows = "\n".join(f"| {a} | {b} | {c} |" for a, b, c in goals)
+    path.write_text(f"""# The app's timings in a browser
+
+Written by `{command}` (do not edit by hand). Chromium (Debian) headless at 1440×900 on
+{platform.machine()}, {os.cpu_count()} CPUs shared with other work (load average
+{out['load_average']} when measured: wall-clock times stretch with it, the main thread's CPU time
+does not); {out['badge']}.
+
+| measure | value | goal |
+|---|---|---|
+{rows}
+
+Stepping runs in the page (app/views/stepper.py draws every view of every step once;
+app/static/stepper.js switches them): a step, a scrub, play and the keys send nothing to the
+server, so the visitors' CPU above is the server idling (Gradio's own bookkeeping).
+
+```json
+{json.dumps(out, indent=2, ensure_ascii=False)}
+```
+""", encoding="utf-8")
 
 
 def main() -> int:
     from playwright.sync_api import sync_playwright
     from app.ui import build_ui, launch
 
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=None)
     parser.add_argument("--prompt", default="Count from 1 to 40:")
     parser.add_argument("--max-new-tokens", type=int, default=DEFAULTS["max_new_tokens"])
-    parser.add_argument("--steps", type=int, default=10)
+    parser.add_argument("--steps", type=int, default=20)
+    parser.add_argument("--visitors", type=int, default=30)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--out", default=str(REPO_ROOT / "docs" / "app-timings.md"))
     args = parser.parse_args()
     demo = build_ui(args.model)
     launch(demo, prevent_thread_lock=True, server_name="127.0.0.1", quiet=True)
-    out = {}
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 2400})
-        page.goto(demo.local_url, wait_until="domcontentloaded")
-        page.wait_for_selector("#prompt textarea", timeout=60_000)
-        page.fill("#prompt textarea", args.prompt)
-
-        def set_max(n):
-            page.fill("#max-new input[type=number]", str(n))
-            page.press("#max-new input[type=number]", "Enter")
-
-        # warm-up decode of 4 tokens: loads the model once, as a running Space would have
-        page.wait_for_timeout(2000)  # let the example trace of the first view arrive
-        set_max(4)
-        page.click("#run")
-        page.wait_for_function(GENERATED_AT_MOST_4, timeout=120_000)
-        set_max(args.max_new_tokens)
-        t0 = time.perf_counter()
-        page.click("#run")
-        page.wait_for_function(GENERATED_MORE_THAN_4, timeout=120_000)
-        out["live_decode_s"] = round(time.perf_counter() - t0, 2)
-        out["badge"] = page.inner_text("#badge")
-        page.click("#first")
-        page.wait_for_function("() => document.querySelector('#badge').innerText.includes('(forward 1 of')")
-        # a confident model may finish in fewer forwards than --steps: step through what there is
-        forwards = int(page.inner_text("#badge").split("(forward 1 of ")[1].split(")")[0].split()[0])
-        out["forwards"] = forwards
-        times = []
-        for k in range(2, min(args.steps + 2, forwards + 1)):
-            t0 = time.perf_counter()
-            page.click("#next")
-            page.wait_for_function(
-                f"() => document.querySelector('#badge').innerText.includes('(forward {k} of') && "
-                f"document.querySelector('#step-table tr.current td').innerText === '{k - 1}'")
-            times.append((time.perf_counter() - t0) * 1000)
-        out["step_ms_median"] = round(statistics.median(times), 1)
-        out["step_ms_max"] = round(max(times), 1)
-        browser.close()
-    demo.close()
-    print(json.dumps(out))
+    url = demo.local_url
+    load = os.getloadavg()[0]
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
+            page = browser.new_page(viewport=VIEWPORT)
+            page.goto(url, wait_until="domcontentloaded", timeout=300_000)
+            open_decode_tab(page)
+            out = measure_live_decode(page, args)
+            out |= measure_steps(page, args.steps)
+            out["requests_during_20_actions"] = count_requests(page, url.rstrip("/"))
+            fps = page.evaluate(FPS)
+            out["reorder_fps"] = None if fps is None else round(fps, 1)
+            page.close()
+            print(json.dumps(out, ensure_ascii=False), flush=True)  # the single-page figures
+            out |= measure_visitors(browser, url, args.visitors, args.seconds)
+            browser.close()
+    finally:
+        demo.close()
+    out["load_average"] = round(max(load, os.getloadavg()[0]), 1)
+    print(json.dumps(out, ensure_ascii=False))
+    command = "python -m tools.measure_app" + "".join(f" {a}" for a in sys.argv[1:])
+    write_doc(Path(args.out), out, command)
     return 0
 
 

@@ -1,23 +1,27 @@
 """Record the guided tour's traces and pick the step each chapter lands on (run after retraining).
 
-python -m tools.record_tour      (from the repository's root)
+python -m tools.record_tour [--only tau_sweep]     (from the repository's root)
 
-Decodes a few prompts on the bundled models, applies each chapter's rule (app/tabs/tour_moments.py)
+Decodes a few prompts on the bundled models, applies each chapter's rule (app/tabs/tour/moments.py)
 to find its moment, branches the stall with larger penalties λ to find one that ends it sooner,
-runs the entropy suite for the entropy -> speed plot, and writes assets/tour/tour.json.
+runs the entropy suite for the entropy -> speed plot, answers the suite's arithmetic questions at
+every τ of the sweep grid (chapter 8), and writes assets/tour/tour.json. --only tau_sweep re-records
+chapter 8's sweep alone and keeps the rest of the file.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from dataclasses import replace
 
-from app.tabs import tour_moments as moments
+from app.tabs.tour import ch8_tau, moments
+from app.tabs.tour.data import LAW_MAX_NEW, TAU_CLASS, TAU_MAX_NEW, TOUR_FILE, TOUR_FORMAT, TOUR_PROMPTS
 from app.views import entropy
-from app.tabs.tour import LAW_MAX_NEW, TOUR_FILE, TOUR_FORMAT, TOUR_PROMPTS
 from wedlm import DecodeConfig, decode, load_model
 from wedlm.branch import branch
 from wedlm.paths import BUNDLED_AR_MODEL, BUNDLED_MODEL
+from wedlm.suite import THRESHOLD_GRID
 
 TOP_CANDIDATES = 3     # per filled slot: enough for the hover, keeps the file small
 STALL_PENALTIES = (0.1, 0.2, 0.5, 1.0, 2.0)  # the one that ends the stall soonest is kept
@@ -32,8 +36,30 @@ def first_with(traces: dict, names: list[str], finder) -> dict | None:
     return None
 
 
+def tau_sweep(lm) -> dict:
+    """Chapter 8: the suite's arithmetic questions answered at every τ of the grid."""
+    config = DecodeConfig(max_new_tokens=TAU_MAX_NEW)
+    prompts = ch8_tau.questions()
+    rows = []
+    for tau in THRESHOLD_GRID:
+        row = ch8_tau.answer_row(tau, ch8_tau.answer_all(lm, prompts, replace(config, threshold=tau)))
+        print(f"τ = {tau:g}: {row['right']}/{row['total']} right, {row['tokens_per_forward']:.2f} tokens per forward")
+        rows.append(row)
+    return {"class": TAU_CLASS, "config": {"penalty": config.penalty, "window": config.window,
+                                           "max_new_tokens": TAU_MAX_NEW}, "rows": rows}
+
+
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=["tau_sweep"], help="re-record this part alone, keep the rest")
+    args = parser.parse_args()
     lm = load_model(str(BUNDLED_MODEL), device="cpu")
+    if args.only == "tau_sweep":
+        data = json.loads(TOUR_FILE.read_text(encoding="utf-8"))
+        data["tau_sweep"] = tau_sweep(lm)
+        TOUR_FILE.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+        print(f"wrote {TOUR_FILE} ({TOUR_FILE.stat().st_size // 1024} KB)")
+        return 0
     ar_lm = load_model(str(BUNDLED_AR_MODEL), device="cpu")
     base = DecodeConfig(top_candidates=TOP_CANDIDATES)
     traces = {}
@@ -85,7 +111,7 @@ def main() -> int:
     used = {v for p in picks.values() for k, v in p.items() if k in ("trace", "branch", "streaming", "ar")}
     data = {"format": TOUR_FORMAT, "version": 1, "command": "python -m tools.record_tour",
             "traces": {k: t.to_dict() for k, t in traces.items() if k in used},  # only what chapters show
-            "picks": picks, "law_rows": rows}
+            "picks": picks, "law_rows": rows, "tau_sweep": tau_sweep(lm)}
     TOUR_FILE.parent.mkdir(parents=True, exist_ok=True)
     TOUR_FILE.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
     print(json.dumps(picks, indent=1))

@@ -11,6 +11,7 @@ from wedlm.config import DEFAULTS, max_prompt_chars
 from wedlm.paths import TRACES_DIR as TRACE_DIR
 
 from . import gpu
+from .errors import worded
 from .settings import LOCAL, Limits, on_zero_gpu
 
 MAX_TRACE_BYTES = 5 * 1024 * 1024
@@ -82,15 +83,13 @@ def make_config(window=DEFAULTS["window"], threshold=DEFAULTS["threshold"], no_t
         except OverflowError:  # 1e400 in JSON is infinity
             pass
         raise ValidationError(f"{name} must be a whole number, got {str(value)[:40]!r}")
-    try:
+    with worded(kinds=(TypeError, ValueError, OverflowError)):
         return DecodeConfig(
             window=whole(window, "window"),
             threshold=None if no_threshold or threshold is None else float(threshold),
             penalty=float(penalty), temperature=float(temperature), top_k=whole(top_k, "top_k"),
             top_p=float(top_p), max_new_tokens=whole(max_new_tokens, "max_new_tokens"),
             seed=whole(seed, "seed"), block_size=whole(block_size, "block_size"))
-    except (TypeError, ValueError, OverflowError) as err:
-        raise gr.Error(str(err))
 
 
 def rows_frame(rows: list[dict]):

@@ -38,6 +38,7 @@ except ImportError:
     spaces = None
 import gradio as gr
 
+from .errors import worded
 from .settings import Limits, on_zero_gpu
 
 GPU_STARTUP_S = 10.0   # a ZeroGPU call's worker start and weight move, planned into its lease
@@ -158,12 +159,8 @@ def _start(fn, args, kwargs, work: Work):
 
 @_decorate
 def _call(fn, args, kwargs, work):
-    try:
+    with worded(kinds=(ValueError,)):  # ValidationError, ModelLoadError: ZeroGPU only passes gr.Error on
         return _start(fn, args, kwargs, work)
-    except gr.Error:  # already worded for the user; str() of one adds quotes
-        raise
-    except ValueError as err:  # ValidationError, ModelLoadError: ZeroGPU only passes gr.Error on
-        raise gr.Error(str(err)) from None
 
 
 @_decorate
@@ -171,7 +168,7 @@ def _stream(fn, args, kwargs, work, every_s):
     """Yields at most one value per every_s seconds, and always the last one: on ZeroGPU each
     value is pickled through a pipe, and a live view does not need every step."""
     last, pending, held = float("-inf"), None, False
-    try:
+    with worded(kinds=(ValueError,)):
         for value in _start(fn, args, kwargs, work):
             now = time.perf_counter()
             if now - last >= every_s:
@@ -179,10 +176,6 @@ def _stream(fn, args, kwargs, work, every_s):
                 yield value
             else:
                 pending, held = value, True
-    except gr.Error:
-        raise
-    except ValueError as err:
-        raise gr.Error(str(err)) from None
     if held:
         yield pending
 

@@ -1,6 +1,7 @@
 // Linked highlighting: pointing at (or tapping) a token marks the same logical position in every
 // view: the canvas, both order rows, both attention grids (row and column), the entropy bars and
-// the heatmap. Views mark positions with data-pos; Plotly bars carry the position as x.
+// the heatmap. Views mark positions with data-pos; Plotly bars carry the position as x. An
+// attention grid (SVG) marks its row and its column with outlines that carry data-pos.
 (() => {
   let pinned = null, hovered = null;
   const PLOTS = ["entropy-bars", "entropy-heatmap"];
@@ -72,5 +73,6 @@
     linkPlots();
     if (pinned !== null && !document.querySelector(".hl")) apply();
   }, 500);
-  window.wedlmHighlight = { pin: p => { pinned = p === null ? null : String(p); apply(); } };
+  // refresh: the stepper swapped a view's content; mark the followed position in it again
+  window.wedlmHighlight = { pin: p => { pinned = p === null ? null : String(p); apply(); }, refresh: () => apply() };
 })();

@@ -14,28 +14,21 @@ from wedlm.animate import AnimationError, animate
 from wedlm.branch import branch, first_divergence
 from wedlm.config import DEFAULT_THRESHOLD, DEFAULTS
 
-from ..views import export, figures, render
+from ..views import export, figures, render, stepper
 from ..serving import gpu
+from ..serving.settings import Limits
 from . import knobs
 from ..serving.context import TRACE_DIR, Context, example_traces, make_config, read_trace_file
 from ..serving.sessions import SESSION_TTL_S, UserTraces, downloads
 from ..views.timeline import Timeline
+from .. import examples
 
 LIVE_UPDATE_S = 0.25  # at most one live refresh per this many seconds (the end always shows)
-PLAY_TICK_S = 0.6
+KEY = "decode"  # this tab's stepper (app/views/stepper.py)
 DECODER_CHOICES = [("WeDLM streaming", "streaming"), ("block (stop-and-wait)", "block"),
                    ("reference (no cache)", "reference"), ("autoregressive", "ar"),
                    ("WeDLM verified (lossless, beyond the paper)", "verified")]
-EXAMPLES = [
-    ["Count from 1 to 40:"],
-    ["Count from 25 to 60:"],
-    ["Times table of 7 up to 10:"],
-    ["Question: What is (23 + 58) - 17?\nAnswer:"],
-    ["Question: A shop sells pencils in packs of 6. Mia buys 4 packs and gives 5 pencils away. "
-     "How many pencils does she have left?\nAnswer:"],
-    ['def sum_list(numbers: list) -> int:\n    """Return the sum of the numbers."""\n'],
-    ["ROMEO:\n"],
-]
+EXAMPLES = [[prompt] for prompt in examples.PROMPTS.values()]  # app/examples.py
 MODEL_CARD = """**The bundled model is tiny** (about 5.5 M parameters, 6 layers, a 4096-token vocabulary),
 trained on this machine by the project's own code: first as an ordinary next-token model, then with
 WeDLM's masked training, then fine-tuned on generated arithmetic. Its data: generated counting and
@@ -53,9 +46,10 @@ EMPTY = "Run a decode or load a trace."
 
 @dataclass
 class DecodeTab:
-    """The tab's components, by name (no positional lists)."""
+    """The tab's components, by name (no positional lists). The step views are static boxes
+    (app/views/stepper.py slot_html) that app/static/stepper.js fills from `stepper`, the one
+    component the server updates when the trace changes; stepping never reaches the server."""
     timeline: gr.State
-    playing: gr.State
     prompt: gr.Textbox
     run_btn: gr.Button
     stop_btn: gr.Button
@@ -70,24 +64,10 @@ class DecodeTab:
     top_p: gr.Number
     seed: gr.Number
     block_size: gr.Slider
-    output_text: gr.Textbox
-    badge: gr.HTML
-    narration: gr.HTML
-    first_btn: gr.Button
-    prev_btn: gr.Button
-    play_btn: gr.Button
-    next_btn: gr.Button
-    last_btn: gr.Button
+    stepper: gr.HTML
+    step: gr.Number
+    text: gr.Textbox
     colour_by: gr.Radio
-    step: gr.Slider
-    canvas: gr.HTML
-    orders: gr.HTML
-    mask_phys: gr.HTML
-    mask_log: gr.HTML
-    bars: gr.Plot
-    growth: gr.Plot
-    heatmap: gr.Plot
-    table: gr.HTML
     br_tau: gr.Number
     br_no_tau: gr.Checkbox
     br_penalty: gr.Number
@@ -106,17 +86,10 @@ class DecodeTab:
     examples: gr.Dropdown
     upload: gr.File
     download: gr.DownloadButton
-    timer: gr.Timer
-
-    def step_views(self) -> list:
-        """Everything that changes with the step."""
-        return [self.step, self.badge, self.narration, self.canvas, self.orders, self.mask_phys,
-                self.mask_log, self.bars, self.growth, self.table]
 
     def trace_views(self) -> list:
-        """Everything that changes with the trace (the step views included)."""
-        return [self.timeline, self.output_text, self.heatmap, self.download, self.examples,
-                self.prompt, self.decoder] + self.step_views()
+        """Everything that changes with the trace."""
+        return [self.timeline, self.text, self.stepper, self.download, self.examples, self.prompt, self.decoder]
 
     def decode_knobs(self) -> list:
         """run_live's inputs, in the order of its API."""
@@ -127,9 +100,15 @@ class DecodeTab:
 
 # -- layout --------------------------------------------------------------------------------------
 
-def layout(prompt_chars: int | None = None) -> DecodeTab:
-    c: dict = {"timeline": gr.State(None, time_to_live=SESSION_TTL_S),  # app/serving/sessions.py: caps
-               "playing": gr.State(False)}
+def view_box(name: str, elem_id: str, **kwargs) -> gr.HTML:
+    """A static box that app/static/stepper.js fills with view `name` of the shown step."""
+    return gr.HTML(stepper.slot_html(KEY, name), elem_id=elem_id, js_on_load=None, **kwargs)
+
+
+def layout(limits: Limits, prompt_chars: int | None = None) -> DecodeTab:
+    """The tab's widgets; the knobs' ranges stop at what this server allows (`limits`, the same
+    numbers the line under the title shows)."""
+    c: dict = {"timeline": gr.State(None, time_to_live=SESSION_TTL_S)}  # app/serving/sessions.py: caps
     with gr.Row(equal_height=False):
         with gr.Column(scale=2, min_width=320, elem_id="decode-controls"):
             c["prompt"] = gr.Textbox(label="Prompt", lines=2, max_lines=6, value=EXAMPLES[0][0], elem_id="prompt",
@@ -140,8 +119,9 @@ def layout(prompt_chars: int | None = None) -> DecodeTab:
             gr.Examples(EXAMPLES, inputs=[c["prompt"]], label="Examples, from very low to high entropy")
             c["decoder"] = gr.Dropdown(DECODER_CHOICES, value="streaming", label="Decoder", elem_id="decoder")
             with gr.Row():
-                c["window"] = knobs.slider("window", info=None, elem_id="window")
-                c["max_new"] = knobs.slider("max_new_tokens", info=None, elem_id="max-new")
+                c["window"] = knobs.slider("window", high=limits.max_window, info=None, elem_id="window")
+                c["max_new"] = knobs.slider("max_new_tokens", high=limits.max_new_tokens, info=None,
+                                            elem_id="max-new")
             with gr.Row():
                 with gr.Column(min_width=140):
                     c["threshold"], c["no_threshold"] = knobs.tau(info=None, elem_id="threshold")
@@ -156,31 +136,26 @@ def layout(prompt_chars: int | None = None) -> DecodeTab:
                     c["top_p"] = knobs.number("top_p")
                 with gr.Row():
                     c["seed"] = knobs.number("seed")
-                    c["block_size"] = knobs.slider("block_size")
+                    c["block_size"] = knobs.slider("block_size", high=limits.max_window)
         with gr.Column(scale=3, min_width=320, elem_id="decode-views"):
-            c["badge"] = gr.HTML(elem_id="badge")
-            with gr.Row(elem_id="stepper"):
-                c["first_btn"] = gr.Button("« first", size="sm", elem_id="first", min_width=56)
-                c["prev_btn"] = gr.Button("◀ step", size="sm", elem_id="prev", min_width=56)
-                c["play_btn"] = gr.Button("▶ Play", size="sm", elem_id="play", min_width=56)
-                c["next_btn"] = gr.Button("step ▶", size="sm", elem_id="next", min_width=56)
-                c["last_btn"] = gr.Button("last »", size="sm", elem_id="last", min_width=56)
-            c["step"] = gr.Slider(0, 1, value=0, step=1, label="Step (forward index, from 0)", elem_id="step")
-            c["narration"] = gr.HTML(elem_id="narration")
-            c["canvas"] = gr.HTML(elem_id="canvas")
+            c["stepper"] = gr.HTML(stepper.bundle_html(None, KEY), elem_id="stepper", js_on_load=None)
+            c["step"] = gr.Number(0, visible=False, precision=0)  # the shown step, read by branch and export
+            c["text"] = gr.Textbox(visible=False)  # the trace's whole text, for API clients (run_live, load_trace)
+            view_box("badge", "badge")
+            view_box("narration", "narration")
+            view_box("canvas", "canvas")
             c["colour_by"] = gr.Radio(["state", "entropy", "step"], value="state",
                                       label="Colour tokens by", elem_id="colour-by")
-            c["output_text"] = gr.Textbox(label="Output text", lines=2, max_lines=4, interactive=False,
-                                          elem_id="output")
-    c["orders"] = gr.HTML(elem_id="orders")
-    with gr.Row(equal_height=False):
-        c["bars"] = gr.Plot(elem_id="entropy-bars", label="Scores of the open masks", min_width=300)
-        c["growth"] = gr.Plot(elem_id="growth", label="Committed prefix growth", min_width=300)
-    with gr.Row(equal_height=False):
-        c["mask_phys"] = gr.HTML(elem_id="mask-physical", min_width=300)
-        c["mask_log"] = gr.HTML(elem_id="mask-logical", min_width=300)
-    c["heatmap"] = gr.Plot(elem_id="entropy-heatmap", label="Entropy over steps")
-    c["table"] = gr.HTML(elem_id="step-table")
+            view_box("output", "output")
+    view_box("orders", "orders")
+    for pair in ((("bars", "entropy-bars"), ("growth", "growth")),
+                 (("mask-physical", "mask-physical"), ("mask-logical", "mask-logical"))):
+        with gr.Row(equal_height=False):  # side by side when wide, one under the other on a phone
+            for name, elem_id in pair:
+                with gr.Column(min_width=320):
+                    view_box(name, elem_id)
+    view_box("heatmap", "entropy-heatmap")
+    view_box("table", "step-table")
     with gr.Accordion("Branch: re-run from the current step with other knobs", open=False, elem_id="branch-fold"):
         with gr.Row():
             # a looser τ than the default, so an untouched branch shows what τ changes
@@ -201,7 +176,6 @@ def layout(prompt_chars: int | None = None) -> DecodeTab:
             c["br_new"] = gr.HTML(elem_id="branch-new")
         c["br_growth"] = gr.Plot(elem_id="branch-growth", label="Both trajectories", visible=False)
     with gr.Accordion("Export", open=False):
-        gr.Markdown("Every plot also saves itself as PNG from its toolbar (camera icon).")
         c["export_btn"] = gr.Button("Export this step's views and a self-contained HTML replay", elem_id="export")
         c["export_files"] = gr.File(label="Exports", file_count="multiple", elem_id="export-files")
         c["slides_btn"] = gr.Button("Export slides: every step as an animated GIF (and MP4)", elem_id="export-slides")
@@ -213,7 +187,6 @@ def layout(prompt_chars: int | None = None) -> DecodeTab:
         c["download"] = gr.DownloadButton("Download this trace (JSON)", elem_id="download")
     with gr.Accordion("About the model: what a tiny model can and cannot do", open=False, elem_id="model-card"):
         gr.Markdown(MODEL_CARD, elem_classes=["modelcard"])
-    c["timer"] = gr.Timer(PLAY_TICK_S, active=False)
     return DecodeTab(**c)
 
 
@@ -227,34 +200,14 @@ def step_number(step) -> int:
         raise gr.Error(f"step must be a whole number, got {str(step)[:40]!r}") from None
 
 
-def step_updates(ui: DecodeTab, timeline: Timeline | None, step, colour_by: str) -> dict:
-    """The step views at `step` (clamped to the trace)."""
-    if timeline is None or timeline.num_steps == 0:
-        empty = render.empty_view(EMPTY)
-        return {ui.step: gr.Slider(minimum=0, maximum=1, value=0), ui.badge: empty, ui.narration: "",
-                ui.canvas: empty, ui.orders: "", ui.mask_phys: "", ui.mask_log: "", ui.bars: None,
-                ui.growth: None, ui.table: ""}
-    step = max(0, min(step_number(step), timeline.num_steps - 1))
-    return {
-        ui.step: gr.Slider(minimum=0, maximum=max(1, timeline.num_steps - 1), value=step, step=1),
-        ui.badge: render.badge(timeline, step),
-        ui.narration: render.narration_html(timeline, step),
-        ui.canvas: render.token_canvas(timeline, step, colour_by),
-        ui.orders: render.order_view(timeline, step),
-        ui.mask_phys: render.mask_grid(timeline, step, logical=False),
-        ui.mask_log: render.mask_grid(timeline, step, logical=True),
-        ui.bars: figures.entropy_bars(timeline, step),
-        ui.growth: figures.prefix_growth({timeline.trace.decoder: timeline}, step),
-        ui.table: render.step_table(timeline, step),
-    }
-
-
-def trace_updates(ui: DecodeTab, timeline: Timeline | None, colour_by: str, *, from_example: str | None = None) -> dict:
-    """A new trace: its text, heatmap, download and prompt, then its last step. The examples
-    dropdown names the example it came from, or nothing (a decode or an upload)."""
+def trace_updates(ui: DecodeTab, timeline: Timeline | None, *, from_example: str | None = None,
+                  bundle: str | None = None) -> dict:
+    """A new trace: its stepper (every view of every step, drawn once; the last step shown),
+    download and prompt. The examples dropdown names the example it came from, or nothing (a
+    decode or an upload). `bundle`: the stepper already drawn (examples are cached)."""
     if timeline is None:
-        return {ui.timeline: None, ui.output_text: "", ui.heatmap: None, ui.download: None,
-                ui.examples: gr.Dropdown(value=from_example)} | step_updates(ui, None, 0, colour_by)
+        return {ui.timeline: None, ui.text: "", ui.stepper: stepper.bundle_html(None, KEY), ui.download: None,
+                ui.examples: gr.Dropdown(value=from_example)}
     trace = timeline.trace
     download = None
     if trace.result is not None:  # the finished trace is ready to download
@@ -262,29 +215,16 @@ def trace_updates(ui: DecodeTab, timeline: Timeline | None, colour_by: str, *, f
         download = str(downloads.file(f"wedlm-trace-{name}.json"))
         trace.save(download)
     decoder = trace.decoder if trace.decoder in {v for _, v in DECODER_CHOICES} else gr.skip()
-    return {ui.timeline: timeline, ui.output_text: trace.text or partial_text(timeline),
-            ui.heatmap: figures.entropy_heatmap(timeline), ui.download: download,
-            ui.examples: gr.Dropdown(value=from_example), ui.prompt: trace.prompt, ui.decoder: decoder,
-            } | step_updates(ui, timeline, timeline.num_steps - 1, colour_by)
+    return {ui.timeline: timeline, ui.text: trace.text or render.output_text(timeline, timeline.num_steps - 1),
+            ui.stepper: bundle or stepper.bundle_html(timeline, KEY, keys=True),
+            ui.download: download, ui.examples: gr.Dropdown(value=from_example), ui.prompt: trace.prompt,
+            ui.decoder: decoder}
 
 
-def live_updates(ui: DecodeTab, timeline: Timeline, colour_by: str) -> dict:
-    """While decoding: the cheap views only (text, badge, narration, canvas, orders, growth);
-    the other plots and the table wait for the end, so live refreshes stay fast."""
-    step = timeline.num_steps - 1
-    return {ui.timeline: timeline, ui.output_text: partial_text(timeline),
-            ui.step: gr.Slider(minimum=0, maximum=max(1, step), value=step, step=1),
-            ui.badge: render.badge(timeline, step), ui.narration: render.narration_html(timeline, step),
-            ui.canvas: render.token_canvas(timeline, step, colour_by),
-            ui.orders: render.order_view(timeline, step),
-            ui.growth: figures.prefix_growth({timeline.trace.decoder: timeline}, step)}
-
-
-def partial_text(timeline: Timeline) -> str:
-    tokens = timeline.trace.tokens
-    ids = [p.token for _, p in sorted(timeline.positions.items())
-           if p.commit_step is not None and p.token not in timeline.trace.stop_ids]
-    return "".join(tokens.get(i, "") for i in ids)
+def live_updates(ui: DecodeTab, timeline: Timeline) -> dict:
+    """While decoding: the newest step only (its views drawn for it alone), so refreshes stay small."""
+    return {ui.timeline: timeline, ui.text: render.output_text(timeline, timeline.num_steps - 1),
+            ui.stepper: stepper.bundle_html(timeline, KEY, live=True, keys=True)}
 
 
 # -- handlers ------------------------------------------------------------------------------------
@@ -304,10 +244,10 @@ def run_decode(ui: DecodeTab, ctx: Context, user_traces: UserTraces, prompt, dec
     work = gpu.Work.of(config.max_new_tokens, widest(config, decoder), [decoder], ctx.limits)
     for trace in gpu.stream_on_gpu(decode_steps, ctx.models.wedlm, prompt, decoder, config,
                                    time_limit_s=work.time_limit_s, work=work, every_s=LIVE_UPDATE_S):
-        if trace.result is not None:  # finished: every view, once
-            yield trace_updates(ui, Timeline(trace), colour_by)
+        if trace.result is not None:  # finished: every view of every step, once
+            yield trace_updates(ui, Timeline(trace))
             break
-        yield live_updates(ui, Timeline(trace), colour_by)
+        yield live_updates(ui, Timeline(trace))
 
 
 def make_decode_api(ctx: Context):
@@ -377,7 +317,7 @@ def run_branch(ui: DecodeTab, ctx: Context, timeline, step, tau, no_tau, penalty
     new = Timeline(other)
     div = first_divergence(trace, other)
     where = "the two trajectories are the same" if div is None else f"they diverge at step {div}"
-    same_text = (trace.text or partial_text(timeline)) == other.text
+    same_text = (trace.text or render.output_text(timeline, timeline.num_steps - 1)) == other.text
     text = ("<b>The output text is the same</b>" if same_text else "<b>The output text changed</b>")
     a, b = trace.stats(), other.stats()
     summary = (f"<div class='badge'>Branched after step {step}: {where}. {text}. "
@@ -423,55 +363,47 @@ def make_slides(ctx: Context, timeline) -> list[str]:
     return [str(made.gif)] + ([str(made.mp4)] if made.mp4 else [])
 
 
-def load_example(ui: DecodeTab, name, colour_by) -> dict:
+@functools.lru_cache(maxsize=16)
+def example_bundle(name: str, mtime_ns: int) -> tuple[Timeline, str]:
+    """An example trace and its stepper, drawn once per file version (every visitor's page load
+    shows the first example)."""
+    timeline = Timeline(read_trace_file(TRACE_DIR / name))
+    return timeline, stepper.bundle_html(timeline, KEY, keys=True)
+
+
+def load_example(ui: DecodeTab, name) -> dict:
     if not name:
-        return trace_updates(ui, None, colour_by)
+        return trace_updates(ui, None)
     if name not in example_traces():
         raise gr.Error("unknown example trace")
-    return trace_updates(ui, Timeline(read_trace_file(TRACE_DIR / name)), colour_by, from_example=name)
+    timeline, bundle = example_bundle(name, (TRACE_DIR / name).stat().st_mtime_ns)
+    return trace_updates(ui, timeline, from_example=name, bundle=bundle)
 
 
-def show_first_example(ui: DecodeTab, user_traces: UserTraces, name, colour_by, request: gr.Request) -> dict:
+def show_first_example(ui: DecodeTab, user_traces: UserTraces, name, request: gr.Request) -> dict:
     """Page load: show the first example trace, unless the user has already loaded or run
     one in this session (on a busy server this event can finish after theirs)."""
-    updates = load_example(ui, name, colour_by)
+    updates = load_example(ui, name)
     return {} if user_traces.has(request) else updates
 
 
-def pick_example(ui: DecodeTab, user_traces: UserTraces, name, colour_by, request: gr.Request) -> dict:
+def pick_example(ui: DecodeTab, user_traces: UserTraces, name, request: gr.Request) -> dict:
     user_traces.add(request)
-    return load_example(ui, name, colour_by)
+    return load_example(ui, name)
 
 
-def load_upload(ui: DecodeTab, user_traces: UserTraces, file, colour_by, request: gr.Request) -> dict:
+def load_upload(ui: DecodeTab, user_traces: UserTraces, file, request: gr.Request) -> dict:
     user_traces.add(request)
     if file is None:
-        return trace_updates(ui, None, colour_by)
-    return trace_updates(ui, Timeline(read_trace_file(file)), colour_by)
+        return trace_updates(ui, None)
+    return trace_updates(ui, Timeline(read_trace_file(file)))
 
 
-def move(ui: DecodeTab, delta, timeline, step, colour_by) -> dict:
-    """first / last / ±1 step."""
-    if timeline is None:
-        return step_updates(ui, None, 0, colour_by)
-    target = {"first": 0, "last": timeline.num_steps - 1}.get(delta)
-    return step_updates(ui, timeline, step_number(step) + int(delta) if target is None else target, colour_by)
-
-
-def tick(ui: DecodeTab, timeline, step, colour_by) -> dict:
-    """Play: one step per tick; stop at the end."""
-    if timeline is None or step_number(step) >= timeline.num_steps - 1:
-        return {ui.timer: gr.Timer(active=False), ui.play_btn: "▶ Play", ui.playing: False} \
-            | step_updates(ui, timeline, step, colour_by)
-    return {ui.timer: gr.Timer(active=True), ui.play_btn: "⏸ Pause"} \
-        | step_updates(ui, timeline, step_number(step) + 1, colour_by)
-
-
-def toggle_play(ui: DecodeTab, playing, timeline, step) -> dict:
-    start_over = timeline is not None and step_number(step) >= timeline.num_steps - 1
-    playing = not playing
-    return {ui.playing: playing, ui.timer: gr.Timer(active=playing),
-            ui.play_btn: "⏸ Pause" if playing else "▶ Play", ui.step: 0 if playing and start_over else step}
+# The shown step lives in the page (app/static/stepper.js). The events that need it on the server
+# (branch, export) read it there as they start: this replaces the hidden step input's value.
+WITH_SHOWN_STEP = ("(...args) => { const k = window.wedlmStepper && window.wedlmStepper.current('decode'); "
+                   "args[1] = k === null || k === undefined ? args[1] : k; return args; }")
+COLOUR_BY_JS = "(mode) => { window.wedlmStepper && window.wedlmStepper.colourBy('decode', mode); return []; }"
 
 
 # -- wiring --------------------------------------------------------------------------------------
@@ -479,11 +411,11 @@ def toggle_play(ui: DecodeTab, playing, timeline, step) -> dict:
 def wire(ui: DecodeTab, ctx: Context, demo: gr.Blocks) -> None:
     user_traces = UserTraces()
     bind = functools.partial
-    views, trace_views = ui.step_views(), ui.trace_views()
-    step_inputs = [ui.timeline, ui.step, ui.colour_by]
+    trace_views = ui.trace_views()
 
     # Handlers that take the gr.Request get a plain function each (Gradio finds the request by
     # its type hint, which a functools.partial hides); the parameter names are the API's.
+    # colour_by stays in the APIs' signatures; the page applies it (no request).
     def run_live(prompt, decoder, window, threshold, no_threshold, penalty, temperature, top_k, top_p,
                  max_new_tokens, seed, block_size, colour_by, request: gr.Request):
         yield from run_decode(ui, ctx, user_traces, prompt, decoder, window, threshold, no_threshold,
@@ -491,13 +423,13 @@ def wire(ui: DecodeTab, ctx: Context, demo: gr.Blocks) -> None:
                               colour_by, request)
 
     def on_pick(name, colour_by, request: gr.Request):
-        return pick_example(ui, user_traces, name, colour_by, request)
+        return pick_example(ui, user_traces, name, request)
 
     def on_upload(file, colour_by, request: gr.Request):
-        return load_upload(ui, user_traces, file, colour_by, request)
+        return load_upload(ui, user_traces, file, request)
 
-    def on_page_load(name, colour_by, request: gr.Request):
-        return show_first_example(ui, user_traces, name, colour_by, request)
+    def on_page_load(name, request: gr.Request):
+        return show_first_example(ui, user_traces, name, request)
 
     run_event = ui.run_btn.click(run_live, ui.decode_knobs(), trace_views, api_name="run_live",
                                  **gpu.forward_event(ctx.limits))
@@ -505,31 +437,23 @@ def wire(ui: DecodeTab, ctx: Context, demo: gr.Blocks) -> None:
     gr.api(make_decode_api(ctx), api_name="decode", **gpu.forward_event(ctx.limits))
     ui.examples.input(on_pick, [ui.examples, ui.colour_by], trace_views, api_name="load_example")
     ui.upload.upload(on_upload, [ui.upload, ui.colour_by], trace_views, api_name="load_trace")
-    # Stepping is cheap (a few ms of server work): skip the queue so it is never stuck behind a decode.
-    fast = dict(show_progress="hidden", queue=False)
-    show = bind(step_updates, ui)
-    ui.step.release(show, step_inputs, views, api_name="show_step", **fast)
-    ui.step.input(show, step_inputs, views, api_name=False, trigger_mode="always_last", **fast)  # typed numbers
-    ui.colour_by.change(show, step_inputs, views, api_name=False, **fast)
-    for btn, delta in ((ui.first_btn, "first"), (ui.prev_btn, -1), (ui.next_btn, 1), (ui.last_btn, "last")):
-        btn.click(bind(move, ui, delta), step_inputs, views, api_name=False, **fast)
-    ui.play_btn.click(bind(toggle_play, ui), [ui.playing, ui.timeline, ui.step],
-                      [ui.playing, ui.timer, ui.play_btn, ui.step], api_name=False)
-    ui.timer.tick(bind(tick, ui), step_inputs, [ui.timer, ui.play_btn, ui.playing] + views, api_name=False, **fast)
+    # Stepping, playing, the keys and "colour by" run in the page: no event reaches the server.
+    ui.colour_by.change(None, [ui.colour_by], None, js=COLOUR_BY_JS)
     ui.br_btn.click(bind(run_branch, ui, ctx),
                     [ui.timeline, ui.step, ui.br_tau, ui.br_no_tau, ui.br_penalty, ui.br_force_pos,
                      ui.br_force_tok, ui.br_veto_pos, ui.colour_by],
                     [ui.br_summary, ui.br_old, ui.br_new, ui.br_growth], api_name=False,
-                    **gpu.forward_event(ctx.limits))
-    ui.export_btn.click(make_exports, [ui.timeline, ui.step], [ui.export_files], api_name=False)
+                    js=WITH_SHOWN_STEP, **gpu.forward_event(ctx.limits))
+    ui.export_btn.click(make_exports, [ui.timeline, ui.step], [ui.export_files], api_name=False,
+                        js=WITH_SHOWN_STEP)
     ui.slides_btn.click(bind(make_slides, ctx), [ui.timeline], [ui.slides_files], api_name=False,
                         concurrency_id="slides", concurrency_limit=1)
-    demo.load(on_page_load, [ui.examples, ui.colour_by], trace_views, api_name=False)
+    demo.load(on_page_load, [ui.examples], trace_views, api_name=False)
     demo.unload(user_traces.forget)
 
 
 def build(ctx: Context, demo: gr.Blocks) -> DecodeTab:
-    ui = layout(ctx.prompt_chars())
+    ui = layout(ctx.limits, ctx.prompt_chars())
     ctx.decode_state = ui.timeline  # the lens and the law plot read the last decode
     wire(ui, ctx, demo)
     return ui

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import gradio as gr
 
-from wedlm import ValidationError
 from wedlm.analysis import MAX_TEXT_TOKENS
 from wedlm.config import DEFAULTS
 from wedlm.paths import BUNDLED_MODEL
 
 from ..views import entropy, lens
 from ..serving import gpu
+from ..serving.errors import worded
 from . import knobs
 from ..serving.context import Context, make_config, rows_frame
 
@@ -48,6 +48,16 @@ def law(rows, tau, decode_timeline, sweep_point):
     return entropy.law_figure(rows or [], threshold, yours)
 
 
+def suite_source(recorded: dict | None) -> str:
+    """Where the suite's rows come from and what its columns mean, in a visitor's words."""
+    where = (f"Recorded on the bundled models when this app was built (τ = {recorded['config']['threshold']}, "
+             f"at most {recorded['config']['max_new_tokens']} new tokens). “Run the suite” measures it again "
+             "live, row by row." if recorded else "“Run the suite” measures it live, row by row.")
+    return (where + " Columns: *tokens_per_forward*, output tokens per forward pass; *forward_ratio*, AR's "
+            "forward passes divided by WeDLM's on the same prompt; *speedup_tokens_per_s*, WeDLM's tokens per "
+            "second divided by AR's.")
+
+
 def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None = None) -> None:
     models, ar_name = ctx.models, ctx.ar_model_name
     recorded = entropy.recorded_suite() if serves_bundled_model(ctx) else None
@@ -70,8 +80,10 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
         for rows in gpu.stream_on_gpu(entropy.tau_sweep_steps, models.wedlm, prompt, config,
                                       work.time_limit_s, work=work, every_s=HEARTBEAT_S):
             if rows is None:
-                yield gr.skip(), gr.skip(), gr.skip()
-        yield entropy.sweep_figure(rows), rows_frame(rows), entropy.sweep_point(rows, config.threshold)
+                yield gr.skip(), gr.skip(), gr.skip(), gr.skip()
+        table = rows_frame([{k: v for k, v in r.items() if k != "output"} for r in rows])
+        yield (entropy.sweep_figure(rows), table, entropy.sweep_diff_html(rows),
+               entropy.sweep_point(rows, config.threshold))
 
     gr.Markdown("WeDLM's speedup follows **output entropy**: where the next tokens are nearly "
                 "certain (counting, sequences), many masks fall under τ at once; where they are "
@@ -83,11 +95,7 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
         tau = knobs.number("threshold")
         max_new = gr.Slider(8, 256, value=entropy.SUITE_MAX_NEW_TOKENS, step=8, label="Max new tokens")
         suite_btn = gr.Button("Run the suite", variant="primary", elem_id="suite-run")
-    where = (f"Recorded on the bundled models (τ = {recorded['config']['threshold']}, at most "
-             f"{recorded['config']['max_new_tokens']} new tokens; tools/record_suite.py). "
-             f"“Run the suite” measures it again live, row by row."
-             if recorded else "“Run the suite” measures it live, row by row.")
-    gr.Markdown(where, elem_id="suite-source")
+    gr.Markdown(suite_source(recorded), elem_id="suite-source")
     law_plot = gr.Plot(value=entropy.law_figure(recorded["rows"], recorded["config"]["threshold"])
                        if recorded else None, elem_id="entropy-law", label="Entropy against tokens per forward")
     table = gr.Dataframe(value=rows_frame(recorded["rows"]) if recorded else None, elem_id="suite-table",
@@ -102,6 +110,7 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
         sweep_btn = gr.Button("Sweep τ", elem_id="sweep-run", scale=1)
     sweep_plot = gr.Plot(elem_id="tau-sweep", label="τ sweep", visible=True)
     sweep_table = gr.Dataframe(elem_id="sweep-table", interactive=False, visible=False)
+    sweep_diff = gr.HTML(elem_id="sweep-diff")
 
     lens_build(ctx)
 
@@ -110,7 +119,7 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
         run_suite, [tau, max_new], [suite_rows, law_plot, table], api_name="entropy_suite",
         show_progress="minimal", **gpu.forward_event(ctx.limits)).then(law, law_inputs, law_plot, api_name=False)
     sweep_btn.click(lambda: gr.Dataframe(visible=True), None, sweep_table, queue=False, api_name=False).then(
-        run_sweep, [prompt, max_new, tau], [sweep_plot, sweep_table, sweep_point],
+        run_sweep, [prompt, max_new, tau], [sweep_plot, sweep_table, sweep_diff, sweep_point],
                     api_name="tau_sweep", **gpu.forward_event(ctx.limits)).then(law, law_inputs, law_plot, api_name=False)
     tau.submit(law, law_inputs, law_plot, api_name=False)
     if tab is not None:  # opening the tab places the Decode tab's latest decode
@@ -137,10 +146,8 @@ def lens_build(ctx: Context) -> None:
             if not (text or "").strip():
                 out += [None, ""]
                 continue
-            try:
+            with worded(f"{title}: "):
                 lens.check_text(prompt, text)
-            except ValidationError as err:
-                raise gr.Error(f"{title}: {err}")
             view = None
             for view in lens_stream(prompt, text, config):
                 if view is None:
@@ -181,10 +188,8 @@ def lens_build(ctx: Context) -> None:
         config = make_config(threshold=threshold, penalty=penalty)  # a gr.Error naming the knob
         # A generator (null while working, then the lens), so that a cancel or a closed tab
         # stops the lens at its next forward.
-        try:
+        with worded():
             lens.check_text(prompt, text)
-        except (ValidationError, TypeError, ValueError) as err:
-            raise gr.Error(str(err))
         view = None
         for view in lens_stream(prompt, text, config):
             if view is None:

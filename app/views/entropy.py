@@ -22,6 +22,7 @@ CLASS_COLOURS = {"counting": "#16a34a", "sequence": "#65a30d", "code": "#2563eb"
                  "plays": "#dc2626"}
 YOURS_COLOURS = ("#7c3aed", "#db2777")  # your decode, the swept prompt
 RECORDED_SUITE = ASSETS_DIR / "bench" / "suite.json"  # written by tools/record_suite.py
+SWEEP_DIFF_CHARS = 60  # a changed output shows this much of where it departs
 SUITE_MAX_NEW_TOKENS = 96
 
 
@@ -164,8 +165,32 @@ def tau_sweep_steps(lm, prompt: str, config: DecodeConfig,
                      "output_changed": trace.token_ids != base.token_ids,
                      "mean_fill_entropy": round(fill_entropy(trace), 3),
                      "verified_tokens_per_forward": round(verified.stats()["tokens_per_forward"], 2),
-                     "verified_output_changed": verified.token_ids != verified_base.token_ids})
+                     "verified_output_changed": verified.token_ids != verified_base.token_ids,
+                     "output": trace.text})
     yield rows
+
+
+def sweep_diff_html(rows: list[dict]) -> str:
+    """How each changed output differs from τ = none: the shared start, then where it departs
+    (marked) against what τ = none wrote there."""
+    from html import escape
+    base = next((r for r in rows if r["threshold"] == "none"), None)
+    if base is None:
+        return ""
+    items = []
+    for r in rows:
+        if not r.get("output_changed"):
+            continue
+        ours, theirs = r.get("output", ""), base.get("output", "")
+        k = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
+        lead = ("…" if k > 24 else "") + ours[max(0, k - 24):k]
+        items.append(f'<li><b>τ = {r["threshold"]}</b>: <code>{escape(lead)}<mark>'
+                     f'{escape(ours[k:k + SWEEP_DIFF_CHARS]) or "(ends here)"}</mark></code> where τ = none wrote '
+                     f'<code>{escape(theirs[k:k + SWEEP_DIFF_CHARS]) or "(nothing more)"}</code></li>')
+    if not items:
+        return '<div class="sweep-diff">Every τ wrote the same output as τ = none.</div>'
+    return (f'<div class="sweep-diff"><b>Where the outputs differ from τ = none</b> (from the first '
+            f'different character)<ul>{"".join(items)}</ul></div>')
 
 
 def sweep_point(rows: list[dict], threshold: float | None) -> dict | None:

@@ -46,7 +46,8 @@ def total_seconds(timeline: Timeline) -> float:
     return (r.prefill_s + r.decode_s) if r else sum(s.seconds for s in timeline.trace.steps)
 
 
-def lane_html(timeline: Timeline, forwards: int, ar_speed: float | None) -> str:
+def lane_html(timeline: Timeline, forwards: int, ar_speed: float | None, paused: bool = False) -> str:
+    """A lane after `forwards` forwards; paused: a still frame (it says "paused", not "decoding…")."""
     trace = timeline.trace
     forwards = min(forwards, len(trace.steps))
     n = tokens_after(timeline, forwards)
@@ -56,7 +57,7 @@ def lane_html(timeline: Timeline, forwards: int, ar_speed: float | None) -> str:
     done = forwards >= len(trace.steps)
     speed = stats.get("tokens_per_s", 0.0)
     speedup = f" · {speed / ar_speed:.2f}× AR tokens/s" if ar_speed and trace.decoder != "ar" else ""
-    status = "finished" if done else "decoding…"
+    status = "finished" if done else "paused" if paused else "decoding…"
     final = (f'<div class="lanefinal">finished: {stats.get("tokens_per_forward", 0):.2f} tokens per forward, '
              f'{speed:.1f} tokens/s on the wall clock{speedup}</div>') if done else ""  # no spoiler
     return (f'<div class="lane {escape(trace.decoder)}"><div class="lanehead">'
@@ -96,9 +97,10 @@ def cost_note(timelines: dict[str, Timeline]) -> str:
             f'after one untimed warm-up decode).</div>')
 
 
-def race_frame(timelines: dict[str, Timeline], tick: int, wall_clock: bool, seconds_per_tick: float) -> tuple[str, bool]:
+def race_frame(timelines: dict[str, Timeline], tick: int, wall_clock: bool, seconds_per_tick: float,
+               paused: bool = False) -> tuple[str, bool]:
     """HTML of all lanes at `tick` (the cost note once every lane has finished); and whether
-    every lane has finished."""
+    every lane has finished. paused: a still frame, not a replay in motion."""
     ar = timelines.get("ar")
     ar_speed = ar.trace.stats().get("tokens_per_s") if ar else None
     parts, finished = [], True
@@ -108,7 +110,7 @@ def race_frame(timelines: dict[str, Timeline], tick: int, wall_clock: bool, seco
             continue
         forwards = forwards_by(tl, tick * seconds_per_tick) if wall_clock else tick
         finished &= forwards >= len(tl.trace.steps)
-        parts.append(lane_html(tl, forwards, ar_speed))
+        parts.append(lane_html(tl, forwards, ar_speed, paused))
     if finished:
         parts.append(cost_note(timelines))
     return "".join(parts), finished

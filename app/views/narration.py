@@ -61,7 +61,7 @@ def _fed(s: StepRecord) -> str:
     filled = len(s.window) - masks
     return (f"Forward {s.index + 1} reads the window at positions {s.start}–{s.start + len(s.window) - 1}: "
             f"{filled} filled {_plural(filled, 'slot', 'slots')} moved in front of {masks} "
-            f"{_plural(masks, 'mask', 'masks')} ({s.rows} rows).")
+            f"{_plural(masks, 'mask', 'masks')} ({s.rows} {_plural(s.rows, 'row', 'rows')}).")
 
 
 def _commit(trace: Trace, s: StepRecord) -> list[str]:

@@ -22,11 +22,38 @@ PENALTY_COLOUR = "#94a3b8"    # the λ·d part of a score
 ATTEND_COLOUR = "#2563eb"     # attention grid: row sees column
 PREFIX_COLOUR = "#1e3a8a"     # attention grid: the cached prefix
 NO_ATTEND_COLOUR = "#f3f4f6"
+LATER_COLOUR = "#f97316"      # attention grid: a mask sees a filled token logically after it
+BRANCH_COLOUR = "#db2777"     # a branched decode's line beside the decode it branched from
+PACE_COLOUR = "#9ca3af"       # the dotted one-token-per-forward line
+RIGHT_COLOUR = "#16a34a"      # right answers (the tour's τ sweep)
 
 # One entropy scale everywhere (nats): 0 is green, ENTROPY_MAX and above red.
 ENTROPY_MAX = 6.0
 ENTROPY_STOPS = [(0.0, (26, 152, 80)), (0.5, (254, 224, 139)), (1.0, (215, 48, 39))]
 ENTROPY_SCALE = [[x, "#%02x%02x%02x" % rgb] for x, rgb in ENTROPY_STOPS]  # Plotly colorscale
+
+
+# Every colour a sentence may name, by role: narration and titles say colour_word(role), so a
+# word on the page is always the colour of the thing it names (tests/test_tour.py checks it).
+ROLE_COLOURS = {
+    **{f"state-{k}": v for k, v in STATE_COLOURS.items()},
+    **{f"decoder-{k}": v for k, v in DECODER_COLOURS.items()},
+    "threshold": THRESHOLD_COLOUR, "penalty": PENALTY_COLOUR, "attend": ATTEND_COLOUR,
+    "attend-prefix": PREFIX_COLOUR, "attend-later": LATER_COLOUR, "branch": BRANCH_COLOUR,
+    "pace": PACE_COLOUR, "right": RIGHT_COLOUR,
+}
+COLOUR_WORDS = {  # hex -> the word for it (one word per hex, no two hexes share a word)
+    "#d1d5db": "grey", "#fde68a": "yellow", "#fdba74": "orange", "#86efac": "green",
+    "#c4b5fd": "violet", "#f3f4f6": "pale grey", "#6b7280": "dark grey", "#2563eb": "blue",
+    "#d97706": "amber", "#7c3aed": "purple", "#dc2626": "red", "#94a3b8": "slate",
+    "#1e3a8a": "navy", "#f97316": "bright orange", "#db2777": "pink", "#9ca3af": "light grey",
+    "#16a34a": "dark green",
+}
+
+
+def colour_word(role: str) -> str:
+    """The word a sentence uses for a role's colour ("orange" for state-new)."""
+    return COLOUR_WORDS[ROLE_COLOURS[role]]
 
 
 def decoder_colour(name: str, index: int = 0) -> str:
@@ -60,5 +87,6 @@ def css_variables() -> str:
     lines = [f"--state-{k}: {v};" for k, v in STATE_COLOURS.items()]
     lines += [f"--decoder-{k}: {v};" for k, v in DECODER_COLOURS.items()]
     lines += [f"--attend: {ATTEND_COLOUR};", f"--attend-prefix: {PREFIX_COLOUR};",
-              f"--attend-off: {NO_ATTEND_COLOUR};", f"--threshold: {THRESHOLD_COLOUR};"]
+              f"--attend-off: {NO_ATTEND_COLOUR};", f"--threshold: {THRESHOLD_COLOUR};",
+              f"--attend-later: {LATER_COLOUR};"]
     return ":root {\n  " + "\n  ".join(lines) + "\n}\n"

@@ -53,8 +53,11 @@ def state_legend(states=CANVAS_STATES) -> str:
     return "".join(f'<span class="tok st-{k} legend">{escape(palette.STATE_LABELS[k])}</span>' for k in states)
 
 
-def token_canvas(timeline: Timeline, step: int, colour_by: str = "state") -> str:
-    """The output after `step` (its result): every slot with its state; point at one for its story."""
+def token_canvas(timeline: Timeline, step: int, colour_by: str = "state", tips: bool = True) -> str:
+    """The output after `step` (its result): every slot with its state; point at one for its story.
+    tips=False leaves the per-position stories out (the stepper ships them once per trace, see
+    position_tips, rather than once per step). colour_by "page": no colours inline and both
+    legends; the page colours it (the stepper's switch, from canvas_tints)."""
     cells = []
     for pos in timeline.visible_positions(step):
         state = timeline.state_at(pos, step)
@@ -67,14 +70,55 @@ def token_canvas(timeline: Timeline, step: int, colour_by: str = "state") -> str
             style = f' style="background:{palette.entropy_colour(p.entropy)}"'
         elif state not in ("mask", "dropped") and colour_by == "step":
             style = f' style="background:{_step_colour(p.fill_step, timeline.num_steps)}"'
-        cells.append(f'<span class="tok st-{state}"{style} data-pos="{pos}" tabindex="0" '
-                     f'title="{escape(_tooltip(timeline, pos))}">{token_label(timeline, token)}</span>')
-    legend = state_legend() + (palette.entropy_legend_html() if colour_by == "entropy" else "")
+        title = f' title="{escape(_tooltip(timeline, pos))}"' if tips else ""
+        cells.append(f'<span class="tok st-{state}"{style} data-pos="{pos}" tabindex="0"{title}>'
+                     f'{token_label(timeline, token)}</span>')
+    legend = state_legend() + (palette.entropy_legend_html() if colour_by in ("entropy", "page") else "")
     prompt = escape(timeline.trace.prompt)
     return (f'<div class="canvas"><div class="viewtitle">Output after step {step} '
             f'(the result of forward {step + 1}; tap a token to follow it in every view)</div>'
             f'<div class="prompt" title="prompt">{prompt}</div>'
             f'<div class="tokens">{"".join(cells)}</div><div class="legend">{legend}</div></div>')
+
+
+def position_tips(timeline: Timeline) -> dict[int, str]:
+    """Every output position's story (plain text, the page sets it as a title): the same at every step."""
+    return {pos: _tooltip(timeline, pos) for pos in timeline.positions}
+
+
+def canvas_tints(timeline: Timeline) -> dict[str, dict[int, str]]:
+    """Background colours of every filled position when the canvas is coloured by entropy or by
+    the step that filled it (the stepper's "colour by" switch applies them in the page)."""
+    out: dict[str, dict[int, str]] = {"entropy": {}, "step": {}}
+    for pos, p in timeline.positions.items():
+        if p.token is not None:
+            out["entropy"][pos] = palette.entropy_colour(p.entropy)
+            out["step"][pos] = _step_colour(p.fill_step, timeline.num_steps)
+    return out
+
+
+def output_text(timeline: Timeline, step: int) -> str:
+    """The committed text after `step` (the stop token left out), as a reader sees it."""
+    tokens, stops = timeline.trace.tokens, timeline.trace.stop_ids
+    ids = [p.token for _, p in sorted(timeline.positions.items())
+           if p.commit_step is not None and p.commit_step <= step and p.token not in stops]
+    return "".join(tokens.get(i, "") for i in ids)
+
+
+def output_view(timeline: Timeline, step: int) -> str:
+    text = output_text(timeline, step)
+    return (f'<div class="outtext"><div class="viewtitle">Output text after step {step} (committed tokens '
+            f'only)</div><div class="outbox">{escape(text) or "<span class=note>nothing committed yet</span>"}'
+            f'</div></div>')
+
+
+def step_summary(timeline: Timeline, step: int) -> str:
+    """One sentence about `step` for a screen reader (plain text)."""
+    s = timeline.trace.steps[step]
+    end = "; the decode ends" if s.finished else ""
+    return (f"Step {step} of {timeline.num_steps - 1}: {len(s.filled)} filled, {len(s.committed)} committed, "
+            f"{sum(t is None for t in s.window)} masks in the window, KV cache {s.cache_before} to "
+            f"{s.cache_after} tokens{end}.")
 
 
 def slot_kinds(window: list, commit_n: int, stop_ids=(), filled_now=()) -> list[str]:
@@ -122,7 +166,9 @@ def order_view(timeline: Timeline, step: int) -> str:
     new = "".join(f'<div class="kv st-committed">{token_label(timeline, t)}</div>' for t in s.committed)
     more = f'<div class="kv more">…{len(cached) - len(shown)} more</div>' if len(cached) > len(shown) else ""
     return (f'<div class="orders"><div class="viewtitle">Step {step}\'s input: the window fed to forward '
-            f'{step + 1} ({s.rows} rows)</div>'
+            f'{step + 1} ({s.rows} row{"s" if s.rows != 1 else ""})</div>'
+            f'<button type="button" class="reorder-play" title="animate the move from logical to physical '
+            f'order">▶ Watch the reordering</button>'
             f'{order_rows(s.window, s.order, s.start, labels, kinds)}'
             f'<div class="row"><span class="lab">KV cache: {s.cache_before} → {s.cache_after} tokens</span>'
             f'<div class="slots">{more}{strip}{new}</div></div>'
@@ -140,11 +186,13 @@ def _committed_before(timeline: Timeline, step: int) -> list[int]:
     return out
 
 
-def step_table(timeline: Timeline, current: int) -> str:
+def step_table(timeline: Timeline, current: int | None = None) -> str:
+    """Every step's numbers, the `current` one marked; rows carry data-at-step, so the stepper
+    marks the shown step's row in a table drawn once."""
     rows = []
     for s in timeline.trace.steps:
-        cls = ' class="current"' if s.index == current else ""
-        rows.append(f"<tr{cls}><td>{s.index}</td><td>{s.rows}</td><td>{len(s.filled)}</td>"
+        cls = ' class="at-step current"' if s.index == current else ' class="at-step"'
+        rows.append(f'<tr{cls} data-at-step="{s.index}"><td>{s.index}</td><td>{s.rows}</td><td>{len(s.filled)}</td>'
                     f"<td>{len(s.committed)}</td><td>{s.cache_after}</td><td>{s.seconds * 1000:.1f}</td></tr>")
     head = ("<tr><th>step</th><th>rows in forward</th><th>filled</th><th>committed</th>"
             "<th>cache length</th><th>ms</th></tr>")
@@ -180,30 +228,71 @@ def narration_html(timeline: Timeline, step: int) -> str:
             f'{step} (forward {step + 1})</div><p>{" ".join(escape(t) for t in sentences)}</p></div>')
 
 
+GRID_CELL, GRID_LABEL, GRID_HEAD = 16, 100, 46  # SVG units: a cell, the row labels, the column ids
+
+
 def grid_html(window: list, order: list[int], start: int, cache_len: int, labels: list[str],
               kinds: list[str], logical: bool) -> str:
-    """A window's attention mask as an HTML grid (window rows × [prefix, window] columns): in
+    """A window's attention mask as an SVG grid (window rows × [prefix, window] columns): in
     physical order the causal triangle that runs, in logical order what each token sees from
-    its place in the text (masks see later filled tokens). HTML rather than a plot: it redraws
-    in a few ms while stepping. Labels are escaped HTML already. Shared with the playground."""
+    its place in the text (masks see later filled tokens: orange, marked ›). Runs of seen cells
+    are one rectangle each (a grid of cells cost the page tens of ms a step), and the SVG scales
+    to its box, so it never scrolls sideways. Each row carries data-pos and data-sees (per
+    column: 1 seen, 0 not, 2 seen and later); rows and columns are outlined when followed
+    (app/static/highlight.js), so the orange cells stay visible. Labels are escaped HTML
+    already. Shared with the playground."""
     idx = list(range(len(window))) if logical else list(order)
     vis = visibility(window)  # the same mask either way; only the row/column order differs
-    names = {i: f"{start + i}:{labels[i]}" for i in idx}
-    head = "".join(f'<th class="col" data-pos="{start + i}"><div>{names[i]}</div></th>' for i in idx)
-    rows = []
-    for i in idx:
-        later = ' title="sees a filled token to its right"' if logical and window[i] is None and any(
-            vis[i][j] and j > i for j in idx) else ""
-        # "later": a mask seeing a filled token logically after it (what reordering buys)
-        cells = "".join(f'<td class="{"off" if not vis[i][j] else "on later" if window[i] is None and j > i else "on"}" '
-                        f'data-pos="{start + j}"></td>' for j in idx)
-        rows.append(f'<tr data-pos="{start + i}"><th class="row st-{kinds[i].split()[0]}"{later}>{names[i]}</th>'
-                    f'<td class="on prefix"></td>{cells}</tr>')
+    n, c = len(idx), GRID_CELL
+    left, top = GRID_LABEL, GRID_HEAD
+    width, height = left + c * (n + 1), top + c * n
+    parts = [f'<rect class="off" x="{left + c}" y="{top}" width="{c * n}" height="{c * n}"/>',
+             f'<rect class="prefix" x="{left}" y="{top}" width="{c}" height="{c * n}"/>',
+             f'<text class="colh" x="{left + c / 2 + 4}" y="{top - 3}" transform="rotate(-90 {left + c / 2 + 4} '
+             f'{top - 3})">prefix</text>']
+    for col, j in enumerate(idx):
+        x = left + c * (col + 1)
+        parts.append(f'<text class="colh" x="{x + c / 2 + 4}" y="{top - 3}" transform="rotate(-90 {x + c / 2 + 4} '
+                     f'{top - 3})">{start + j}</text>')
+    any_later = False
+    for row, i in enumerate(idx):
+        y = top + c * row
+        sees = ["2" if vis[i][j] and window[i] is None and j > i else "1" if vis[i][j] else "0" for j in idx]
+        any_later = any_later or "2" in sees
+        runs, col = [], 0
+        while col < n:  # one rectangle per run of seen columns
+            if sees[col] == "0":
+                col += 1
+                continue
+            end = col
+            while end < n and sees[end] != "0":
+                end += 1
+            runs.append(f'<rect class="on" x="{left + c * (col + 1)}" y="{y}" width="{c * (end - col)}" height="{c}"/>')
+            col = end
+        later = "".join(f'<rect class="later" x="{left + c * (k + 1)}" y="{y}" width="{c}" height="{c}"/>'
+                        f'<text class="lt" x="{left + c * (k + 1.5)}" y="{y + c - 4}">›</text>'
+                        for k, v in enumerate(sees) if v == "2")
+        tip = ' <title>sees a filled token to its right</title>' if "2" in sees else ""
+        parts.append(f'<g class="gr" data-pos="{start + i}" data-sees="{"".join(sees)}">{tip}'
+                     f'<rect class="rowlab st-{kinds[i].split()[0]}" x="0" y="{y}" width="{left - 2}" height="{c}"/>'
+                     f'<text class="rowt" x="{left - 5}" y="{y + c - 4}">{start + i}:{labels[i]}</text>'
+                     f'{"".join(runs)}{later}</g>')
+    lines = "".join(f"M{left + c * k} {top}V{height}" for k in range(1, n + 1)) + \
+        "".join(f"M{left} {top + c * k}H{width}" for k in range(1, n))
+    parts.append(f'<path class="cells" d="{lines}"/>')
+    # outlines for a followed row or column, over the cell lines
+    parts += [f'<rect class="band" data-pos="{start + i}" x="{left}" y="{top + c * row}" width="{c * (n + 1)}" '
+              f'height="{c}"/>' for row, i in enumerate(idx)]
+    parts += [f'<rect class="gc" data-pos="{start + j}" x="{left + c * (col + 1)}" y="{top}" width="{c}" height="{c * n}"/>'
+              for col, j in enumerate(idx)]
     title = "logical order (the text)" if logical else "physical order (what runs)"
+    later_key = (f' {palette.colour_word("attend-later").capitalize()} ›: a mask sees a filled token after it '
+                 'in the text.') if any_later else ""
     return (f'<div class="maskgrid"><div class="gridtitle">Attention, {title}: a row sees a column where '
-            f'blue; the first column is the cached prefix ({cache_len} tokens)</div><div class="gridscroll">'
-            f'<table><tr><th></th><th class="col"><div>prefix</div></th>{head}</tr>{"".join(rows)}</table>'
-            f'</div></div>')
+            f'{palette.colour_word("attend")}; the first column is the cached prefix ({cache_len} tokens).'
+            f'{later_key}</div>'
+            f'<svg class="grid" viewBox="0 0 {width} {height}" width="100%" style="max-width:{round(width * 1.3)}px" '
+            f'role="img" aria-label="attention mask, {title}">{"".join(parts)}</svg></div>')
 
 
 def mask_grid(timeline: Timeline, step: int, logical: bool) -> str:

@@ -1,0 +1,228 @@
+// The client-side stepper (app/views/stepper.py draws the bundles): a trace's views are drawn
+// once on the server; this script switches between them in the page, with no request.
+//   <div class="wedlm-stepper" data-stepper=KEY data-start=K [data-keys] [data-live]>
+//     controls (buttons data-act=first|prev|play|next|last, input[type=range]), .stepper-summary,
+//     a hidden div.wedlm-steps holding base64(gzip(JSON)) of the drawn views
+//   (a div, not a script element: Gradio's gr.HTML warns about scripts, and base64 is inert text)
+//   <div class="wedlm-view" data-stepper=KEY data-view=NAME>  (anywhere on the page)
+// Every shown view gets data-step; a "wedlm-step" event {key, step} follows every step.
+// API: window.wedlmStepper.show(key, step), .current(key), .toggle(key), .ready(key).
+(() => {
+  const steppers = {};   // key -> {el, data, step, timer}
+
+  async function unpack(text) {
+    const bytes = Uint8Array.from(atob(text.trim()), c => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return JSON.parse(await new Response(stream).text());
+  }
+
+  const viewsOf = key => document.querySelectorAll(`.wedlm-view[data-stepper="${CSS.escape(key)}"]`);
+
+  function tint(slot, s) {
+    // the canvas's "colour by" switch: per-position colours drawn by the server (render.canvas_tints)
+    const mode = s.colourBy || "state", colours = (s.data.tints || {})[mode];
+    if (mode === "state" && !slot.__tinted) return;   // freshly drawn views carry no tint
+    slot.__tinted = mode !== "state";
+    slot.querySelectorAll(".canvas .tok[data-pos]").forEach(t => {
+      const plain = /st-(mask|dropped)/.test(t.className);
+      t.style.background = colours && !plain ? (colours[t.dataset.pos] || "") : "";
+    });
+    slot.querySelectorAll(".canvas .legend").forEach(l => l.classList.toggle("by-entropy", mode === "entropy"));
+  }
+
+  function fill(slot, s, step) {
+    const d = s.data, i = step - d.first, name = slot.dataset.view;
+    if (name in d.views) {
+      slot.innerHTML = d.views[name][i];
+      slot.__tinted = false;   // drawn afresh: no tint yet
+    } else if (name in d.whole) {
+      if (slot.__drawn !== d) { slot.innerHTML = d.whole[name]; slot.__drawn = d; }
+      slot.querySelectorAll("[data-at-step].now").forEach(e => e.classList.remove("now"));
+      slot.querySelectorAll(`[data-at-step="${step}"]`).forEach(e => e.classList.add("now"));
+    } else {
+      slot.innerHTML = d.live ? '<div class="empty">(shown when the decode finishes)</div>' : "";
+      slot.__drawn = null;
+    }
+    if (name === "canvas") tint(slot, s);
+    slot.dataset.step = String(step);
+  }
+
+  function show(key, step) {
+    const s = steppers[key];
+    if (!s || !s.data) return;
+    const d = s.data, last = d.first + d.count - 1;
+    step = Math.max(d.first, Math.min(last, Math.round(Number(step))));
+    if (Number.isNaN(step)) return;
+    const i = step - d.first;
+    viewsOf(key).forEach(slot => fill(slot, s, step));
+    s.step = step;
+    const el = s.el;
+    el.dataset.step = String(step);
+    const range = el.querySelector('input[type="range"]');
+    if (range) range.value = String(step);
+    const label = el.querySelector(".stepper-label");
+    if (label) label.textContent = String(step);
+    el.querySelectorAll("button[data-act]").forEach(b => {
+      const act = b.dataset.act;
+      b.disabled = d.live || (act === "first" || act === "prev" ? step <= d.first
+                                : act === "next" || act === "last" ? step >= last : d.count < 2);
+    });
+    const summary = el.querySelector(".stepper-summary");
+    if (summary) summary.textContent = d.summaries[i] || "";
+    if (window.wedlmHighlight) window.wedlmHighlight.refresh();
+    document.dispatchEvent(new CustomEvent("wedlm-step", { detail: { key, step } }));
+  }
+
+  function stop(s) {
+    if (s.timer) { clearInterval(s.timer); s.timer = null; }
+    const b = s.el && s.el.querySelector('button[data-act="play"]');
+    if (b) b.textContent = "▶ Play";
+  }
+
+  function toggle(key) {
+    const s = steppers[key];
+    if (!s || !s.data || s.data.live) return;
+    if (s.timer) { stop(s); return; }
+    const last = s.data.first + s.data.count - 1;
+    if (s.step >= last) show(key, s.data.first);   // play from the end starts over
+    s.el.querySelector('button[data-act="play"]').textContent = "⏸ Pause";
+    s.timer = setInterval(() => {
+      if (!document.contains(s.el) || s.step >= last) { stop(s); return; }
+      show(key, s.step + 1);
+    }, Number(s.el.dataset.playMs) || 500);
+  }
+
+  function act(key, what) {
+    const s = steppers[key];
+    if (!s || !s.data) return;
+    const last = s.data.first + s.data.count - 1;
+    if (what === "play") { toggle(key); return; }
+    stop(s);
+    show(key, { first: s.data.first, last, prev: s.step - 1, next: s.step + 1 }[what]);
+  }
+
+  // A bundle appears (page load, or Gradio swapped a gr.HTML's content): unpack and show it.
+  async function adopt(el) {
+    // Gradio may patch a gr.HTML in place (the same elements, new text): the text is the identity
+    const packed = el.querySelector(".wedlm-steps"), key = el.dataset.stepper;
+    if (!packed) {   // no trace any more: empty the views
+      if (steppers[key]) {
+        stop(steppers[key]);
+        delete steppers[key];
+        viewsOf(key).forEach(slot => { slot.innerHTML = ""; delete slot.dataset.step; slot.__drawn = null; });
+      }
+      return;
+    }
+    const text = packed.textContent, old = steppers[key];
+    if (old && old.el === el && old.text === text) return;
+    if (old) stop(old);
+    const s = { el, text, data: null, step: 0, timer: null, colourBy: old ? old.colourBy : "state" };
+    steppers[key] = s;
+    if (old && old.text === text && old.data) {   // the same bundle drawn again (a tab re-mounted)
+      s.data = old.data;
+      show(key, old.step);
+      return;
+    }
+    s.data = await unpack(text);
+    if (steppers[key] !== s) return;   // a newer bundle arrived while this one unpacked
+    show(key, Number(el.dataset.start));
+  }
+
+  function scan() {
+    document.querySelectorAll(".wedlm-stepper").forEach(el => { adopt(el); });
+    // views that appeared after their stepper (a tab opened late) catch up
+    document.querySelectorAll(".wedlm-view[data-stepper]").forEach(slot => {
+      const s = steppers[slot.dataset.stepper];
+      if (s && s.data && slot.dataset.step !== String(s.step)) fill(slot, s, s.step);
+    });
+  }
+  let queued = false;
+  new MutationObserver(() => {   // cheap: one scan per frame, whatever the number of mutations
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; scan(); });
+  }).observe(document.documentElement, { childList: true, subtree: true });
+  document.addEventListener("DOMContentLoaded", scan);
+  scan();
+
+  const keyOf = e => { const st = e.closest(".wedlm-stepper"); return st ? st.dataset.stepper : null; };
+  document.addEventListener("click", ev => {
+    const b = ev.target.closest && ev.target.closest(".wedlm-stepper button[data-act]");
+    if (b) act(keyOf(b), b.dataset.act);
+  });
+  document.addEventListener("input", ev => {
+    const r = ev.target;
+    if (r.matches && r.matches('.wedlm-stepper input[type="range"]')) {
+      const s = steppers[keyOf(r)];
+      if (s) { stop(s); show(keyOf(r), r.value); }
+    }
+  });
+  // Tapping a position's story: the title is set when first pointed at (one copy per trace).
+  document.addEventListener("mouseover", ev => {
+    const t = ev.target.closest && ev.target.closest(".wedlm-view .tok[data-pos]:not([title])");
+    if (!t) return;
+    const s = steppers[t.closest(".wedlm-view").dataset.stepper];
+    if (s && s.data && s.data.tips[t.dataset.pos]) t.title = s.data.tips[t.dataset.pos];
+  });
+
+  // The reordering, animated: every slot of the logical row travels (its position id with it)
+  // to its place in the physical row, the filled ones moving in front of the masks. Web
+  // Animations on transforms run on the compositor (60 fps); none under prefers-reduced-motion.
+  const REORDER_MS = 1600;
+  function animateReorder(orders) {
+    if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return null;
+    const rows = orders.querySelectorAll(".row .slots");
+    if (rows.length < 2) return null;
+    const physical = new Map([...rows[1].querySelectorAll(".slot[data-pos]")].map(e => [e.dataset.pos, e]));
+    rows[1].animate([{ opacity: 0.15 }, { opacity: 0.15, offset: 0.85 }, { opacity: 1 }], REORDER_MS + 200);
+    const moves = [...rows[0].querySelectorAll(".slot[data-pos]")].map(slot => {
+      const target = physical.get(slot.dataset.pos);
+      if (!target) return null;
+      const a = slot.getBoundingClientRect(), b = target.getBoundingClientRect();
+      const dx = b.left - a.left, dy = b.top - a.top, lift = slot.matches(".st-mask, .st-mask.fills") ? 0 : -14;
+      slot.classList.add("moving");
+      const anim = slot.animate([
+        { transform: "translate(0, 0)" },
+        { transform: `translate(0, ${lift}px)`, offset: 0.15 },
+        { transform: `translate(${dx}px, ${dy + lift}px)`, offset: 0.75 },
+        { transform: `translate(${dx}px, ${dy}px)` },
+      ], { duration: REORDER_MS, easing: "ease-in-out" });
+      anim.onfinish = () => slot.classList.remove("moving");
+      return anim;
+    }).filter(Boolean);
+    return moves;
+  }
+  document.addEventListener("click", ev => {
+    const b = ev.target.closest && ev.target.closest(".reorder-play");
+    if (b) animateReorder(b.closest(".orders"));
+  });
+
+  // Keyboard: ←/→ step, Space play/pause, Home/End first/last, for the visible stepper that
+  // asked for keys (data-keys), never while a text box, a menu or a button has the focus.
+  const KEYS = { ArrowLeft: "prev", ArrowRight: "next", " ": "play", Home: "first", End: "last" };
+  document.addEventListener("keydown", ev => {
+    const what = KEYS[ev.key];
+    if (!what || ev.altKey || ev.ctrlKey || ev.metaKey || ev.defaultPrevented) return;
+    const t = ev.target;
+    if (t && t.closest && t.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"], [role="listbox"], [role="combobox"]')) return;
+    if (what === "play" && t && t.closest && t.closest("button, a, summary, [role=button], [role=tab]")) return;
+    const el = [...document.querySelectorAll(".wedlm-stepper[data-keys]")].find(e => e.offsetParent !== null);
+    if (!el || !steppers[el.dataset.stepper]) return;
+    ev.preventDefault();
+    act(el.dataset.stepper, what);
+  });
+
+  window.wedlmStepper = {
+    show: (key, step) => { const s = steppers[key]; if (s) { stop(s); show(key, step); } },
+    current: key => (steppers[key] ? steppers[key].step : null),
+    toggle,
+    ready: key => !!(steppers[key] && steppers[key].data),
+    animateReorder,
+    colourBy: (key, mode) => {
+      const s = steppers[key];
+      if (!s) return;
+      s.colourBy = mode;
+      viewsOf(key).forEach(slot => { if (slot.dataset.view === "canvas") tint(slot, s); });
+    },
+  };
+})();

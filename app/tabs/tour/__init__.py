@@ -1,0 +1,72 @@
+"""The guided tour: nine chapters, each one focused view of a recorded step beside a few
+sentences, with Back / Next, a glossary, projector mode, and one "try it" control that re-runs live.
+
+One module per chapter (ch1_ar.py … ch9_training.py: its TITLE, a pure `view` of a trace and a
+step, and `build`), beside the shared pieces: data.py (assets/tour/tour.json, recorded by
+`python -m tools.record_tour` with the rules in moments.py), words.py (sentences, colour words,
+glossary links), glossary.py, figs.py (the tour's own figures), frame.py (layout, the step
+every view reports, live decodes) and present.py (links and projector mode).
+"""
+from __future__ import annotations
+
+import gradio as gr
+
+from ...serving.context import Context
+from . import (ch1_ar, ch2_fill_rule, ch3_reordering, ch4_commit, ch5_stall, ch6_race, ch7_entropy,
+               ch8_tau, ch9_training, present)
+from .data import TOUR_FILE, TOUR_PROMPTS, TourData, load_tour  # noqa: F401 (the tour's public names)
+from .glossary import glossary_html
+
+CHAPTERS = (ch1_ar, ch2_fill_rule, ch3_reordering, ch4_commit, ch5_stall, ch6_race, ch7_entropy,
+            ch8_tau, ch9_training)
+TITLES = [c.TITLE for c in CHAPTERS]
+
+
+def link_chapter(value) -> int:
+    """A chapter number from the page link (untrusted): 1..len(CHAPTERS), else 1."""
+    return present.link_chapter(value, len(CHAPTERS))
+
+
+def build(ctx: Context, demo: gr.Blocks) -> None:
+    data = load_tour()
+    last = len(CHAPTERS)
+    chapter = gr.Number(1, visible=False, elem_id="tour-chapter")
+    with gr.Row(elem_id="tour-nav", equal_height=True):
+        back = gr.Button("◀ Back", size="sm", elem_id="tour-back", scale=0, min_width=80)
+        pick = gr.Dropdown([(t, i + 1) for i, t in enumerate(TITLES)], value=1, show_label=False,
+                           container=False, elem_id="tour-pick", scale=4, min_width=200)
+        nxt = gr.Button("Next ▶", size="sm", variant="primary", elem_id="tour-next", scale=0, min_width=80)
+        gloss = gr.Button("Glossary", size="sm", elem_id="tour-glossary-btn", scale=0, min_width=80)
+        present_btn = gr.Button(present.PRESENT_LABEL, size="sm", elem_id="tour-present-btn", scale=0,
+                                min_width=100)
+    # Home / End keys: buttons the keyboard presses (hidden by CSS, so they are in the page)
+    first_btn = gr.Button("first", elem_id="tour-first", elem_classes=["tour-hidden"])
+    last_btn = gr.Button("last", elem_id="tour-last", elem_classes=["tour-hidden"])
+    gr.HTML(glossary_html() + present.BADGE, elem_id="tour-overlays")
+    columns = []
+    for n, module in enumerate(CHAPTERS, 1):
+        with gr.Column(visible=n == 1, elem_id=f"chapter-{n}", elem_classes=["tour-chapter"]) as col:
+            module.build(ctx, data)
+        columns.append(col)
+
+    def go(n):
+        n = link_chapter(n)
+        return [n, n] + [gr.Column(visible=i == n) for i in range(1, last + 1)]
+
+    def open_link(n):
+        """Page load: open the linked chapter; chapter 1 is already open (redrawing it would
+        only make the first view flicker)."""
+        n = link_chapter(n)
+        return go(n) if n != 1 else [gr.skip()] * (2 + last)
+
+    outs = [chapter, pick] + columns
+    fast = dict(show_progress="hidden", queue=False, api_name=False)
+    moves = ((back, lambda n: go(link_chapter(n) - 1 or 1)), (nxt, lambda n: go(min(last, link_chapter(n) + 1))),
+             (first_btn, lambda n: go(1)), (last_btn, lambda n: go(last)))
+    for button, move in moves:
+        button.click(move, [chapter], outs, **fast).then(None, [chapter], None, js=present.WRITE_LINK_JS)
+    pick.input(go, [pick], outs, **fast).then(None, [chapter], None, js=present.WRITE_LINK_JS)
+    present_btn.click(None, None, None, js=present.TOGGLE_JS)
+    gloss.click(None, None, None, js="() => window.wedlmPresent && window.wedlmPresent.glossary()")
+    demo.load(open_link, [chapter], outs, js=present.READ_LINK_JS, **fast).then(
+        None, None, None, js=present.FIT_JS)

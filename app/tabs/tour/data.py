@@ -1,0 +1,46 @@
+"""The tour's recorded data: assets/tour/tour.json, written by `python -m tools.record_tour`
+(decodes of the bundled model, the step each chapter lands on, the entropy suite's rows and the
+arithmetic τ sweep). The tour opens from it instantly, with no model loaded."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from wedlm import Trace
+from wedlm.paths import ASSETS_DIR
+
+from ...views.timeline import Timeline
+
+TOUR_FILE = ASSETS_DIR / "tour" / "tour.json"
+TOUR_FORMAT = "wedlm-tour"
+# trace name -> (prompt, decoder, max new tokens); tools/record_tour.py decodes these
+TOUR_PROMPTS = {
+    "ar-counting": ("Count from 1 to 20:", "ar", 64),
+    "counting": ("Count from 1 to 20:", "streaming", 64),
+    "table": ("Times table of 7 up to 10:", "streaming", 128),
+    "code": ('def sum_list(numbers: list) -> int:\n    """Return the sum of the numbers."""\n', "streaming", 48),
+    "plays": ("ROMEO:\n", "streaming", 48),
+}
+LAW_MAX_NEW = 96      # chapter 7's decodes (the entropy explorer's default)
+TAU_CLASS = "arithmetic"  # chapter 8 sweeps τ over the suite's prompts of this class (they carry answers)
+TAU_MAX_NEW = 128     # the benchmark's: a two-step answer needs more than 64
+
+
+@dataclass
+class TourData:
+    timelines: dict[str, Timeline]
+    picks: dict
+    law_rows: list[dict]
+    tau_sweep: dict   # {"class", "config", "rows": [{threshold, tokens_per_forward, right, total, outputs}]}
+
+    def at(self, pick: str) -> tuple[Timeline, int]:
+        p = self.picks[pick]
+        return self.timelines[p["trace"]], p["step"]
+
+
+def load_tour() -> TourData:
+    data = json.loads(TOUR_FILE.read_text(encoding="utf-8"))
+    if data.get("format") != TOUR_FORMAT:
+        raise ValueError(f"{TOUR_FILE} is not a tour file")
+    timelines = {k: Timeline(Trace.from_dict(v)) for k, v in data["traces"].items()}
+    return TourData(timelines, data["picks"], data["law_rows"], data.get("tau_sweep") or {"rows": []})

@@ -1,0 +1,123 @@
+"""What every chapter shares: its page layout (views left, words right, a "try it" below the
+words), the step every view reports (data-step on HTML, layout.meta.step on a Plotly figure, so
+a test can check that narration, panels and markers agree), and the live decodes a "try it" runs
+through the app's one GPU door and its one pool of forwards."""
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+
+import gradio as gr
+
+from wedlm import DecodeConfig, decode
+
+from ...serving import gpu
+from ...serving.context import Context, make_config
+from ...views.timeline import Timeline
+from .data import TOUR_PROMPTS
+
+
+def at_step(html: str, step: int, secondary: bool = False) -> str:
+    """An HTML view that says which step it draws (secondary: a second view of the same kind,
+    whose legend the first already shows; presenting hides it)."""
+    return f'<div class="tour-step{" tour-secondary" if secondary else ""}" data-step="{step}">{html}</div>'
+
+
+def plot_at(fig, step: int):
+    """A figure that says which step it draws (read in the browser as layout.meta.step)."""
+    fig.layout.meta = {"step": step}
+    return fig
+
+
+def pool(ctx: Context) -> dict:
+    """Event kwargs of every event that runs forwards: the app's one "forwards" pool."""
+    return gpu.forward_event(ctx.limits)
+
+
+@contextmanager
+def body(n: int):
+    """A chapter's two columns; yields (views, words) column contexts in order of use."""
+    with gr.Row(elem_classes=["tour-body"]):
+        views = gr.Column(scale=3, elem_classes=["tour-view"])
+        words = gr.Column(scale=2, min_width=300, elem_classes=["tour-words"])
+        yield views, words
+
+
+def try_box():
+    """The "try it" group under a chapter's words (hidden while presenting)."""
+    return gr.Group(elem_classes=["tour-try"])
+
+
+# ---------- live "try it": decode through wedlm ----------
+
+def live_decode(ctx: Context, prompt: str, decoder: str, config: DecodeConfig) -> Timeline:
+    """One decode through the app's GPU entry point (app/serving/gpu.py)."""
+    model = ctx.models.ar if decoder == "ar" else ctx.models.wedlm
+    work = gpu.Work.of(config.max_new_tokens, config.window, [decoder], ctx.limits)
+    return Timeline(gpu.run_on_gpu(decode, model, prompt, decoder, config,
+                                   time_limit_s=work.time_limit_s, work=work))
+
+
+def redecode(ctx: Context, name: str, tau, no_tau, penalty) -> Timeline:
+    prompt, decoder, max_new = TOUR_PROMPTS[name]
+    config = make_config(threshold=tau, no_threshold=no_tau, penalty=penalty, max_new_tokens=max_new)
+    return live_decode(ctx, prompt, decoder, config)
+
+
+def ar_and_streaming(lm, ar_lm, prompt: str, config: DecodeConfig, time_limit_s: float) -> dict:
+    """Chapter 6's two lanes (runs inside the GPU call; plain data out, one shared budget)."""
+    deadline = time.perf_counter() + time_limit_s
+    return {name: decode(model, prompt, name, config, time_limit_s=max(0.0, deadline - time.perf_counter()))
+            for name, model in (("ar", ar_lm), ("streaming", lm))}
+
+
+def tau_lambda(prefix: str):
+    """The τ / λ pair of a chapter's "try it" (widgets from DecodeConfig's metadata)."""
+    from .. import knobs
+    tau, no_tau = knobs.tau(elem_id=f"{prefix}-tau")
+    penalty = knobs.number("penalty", elem_id=f"{prefix}-penalty")
+    return tau, no_tau, penalty
+
+
+def window_try(ctx: Context, n: int, name: str, finder, key: str, views, fallback, steps: gr.HTML):
+    """τ / λ knobs and a button: re-decode the chapter's prompt live and land with its rule; a
+    run without the chapter's moment lands where fallback(timeline) -> (step, note) says, and
+    says so. The chapter's stepper then steps the live run."""
+    from html import escape
+    with try_box():
+        gr.Markdown(f"**Try it:** re-decode “{escape(TOUR_PROMPTS[name][0][:40])}” live with other knobs.")
+        tau, no_tau, penalty = tau_lambda(f"tour{n}")
+        btn = gr.Button("Re-decode live", elem_id=f"tour-try-{n}")
+
+    def run(t, nt, lam):
+        live = redecode(ctx, name, t, nt, lam)
+        k = finder(live.trace)
+        if k is not None:
+            return stepper_html(live, key, views(k), k)
+        k, note = fallback(live)
+        return stepper_html(live, key, views(None, note), k)
+
+    btn.click(run, [tau, no_tau, penalty], [steps], api_name=f"tour_chapter_{n}", **pool(ctx))
+
+
+# ---------- stepping a chapter in the browser (app/views/stepper.py) ----------
+
+def stepper_html(tl: Timeline, key: str, views, start: int) -> str:
+    """The chapter's ± step controls and every step of `tl` drawn once (no request per step)."""
+    from ...views import stepper
+    return stepper.bundle_html(tl, key, views, start=start)
+
+
+def slot(key: str, name: str, elem_id: str | None = None, **kwargs) -> gr.HTML:
+    """A box the stepper fills with view `name` of the shown step (it never changes itself)."""
+    from ...views import stepper
+    return gr.HTML(stepper.slot_html(key, name), elem_id=elem_id, js_on_load=None, **kwargs)
+
+
+def drawn(views, tl: Timeline, step: int) -> tuple:
+    """What the page shows at `step`: every step view, then every whole view with its marker
+    for `step` shown (as stepper.js shows it). Tests and the narration read the same HTML."""
+    marker = f'class="at-step" data-at-step="{step}"'
+    return (tuple(fn(tl, step) for fn in views.step.values())
+            + tuple(fn(tl).replace(marker, f'class="at-step now" data-at-step="{step}"')
+                    for fn in views.whole.values()))

@@ -1,0 +1,30 @@
+"""Links and projector mode. A chapter can be linked: ?chapter=3 or #chapter-3; ?present=1 opens
+the tour presenting. Presenting (app/static/present.js) hides everything but the chapter, scales
+it to fill the screen without scrolling, and takes the keyboard: ←/→, Space, PageUp/PageDown,
+Home/End, Esc to leave (never while a text box has focus)."""
+from __future__ import annotations
+
+PRESENT_LABEL = "Present ▣"
+STOP_LABEL = "Stop presenting (Esc)"
+
+READ_LINK_JS = """() => {
+  const hash = location.hash.match(/chapter-(\\d+)/);
+  const query = new URLSearchParams(location.search);
+  if (query.get('present') === '1' && window.wedlmPresent) window.wedlmPresent.start(false);
+  return hash ? hash[1] : (query.get('chapter') || '1');
+}"""
+WRITE_LINK_JS = """(n) => { history.replaceState(null, '', location.pathname + location.search + '#chapter-' + n);
+  if (window.wedlmPresent) window.wedlmPresent.fit(); }"""
+FIT_JS = "() => { if (window.wedlmPresent) window.wedlmPresent.fit(); }"
+TOGGLE_JS = "() => { if (window.wedlmPresent) window.wedlmPresent.toggle(); }"
+BADGE = ('<div id="presenting-badge" class="presenting-badge" aria-live="polite">● Presenting · '
+         '←/→ chapters · Esc to leave</div>')
+
+
+def link_chapter(value, chapters: int) -> int:
+    """A chapter number from the page link (untrusted): 1..chapters, else 1."""
+    try:
+        n = int(float(value))
+    except (TypeError, ValueError, OverflowError):
+        return 1
+    return n if 1 <= n <= chapters else 1

@@ -1,0 +1,173 @@
+"""The Decode tab's charts as SVG drawn on the server: the open masks' scores at one step, and
+two whole-trace charts (committed-prefix growth, entropy over steps) whose "this step" marker
+the page moves (elements with data-at-step="k" show while step k is shown; app/static/stepper.js).
+
+SVG rather than Plotly: every step's chart is drawn once with the trace and shown at once by
+the page, with no toolbar over its title. Titles are HTML above the chart. Marks carry data-pos
+so tapping a position highlights it here as in every other view (app/static/highlight.js)."""
+from __future__ import annotations
+
+from html import escape
+
+from . import palette
+from .timeline import Timeline
+
+WIDTH = 420          # viewBox units; the chart scales to its box
+LEFT, RIGHT, TOP, BOTTOM = 44, 8, 10, 40
+AR_BARS = 40         # the AR bars show the last this many predictions
+
+
+def _frame(height: int, body: str, label: str) -> str:
+    return (f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" width="100%" role="img" '
+            f'aria-label="{escape(label)}" preserveAspectRatio="xMidYMid meet">{body}</svg>')
+
+
+def _y_axis(top_value: float, height: int, unit: str) -> str:
+    """Gridlines and labels at round values from 0 to top_value."""
+    plot_h = height - TOP - BOTTOM
+    raw = top_value / 4
+    step = next(s for s in (0.25, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 1e9) if s >= raw)
+    out, v = [], 0.0
+    while v <= top_value + 1e-9:
+        y = TOP + plot_h * (1 - v / top_value)
+        out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
+                   f'<text x="{LEFT - 4}" y="{y + 4:.1f}" class="tick" text-anchor="end">{v:g}</text>')
+        v += step
+    out.append(f'<text x="10" y="{TOP + plot_h / 2:.0f}" class="axis" transform="rotate(-90 10 '
+               f'{TOP + plot_h / 2:.0f})" text-anchor="middle">{escape(unit)}</text>')
+    return "".join(out)
+
+
+def entropy_bars_title(timeline: Timeline, step: int) -> str:
+    """What the bars of `step` show; says why there are none when there are none."""
+    trace = timeline.trace
+    if trace.decoder == "ar":
+        return f"AR: next-token entropy of the last forwards up to step {step} (orange = this step)"
+    s = trace.steps[step]
+    if s.masks:
+        return f"Step {step}: open masks, score = H + λ·d (orange = filled, grey = stays a mask)"
+    if s.finished:
+        why = "the stop token committed" if s.stop_reason == "stop_token" else "the budget or a stop ended it"
+        return (f"Step {step}: the decode ended here ({why}); no mask is scored, and the masks "
+                f"still shown are never filled")
+    return f"Step {step}: every slot of the window is filled; no mask was left to score"
+
+
+def entropy_bars(timeline: Timeline, step: int, height: int = 240) -> str:
+    """The open masks' scores at `step` (entropy H stacked with λ·d) against the τ line; AR: the
+    next-token head's entropy of the last AR_BARS forwards up to `step`."""
+    trace = timeline.trace
+    if trace.decoder == "ar":
+        bars = [(f.pos, f.entropy, 0.0, s.index == step)
+                for s in trace.steps[max(0, step + 1 - AR_BARS): step + 1] for f in s.filled]
+        tau = None
+    else:
+        s = trace.steps[step]
+        bars = [(m.pos, m.entropy, max(0.0, m.score - m.entropy), m.selected) for m in s.masks]
+        tau = s.threshold
+    title = f'<div class="charttitle">{escape(entropy_bars_title(timeline, step))}</div>'
+    if not bars:
+        return title + '<p class="note chart-empty">No bars at this step.</p>'
+    top = max([h + d for _, h, d, _ in bars] + [tau or 0.0, 0.5]) * 1.08
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, height - TOP - BOTTOM
+    slot = plot_w / len(bars)
+    bar_w = max(2.0, slot * 0.7)
+    y = lambda v: TOP + plot_h * (1 - v / top)  # noqa: E731
+    marks = []
+    for k, (pos, h, d, chosen) in enumerate(bars):
+        x = LEFT + slot * k + (slot - bar_w) / 2
+        colour = palette.STATE_COLOURS["new"] if chosen else palette.STATE_COLOURS["mask"]
+        pattern = ' class="bar chosen"' if chosen else ' class="bar"'
+        tip = f"position {pos}: H {h:.2f} nats" + (f" + λ·d {d:.2f} = {h + d:.2f}" if d else "")
+        marks.append(f'<g data-pos="{pos}"><title>{tip}</title>'
+                     f'<rect{pattern} x="{x:.1f}" y="{y(h):.1f}" width="{bar_w:.1f}" height="{y(0) - y(h):.1f}" '
+                     f'fill="{colour}"/>'
+                     + (f'<rect class="bar penalty" x="{x:.1f}" y="{y(h + d):.1f}" width="{bar_w:.1f}" '
+                        f'height="{y(h) - y(h + d):.1f}" fill="{palette.PENALTY_COLOUR}"/>' if d > 0 else "")
+                     + (f'<text x="{x + bar_w / 2:.1f}" y="{y(h + d) - 3:.1f}" class="mark" text-anchor="middle">✓</text>'
+                        if chosen else "")
+                     + (f'<text x="{x + bar_w / 2:.1f}" y="{height - BOTTOM + 14}" class="tick" '
+                        f'text-anchor="middle">{pos}</text>' if len(bars) <= 24 or k % 2 == 0 else "")
+                     + "</g>")
+    tau_line = (f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(tau):.1f}" y2="{y(tau):.1f}" class="tau" '
+                f'stroke="{palette.THRESHOLD_COLOUR}"/><text x="{WIDTH - RIGHT - 2}" y="{y(tau) - 4:.1f}" '
+                f'class="tick" text-anchor="end" fill="{palette.THRESHOLD_COLOUR}">τ = {tau:g}</text>'
+                if tau is not None else "")
+    xlabel = "predicted position" if trace.decoder == "ar" else "mask slot (logical position); ✓ = filled"
+    body = (_y_axis(top, height, "nats") + "".join(marks) + tau_line
+            + f'<text x="{LEFT + plot_w / 2:.0f}" y="{height - 6}" class="axis" text-anchor="middle">{xlabel}</text>')
+    legend = ('<div class="chartlegend"><span class="key" style="background:var(--state-new)"></span>filled (✓) '
+              '<span class="key" style="background:var(--state-mask)"></span>stays a mask '
+              + ('<span class="key" style="background:#94a3b8"></span>λ·d (distance penalty) '
+                 '<span class="key tau-key"></span>τ' if trace.decoder != "ar" else "") + '</div>')
+    return title + _frame(height, body, entropy_bars_title(timeline, step)) + legend
+
+
+def prefix_growth(timeline: Timeline, height: int = 240) -> str:
+    """Committed tokens against forward passes, the AR pace (one per forward) dotted, and one
+    marker per step (shown while that step is)."""
+    y_values = timeline.committed_after
+    n = max(1, len(y_values))
+    top = max(y_values + [n, 1])
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, height - TOP - BOTTOM
+    x = lambda f: LEFT + plot_w * f / n  # noqa: E731
+    y = lambda v: TOP + plot_h * (1 - v / top)  # noqa: E731
+    colour = palette.decoder_colour(timeline.trace.decoder)
+    line = " ".join(f"{x(k + 1):.1f},{y(v):.1f}" for k, v in enumerate(y_values))
+    markers = "".join(f'<g class="at-step" data-at-step="{k}"><line x1="{x(k + 1):.1f}" x2="{x(k + 1):.1f}" '
+                      f'y1="{TOP}" y2="{TOP + plot_h}" class="marker" stroke="{palette.THRESHOLD_COLOUR}"/>'
+                      f'<circle cx="{x(k + 1):.1f}" cy="{y(v):.1f}" r="4" fill="{palette.THRESHOLD_COLOUR}"/></g>'
+                      for k, v in enumerate(y_values))
+    body = (_y_axis(top, height, "committed tokens")
+            + f'<polyline points="{x(0):.1f},{y(0):.1f} {x(min(n, top)):.1f},{y(min(n, top)):.1f}" class="pace"/>'
+            + f'<polyline points="{x(0):.1f},{y(0):.1f} {line}" class="growth" stroke="{colour}"/>' + markers
+            + f'<text x="{LEFT + plot_w / 2:.0f}" y="{height - 6}" class="axis" text-anchor="middle">'
+              f'forward passes after prefill (1 to {n})</text>')
+    title = ('<div class="charttitle">Committed prefix growth (red marker: this step; dotted: '
+             'AR pace, one token per forward)</div>')
+    return title + _frame(height, body, "Committed tokens after each forward pass")
+
+
+def entropy_heatmap(timeline: Timeline, height: int = 260) -> str:
+    """The entropy of every open mask at every step on the fixed scale, a row per step (AR: a
+    column per predicted position); the shown step's row is outlined."""
+    trace = timeline.trace
+    if trace.decoder == "ar":
+        cells = [(s.index, f.pos, f.entropy) for s in trace.steps for f in s.filled]
+        rows = 1
+    else:
+        cells = [(s.index, m.pos, m.entropy) for s in trace.steps for m in s.masks]
+        rows = max(1, len(trace.steps))
+    positions = sorted({p for _, p, _ in cells})
+    title = (f'<div class="charttitle">Entropy of every open mask, step by step (a row per step; '
+             f'scale fixed at 0–{palette.ENTROPY_MAX:g} nats; outlined: this step)</div>'
+             if trace.decoder != "ar" else
+             '<div class="charttitle">AR: the next-token head\'s entropy at every position '
+             '(outlined: this step)</div>')
+    if not positions:
+        return title + '<p class="note chart-empty">No mask was ever scored.</p>'
+    col = {p: i for i, p in enumerate(positions)}
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, height - TOP - BOTTOM
+    cw, rh = plot_w / len(positions), plot_h / rows
+    row_of = (lambda k: 0) if trace.decoder == "ar" else (lambda k: k)  # noqa: E731
+    rects = "".join(f'<rect x="{LEFT + cw * col[p]:.1f}" y="{TOP + rh * row_of(k):.1f}" width="{cw + 0.3:.1f}" '
+                    f'height="{rh + 0.3:.1f}" fill="{palette.entropy_colour(h)}"/>' for k, p, h in cells)
+    columns = "".join(f'<rect class="poscol" data-pos="{p}" x="{LEFT + cw * i:.1f}" y="{TOP}" '
+                      f'width="{cw:.1f}" height="{plot_h}"><title>position {p}</title></rect>'
+                      for i, p in enumerate(positions))
+    if trace.decoder == "ar":
+        where = {k: [col[p] for kk, p, _ in cells if kk == k] for k in range(len(trace.steps))}
+        markers = "".join(f'<rect class="at-step marker" data-at-step="{k}" x="{LEFT + cw * c[0]:.1f}" y="{TOP}" '
+                          f'width="{cw:.1f}" height="{plot_h}"/>' for k, c in where.items() if c)
+    else:
+        markers = "".join(f'<rect class="at-step marker" data-at-step="{k}" x="{LEFT}" y="{TOP + rh * k:.1f}" '
+                          f'width="{plot_w}" height="{max(rh, 1.5):.1f}"/>' for k in range(rows))
+    ticks = "".join(f'<text x="{LEFT + cw * (i + 0.5):.1f}" y="{height - BOTTOM + 14}" class="tick" '
+                    f'text-anchor="middle">{p}</text>'
+                    for i, p in enumerate(positions) if i % max(1, len(positions) // 12) == 0)
+    ylabel = "next token" if trace.decoder == "ar" else f"step 0 (top) to {rows - 1}"
+    body = (rects + columns + markers + ticks
+            + f'<text x="10" y="{TOP + plot_h / 2:.0f}" class="axis" transform="rotate(-90 10 {TOP + plot_h / 2:.0f})" '
+              f'text-anchor="middle">{escape(ylabel)}</text>'
+            + f'<text x="{LEFT + plot_w / 2:.0f}" y="{height - 6}" class="axis" text-anchor="middle">logical position</text>')
+    return title + _frame(height, body, "Entropy of every open mask at every step") + palette.entropy_legend_html()

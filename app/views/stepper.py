@@ -1,0 +1,155 @@
+"""Stepping in the browser: every view of every step of a trace is drawn ONCE on the server (by
+the same renderers as everywhere else), shipped to the page as one bounded bundle, and switched
+by app/static/stepper.js with no request to the server. The offline replay export
+(app/views/export.py) is the same bundle, the same script and the same CSS in one file.
+
+API (stable: the Decode tab, the tour and the export use it)
+  bundle_html(timeline, key, views=DECODE_VIEWS, *, start=None, live=False, keys=False)
+      The stepper `key`: its controls (first / back / play / next / last, a slider, the step's
+      one-sentence summary in an aria-live region) and the trace's drawn views as JSON. Put it
+      in one gr.HTML and update that gr.HTML when the trace changes (nothing else needs to).
+      start: the step shown first (default: the last); live: a decode still running (only its
+      newest step is drawn, the controls wait); keys: ←/→, Space, Home/End drive this stepper
+      while it is visible and no text box has focus.
+  slot_html(key, view)
+      An empty box where view `view` of stepper `key` appears; put it anywhere on the page (the
+      same gr.HTML as the bundle or another, which then never changes). stepper.js fills it at
+      every step and sets its data-step to the step it shows.
+  Views: a view is a function. StepView(timeline, step) -> HTML is drawn for every step;
+      WholeView(timeline) -> HTML is drawn once per trace, and its elements that carry
+      data-at-step="k" get the class "now" while step k is shown (a marker, a table row). A tab
+      registers its views by passing its own Views(step={name: fn}, whole={name: fn}).
+  In the page: window.wedlmStepper.show(key, step), .current(key), .toggle(key), and a
+  "wedlm-step" event on document with detail {key, step} after every shown step.
+
+Bounds: a bundle holds at most MAX_STEPS steps and MAX_BUNDLE_BYTES of drawn HTML. A longer
+trace shows its first steps that fit, and the page says so (download the trace JSON for the
+rest; nothing freezes). Narration is English, the page's only language (lang="en").
+"""
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+from dataclasses import dataclass, field
+from html import escape
+from typing import Callable
+
+from . import charts, render
+from .timeline import Timeline
+
+MAX_STEPS = 600              # steps one bundle draws
+MAX_BUNDLE_BYTES = 6_000_000  # drawn HTML in one bundle (about 10 KB a step for 600 steps)
+PLAY_MS = 500                 # play: one step every this many milliseconds
+
+StepView = Callable[[Timeline, int], str]
+WholeView = Callable[[Timeline], str]
+
+
+@dataclass(frozen=True)
+class Views:
+    step: dict[str, StepView] = field(default_factory=dict)
+    whole: dict[str, WholeView] = field(default_factory=dict)
+
+
+DECODE_VIEWS = Views(
+    step={
+        "badge": render.badge,
+        "narration": render.narration_html,
+        "canvas": lambda tl, k: render.token_canvas(tl, k, colour_by="page", tips=False),
+        "output": render.output_view,
+        "orders": render.order_view,
+        "bars": charts.entropy_bars,
+        "mask-physical": lambda tl, k: render.mask_grid(tl, k, logical=False),
+        "mask-logical": lambda tl, k: render.mask_grid(tl, k, logical=True),
+    },
+    whole={
+        "growth": charts.prefix_growth,
+        "heatmap": charts.entropy_heatmap,
+        "table": render.step_table,
+    })
+LIVE_WHOLE = ("growth",)  # while decoding, the whole-trace views worth redrawing every refresh
+
+
+def encode(data: dict) -> str:
+    """The drawn views as the page receives them: JSON, gzipped, in base64 (views repeat from
+    step to step, so this is 10-30 times smaller than the HTML; base64 is inert text in a hidden div).
+    stepper.js unpacks it with the browser's DecompressionStream."""
+    raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return base64.b64encode(gzip.compress(raw, compresslevel=6, mtime=0)).decode("ascii")
+
+
+def decode(text: str) -> dict:
+    """encode()'s inverse (tests and tools read bundles with it)."""
+    return json.loads(gzip.decompress(base64.b64decode(text)))
+
+
+def bundle_data(html: str) -> dict:
+    """The drawn data inside a bundle_html() string."""
+    body = html.split('class="wedlm-steps"', 1)[1].split(">", 1)[1].split("<", 1)[0]
+    return decode(body)
+
+
+def draw(timeline: Timeline, views: Views = DECODE_VIEWS, *, live: bool = False) -> dict:
+    """Every view of the steps that fit the bounds, as plain data (what the page receives)."""
+    n = timeline.num_steps
+    first = n - 1 if live else 0
+    drawn: dict[str, list[str]] = {name: [] for name in views.step}
+    summaries: list[str] = []
+    whole = {name: fn(timeline) for name, fn in views.whole.items() if not live or name in LIVE_WHOLE}
+    used = sum(len(h) for h in whole.values())
+    for k in range(first, n):
+        if k - first >= MAX_STEPS:
+            break
+        html = {name: fn(timeline, k) for name, fn in views.step.items()}
+        size = sum(len(h) for h in html.values())
+        if used + size > MAX_BUNDLE_BYTES and k > first:
+            break
+        used += size
+        for name, h in html.items():
+            drawn[name].append(h)
+        summaries.append(render.step_summary(timeline, k))
+    count = len(summaries)
+    return {"total": n, "first": first, "count": count, "views": drawn, "whole": whole,
+            "summaries": summaries, "tips": {str(p): t for p, t in render.position_tips(timeline).items()},
+            "tints": render.canvas_tints(timeline), "live": live, "bytes": used,
+            "capped": (not live) and count < n}
+
+
+def bundle_html(timeline: Timeline | None, key: str, views: Views = DECODE_VIEWS, *, start: int | None = None,
+                live: bool = False, keys: bool = False, data: dict | None = None) -> str:
+    """The stepper `key` for `timeline` (see the module's docstring); `data`: draw()'s result
+    when the caller cached it."""
+    if timeline is None or timeline.num_steps == 0:
+        return (f'<div class="wedlm-stepper empty" data-stepper="{escape(key)}">'
+                f'{render.empty_view("Run a decode or load a trace.")}</div>')
+    data = data if data is not None else draw(timeline, views, live=live)
+    last = data["first"] + data["count"] - 1
+    start = last if start is None else max(data["first"], min(int(start), last))
+    note = ""
+    if data["capped"]:
+        note = (f'<div class="stepper-note">This trace has {data["total"]} steps; the page holds the first '
+                f'{data["count"]} (a page holds at most {MAX_STEPS} steps or {MAX_BUNDLE_BYTES // 1_000_000} MB '
+                f'of views). Download the trace (JSON) to keep every step.</div>')
+    keys_attr = ' data-keys="1"' if keys else ""
+    key_help = ('<div class="stepper-keys">Keys: ← → step · Space play/pause · Home/End first/last '
+                '(not while typing in a box)</div>' if keys else "")
+    live_attr = ' data-live="1"' if live else ""
+    return (f'<div class="wedlm-stepper" lang="en" data-stepper="{escape(key)}" data-start="{start}"'
+            f' data-play-ms="{PLAY_MS}"{keys_attr}{live_attr}>'
+            f'<div class="stepper-controls" role="group" aria-label="step through the trace">'
+            f'<button type="button" data-act="first" title="first step (Home)">« first</button>'
+            f'<button type="button" data-act="prev" title="previous step (←)">◀ step</button>'
+            f'<button type="button" data-act="play" title="play / pause (Space)">▶ Play</button>'
+            f'<button type="button" data-act="next" title="next step (→)">step ▶</button>'
+            f'<button type="button" data-act="last" title="last step (End)">last »</button>'
+            f'<label class="stepper-range">step <input type="range" min="{data["first"]}" max="{last}" '
+            f'value="{start}" aria-label="step"> <output class="stepper-label">{start}</output>'
+            f' of {data["total"] - 1}</label></div>{key_help}{note}'
+            f'<div class="stepper-summary" aria-live="polite"></div>'
+            f'<div class="wedlm-steps" hidden>{encode(data)}</div></div>')
+
+
+def slot_html(key: str, view: str) -> str:
+    """The box view `view` of stepper `key` shows in (stepper.js fills it)."""
+    return f'<div class="wedlm-view" data-stepper="{escape(key)}" data-view="{escape(view)}"></div>'
