@@ -1,6 +1,6 @@
 """Make the README's screenshots and the room-size screenshots into docs/screenshots/.
 
-python -m tools.screenshots [--chapter 3] [--present-chapter 5]      (from the repository's root)
+python -m tools.screenshots [--chapter 3] [--present-chapter 5] [--tour-only | --decode-only]
 
 Launches the explorer on the bundled model (loopback, a free port), drives headless Chromium
 (Debian's /usr/bin/chromium) through Playwright, and writes what a visitor sees on the first
@@ -73,6 +73,7 @@ def main() -> int:
     parser.add_argument("--present-chapter", type=int, default=5,
                         help="the chapter of the presenting shot (default 5)")
     parser.add_argument("--decode-only", action="store_true", help="only the Decode tab's shots")
+    parser.add_argument("--tour-only", action="store_true", help="only the tour's shots (and presenting)")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -91,6 +92,9 @@ def main() -> int:
                 page.wait_for_timeout(1500)  # plots finish drawing
                 if not args.decode_only:
                     save(page.screenshot(), OUT / f"tour-chapter-{args.chapter}-{label}.png")
+                if args.tour_only:
+                    page.close()
+                    continue
                 decode_step(page)
                 page.locator("#stepper").scroll_into_view_if_needed()  # the step's views, not the form
                 page.evaluate("() => window.scrollBy(0, document.querySelector('#stepper').getBoundingClientRect().top - 8)")
