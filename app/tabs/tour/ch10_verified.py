@@ -15,8 +15,8 @@ from .words import colour, elsewhere, narration, run_summary, span, term, tok
 
 TITLE = "10 · Lossless: the same forward checks the drafts"
 KEY = "tour-10"
-BEYOND = ("<b>Beyond the paper.</b> This is the explorer's own addition to WeDLM; the paper's algorithm, "
-          "<i>streaming</i>, stays the default everywhere else.")
+BEYOND = ("<b>Beyond the paper:</b> the explorer's own addition; the paper's <i>streaming</i> stays the "
+          "default.")
 
 
 def text(tl, step: int, moment: int | None = None, note: str = "") -> str:
@@ -32,28 +32,24 @@ def text(tl, step: int, moment: int | None = None, note: str = "") -> str:
     draft = v.checked[v.rejected_pos - first]
     agreed = (f"the {v.accepted} at {span(accepted)} agreed ✓ ({colour('verify-accepted')})"
               if v.accepted else "none agreed")
-    dropped = (f" The {len(v.dropped)} draft{'s' if len(v.dropped) > 1 else ''} after it, at {span(v.dropped)}, "
-               f"{'are' if len(v.dropped) > 1 else 'is'} dropped unchecked: drafted after a wrong token."
-               if v.dropped else "")
+    dropped = f"; the {len(v.dropped)} after it ({span(v.dropped)}) are dropped" if v.dropped else ""
     stop = next((s.start + i for i, t in enumerate(s.committed) if t in tl.trace.stop_ids), None)
     kept = list(range(s.start, s.start + len(s.committed)))
-    ends = (f" The stop token at {stop} is among them, so the decode ends there: nothing checked after it is "
-            f"output." if stop is not None else "")
+    ends = f"; the stop token at {stop} ends the decode" if stop is not None else ""
     return narration(([note] if note else []) + [
         BEYOND,
-        f"The fill rule can write a wrong {term('draft')}. {term('verified', 'Verified decoding')} catches it "
-        f"with no extra forward: every row of a {term('forward', 'forward pass')} also gives the model's own "
-        f"next-token (AR) prediction for the position after it, so each draft in the leading filled run is "
-        f"checked against the prediction from the row before it, left to right.",
-        f"At step {step} the window starts at {s.start} with {tok(tl, s.window[0])}, the AR token the previous "
-        f"forward found. The {len(v.checked)} drafts at {span(checked)} were checked: {agreed}. The draft "
+        f"The fill rule can write a wrong {term('draft')}. {term('verified', 'Verified decoding')} checks "
+        f"each one with no extra forward: every row of a {term('forward', 'forward pass')} also predicts the "
+        f"next token (AR), so each draft in the leading filled run is checked against the row before it.",
+        f"At step {step} the window starts at {s.start} with {tok(tl, s.window[0])}, the AR token of the "
+        f"previous forward. Of the {len(v.checked)} drafts at {span(checked)}, {agreed}. The draft "
         f"{tok(tl, draft)} at {v.rejected_pos} was rejected ✗ ({colour('verify-rejected')}): the model "
-        f"predicts {tok(tl, v.ar_token)} there, the AR token ({colour('verify-ar')}), which replaces it."
-        f"{dropped} Positions {span(kept)} commit: the {term('kv-cache')} grows {s.cache_before} → "
-        f"{s.cache_after}.{ends}",
-        f"Every token that {term('commit', 'commits')} is the model's own next-token choice, so the text is "
-        f"exactly greedy AR decoding: lossless. This forward still committed {len(s.committed)} tokens where "
-        f"AR commits 1. Top: the input of step {step}, its drafts marked ✓ / ✗; below: the output after it.",
+        f"predicts {tok(tl, v.ar_token)} there, the AR token ({colour('verify-ar')}), which replaces it"
+        f"{dropped}. Positions {span(kept)} {term('commit', 'commit')}: the {term('kv-cache')} grows "
+        f"{s.cache_before} → {s.cache_after}{ends}.",
+        f"Every committed token is the model's own next-token choice: the text is exactly greedy AR "
+        f"(lossless), yet this forward committed {len(s.committed)} tokens where AR commits 1. Top: the "
+        f"input of step {step}, drafts marked ✓ / ✗; below: the output after it.",
     ], tl, step)
 
 
