@@ -29,4 +29,5 @@ RECORDED = [
     ("5-math-streaming", "math", "streaming", 128),
     ("6-code-streaming", "code", "streaming", 64),
     ("7-plays-streaming", "plays", "streaming", 64),
+    ("8-arithmetic-verified", "arithmetic", "verified", 128),  # beyond the paper: checks its drafts
 ]

@@ -531,3 +531,36 @@ def test_attention_grids_fit_and_keep_their_orange_cells_when_followed(browser, 
         assert stroke in ("transparent", "rgba(0, 0, 0, 0)"), stroke  # the outline does not paint over it
     finally:
         page.close()
+
+
+def test_verified_example_marks_its_checks_and_narrates_the_rejection(page):
+    """Beyond the paper: the verified example, stepped to a step whose check rejected a draft.
+    The window view marks exactly that step's checked drafts ✓ / ✗, the canvas marks the AR
+    token, and the narration names the same numbers, all at the stepper's step (data-step)."""
+    from app.views import narration
+    from wedlm import Trace
+    from wedlm.paths import TRACES_DIR
+    name = "8-arithmetic-verified.json"
+    trace = Trace.load(TRACES_DIR / name)
+    k = next(s.index for s in trace.steps if s.verify.rejected_pos is not None)
+    v = trace.steps[k].verify
+    assert "beyond the paper" in page.inner_text("#decoder-note")
+    page.locator("#examples input").click()
+    page.get_by_role("option", name=name).click()
+    page.wait_for_function("() => document.querySelector('#badge .dec').innerText === 'verified'", timeout=30_000)
+    page.evaluate("k => window.wedlmStepper.show('decode', k)", k)
+    page.wait_for_function("k => document.querySelector('#orders .wedlm-view').dataset.step === String(k)", arg=k)
+    marks = page.evaluate("""() => [...document.querySelectorAll('#orders .slot[data-verify]')].map(
+        e => [e.dataset.verify, +e.dataset.pos, e.querySelector('.vmark').innerText])""")
+    first = trace.steps[k].start + 1
+    window = sorted((m[0], m[1], m[2]) for m in marks if m[0] != "ar")
+    want = [("accepted", first + j, "✓") for j in range(v.accepted)] + [("rejected", v.rejected_pos, "✗")]
+    assert window == sorted(want * 2)  # logical and physical rows
+    assert [m[1] for m in marks if m[0] == "ar"] == [v.ar_pos]
+    for view in ("canvas", "narration", "orders"):
+        assert page.get_attribute(f"#{view} .wedlm-view", "data-step") == str(k)
+    text = page.inner_text("#narration")
+    assert f"What happened at step {k} " in text
+    assert f"left to right: {v.accepted or 'none'} agreed (✓)" in text
+    assert f"at position {v.rejected_pos} was rejected (✗)" in text
+    assert narration.token_text(trace, v.ar_token) in text and "exactly greedy AR" in text

@@ -25,6 +25,8 @@ def test_every_recorded_step_names_its_fills_and_commits(path):
         if trace.decoder == "ar":
             assert f"position {s.filled[0].pos}" in text and token_text(trace, s.filled[0].token) in text
             continue
+        if s.verify is not None:  # verified's own words: test_verified_narration_*
+            continue
         if s.committed:
             assert f"run {positions_text(list(range(s.start, s.start + len(s.committed))))} " in text
             assert f"({s.cache_before} → {s.cache_after} tokens)" in text
@@ -74,3 +76,47 @@ def test_narration_html_escapes_token_text(tiny_lm):
         trace.tokens[tok] = "<img src=x onerror=alert(1)>"
     html = render.narration_html(Timeline(trace), len(trace.steps) - 1)
     assert "<img" not in html and "&lt;img" in html
+
+
+VERIFIED = Path(__file__).parent.parent / "assets" / "traces" / "8-arithmetic-verified.json"
+
+
+def verified_sentences_hold(trace: Trace) -> int:
+    """Every step of a verified trace is narrated in verified's words, from its own record:
+    the drafts checked, how many agreed, the rejected slot and the AR token that replaced it.
+    Returns how many steps had a rejection."""
+    rejections = 0
+    for s in trace.steps:
+        v = s.verify
+        text = " ".join(narrate(trace, s.index))
+        assert "The leading filled run" not in text and "τ" not in text  # never streaming's words
+        assert "exactly greedy AR" in text
+        if v.checked:
+            first = s.start + 1
+            assert f"at {positions_text(list(range(first, first + len(v.checked))))} " in text
+            assert f"left to right: {v.accepted or 'none'} agreed (✓)" in text
+        else:
+            assert "no drafts after it to check" in text
+        if v.replaced:
+            rejections += 1
+            draft = v.checked[v.rejected_pos - s.start - 1]
+            assert (f"The draft {token_text(trace, draft)} at position {v.rejected_pos} was rejected (✗): "
+                    f"the model's AR prediction there is {token_text(trace, v.ar_token)}, which replaces it") in text
+            if v.dropped:
+                assert f"({positions_text(v.dropped)}) " in text and "dropped unchecked" in text
+        elif v.checked:
+            assert f"the AR token {token_text(trace, v.ar_token)} after them, at position {v.ar_pos}, comes for free" in text
+        assert f"({s.cache_before} → {s.cache_after} tokens in the KV cache)" in text
+    return rejections
+
+
+def test_verified_narration_names_the_check_from_the_recorded_trace():
+    trace = Trace.load(VERIFIED)
+    assert trace.decoder == "verified"
+    assert verified_sentences_hold(trace) >= 1, "the recorded verified example has no rejection"
+
+
+def test_verified_narration_of_a_fresh_decode(tiny_lm):
+    """A random tiny model drafts badly: its verified decode rejects, and every step says so."""
+    trace = decode(tiny_lm, "Count from 1 to 9:", "verified", DecodeConfig(window=8, max_new_tokens=24))
+    assert verified_sentences_hold(trace) >= 1

@@ -20,10 +20,11 @@ from test_browser import ARTIFACTS, browser  # noqa: F401 (the headless Chromium
 from wedlm.suite import THRESHOLD_GRID
 
 # chapter -> the pick whose step it lands on (chapter 6 lands on a race tick, 8 on a τ sweep, 9 on a mask pattern)
-STEP_CHAPTERS = {1: "ar", 2: "fill_rule", 3: "reorder", 4: "commit", 5: "stall"}
+STEP_CHAPTERS = {1: "ar", 2: "fill_rule", 3: "reorder", 4: "commit", 5: "stall", 10: "verified"}
 FINDERS = {"ar": moments.ar_step, "fill_rule": moments.fill_rule_step, "reorder": moments.reorder_step,
            "commit": moments.commit_step, "stall": moments.stall_step,
-           "entropy_low": moments.busiest_step, "entropy_high": moments.fallback_step}
+           "entropy_low": moments.busiest_step, "entropy_high": moments.fallback_step,
+           "verified": moments.verified_rejection_step}
 COLOUR_WORDS = sorted(set(palette.COLOUR_WORDS.values()) | {"purple", "gray", "brown", "black", "white"},
                       key=len, reverse=True)
 
@@ -81,6 +82,7 @@ def used_colours(outputs) -> set[str]:
     for o in outputs[1:]:
         if isinstance(o, str):
             found |= {palette.STATE_COLOURS[k] for k in re.findall(r"\bst-(\w+)", o) if k in palette.STATE_COLOURS}
+            found |= {palette.VERIFY_COLOURS[k] for k in re.findall(r"\bvf-(\w+)", o) if k in palette.VERIFY_COLOURS}
             found |= {palette.decoder_colour(k) for k in re.findall(r'class="lane (\w+)"', o)}
             cells = set(re.findall(r"""<(?:td|rect) class=(?:"([^"]+)"|'([^']+)'|(\w+))""", o))
             cells = {" ".join(c) for c in cells}
@@ -146,7 +148,7 @@ def test_tour_assets_stay_small():
     assert tour.TOUR_FILE.stat().st_size < 400_000
 
 
-@pytest.mark.parametrize("value, chapter", [("3", 3), (5.0, 5), ("9", 9), ("10", 1), ("0", 1), ("x", 1),
+@pytest.mark.parametrize("value, chapter", [("3", 3), (5.0, 5), ("9", 9), ("10", 10), ("11", 1), ("0", 1), ("x", 1),
                                             (None, 1), ("-2", 1), ("1e9", 1), ("inf", 1)])
 def test_link_chapter_accepts_only_real_chapters(value, chapter):
     assert tour.link_chapter(value) == chapter
@@ -178,11 +180,12 @@ def test_every_view_draws_a_step_its_words_name(data):
 def test_every_step_a_chapter_can_step_to_agrees(data):
     """The ± step controls: at every step of a chapter's trace, its words name the step its views
     draw (chapter 4's lower view is the next forward, and says so)."""
-    from app.tabs.tour import ch1_ar, ch2_fill_rule, ch3_reordering, ch4_commit, ch5_stall
+    from app.tabs.tour import ch1_ar, ch2_fill_rule, ch3_reordering, ch4_commit, ch5_stall, ch10_verified
     pick = data.picks["stall"]
     chapters = {1: (ch1_ar.views(None), "ar"), 2: (ch2_fill_rule.views(None), "fill_rule"),
                 3: (ch3_reordering.views(None), "reorder"), 4: (ch4_commit.views(None), "commit"),
-                5: (ch5_stall.views(data.timelines[pick["branch"]], pick["penalty"], None), "stall")}
+                5: (ch5_stall.views(data.timelines[pick["branch"]], pick["penalty"], None), "stall"),
+                10: (ch10_verified.views(None), "verified")}
     for n, (views, name) in chapters.items():
         tl, _ = data.at(name)
         for k in range(tl.num_steps):
@@ -212,7 +215,8 @@ def test_every_colour_word_names_a_colour_the_chapter_paints(data):
 def test_every_term_is_linked_where_a_chapter_first_uses_it(data):
     aliases = {"forward": ["forward pass"], "kv-cache": ["KV cache"], "position-id": ["position id"],
                "mask": ["mask"], "entropy": ["entropy"], "tau": ["τ"], "lambda": ["λ"], "commit": ["commit"],
-               "tpf": ["tokens per forward"], "block": ["block decoding"], "distance": ["d ="]}
+               "tpf": ["tokens per forward"], "block": ["block decoding"], "distance": ["d ="],
+               "verified": ["Verified decoding"], "draft": ["draft"]}
     views = chapter_views(data)
     for key, words in aliases.items():
         first = next(n for n in sorted(views) if any(w in plain(views[n][0]) for w in words))
@@ -596,3 +600,28 @@ def test_a_live_redecode_without_the_moment_shows_that_run(browser, app_url):
         assert steps["views"] == [steps["stepper"]] * 3 and steps["text"] == steps["stepper"]
     finally:
         page.close()
+
+
+def test_verified_chapter_works_the_recorded_rejection(data):
+    """Chapter 10 (beyond the paper) lands on a recorded step whose check rejected a draft, and
+    its words carry that step's numbers, read from the record: how many drafts were checked and
+    agreed, the rejected slot, the AR token that replaced it, the cache's growth."""
+    from app.tabs.tour import ch10_verified
+    tl, step = data.at("verified")
+    s = tl.trace.steps[step]
+    v = s.verify
+    assert tl.trace.decoder == "verified" and v is not None and v.rejected_pos is not None
+    text, now, canvas = ch10_verified.view(tl, step)
+    words = plain(text)
+    first = s.start + 1
+    assert "Beyond the paper" in words and "streaming" in words
+    assert f"Of the {len(v.checked)} drafts at {first}–{first + len(v.checked) - 1}, " in words
+    if v.accepted:
+        assert f"the {v.accepted} at " in words and "agreed ✓" in words
+    draft = v.checked[v.rejected_pos - first]
+    assert (f"‘{unescape(render.token_label(tl, draft))}’ at {v.rejected_pos} was rejected ✗" in words)
+    assert f"predicts ‘{unescape(render.token_label(tl, v.ar_token))}’ there" in words
+    assert f"grows {s.cache_before} → {s.cache_after}" in words and "exactly greedy AR" in words
+    assert now.count('data-verify="rejected"') == 2 and now.count('data-verify="accepted"') == 2 * v.accepted
+    assert 'data-term="verified"' in text and 'data-term="draft"' in text
+    assert {"verified", "draft"} <= set(TERMS)

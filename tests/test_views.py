@@ -106,3 +106,46 @@ def test_mask_grids_match_the_reordering_rule(timeline):
             assert later == [[step.window[i] is None and bool(vis[i][j]) and j > i for j in range(n)]
                              for i in range(n)]
             assert any(any(row) for row in later)
+
+
+@pytest.mark.parametrize("source", ["recorded", "fresh"])
+def test_verified_marks_sit_on_exactly_the_checked_drafts(tiny_lm, source):
+    """Beyond the paper: in the window view each draft the check decided is marked ✓ (agreed) or
+    ✗ (the first that did not), in both orders, and nothing else is; the AR token it found is
+    marked where it went. The token canvas marks the accepted drafts it shows and the AR token."""
+    import re
+    from pathlib import Path
+
+    from app.views import palette
+    from wedlm import Trace
+    if source == "recorded":
+        trace = Trace.load(Path(__file__).parent.parent / "assets" / "traces" / "8-arithmetic-verified.json")
+    else:
+        trace = decode(tiny_lm, "Count from 1 to 9:", "verified", DecodeConfig(window=8, max_new_tokens=24))
+    tl = Timeline(trace)
+    rejections = 0
+    for s in trace.steps:
+        v = s.verify
+        first = s.start + 1
+        want = {first + j: "accepted" for j in range(v.accepted)}
+        if v.replaced:
+            want[v.rejected_pos] = "rejected"
+            rejections += 1
+        orders = render.order_view(tl, s.index)
+        slots = re.findall(r'class="slot [^"]*" data-verify="(\w+)" data-pos="(\d+)"', orders)
+        window = [(k, int(p)) for k, p in slots if k != "ar"]
+        assert sorted(window) == sorted([(k, p) for p, k in want.items()] * 2), s.index  # logical + physical
+        assert [int(p) for k, p in slots if k == "ar"] == [v.ar_pos]
+        marks = re.findall(r'class="vmark vm-(\w+)"[^>]*>([^<]+)<', orders)
+        assert sorted(marks) == sorted([(k, palette.VERIFY_MARKS[k]) for k, _ in slots])  # not colour alone
+        canvas = render.token_canvas(tl, s.index, tips=False)
+        marked = {int(p): k for p, k in re.findall(r'data-pos="(\d+)" tabindex="0">[^<]*<span class="vmark vm-(\w+)"',
+                                                     canvas)}
+        shown = {p for p in tl.visible_positions(s.index) if tl.state_at(p, s.index) not in ("mask", "dropped")}
+        expected = {p: k for p, k in want.items() if k == "accepted" and p in shown}
+        if v.ar_pos in shown:
+            expected[v.ar_pos] = "ar"
+        assert marked == expected, s.index
+    assert rejections >= 1
+    streaming = Timeline(decode(tiny_lm, "Count from 1 to 9:", "streaming", DecodeConfig(window=8, max_new_tokens=8)))
+    assert "vmark" not in render.order_view(streaming, 0) + render.token_canvas(streaming, 0)

@@ -1,12 +1,13 @@
 """Record the guided tour's traces and pick the step each chapter lands on (run after retraining).
 
-python -m tools.record_tour [--only tau_sweep]     (from the repository's root)
+python -m tools.record_tour [--only tau_sweep|verified]     (from the repository's root)
 
 Decodes a few prompts on the bundled models, applies each chapter's rule (app/tabs/tour/moments.py)
 to find its moment, branches the stall with larger penalties λ to find one that ends it sooner,
 runs the entropy suite for the entropy -> speed plot, answers the suite's arithmetic questions at
-every τ of the sweep grid (chapter 8), and writes assets/tour/tour.json. --only tau_sweep re-records
-chapter 8's sweep alone and keeps the rest of the file.
+every τ of the sweep grid (chapter 8), decodes with the verified decoder (chapter 10, beyond the
+paper) and writes assets/tour/tour.json. --only tau_sweep (or verified) re-records chapter 8's sweep
+(or chapter 10's trace and pick) alone and keeps the rest of the file.
 """
 from __future__ import annotations
 
@@ -49,14 +50,30 @@ def tau_sweep(lm) -> dict:
                                            "max_new_tokens": TAU_MAX_NEW}, "rows": rows}
 
 
+def verified(lm, trace=None):
+    """Chapter 10 (beyond the paper): the verified decode and the rejection step its rule finds."""
+    if trace is None:
+        prompt, decoder, max_new = TOUR_PROMPTS["verified"]
+        trace = decode(lm, prompt, decoder, DecodeConfig(top_candidates=TOP_CANDIDATES, max_new_tokens=max_new))
+    step = moments.verified_rejection_step(trace)
+    if step is None:
+        raise SystemExit("the verified decode rejected no draft: chapter 10 has no moment")
+    print(f"verified: {len(trace.steps)} forwards, a rejection at step {step}")
+    return trace, {"trace": "verified", "step": step}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["tau_sweep"], help="re-record this part alone, keep the rest")
+    parser.add_argument("--only", choices=["tau_sweep", "verified"], help="re-record this part alone, keep the rest")
     args = parser.parse_args()
     lm = load_model(str(BUNDLED_MODEL), device="cpu")
-    if args.only == "tau_sweep":
+    if args.only:
         data = json.loads(TOUR_FILE.read_text(encoding="utf-8"))
-        data["tau_sweep"] = tau_sweep(lm)
+        if args.only == "tau_sweep":
+            data["tau_sweep"] = tau_sweep(lm)
+        else:
+            trace, pick = verified(lm)
+            data["traces"]["verified"], data["picks"]["verified"] = trace.to_dict(), pick
         TOUR_FILE.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
         print(f"wrote {TOUR_FILE} ({TOUR_FILE.stat().st_size // 1024} KB)")
         return 0
@@ -83,6 +100,7 @@ def main() -> int:
     if missing:
         print(f"no trace has the moment for: {', '.join(missing)}", file=sys.stderr)
         return 1
+    picks["verified"] = verified(lm, traces["verified"])[1]
     picks["race"] = {"streaming": "counting", "ar": "ar-counting",
                      "tick": len(traces["counting"].steps)}  # the forward where WeDLM is done
 

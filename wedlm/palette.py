@@ -27,3 +27,17 @@ STATE_MARKS = {
     "mask": "[M]", "filled": "dashed edge", "new": "thick edge, corner flag",
     "committed": "solid edge, tick", "stop": "<EOS>, square", "dropped": "struck through",
 }
+
+# The verified decoder's checks (BEYOND THE PAPER, decoders/verified.py): each draft it checked
+# is accepted or rejected, and the AR token it found replaces a rejected draft or is appended
+# after an accepted run. A mark tells each without colour.
+VERIFY_COLOURS = {
+    "accepted": "#047857",    # emerald: the draft agreed with the model's own next-token prediction
+    "rejected": "#b91c1c",    # dark red: the first draft that did not (replaced by the AR token)
+    "ar": "#0369a1",          # sky blue: the AR token this forward found
+}
+VERIFY_MARKS = {"accepted": "✓", "rejected": "✗", "ar": "AR"}
+VERIFY_LABELS = {
+    "accepted": "✓ draft accepted (agrees with AR)", "rejected": "✗ draft rejected",
+    "ar": "AR token (replaces the rejected draft, or appended free)",
+}

@@ -42,6 +42,9 @@ decoded close to one token per forward. Odd output for
 your own prompt is expected from a model this small: the decoder, not the model, is what this
 explorer shows."""
 EMPTY = "Run a decode or load a trace."
+VERIFIED_NOTE = ('<div class="verified-note"><b>streaming</b> is the paper\'s algorithm and the default. '
+                 '<b>verified</b> goes beyond the paper: the same forward checks each draft against the '
+                 'model\'s own next-token prediction (✓ kept, ✗ replaced), so its text is exactly greedy AR.</div>')
 
 
 @dataclass
@@ -118,6 +121,7 @@ def layout(limits: Limits, prompt_chars: int | None = None) -> DecodeTab:
                 c["stop_btn"] = gr.Button("Stop", elem_id="stop", min_width=80)
             gr.Examples(EXAMPLES, inputs=[c["prompt"]], label="Examples, from very low to high entropy")
             c["decoder"] = gr.Dropdown(DECODER_CHOICES, value="streaming", label="Decoder", elem_id="decoder")
+            gr.HTML(VERIFIED_NOTE, elem_id="decoder-note")
             with gr.Row():
                 c["window"] = knobs.slider("window", high=limits.max_window, info=None, elem_id="window")
                 c["max_new"] = knobs.slider("max_new_tokens", high=limits.max_new_tokens, info=None,

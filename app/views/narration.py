@@ -53,6 +53,8 @@ def narrate(trace: Trace, index: int) -> list[str]:
     s = trace.steps[index]
     if trace.decoder == "ar":
         return _narrate_ar(trace, s)
+    if s.verify is not None:
+        return _narrate_verified(trace, s)
     return [_fed(s), *_commit(trace, s), *_fills(trace, s), *_end(trace, s)]
 
 
@@ -146,4 +148,60 @@ def _narrate_ar(trace: Trace, s: StepRecord) -> list[str]:
         out.append("That is the stop token: the decode ends." if s.stop_reason == "stop_token"
                    else f"The budget of {trace.config.get('max_new_tokens')} new tokens is reached: "
                         f"the decode ends." if s.stop_reason == "max_new_tokens" else "The decode was stopped here.")
+    return out
+
+
+def _narrate_verified(trace: Trace, s: StepRecord) -> list[str]:
+    """A `verified` step (BEYOND THE PAPER, wedlm/decoders/verified.py): what its drafts were
+    checked against, which agreed, what the AR token did, and why the text is AR's."""
+    v = s.verify
+    n = len(v.checked)
+    first = s.start + 1
+    source = "prefill" if s.index == 0 else "the previous forward"
+    out = [_fed(s) + f" Its first slot, position {s.start}, holds {token_text(trace, s.window[0])}: the AR "
+           f"token {source} found, so it is exact."]
+    if n == 0:
+        out.append("There were no drafts after it to check.")
+    else:
+        out.append(f"The same forward also gives the model's own next-token (AR) prediction at every row; "
+                   f"the {n} {_plural(n, 'draft', 'drafts')} at {positions_text(list(range(first, first + n)))} "
+                   f"{_plural(n, 'was', 'were')} checked against it, left to right: "
+                   f"{'none' if not v.accepted else v.accepted} agreed (✓)"
+                   + (f": {_tokens(trace, v.checked[:v.accepted])} at "
+                      f"{positions_text(list(range(first, first + v.accepted)))}." if v.accepted else "."))
+        if v.replaced:
+            draft = v.checked[v.rejected_pos - first]
+            dropped = (f"; the {len(v.dropped)} {_plural(len(v.dropped), 'draft', 'drafts')} after it "
+                       f"({positions_text(v.dropped)}) {_plural(len(v.dropped), 'is', 'are')} dropped unchecked, "
+                       f"since {_plural(len(v.dropped), 'it was', 'they were')} drafted after a wrong token"
+                       if v.dropped else "")
+            out.append(f"The draft {token_text(trace, draft)} at position {v.rejected_pos} was rejected (✗): "
+                       f"the model's AR prediction there is {token_text(trace, v.ar_token)}, which replaces "
+                       f"it{dropped}.")
+        else:
+            out.append(f"All agreed, so the AR token {token_text(trace, v.ar_token)} after them, at position "
+                       f"{v.ar_pos}, comes for free.")
+    kept = len(s.committed)
+    stop_at = next((k for k, t in enumerate(s.committed) if t in trace.stop_ids), None)
+    out.append(f"{_plural(kept, 'Position', 'Positions')} {positions_text(list(range(s.start, s.start + kept)))} "
+               f"{_plural(kept, 'commits', 'commit')} ({s.cache_before} → {s.cache_after} tokens in the KV cache)"
+               + (f"; the stop token at position {s.start + stop_at} commits, so the decode ends"
+                  + (" (what the check found after it is not output)." if n > stop_at else ".")
+                  if stop_at is not None else
+                  f"; the AR token at {v.ar_pos} becomes the first slot of the next forward."))
+    greedy = not trace.config.get("temperature")
+    out.append("Every token that commits is the one the model's own next-token prediction chose, so the "
+               + ("text is exactly greedy AR decoding of this model (lossless: beyond the paper)."
+                  if greedy else "text is distributed exactly as AR sampling from this model (lossless: "
+                                 "beyond the paper)."))
+    drafts = [f for f in s.filled if f.pos != v.ar_pos]
+    if drafts and not s.finished:
+        out.append(f"{v.masks} {_plural(v.masks, 'mask', 'masks')} rode along; {len(drafts)} "
+                   f"{_plural(len(drafts), 'was', 'were')} filled as {_plural(len(drafts), 'a draft', 'drafts')} "
+                   f"for the next forward to check ({positions_text([f.pos for f in drafts])}).")
+    elif not s.finished:
+        out.append("No masks rode along this forward, so it drafted nothing for the next one."
+                   if v.masks == 0 else "No mask was filled as a draft for the next forward.")
+    if s.finished and s.stop_reason != "stop_token":
+        out.extend(_end(trace, s))
     return out

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 # Token states: colours, labels, edges and marks live in the library (wedlm/palette.py), which
 # draws them too (wedlm/animate.py); one source.
-from wedlm.palette import STATE_COLOURS, STATE_EDGES, STATE_LABELS, STATE_MARKS  # noqa: F401 (re-exported)
+from wedlm.palette import (STATE_COLOURS, STATE_EDGES, STATE_LABELS, STATE_MARKS,  # noqa: F401 (re-exported)
+                           VERIFY_COLOURS, VERIFY_LABELS, VERIFY_MARKS)
 
 # Decoders: the same colour in every lane, line and badge.
 DECODER_COLOURS = {
@@ -38,6 +39,7 @@ ENTROPY_SCALE = [[x, "#%02x%02x%02x" % rgb] for x, rgb in ENTROPY_STOPS]  # Plot
 ROLE_COLOURS = {
     **{f"state-{k}": v for k, v in STATE_COLOURS.items()},
     **{f"decoder-{k}": v for k, v in DECODER_COLOURS.items()},
+    **{f"verify-{k}": v for k, v in VERIFY_COLOURS.items()},
     "threshold": THRESHOLD_COLOUR, "penalty": PENALTY_COLOUR, "attend": ATTEND_COLOUR,
     "attend-prefix": PREFIX_COLOUR, "attend-later": LATER_COLOUR, "branch": BRANCH_COLOUR,
     "pace": PACE_COLOUR, "right": RIGHT_COLOUR,
@@ -47,7 +49,8 @@ COLOUR_WORDS = {  # hex -> the word for it (one word per hex, no two hexes share
     "#c4b5fd": "violet", "#f3f4f6": "pale grey", "#6b7280": "dark grey", "#2563eb": "blue",
     "#d97706": "amber", "#7c3aed": "purple", "#dc2626": "red", "#94a3b8": "slate",
     "#1e3a8a": "navy", "#f97316": "bright orange", "#db2777": "pink", "#9ca3af": "light grey",
-    "#16a34a": "dark green",
+    "#16a34a": "dark green", "#047857": "emerald", "#b91c1c": "dark red", "#0369a1": "sky blue",
+    "#0f766e": "teal",
 }
 
 
@@ -86,6 +89,7 @@ def css_variables() -> str:
     """:root variables the stylesheet uses (app/static/style.css), so CSS and figures share colours."""
     lines = [f"--state-{k}: {v};" for k, v in STATE_COLOURS.items()]
     lines += [f"--decoder-{k}: {v};" for k, v in DECODER_COLOURS.items()]
+    lines += [f"--verify-{k}: {v};" for k, v in VERIFY_COLOURS.items()]
     lines += [f"--attend: {ATTEND_COLOUR};", f"--attend-prefix: {PREFIX_COLOUR};",
               f"--attend-off: {NO_ATTEND_COLOUR};", f"--threshold: {THRESHOLD_COLOUR};",
               f"--attend-later: {LATER_COLOUR};"]

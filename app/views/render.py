@@ -49,6 +49,33 @@ def _tooltip(timeline: Timeline, pos: int) -> str:
             f"filled at {filled}, committed at {committed}\ntop candidates: {cands}")
 
 
+def verify_marks(timeline: Timeline, step: int) -> dict[int, str]:
+    """The verified decoder's check at `step` (BEYOND THE PAPER), by logical position: "accepted"
+    or "rejected" for each draft it decided, "ar" where its AR token went (replacing the rejected
+    draft, or appended after the accepted run). Drafts after the rejected one are dropped
+    unchecked and get no mark. Empty for every other decoder."""
+    v = timeline.trace.steps[step].verify
+    if v is None:
+        return {}
+    first = timeline.trace.steps[step].start + 1
+    marks = {first + j: "accepted" for j in range(v.accepted)}
+    if v.rejected_pos is not None:
+        marks[v.rejected_pos] = "rejected"
+    return marks
+
+
+def verify_mark(kind: str | None) -> str:
+    """The mark that tells a check without colour (✓ / ✗ / AR), or nothing."""
+    if not kind:
+        return ""
+    return f'<span class="vmark vm-{kind}" aria-hidden="true">{palette.VERIFY_MARKS[kind]}</span>'
+
+
+def verify_legend() -> str:
+    return "".join(f'<span class="tok vf-{k} legend">{escape(palette.VERIFY_LABELS[k])}</span>'
+                   for k in palette.VERIFY_COLOURS)
+
+
 def state_legend(states=CANVAS_STATES) -> str:
     return "".join(f'<span class="tok st-{k} legend">{escape(palette.STATE_LABELS[k])}</span>' for k in states)
 
@@ -59,6 +86,10 @@ def token_canvas(timeline: Timeline, step: int, colour_by: str = "state", tips: 
     position_tips, rather than once per step). colour_by "page": no colours inline and both
     legends; the page colours it (the stepper's switch, from canvas_tints)."""
     cells = []
+    checks = verify_marks(timeline, step)
+    v = timeline.trace.steps[step].verify
+    if v is not None:  # the canvas shows the result: the AR token now sits where it went
+        checks = {p: k for p, k in checks.items() if k == "accepted"} | {v.ar_pos: "ar"}
     for pos in timeline.visible_positions(step):
         state = timeline.state_at(pos, step)
         p = timeline.positions.get(pos)
@@ -71,9 +102,13 @@ def token_canvas(timeline: Timeline, step: int, colour_by: str = "state", tips: 
         elif state not in ("mask", "dropped") and colour_by == "step":
             style = f' style="background:{_step_colour(p.fill_step, timeline.num_steps)}"'
         title = f' title="{escape(_tooltip(timeline, pos))}"' if tips else ""
-        cells.append(f'<span class="tok st-{state}"{style} data-pos="{pos}" tabindex="0"{title}>'
-                     f'{token_label(timeline, token)}</span>')
+        check = checks.get(pos) if state not in ("mask", "dropped") else None
+        vf = f' vf-{check}" data-verify="{check}' if check else ""
+        cells.append(f'<span class="tok st-{state}{vf}"{style} data-pos="{pos}" tabindex="0"{title}>'
+                     f'{token_label(timeline, token)}{verify_mark(check)}</span>')
     legend = state_legend() + (palette.entropy_legend_html() if colour_by in ("entropy", "page") else "")
+    if v is not None:
+        legend += verify_legend()
     prompt = escape(timeline.trace.prompt)
     return (f'<div class="canvas"><div class="viewtitle">Output after step {step} '
             f'(the result of forward {step + 1}; tap a token to follow it in every view)</div>'
@@ -139,12 +174,18 @@ def slot_kinds(window: list, commit_n: int, stop_ids=(), filled_now=()) -> list[
     return kinds
 
 
-def order_rows(window: list, order: list[int], start: int, labels: list[str], kinds: list[str]) -> str:
+def order_rows(window: list, order: list[int], start: int, labels: list[str], kinds: list[str],
+               checks: dict[int, str] | None = None) -> str:
     """The window in logical and physical order; every slot shows its position id. Labels are
-    escaped HTML already. Used by the Decode tab and by the reorder playground."""
+    escaped HTML already. checks: the verified decoder's mark by position (verify_marks). Used by
+    the Decode tab and by the reorder playground."""
+    checks = checks or {}
+
     def slot(i: int) -> str:
-        return (f'<div class="slot st-{kinds[i]}" data-pos="{start + i}" tabindex="0">'
-                f'<div class="tokt">{labels[i]}</div><div class="pid">{start + i}</div></div>')
+        check = checks.get(start + i)
+        vf = f' vf-{check}" data-verify="{check}' if check else ""
+        return (f'<div class="slot st-{kinds[i]}{vf}" data-pos="{start + i}" tabindex="0">'
+                f'<div class="tokt">{labels[i]}{verify_mark(check)}</div><div class="pid">{start + i}</div></div>')
     logical = "".join(slot(i) for i in range(len(window)))
     physical = "".join(slot(i) for i in order)
     return (f'<div class="row"><span class="lab">logical order (the text)</span><div class="slots">{logical}</div></div>'
@@ -165,6 +206,9 @@ def order_view(timeline: Timeline, step: int) -> str:
     strip = "".join(f'<div class="kv">{token_label(timeline, t)}</div>' for t in shown)
     new = "".join(f'<div class="kv st-committed">{token_label(timeline, t)}</div>' for t in s.committed)
     more = f'<div class="kv more">…{len(cached) - len(shown)} more</div>' if len(cached) > len(shown) else ""
+    checks = verify_marks(timeline, step)
+    if s.verify is not None:
+        return _verified_order_view(timeline, step, labels, kinds, checks, more + strip + new)
     return (f'<div class="orders"><div class="viewtitle">Step {step}\'s input: the window fed to forward '
             f'{step + 1} ({s.rows} row{"s" if s.rows != 1 else ""})</div>'
             f'<button type="button" class="reorder-play" title="animate the move from logical to physical '
@@ -177,6 +221,37 @@ def order_view(timeline: Timeline, step: int) -> str:
             f'<div class="note">Small numbers are position ids (what RoPE sees). Filled slots move in front '
             f'of the masks but keep their ids; the leading filled run (green) commits: its KV stays in the '
             f'cache.</div></div>')
+
+
+def _verified_order_view(timeline: Timeline, step: int, labels: list[str], kinds: list[str],
+                         checks: dict[int, str], cache: str) -> str:
+    """order_view for the verified decoder (BEYOND THE PAPER): the window with each checked
+    draft marked ✓ / ✗, and the AR token this forward found, where it went."""
+    s = timeline.trace.steps[step]
+    v = s.verify
+    if v.replaced:
+        where = f"replaces the rejected draft at {v.ar_pos}"
+    elif v.checked:
+        where = f"appended after the accepted drafts, at {v.ar_pos}, for free"
+    else:
+        where = f"the next token, at {v.ar_pos}"
+    ar = (f'<div class="row"><span class="lab">AR token this forward found ({where})</span><div class="slots">'
+          f'<div class="slot vf-ar" data-verify="ar" data-pos="{v.ar_pos}" tabindex="0"><div class="tokt">'
+          f'{token_label(timeline, v.ar_token)}{verify_mark("ar")}</div><div class="pid">{v.ar_pos}</div></div>'
+          f'</div></div>')
+    return (f'<div class="orders verified"><div class="viewtitle">Step {step}\'s input: the window fed to '
+            f'forward {step + 1} ({s.rows} row{"s" if s.rows != 1 else ""}); its drafts checked ✓ / ✗</div>'
+            f'<button type="button" class="reorder-play" title="animate the move from logical to physical '
+            f'order">▶ Watch the reordering</button>'
+            f'{order_rows(s.window, s.order, s.start, labels, kinds, checks)}{ar}'
+            f'<div class="row"><span class="lab">KV cache: {s.cache_before} → {s.cache_after} tokens</span>'
+            f'<div class="slots">{cache}</div></div>'
+            f'<div class="legend">{state_legend(("mask", "committed", "filled", "stop"))}'
+            f'<span class="tok st-mask fills legend">mask this forward fills</span>{verify_legend()}</div>'
+            f'<div class="note">Verified decoding (beyond the paper): slot {s.start} holds the AR token the '
+            f'previous forward found; each draft after it is checked against the model\'s own next-token '
+            f'prediction from the row before it. ✓ agreed and commits; ✗ the first that did not: the AR '
+            f'token replaces it and the drafts after it are dropped.</div></div>')
 
 
 def _committed_before(timeline: Timeline, step: int) -> list[int]:

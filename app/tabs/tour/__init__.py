@@ -1,7 +1,7 @@
-"""The guided tour: nine chapters, each one focused view of a recorded step beside a few
+"""The guided tour: ten chapters (the tenth beyond the paper), each one focused view of a recorded step beside a few
 sentences, with Back / Next, a glossary, projector mode, and one "try it" control that re-runs live.
 
-One module per chapter (ch1_ar.py … ch9_training.py: its TITLE, a pure `view` of a trace and a
+One module per chapter (ch1_ar.py … ch10_verified.py: its TITLE, a pure `view` of a trace and a
 step, and `build`), beside the shared pieces: data.py (assets/tour/tour.json, recorded by
 `python -m tools.record_tour` with the rules in moments.py), words.py (sentences, colour words,
 glossary links), glossary.py, figs.py (the tour's own figures), frame.py (layout, the step
@@ -13,12 +13,12 @@ import gradio as gr
 
 from ...serving.context import Context
 from . import (ch1_ar, ch2_fill_rule, ch3_reordering, ch4_commit, ch5_stall, ch6_race, ch7_entropy,
-               ch8_tau, ch9_training, present)
+               ch8_tau, ch9_training, ch10_verified, present)
 from .data import TOUR_FILE, TOUR_PROMPTS, TourData, load_tour  # noqa: F401 (the tour's public names)
 from .glossary import glossary_html
 
 CHAPTERS = (ch1_ar, ch2_fill_rule, ch3_reordering, ch4_commit, ch5_stall, ch6_race, ch7_entropy,
-            ch8_tau, ch9_training)
+            ch8_tau, ch9_training, ch10_verified)
 TITLES = [c.TITLE for c in CHAPTERS]
 
 

@@ -34,6 +34,13 @@ TERMS = {
     "block": ("block decoding", "The older way to decode with masks: fill a block of masks over several "
               "forwards and commit only when the whole block is filled (stop-and-wait). WeDLM streams "
               "instead: it commits the leading filled run every forward."),
+    "draft": ("draft", "A token the fill rule wrote into a mask slot before the text reaches it. Verified "
+              "decoding checks each draft before it may commit."),
+    "verified": ("verified decoding", "Beyond the WeDLM paper (this explorer's own): every forward also "
+                 "gives the model's own next-token (AR) prediction at each row, and each draft in the leading "
+                 "filled run is checked against the prediction from the row before it. Drafts that agree "
+                 "commit; the first that does not is replaced by the AR token, so the text is exactly greedy "
+                 "AR decoding (lossless). The paper's algorithm, streaming, stays the default."),
     "forward-ratio": ("forward_ratio", "AR's forwards divided by WeDLM's forwards on the same prompt: how "
                       "many fewer forwards WeDLM needed."),
 }

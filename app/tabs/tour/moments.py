@@ -102,3 +102,13 @@ def fallback_step(trace: Trace) -> int | None:
     """Chapter 7, high entropy: the first step where no mask is under τ (argmin fallback)
     and several masks stay open."""
     return next((s.index for s in trace.steps if fell_back(s) and len(s.masks) >= 4), None)
+
+
+def verified_rejection_step(trace: Trace) -> int | None:
+    """Chapter 10 (BEYOND THE PAPER: the verified decoder): a step whose check rejected a draft.
+    Best one where some drafts agreed first and the decode goes on; then one where some agreed;
+    then any rejection."""
+    rejected = [s for s in trace.steps if s.verify is not None and s.verify.rejected_pos is not None]
+    agreed = [s for s in rejected if s.verify.accepted >= 1]
+    pick = ([s for s in agreed if not s.finished] or agreed or rejected or [None])[0]
+    return None if pick is None else pick.index
