@@ -197,13 +197,13 @@ def test_race_tab_runs_and_animates(page):
     page.press("#race-max-new input[type=number]", "Enter")
     page.get_by_label("slow (2 ticks/s)").check()
     page.click("#race-run")
-    page.wait_for_function("() => document.querySelectorAll('#race-lanes .lane').length === 3", timeout=60_000)
+    page.wait_for_function("() => document.querySelectorAll('#race-lanes .lane').length === 4", timeout=60_000)  # ar, streaming, block, verified
     lanes = page.inner_text("#race-lanes")
     assert "decoding…" in lanes and "finished:" not in lanes and "tokens/s" not in lanes
     page.wait_for_function("() => [...document.querySelectorAll('#race-lanes .lane')].every("
                            "l => l.innerText.includes('finished:'))", timeout=90_000)
     assert "costs" in page.inner_text("#race-lanes .racenote")
-    assert plot_traces(page, "race-chart") >= 3
+    assert plot_traces(page, "race-chart") >= 4
     colours = page.evaluate("""() => {
         const hex = c => { const m = c.match(/\d+/g); return '#' + m.slice(0, 3).map(v => (+v).toString(16).padStart(2, '0')).join(''); };
         const lanes = {};
@@ -213,7 +213,7 @@ def test_race_tab_runs_and_animates(page):
         document.querySelector('#race-chart .js-plotly-plot').data.forEach(t => { lines[t.name] = t.line.color; });
         return [lanes, lines]; }""")
     lanes, lines = colours
-    assert len(lanes) == 3 and all(lines[name].lower() == colour for name, colour in lanes.items())
+    assert len(lanes) == 4 and all(lines[name].lower() == colour for name, colour in lanes.items())
     page.screenshot(path=str(ARTIFACTS / "race.png"), full_page=True)
 
 

@@ -102,7 +102,8 @@ def build(ctx, data):
         with worded():
             config = DecodeConfig.from_dict({**tl.trace.config, "penalty": float(lam)})
         work = gpu.Work.of(config.max_new_tokens, config.window, ["streaming"], ctx.limits)
-        new = Timeline(gpu.run_on_gpu(branch, ctx.models.wedlm, tl.trace, step - 1, config, work=work))
+        new = Timeline(gpu.run_on_gpu(branch, ctx.models.wedlm, tl.trace, step - 1, config,
+                                      time_limit_s=work.time_limit_s, work=work))
         return stepper_html(tl, KEY, views(new, float(lam), step), step)
 
     btn.click(run, [penalty], [steps], api_name="tour_branch", **pool(ctx))
