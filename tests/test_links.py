@@ -165,6 +165,10 @@ def test_an_oversized_link_prompt_is_refused_on_its_length(browser, app_url):  #
     assert "prompt" in page.inner_text("#link-note") and str(chars) in page.inner_text("#link-note")
     page.close()
     # a 1 MB prompt never reaches the app's decode: refused before (an HTTP error, not a crash)
-    status = requests.get(app_url + "?tab=decode&prompt=" + "x" * 1_000_000, timeout=60).status_code
-    assert status in (200, 400, 414, 431)
+    # (uvicorn drops a request line that long: "Invalid HTTP request received")
+    try:
+        status = requests.get(app_url + "?tab=decode&prompt=" + "x" * 1_000_000, timeout=60).status_code
+    except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError):  # reset by the server
+        status = None
+    assert status in (None, 400, 414, 431)
     assert requests.get(app_url, timeout=60).status_code == 200  # the server lives on
