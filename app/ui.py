@@ -11,7 +11,7 @@ import gradio as gr
 from wedlm.paths import BUNDLED_AR_MODEL
 
 from .tabs import decode as decode_tab, entropy as entropy_tab, lessons as lessons_tab, race as race_tab, tour
-from . import examples
+from . import examples, links
 from .views import palette
 from .serving import guard, sessions
 from .serving.context import Context, Models
@@ -40,16 +40,27 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None,
                     "(keeping their position ids), and the leading filled run commits to the cache.",
                     elem_id="app-header")
         gr.HTML(server_line(ctx), elem_id="server-line")
-        with gr.Tab("Tour", elem_id="tour"):
-            tour.build(ctx, demo)
-        with gr.Tab("Decode"):
-            decode_tab.build(ctx, demo)
-        with gr.Tab("Race"):
-            race_tab.build(ctx, demo, examples.RACE_PROMPT)
-        with gr.Tab("Entropy explorer") as entropy_explorer:
-            entropy_tab.build(ctx, demo, examples.SWEEP_PROMPT, entropy_explorer)
-        with gr.Tab("How it works"):
-            lessons_tab.build(ctx, demo)
+        link_note = gr.HTML("", elem_id="link-note")  # what a link to a moment could not restore (app/links.py)
+        with gr.Tabs(elem_id="tabs") as tabs:
+            with gr.Tab("Tour", elem_id="tour", id="tour"):
+                tour.build(ctx, demo)
+            with gr.Tab("Decode", id="decode"):
+                decode_tab.build(ctx, demo)
+            with gr.Tab("Race", id="race"):
+                race_tab.build(ctx, demo, examples.RACE_PROMPT)
+            with gr.Tab("Entropy explorer", id="entropy") as entropy_explorer:
+                entropy_tab.build(ctx, demo, examples.SWEEP_PROMPT, entropy_explorer)
+            with gr.Tab("How it works", id="lessons"):
+                lessons_tab.build(ctx, demo)
+
+        def open_link(request: gr.Request = None):
+            """Page load: the linked tab, and a worded line for whatever the link could not restore."""
+            link = links.read(links.query(request), ctx.limits, ctx.prompt_chars(),
+                              ctx.models.wedlm_lm.max_context)
+            if link.notices:
+                gr.Warning("Some of this link was not used: " + "; ".join(link.notices)[:400])
+            return gr.Tabs(selected=link.tab) if link.tab else gr.skip(), links.notice_html(link)
+        demo.load(open_link, None, [tabs, link_note], api_name=False, show_progress="hidden")
     demo.explorer_limits = ctx.limits  # launch() sizes the queue and uploads from the same limits
     demo.explorer_context = ctx.models.wedlm_lm.max_context  # ... and request bodies from the prompt's
     word_missing_inputs(demo)

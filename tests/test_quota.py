@@ -170,3 +170,37 @@ def test_only_spaces_refusals_are_reworded():
     illegal = gr.Error("The requested GPU duration (999s) is larger than the maximum allowed",
                        title="ZeroGPU illegal duration")
     assert gpu.plain_words(illegal) is illegal
+
+
+def test_a_link_to_a_recorded_example_spends_no_gpu_time(app_demo, door):
+    """Opening ?tab=decode&example=...&step=K restores the recorded trace at its step (app/links.py)
+    with no decode: the page-load events and the chained run_link stay out of the GPU door."""
+    import gradio as gr
+    from starlette.requests import Request
+
+    from app.serving.context import example_traces
+    from app.views.timeline import Timeline
+    for name in example_traces():
+        query = f"tab=decode&example={name}&step=3".encode()
+        request = gr.Request(request=Request({"type": "http", "query_string": query, "headers": []}))
+        load = handlers(app_demo, name="on_page_load")[0]
+        out = outputs_of(load, load.fn(None, request))
+        timeline = next(v for v in out.values() if isinstance(v, Timeline))
+        assert timeline.trace.prompt and any('data-start="3"' in str(v) for v in out.values())
+        link = handlers(app_demo, name="run_link")[0]
+        live = [getattr(block, "value", None) for block in link.inputs]
+        for _ in link.fn(False, 3, *live[2:], request):  # the page's link_live: False for an example
+            pass
+    assert door == {"door": 0, "forwards": 0}
+    # the same path with a live prompt does decode (the count is live)
+    request = gr.Request(request=Request({"type": "http", "headers": [],
+                                          "query_string": b"tab=decode&prompt=Count:&max_new_tokens=3"}))
+    load = handlers(app_demo, name="on_page_load")[0]
+    form = {k._id: v for k, v in outputs_of(load, load.fn(None, request)).items()}
+    by_elem = {getattr(app_demo.blocks[i], "elem_id", None): v for i, v in form.items()}
+    assert by_elem["prompt"] == "Count:" and by_elem["max-new"] == 3
+    link = handlers(app_demo, name="run_link")[0]
+    args = [True, None] + [form.get(b._id, getattr(b, "value", None)) for b in link.inputs[2:]]
+    for _ in link.fn(*args, request):
+        pass
+    assert door["door"] == 1 and door["forwards"] >= 1

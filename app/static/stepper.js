@@ -212,7 +212,33 @@
     act(el.dataset.stepper, what);
   });
 
+  // -- links to a moment (app/links.py reads them) --------------------------------------------
+  // The URL of the page at stepper `key`'s shown step: `query` (an object) plus step=K. It is
+  // always shown in `field` (a text box) and copied when the clipboard allows it.
+  function copyLink(key, query, field) {
+    const params = new URLSearchParams();
+    Object.entries(query || {}).forEach(([k, v]) => { if (v !== null && v !== undefined && v !== "") params.set(k, String(v)); });
+    const step = steppers[key] ? steppers[key].step : null;
+    if (step !== null && step !== undefined) params.set("step", String(step));
+    const url = location.origin + location.pathname + "?" + params.toString();
+    if (field) { field.hidden = false; field.value = url; field.dataset.copied = "0"; }
+    const copied = () => { if (field) { field.dataset.copied = "1"; field.title = "copied to the clipboard"; } };
+    const refused = () => { if (field) { field.title = "the clipboard is not allowed here: copy the link from this box"; field.select(); } };
+    try {
+      if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(url).then(copied, refused);
+      else refused();
+    } catch (e) { refused(); }
+    return url;
+  }
+  document.addEventListener("click", ev => {   // a bundle's own link button (data-link: its query)
+    const b = ev.target.closest && ev.target.closest(".wedlm-stepper button[data-link]");
+    if (!b) return;
+    const st = b.closest(".wedlm-stepper");
+    copyLink(st.dataset.stepper, Object.fromEntries(new URLSearchParams(b.dataset.link)), st.querySelector(".link-url"));
+  });
+
   window.wedlmStepper = {
+    copyLink,
     show: (key, step) => { const s = steppers[key]; if (s) { stop(s); show(key, step); } },
     current: key => (steppers[key] ? steppers[key].step : null),
     toggle,

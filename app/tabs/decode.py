@@ -21,7 +21,7 @@ from . import knobs
 from ..serving.context import TRACE_DIR, Context, example_traces, make_config, read_trace_file
 from ..serving.sessions import SESSION_TTL_S, UserTraces, downloads
 from ..views.timeline import Timeline
-from .. import examples
+from .. import examples, links
 
 LIVE_UPDATE_S = 0.25  # at most one live refresh per this many seconds (the end always shows)
 KEY = "decode"  # this tab's stepper (app/views/stepper.py)
@@ -45,6 +45,9 @@ EMPTY = "Run a decode or load a trace."
 VERIFIED_NOTE = ('<div class="verified-note"><b>streaming</b> is the paper\'s algorithm and the default. '
                  '<b>verified</b> goes beyond the paper: the same forward checks each draft against the '
                  'model\'s own next-token prediction (✓ kept, ✗ replaced), so its text is exactly greedy AR.</div>')
+# where a copied link shows (always: the clipboard may be refused); stepper.js copyLink fills it
+LINK_FIELD = ('<input type="text" readonly class="link-url" aria-label="link to this step" '
+              'placeholder="the copied link shows here">')
 
 
 @dataclass
@@ -89,6 +92,11 @@ class DecodeTab:
     examples: gr.Dropdown
     upload: gr.File
     download: gr.DownloadButton
+    # -- links to a moment (app/links.py) --
+    link_btn: gr.Button
+    link_url: gr.HTML
+    link_live: gr.Checkbox    # the page's link asks for a live decode (run once after the page loads)
+    link_step: gr.Number      # ... and the step to show when it finishes
 
     def trace_views(self) -> list:
         """Everything that changes with the trace."""
@@ -143,6 +151,13 @@ def layout(limits: Limits, prompt_chars: int | None = None) -> DecodeTab:
                     c["block_size"] = knobs.slider("block_size", high=limits.max_window)
         with gr.Column(scale=3, min_width=320, elem_id="decode-views"):
             c["stepper"] = gr.HTML(stepper.bundle_html(None, KEY), elem_id="stepper", js_on_load=None)
+            # -- links to a moment (app/links.py): copy the shown step's URL --
+            with gr.Row(elem_id="link-row"):
+                c["link_btn"] = gr.Button("Copy link to this step", size="sm", elem_id="copy-link", scale=0,
+                                          min_width=180)
+                c["link_url"] = gr.HTML(LINK_FIELD, elem_id="link-field")
+            c["link_live"] = gr.Checkbox(False, visible=False)
+            c["link_step"] = gr.Number(None, visible=False, precision=0)
             c["step"] = gr.Number(0, visible=False, precision=0)  # the shown step, read by branch and export
             c["text"] = gr.Textbox(visible=False)  # the trace's whole text, for API clients (run_live, load_trace)
             view_box("badge", "badge")
@@ -205,7 +220,7 @@ def step_number(step) -> int:
 
 
 def trace_updates(ui: DecodeTab, timeline: Timeline | None, *, from_example: str | None = None,
-                  bundle: str | None = None) -> dict:
+                  bundle: str | None = None, start: int | None = None) -> dict:
     """A new trace: its stepper (every view of every step, drawn once; the last step shown),
     download and prompt. The examples dropdown names the example it came from, or nothing (a
     decode or an upload). `bundle`: the stepper already drawn (examples are cached)."""
@@ -220,7 +235,7 @@ def trace_updates(ui: DecodeTab, timeline: Timeline | None, *, from_example: str
         trace.save(download)
     decoder = trace.decoder if trace.decoder in {v for _, v in DECODER_CHOICES} else gr.skip()
     return {ui.timeline: timeline, ui.text: trace.text or render.output_text(timeline, timeline.num_steps - 1),
-            ui.stepper: bundle or stepper.bundle_html(timeline, KEY, keys=True),
+            ui.stepper: bundle or stepper.bundle_html(timeline, KEY, keys=True, start=start),
             ui.download: download, ui.examples: gr.Dropdown(value=from_example), ui.prompt: trace.prompt,
             ui.decoder: decoder}
 
@@ -240,8 +255,9 @@ def widest(config: DecodeConfig, decoder: str) -> int:
 
 def run_decode(ui: DecodeTab, ctx: Context, user_traces: UserTraces, prompt, decoder, window, threshold,
                no_threshold, penalty, temperature, top_k, top_p, max_new_tokens, seed, block_size,
-               colour_by, request: gr.Request):
-    """Decode live (through app/serving/gpu.py): cheap views every LIVE_UPDATE_S, every view once at the end."""
+               colour_by, request: gr.Request, start: int | None = None):
+    """Decode live (through app/serving/gpu.py): cheap views every LIVE_UPDATE_S, every view once at
+    the end, showing step `start` (default: the last; a link's step)."""
     user_traces.add(request)
     config = make_config(window, threshold, no_threshold, penalty, temperature, top_k, top_p,
                          max_new_tokens, seed, block_size)
@@ -249,7 +265,7 @@ def run_decode(ui: DecodeTab, ctx: Context, user_traces: UserTraces, prompt, dec
     for trace in gpu.stream_on_gpu(decode_steps, ctx.models.wedlm, prompt, decoder, config,
                                    time_limit_s=work.time_limit_s, work=work, every_s=LIVE_UPDATE_S):
         if trace.result is not None:  # finished: every view of every step, once
-            yield trace_updates(ui, Timeline(trace))
+            yield trace_updates(ui, Timeline(trace), start=start)
             break
         yield live_updates(ui, Timeline(trace))
 
@@ -368,26 +384,42 @@ def make_slides(ctx: Context, timeline) -> list[str]:
 
 
 @functools.lru_cache(maxsize=16)
-def example_bundle(name: str, mtime_ns: int) -> tuple[Timeline, str]:
-    """An example trace and its stepper, drawn once per file version (every visitor's page load
-    shows the first example)."""
+def example_bundle(name: str, mtime_ns: int) -> tuple[Timeline, str, dict]:
+    """An example trace, its stepper and its drawn views, drawn once per file version (every
+    visitor's page load shows the first example; a link to a step re-packs the drawn views)."""
     timeline = Timeline(read_trace_file(TRACE_DIR / name))
-    return timeline, stepper.bundle_html(timeline, KEY, keys=True)
+    data = stepper.draw(timeline, stepper.DECODE_VIEWS)
+    return timeline, stepper.bundle_html(timeline, KEY, keys=True, data=data), data
 
 
-def load_example(ui: DecodeTab, name) -> dict:
+def load_example(ui: DecodeTab, name, start: int | None = None) -> dict:
     if not name:
         return trace_updates(ui, None)
     if name not in example_traces():
         raise gr.Error("unknown example trace")
-    timeline, bundle = example_bundle(name, (TRACE_DIR / name).stat().st_mtime_ns)
+    timeline, bundle, data = example_bundle(name, (TRACE_DIR / name).stat().st_mtime_ns)
+    if start is not None:
+        bundle = stepper.bundle_html(timeline, KEY, keys=True, data=data, start=start)
     return trace_updates(ui, timeline, from_example=name, bundle=bundle)
 
 
-def show_first_example(ui: DecodeTab, user_traces: UserTraces, name, request: gr.Request) -> dict:
-    """Page load: show the first example trace, unless the user has already loaded or run
-    one in this session (on a busy server this event can finish after theirs)."""
-    updates = load_example(ui, name)
+def show_first_example(ui: DecodeTab, user_traces: UserTraces, name, request: gr.Request,
+                       ctx: Context | None = None) -> dict:
+    """Page load: show the page link's moment (app/links.py), else the first example trace,
+    unless the user has already loaded or run one in this session (on a busy server this event
+    can finish after theirs). A link's live prompt fills the form here; run_link decodes it."""
+    link = links.read(links.query(request), ctx.limits, ctx.prompt_chars(), ctx.models.wedlm_lm.max_context) \
+        if ctx is not None else links.Link()
+    if link.live:
+        knobs = {**{k: v for k, v in DEFAULTS.items()}, **link.knobs}
+        form = {ui.prompt: link.prompt, ui.decoder: link.decoder, ui.link_live: True, ui.link_step: link.step,
+                ui.examples: gr.Dropdown(value=None), ui.no_threshold: bool(knobs.get("no_threshold"))}
+        for name, box in (("window", ui.window), ("threshold", ui.threshold), ("penalty", ui.penalty),
+                          ("temperature", ui.temperature), ("top_k", ui.top_k), ("top_p", ui.top_p),
+                          ("max_new_tokens", ui.max_new), ("seed", ui.seed), ("block_size", ui.block_size)):
+            form[box] = float(knobs[name]) if knobs.get(name) is not None else None
+        return {} if user_traces.has(request) else form
+    updates = load_example(ui, link.example or name, link.step)
     return {} if user_traces.has(request) else updates
 
 
@@ -407,6 +439,15 @@ def load_upload(ui: DecodeTab, user_traces: UserTraces, file, request: gr.Reques
 # (branch, export) read it there as they start: this replaces the hidden step input's value.
 WITH_SHOWN_STEP = ("(...args) => { const k = window.wedlmStepper && window.wedlmStepper.current('decode'); "
                    "args[1] = k === null || k === undefined ? args[1] : k; return args; }")
+COPY_LINK_JS = """(example, prompt, decoder, w, threshold, no_threshold, penalty, temperature, top_k, top_p,
+                  max_new_tokens, seed, block_size) => {
+  const q = {tab: 'decode'};  // (w: a parameter named window would hide the page's window)
+  if (example) q.example = example;
+  else Object.assign(q, {prompt, decoder, window: w, threshold, penalty, temperature, top_k, top_p, max_new_tokens,
+                         seed, block_size}, no_threshold ? {no_threshold: 1} : {});
+  window.wedlmStepper && window.wedlmStepper.copyLink('decode', q, document.querySelector('#link-field .link-url'));
+  return [];
+}"""
 COLOUR_BY_JS = "(mode) => { window.wedlmStepper && window.wedlmStepper.colourBy('decode', mode); return []; }"
 
 
@@ -433,7 +474,18 @@ def wire(ui: DecodeTab, ctx: Context, demo: gr.Blocks) -> None:
         return load_upload(ui, user_traces, file, request)
 
     def on_page_load(name, request: gr.Request):
-        return show_first_example(ui, user_traces, name, request)
+        return show_first_example(ui, user_traces, name, request, ctx)
+
+    def run_link(live, step, prompt, decoder, window, threshold, no_threshold, penalty, temperature, top_k,
+                 top_p, max_new_tokens, seed, block_size, colour_by, request: gr.Request):
+        """A link's live prompt: decoded once, through the Run button's own handler and pool,
+        from the form values on_page_load checked and filled; then its step is shown."""
+        yield {ui.link_live: False}  # (an empty dict would read as one value)
+        if not live:
+            return
+        yield from run_decode(ui, ctx, user_traces, prompt, decoder, window, threshold, no_threshold,
+                              penalty, temperature, top_k, top_p, max_new_tokens, seed, block_size,
+                              colour_by, request, start=None if step is None else int(step))
 
     run_event = ui.run_btn.click(run_live, ui.decode_knobs(), trace_views, api_name="run_live",
                                  **gpu.forward_event(ctx.limits))
@@ -452,7 +504,13 @@ def wire(ui: DecodeTab, ctx: Context, demo: gr.Blocks) -> None:
                         js=WITH_SHOWN_STEP)
     ui.slides_btn.click(bind(make_slides, ctx), [ui.timeline], [ui.slides_files], api_name=False,
                         concurrency_id="slides", concurrency_limit=1)
-    demo.load(on_page_load, [ui.examples], trace_views, api_name=False)
+    link_outputs = trace_views + [ui.window, ui.threshold, ui.no_threshold, ui.penalty, ui.temperature, ui.top_k,
+                                  ui.top_p, ui.max_new, ui.seed, ui.block_size, ui.link_live, ui.link_step]
+    demo.load(on_page_load, [ui.examples], link_outputs, api_name=False).then(
+        run_link, [ui.link_live, ui.link_step] + ui.decode_knobs(), trace_views + [ui.link_live], api_name=False,
+        **gpu.forward_event(ctx.limits))
+    # -- links to a moment: the URL of the shown step, from the form's values (app/links.py reads it) --
+    ui.link_btn.click(None, [ui.examples] + ui.decode_knobs(), None, js=COPY_LINK_JS)
     demo.unload(user_traces.forget)
 
 

@@ -271,7 +271,8 @@ def step_table(timeline: Timeline, current: int | None = None) -> str:
                     f"<td>{len(s.committed)}</td><td>{s.cache_after}</td><td>{s.seconds * 1000:.1f}</td></tr>")
     head = ("<tr><th>step</th><th>rows in forward</th><th>filled</th><th>committed</th>"
             "<th>cache length</th><th>ms</th></tr>")
-    return f'<div class="steptable"><table>{head}{"".join(rows)}</table></div>'
+    # focusable: it scrolls sideways, and a keyboard user must be able to scroll it (axe, tests/test_a11y.py)
+    return f'<div class="steptable" tabindex="0" role="region" aria-label="every step, one row each"><table>{head}{"".join(rows)}</table></div>'
 
 
 def badge(timeline: Timeline, step: int) -> str:

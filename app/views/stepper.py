@@ -117,9 +117,10 @@ def draw(timeline: Timeline, views: Views = DECODE_VIEWS, *, live: bool = False)
 
 
 def bundle_html(timeline: Timeline | None, key: str, views: Views = DECODE_VIEWS, *, start: int | None = None,
-                live: bool = False, keys: bool = False, data: dict | None = None) -> str:
+                live: bool = False, keys: bool = False, data: dict | None = None, link: str | None = None) -> str:
     """The stepper `key` for `timeline` (see the module's docstring); `data`: draw()'s result
-    when the caller cached it."""
+    when the caller cached it; `link`: a query string (e.g. "chapter=3") for a "Copy link to
+    this step" button that copies the page's URL with it and step=K (app/links.py reads it)."""
     if timeline is None or timeline.num_steps == 0:
         return (f'<div class="wedlm-stepper empty" data-stepper="{escape(key)}">'
                 f'{render.empty_view("Run a decode or load a trace.")}</div>')
@@ -146,8 +147,15 @@ def bundle_html(timeline: Timeline | None, key: str, views: Views = DECODE_VIEWS
             f'<label class="stepper-range">step <input type="range" min="{data["first"]}" max="{last}" '
             f'value="{start}" aria-label="step"> <output class="stepper-label">{start}</output>'
             f' of {data["total"] - 1}</label></div>{key_help}{note}'
+            f'{link_html(link) if link and not live else ""}'
             f'<div class="stepper-summary" aria-live="polite"></div>'
             f'<div class="wedlm-steps" hidden>{encode(data)}</div></div>')
+
+
+def link_html(query: str) -> str:
+    """A stepper's "Copy link to this step" button and the box the link always shows in."""
+    return (f'<div class="stepper-link"><button type="button" data-link="{escape(query)}">Copy link to this step'
+            f'</button> <input type="text" readonly class="link-url" hidden aria-label="link to this step"></div>')
 
 
 def slot_html(key: str, view: str) -> str:

@@ -16,6 +16,7 @@ from . import (ch1_ar, ch2_fill_rule, ch3_reordering, ch4_commit, ch5_stall, ch6
                ch8_tau, ch9_training, ch10_verified, present)
 from .data import TOUR_FILE, TOUR_PROMPTS, TourData, load_tour  # noqa: F401 (the tour's public names)
 from .glossary import glossary_html
+from ... import links
 
 CHAPTERS = (ch1_ar, ch2_fill_rule, ch3_reordering, ch4_commit, ch5_stall, ch6_race, ch7_entropy,
             ch8_tau, ch9_training, ch10_verified)
@@ -31,6 +32,7 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
     data = load_tour()
     last = len(CHAPTERS)
     chapter = gr.Number(1, visible=False, elem_id="tour-chapter")
+    link_step = gr.Number(None, visible=False, precision=0)  # a link's step (?chapter=3&step=2; app/links.py)
     with gr.Row(elem_id="tour-nav", equal_height=True):
         back = gr.Button("◀ Back", size="sm", elem_id="tour-back", scale=0, min_width=80)
         pick = gr.Dropdown([(t, i + 1) for i, t in enumerate(TITLES)], value=1, show_label=False,
@@ -53,11 +55,13 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
         n = link_chapter(n)
         return [n, n] + [gr.Column(visible=i == n) for i in range(1, last + 1)]
 
-    def open_link(n):
+    def open_link(n, request: gr.Request = None):
         """Page load: open the linked chapter; chapter 1 is already open (redrawing it would
-        only make the first view flicker)."""
+        only make the first view flicker). The link's step, checked (app/links.py), goes to the
+        page, whose stepper shows it (clamped to the chapter's steps)."""
         n = link_chapter(n)
-        return go(n) if n != 1 else [gr.skip()] * (2 + last)
+        step = links.read(links.query(request), ctx.limits, 0, chapters=last).step
+        return (go(n) if n != 1 else [gr.skip()] * (2 + last)) + [step]
 
     outs = [chapter, pick] + columns
     fast = dict(show_progress="hidden", queue=False, api_name=False)
@@ -68,5 +72,5 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
     pick.input(go, [pick], outs, **fast).then(None, [chapter], None, js=present.WRITE_LINK_JS)
     present_btn.click(None, None, None, js=present.TOGGLE_JS)
     gloss.click(None, None, None, js="() => window.wedlmPresent && window.wedlmPresent.glossary()")
-    demo.load(open_link, [chapter], outs, js=present.READ_LINK_JS, **fast).then(
-        None, None, None, js=present.FIT_JS)
+    demo.load(open_link, [chapter], outs + [link_step], js=present.READ_LINK_JS, **fast).then(
+        None, [chapter, link_step], None, js=present.SHOW_STEP_JS).then(None, None, None, js=present.FIT_JS)

@@ -16,6 +16,16 @@ READ_LINK_JS = """() => {
 WRITE_LINK_JS = """(n) => { history.replaceState(null, '', location.pathname + location.search + '#chapter-' + n);
   if (window.wedlmPresent) window.wedlmPresent.fit(); }"""
 FIT_JS = "() => { if (window.wedlmPresent) window.wedlmPresent.fit(); }"
+# a link's step (already checked on the server) on the chapter's stepper, once its bundle is unpacked
+SHOW_STEP_JS = """(n, step) => {
+  if (step === null || step === undefined || step === '' || !window.wedlmStepper) return;
+  const key = 'tour-' + n;
+  let tries = 0;
+  const timer = setInterval(() => {
+    if (window.wedlmStepper.ready(key)) { clearInterval(timer); window.wedlmStepper.show(key, step); }
+    else if (++tries > 150) clearInterval(timer);
+  }, 100);
+}"""
 TOGGLE_JS = "() => { if (window.wedlmPresent) window.wedlmPresent.toggle(); }"
 BADGE = ('<div id="presenting-badge" class="presenting-badge" aria-live="polite">● Presenting · '
          '←/→ chapters · Esc to leave</div>')
