@@ -512,6 +512,24 @@ def test_phone_nav_and_chapter_5_views_fit(browser, app_url):
         page.close()
 
 
+def test_phone_window_rows_have_no_blank_gap(browser, app_url):
+    """390 px: each row of chapter 3's window view (label above its slots) has its slots right
+    under its label, not a blank band between them (a flex-basis meant as a width became a height)."""
+    page = open_page(browser, app_url, (390, 844), "?chapter=3")
+    try:
+        page.wait_for_selector("#tour-viz-3 .orders .row .slots .tok, #tour-viz-3 .orders .row .slots .slot",
+                               state="visible", timeout=180_000)
+        gaps = page.evaluate("""() => [...document.querySelectorAll('#tour-viz-3 .orders .row')].map(r => {
+            const lab = r.querySelector('.lab'), slots = r.querySelector('.slots');
+            if (!lab || !slots) return null;
+            const text = document.createRange(); text.selectNodeContents(lab);   // the words, not the box
+            return slots.getBoundingClientRect().top - text.getBoundingClientRect().bottom; }).filter(g => g !== null)""")
+        assert len(gaps) >= 3, gaps   # logical order, physical order, the KV cache
+        assert all(g < 16 for g in gaps), gaps
+    finally:
+        page.close()
+
+
 def test_no_source_path_on_the_page(browser, app_url):
     page = open_page(browser, app_url, (1440, 900))
     try:
