@@ -266,8 +266,9 @@ def test_trace_carries_the_verification_and_round_trips(tiny_lm, tmp_path):
 
 
 def test_version_1_traces_still_load():
-    for path in sorted(TRACES_DIR.glob("*.json")):
-        assert json.loads(path.read_text())["version"] == 1
+    old = [p for p in sorted(TRACES_DIR.glob("*.json")) if json.loads(p.read_text())["version"] == 1]
+    assert len(old) >= 7  # the examples recorded before version 2 (the verified example is v2)
+    for path in old:
         trace = Trace.load(path)
         assert all(s.verify is None for s in trace.steps)
         assert "verify" not in trace.to_dict()["steps"][0]
