@@ -18,6 +18,7 @@ from ..views import export, figures, render, stepper
 from ..serving import gpu
 from ..serving.settings import Limits
 from . import knobs
+from ..serving.errors import worded
 from ..serving.context import TRACE_DIR, Context, example_traces, make_config, read_trace_file
 from ..serving.sessions import SESSION_TTL_S, UserTraces, downloads
 from ..views.timeline import Timeline
@@ -281,7 +282,7 @@ def make_decode_api(ctx: Context):
         # A generator (it streams null while decoding, then the trace), so that cancelling the
         # request stops the decode: Gradio closes it at its next yield, while a plain function
         # would decode on after its queue slot was freed.
-        try:
+        with worded(kinds=(ValidationError, ModelLoadError, TypeError, ValueError)):
             config = make_config(window, threshold, False, penalty, temperature,
                                  max_new_tokens=max_new_tokens, seed=seed)
             work = gpu.Work.of(config.max_new_tokens, widest(config, decoder), [decoder], ctx.limits)
@@ -292,10 +293,6 @@ def make_decode_api(ctx: Context):
                 if trace.result is None:
                     yield None
             yield trace.to_dict()
-        except gr.Error:
-            raise  # already worded for the user (wrapping it again would quote it)
-        except (ValidationError, ModelLoadError, TypeError, ValueError) as err:
-            raise gr.Error(str(err))
     return decode_api
 
 
@@ -315,7 +312,7 @@ def run_branch(ui: DecodeTab, ctx: Context, timeline, step, tau, no_tau, penalty
         raise gr.Error("run a decode (or load a trace) first")
     trace = timeline.trace
     step = step_number(step)
-    try:
+    with worded():  # ValidationError, ModelLoadError, KeyError, TypeError, ValueError
         force_at = _optional_position(force_pos, "force position")
         veto = _optional_position(veto_pos, "veto position")
         lm = ctx.models.wedlm_lm  # tokenizing only: the branch itself runs through gpu
@@ -330,10 +327,6 @@ def run_branch(ui: DecodeTab, ctx: Context, timeline, step, tau, no_tau, penalty
         work = gpu.Work.of(config.max_new_tokens, widest(config, trace.decoder), [trace.decoder], ctx.limits)
         other = gpu.run_on_gpu(branch, ctx.models.wedlm, trace, step, config, force=force, veto=veto,
                                time_limit_s=work.time_limit_s, work=work)
-    except gr.Error:  # already worded for the user (Work.of); str() of one adds quotes
-        raise
-    except (ValidationError, ModelLoadError, KeyError, TypeError, ValueError) as err:
-        raise gr.Error(str(err))
     new = Timeline(other)
     div = first_divergence(trace, other)
     where = "the two trajectories are the same" if div is None else f"they diverge at step {div}"
