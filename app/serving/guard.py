@@ -165,6 +165,9 @@ class UploadQuota:
                 status = message["status"]
             elif message["type"] == "http.response.body" and status == 200:
                 chunks.append(message.get("body", b""))
+                if not message.get("more_body", False):  # the cap holds before the visitor hears back
+                    with self._lock:
+                        self._hold(b"".join(chunks), received)
             await send(message)
 
         try:
@@ -175,18 +178,23 @@ class UploadQuota:
                 self._recent.move_to_end(who)
                 while len(self._recent) > MAX_VISITORS:
                     self._recent.popitem(last=False)
-                if status == 200:
-                    self._hold(b"".join(chunks))
 
-    def _hold(self, reply: bytes) -> None:
-        """Track the files the upload wrote; drop the oldest while over the folder cap."""
+    def _hold(self, reply: bytes, received: int) -> None:
+        """Track the files the upload wrote; drop the oldest while over the folder cap.
+
+        This runs as the reply goes out, before Gradio moves the file into place (a background
+        task after the reply), so a path not on disk yet is held at the bytes its request
+        carried; the oldest paths, long in place, are the ones removed."""
         try:
             paths = json.loads(reply)
         except ValueError:
             return
-        for path in paths if isinstance(paths, list) else []:
-            if isinstance(path, str) and Path(path).is_file():
-                self._held.pop(path, None)
+        paths = [p for p in paths if isinstance(p, str)] if isinstance(paths, list) else []
+        for path in paths:
+            self._held.pop(path, None)
+            self._held[path] = received // len(paths)
+        for path in self._held:  # what is on disk now, at its real size
+            if Path(path).is_file():
                 self._held[path] = Path(path).stat().st_size
         while self._held and sum(self._held.values()) > self.folder_bytes:
             old, _ = self._held.popitem(last=False)
