@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from wedlm import ValidationError
 from wedlm.config import DEFAULTS, validate_prompt
 
+from . import i18n
 from .serving.context import example_traces, make_config
 from .serving.settings import Limits
 
 TABS = ("tour", "decode", "race", "entropy", "lessons")
-LANGS = ("en",)  # the page's languages; any other `lang` falls back to English, silently
 KNOBS = ("window", "threshold", "penalty", "temperature", "top_k", "top_p", "max_new_tokens", "seed",
          "block_size")
 MAX_VALUE_CHARS = 40  # a knob's text (a number) never needs more
@@ -68,7 +68,7 @@ def read(params, limits: Limits, prompt_chars: int, context_tokens: int | None =
     params = {str(k): str(v) for k, v in dict(params or {}).items()}
     link = Link()
     notes = link.notices
-    link.lang = params.get("lang") if params.get("lang") in LANGS else "en"
+    link.lang = i18n.lang_of(params.get("lang"))  # any other `lang` falls back to English, silently
     tab = params.get("tab")
     if tab is not None:
         if tab in TABS:
@@ -129,13 +129,14 @@ def read(params, limits: Limits, prompt_chars: int, context_tokens: int | None =
     return link
 
 
-def notice_html(link: Link) -> str:
+def notice_html(link: Link, lang: str = i18n.DEFAULT) -> str:
     """The worded line a page shows for a link's dropped values (empty when all were fine)."""
     from html import escape
     if not link.notices:
         return ""
     items = "".join(f"<li>{escape(n)}</li>" for n in link.notices)
-    return f'<div class="link-notice" role="status"><b>Some of this link was not used:</b><ul>{items}</ul></div>'
+    title = escape(i18n.text(lang, "link.unused", notes="")).rstrip(":： ")
+    return f'<div class="link-notice" role="status"><b>{title}:</b><ul>{items}</ul></div>'
 
 
 def query(request) -> dict:

@@ -11,9 +11,9 @@ import gradio as gr
 from wedlm.paths import BUNDLED_AR_MODEL
 
 from .tabs import decode as decode_tab, entropy as entropy_tab, lessons as lessons_tab, race as race_tab, tour
-from . import examples, links
+from . import examples, i18n, links
 from .views import palette
-from .serving import guard, sessions
+from .serving import guard, language, sessions
 from .serving.context import Context, Models
 from .serving.settings import Limits, limits as env_limits, on_zero_gpu, space_mode
 
@@ -21,7 +21,7 @@ CSS = palette.css_variables() + (Path(__file__).parent / "static" / "style.css")
 STATIC = Path(__file__).parent / "static"
 # linked highlighting, the client-side stepper (app/views/stepper.py), projector mode and the glossary
 HEAD = "".join(f"<script>{(STATIC / name).read_text()}</script>"
-               for name in ("highlight.js", "stepper.js", "present.js"))
+               for name in ("lang.js", "highlight.js", "stepper.js", "present.js"))
 
 
 def build_ui(model_name: str | None = None, ar_model_name: str | None = None,
@@ -34,37 +34,57 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None,
     ctx = Context(models=Models(model_name, ar_model_name), ar_model_name=ar_model_name,
                   limits=limits or env_limits())
     cache = (sessions.CACHE_SWEEP_S, sessions.CACHE_AGE_S)  # served files do not pile up
+    # One page per language (app/i18n): English at /, Chinese at /zh, the same events and pool.
     with gr.Blocks(title="WeDLM Explorer", delete_cache=cache) as demo:
-        gr.Markdown("# WeDLM Explorer\nA real **WeDLM streaming parallel decoder** on a real KV cache, "
-                    "step by step: masks are filled in parallel, filled tokens move in front of masks "
-                    "(keeping their position ids), and the leading filled run commits to the cache.",
-                    elem_id="app-header")
-        gr.HTML(server_line(ctx), elem_id="server-line")
-        link_note = gr.HTML("", elem_id="link-note")  # what a link to a moment could not restore (app/links.py)
-        with gr.Tabs(elem_id="tabs") as tabs:
-            with gr.Tab("Tour", elem_id="tour", id="tour"):
-                tour.build(ctx, demo)
-            with gr.Tab("Decode", id="decode"):
-                decode_tab.build(ctx, demo)
-            with gr.Tab("Race", id="race"):
-                race_tab.build(ctx, demo, examples.RACE_PROMPT)
-            with gr.Tab("Entropy explorer", id="entropy") as entropy_explorer:
-                entropy_tab.build(ctx, demo, examples.SWEEP_PROMPT, entropy_explorer)
-            with gr.Tab("How it works", id="lessons"):
-                lessons_tab.build(ctx, demo)
-
-        def open_link(request: gr.Request = None):
-            """Page load: the linked tab, and a worded line for whatever the link could not restore."""
-            link = links.read(links.query(request), ctx.limits, ctx.prompt_chars(),
-                              ctx.models.wedlm_lm.max_context)
-            if link.notices:
-                gr.Warning("Some of this link was not used: " + "; ".join(link.notices)[:400])
-            return gr.Tabs(selected=link.tab) if link.tab else gr.skip(), links.notice_html(link)
-        demo.load(open_link, None, [tabs, link_note], api_name=False, show_progress="hidden")
+        build_page(ctx, demo, i18n.DEFAULT)
+    for lang in i18n.LANGS[1:]:
+        with demo.route(i18n.NAMES[lang], i18n.PAGE_PATH[lang], show_in_navbar=False):
+            build_page(ctx, demo, lang)
     demo.explorer_limits = ctx.limits  # launch() sizes the queue and uploads from the same limits
     demo.explorer_context = ctx.models.wedlm_lm.max_context  # ... and request bodies from the prompt's
     word_missing_inputs(demo)
     return demo
+
+
+def build_page(ctx: Context, demo: gr.Blocks, lang: str) -> None:
+    """One language's page: the header, the five tabs and what a link to a moment restores."""
+    tr = i18n.Texts(lang)
+    gr.Navbar(visible=False, main_page_name=False)  # the languages switch in the header, not in a page bar
+    gr.HTML(language_switch(lang), elem_id="lang-switch")
+    gr.Markdown(tr("page.header"), elem_id="app-header")
+    gr.HTML(server_line(ctx, lang), elem_id="server-line")
+    link_note = gr.HTML("", elem_id="link-note")  # what a link to a moment could not restore (app/links.py)
+    with gr.Tabs(elem_id="tabs") as tabs:
+        with gr.Tab(tr("tab.tour"), elem_id="tour", id="tour"):
+            tour.build(ctx, demo, lang)
+        with gr.Tab(tr("tab.decode"), id="decode"):
+            decode_tab.build(ctx, demo, lang)
+        with gr.Tab(tr("tab.race"), id="race"):
+            race_tab.build(ctx, demo, examples.RACE_PROMPT, lang)
+        with gr.Tab(tr("tab.entropy"), id="entropy") as entropy_explorer:
+            entropy_tab.build(ctx, demo, examples.SWEEP_PROMPT, entropy_explorer, lang)
+        with gr.Tab(tr("tab.lessons"), id="lessons"):
+            lessons_tab.build(ctx, demo, lang)
+
+    def open_link(request: gr.Request = None):
+        """Page load: the linked tab, and a worded line for whatever the link could not restore."""
+        link = links.read(links.query(request), ctx.limits, ctx.prompt_chars(),
+                          ctx.models.wedlm_lm.max_context)
+        if link.notices:
+            gr.Warning(tr("link.unused", notes="; ".join(link.notices))[:400])
+        return gr.Tabs(selected=link.tab) if link.tab else gr.skip(), links.notice_html(link, lang)
+    demo.load(open_link, None, [tabs, link_note], api_name=False, show_progress="hidden")
+
+
+def language_switch(lang: str) -> str:
+    """A link to the same page in the other language; it keeps the link's query (the moment)
+    and remembers the choice (app/serving/language.py reads ?lang= and sets the cookie)."""
+    other = next(code for code in i18n.LANGS if code != lang) if len(i18n.LANGS) == 2 else i18n.DEFAULT
+    path = i18n.PAGE_PATH[other]
+    return (f'<a class="lang-switch" lang="{i18n.HTML_LANG[other]}" hreflang="{i18n.HTML_LANG[other]}" '
+            f'data-lang="{other}" data-path="{path}" href="./{path}?lang={other}" '
+            f'title="{html.escape(i18n.text(lang, "page.switch_title"))}" '
+            f'data-page-lang="{lang}">{html.escape(i18n.text(lang, "page.switch"))}</a>')
 
 
 def word_missing_inputs(demo: gr.Blocks) -> None:
@@ -86,18 +106,19 @@ def word_missing_inputs(demo: gr.Blocks) -> None:
     demo.validate_inputs = validate_inputs
 
 
-def server_line(ctx: Context) -> str:
+def server_line(ctx: Context, lang: str = i18n.DEFAULT) -> str:
     """What this server runs and allows, in one line under the title (names are hub ids or
     folder names, never server paths)."""
+    tr = i18n.Texts(lang)
     lm, ar_lm, lim = ctx.models.wedlm_lm, ctx.models.ar_lm, ctx.limits
     device = "ZeroGPU" if on_zero_gpu() else lm.device.type
     dtype = str(lm.dtype).removeprefix("torch.")
-    ar = f"AR baseline <b>{html.escape(ar_lm.name)}</b>" if ar_lm else "AR baseline: its own next-token head"
-    mode = "public Space limits" if space_mode() else "limits"
-    return (f"<div class='server-line'>Model <b>{html.escape(lm.name)}</b> · {ar} · "
-            f"{device}, {dtype}, {html.escape(lm.attn_implementation)} attention · {mode}: "
-            f"≤ {lim.max_new_tokens} new tokens, W ≤ {lim.max_window}, "
-            f"{lim.decode_seconds:.0f} s per request, {lim.concurrency} at a time</div>")
+    ar = tr("server.ar_model", name=html.escape(ar_lm.name)) if ar_lm else tr("server.ar_head")
+    mode = tr("server.space_limits") if space_mode() else tr("server.limits")
+    line = tr("server.line", model=html.escape(lm.name), ar=ar, device=device, dtype=dtype,
+              attn=html.escape(lm.attn_implementation), mode=mode, new_tokens=lim.max_new_tokens,
+              window=lim.max_window, seconds=f"{lim.decode_seconds:.0f}", concurrency=lim.concurrency)
+    return f"<div class='server-line'>{line}</div>"
 
 
 def launch(demo: gr.Blocks, limits: Limits | None = None, **kwargs):
@@ -111,7 +132,8 @@ def launch(demo: gr.Blocks, limits: Limits | None = None, **kwargs):
     # Bodies and uploads are bounded before Gradio parses them (app/serving/guard.py).
     context = getattr(demo, "explorer_context", None) or 32_768
     app_kwargs = dict(kwargs.pop("app_kwargs", None) or {})
-    app_kwargs["middleware"] = guard.middleware(limits, context) + list(app_kwargs.get("middleware", []))
+    app_kwargs["middleware"] = (guard.middleware(limits, context) + [language.middleware()]
+                                + list(app_kwargs.get("middleware", [])))
     # Every refusal is worded: without show_error Gradio answers {"error": null} to anything that
     # is not a gr.Error (e.g. its own "not enough input values"); our handlers word their own.
     kwargs.setdefault("show_error", True)

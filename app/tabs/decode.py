@@ -22,7 +22,7 @@ from ..serving.errors import worded
 from ..serving.context import TRACE_DIR, Context, example_traces, make_config, read_trace_file
 from ..serving.sessions import SESSION_TTL_S, UserTraces, downloads
 from ..views.timeline import Timeline
-from .. import examples, links
+from .. import examples, i18n, links
 
 LIVE_UPDATE_S = 0.25  # at most one live refresh per this many seconds (the end always shows)
 KEY = "decode"  # this tab's stepper (app/views/stepper.py)
@@ -446,7 +446,7 @@ COLOUR_BY_JS = "(mode) => { window.wedlmStepper && window.wedlmStepper.colourBy(
 
 # -- wiring --------------------------------------------------------------------------------------
 
-def wire(ui: DecodeTab, ctx: Context, demo: gr.Blocks) -> None:
+def wire(ui: DecodeTab, ctx: Context, demo: gr.Blocks, lang: str = i18n.DEFAULT) -> None:
     user_traces = UserTraces()
     bind = functools.partial
     trace_views = ui.trace_views()
@@ -480,12 +480,13 @@ def wire(ui: DecodeTab, ctx: Context, demo: gr.Blocks) -> None:
                               penalty, temperature, top_k, top_p, max_new_tokens, seed, block_size,
                               colour_by, request, start=None if step is None else int(step))
 
-    run_event = ui.run_btn.click(run_live, ui.decode_knobs(), trace_views, api_name="run_live",
+    run_event = ui.run_btn.click(run_live, ui.decode_knobs(), trace_views, api_name=i18n.api_name("run_live", lang),
                                  **gpu.forward_event(ctx.limits))
     ui.stop_btn.click(None, None, None, cancels=[run_event])
-    gr.api(make_decode_api(ctx), api_name="decode", **gpu.forward_event(ctx.limits))
-    ui.examples.input(on_pick, [ui.examples, ui.colour_by], trace_views, api_name="load_example")
-    ui.upload.upload(on_upload, [ui.upload, ui.colour_by], trace_views, api_name="load_trace")
+    if lang == i18n.DEFAULT:  # one API endpoint, whatever the page's language
+        gr.api(make_decode_api(ctx), api_name="decode", **gpu.forward_event(ctx.limits))
+    ui.examples.input(on_pick, [ui.examples, ui.colour_by], trace_views, api_name=i18n.api_name("load_example", lang))
+    ui.upload.upload(on_upload, [ui.upload, ui.colour_by], trace_views, api_name=i18n.api_name("load_trace", lang))
     # Stepping, playing, the keys and "colour by" run in the page: no event reaches the server.
     ui.colour_by.change(None, [ui.colour_by], None, js=COLOUR_BY_JS)
     ui.br_btn.click(bind(run_branch, ui, ctx),
@@ -507,8 +508,8 @@ def wire(ui: DecodeTab, ctx: Context, demo: gr.Blocks) -> None:
     demo.unload(user_traces.forget)
 
 
-def build(ctx: Context, demo: gr.Blocks) -> DecodeTab:
+def build(ctx: Context, demo: gr.Blocks, lang: str = i18n.DEFAULT) -> DecodeTab:
     ui = layout(ctx.limits, ctx.prompt_chars())
     ctx.decode_state = ui.timeline  # the lens and the law plot read the last decode
-    wire(ui, ctx, demo)
+    wire(ui, ctx, demo, lang)
     return ui

@@ -10,6 +10,7 @@ from wedlm.analysis import MAX_TEXT_TOKENS
 from wedlm.config import DEFAULTS
 from wedlm.paths import BUNDLED_MODEL
 
+from .. import i18n
 from ..views import entropy, lens
 from ..serving import gpu
 from ..serving.errors import worded
@@ -58,7 +59,8 @@ def suite_source(recorded: dict | None) -> str:
             "second divided by AR's.")
 
 
-def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None = None) -> None:
+def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None = None,
+          lang: str = i18n.DEFAULT) -> None:
     models, ar_name = ctx.models, ctx.ar_model_name
     recorded = entropy.recorded_suite() if serves_bundled_model(ctx) else None
 
@@ -112,11 +114,11 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
     sweep_table = gr.Dataframe(elem_id="sweep-table", interactive=False, visible=False)
     sweep_diff = gr.HTML(elem_id="sweep-diff")
 
-    lens_build(ctx)
+    lens_build(ctx, lang)
 
     law_inputs = [suite_rows, tau, ctx.decode_state or gr.State(None), sweep_point]
     suite_btn.click(lambda: gr.Dataframe(visible=True), None, table, queue=False, api_name=False).then(
-        run_suite, [tau, max_new], [suite_rows, law_plot, table], api_name="entropy_suite",
+        run_suite, [tau, max_new], [suite_rows, law_plot, table], api_name=i18n.api_name("entropy_suite", lang),
         show_progress="minimal", **gpu.forward_event(ctx.limits)).then(law, law_inputs, law_plot, api_name=False)
     sweep_btn.click(lambda: gr.Dataframe(visible=True), None, sweep_table, queue=False, api_name=False).then(
         run_sweep, [prompt, max_new, tau], [sweep_plot, sweep_table, sweep_diff, sweep_point],
@@ -126,7 +128,7 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
         tab.select(law, law_inputs, law_plot, api_name=False)
 
 
-def lens_build(ctx: Context) -> None:
+def lens_build(ctx: Context, lang: str = i18n.DEFAULT) -> None:
     models = ctx.models
     # a lens runs one forward per text token for the table, about as many for the forced decode;
     # the stop's forward fits in the W = 16 headroom (asking MAX_TEXT_TOKENS + 1 would exceed a
@@ -198,7 +200,8 @@ def lens_build(ctx: Context) -> None:
 
     with gr.Column(elem_id="lens-section"):
         lens_ui(ctx, show, regroup, recolour, from_decode)
-    gr.api(lens_api, api_name="lens", **gpu.forward_event(ctx.limits))
+    if lang == i18n.DEFAULT:  # one API endpoint, whatever the page's language
+        gr.api(lens_api, api_name="lens", **gpu.forward_event(ctx.limits))
 
 
 def lens_ui(ctx: Context, show, regroup, recolour, from_decode) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import gradio as gr
 
+from .. import i18n
 from ..views import figures, lessons
 from ..serving.context import Context
 
@@ -21,7 +22,7 @@ def show_training_mask(length, block, pattern):
     return figures.training_mask_figure([b == "1" for b in bits], int(block))
 
 
-def build(ctx: Context, demo: gr.Blocks) -> None:
+def build(ctx: Context, demo: gr.Blocks, lang: str = i18n.DEFAULT) -> None:
     gr.Markdown(lessons.CAUSAL)
     gr.Markdown(lessons.REORDER)
     with gr.Row():
@@ -43,10 +44,10 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
 
     pg_inputs, pg_outputs = [size, filled], [filled, orders, phys, logi]
     size.release(show_playground, pg_inputs, pg_outputs, api_name=False)
-    filled.input(show_playground, pg_inputs, pg_outputs, api_name="playground")
+    filled.input(show_playground, pg_inputs, pg_outputs, api_name=i18n.api_name("playground", lang))
     tm_inputs = [length, block, pattern]
     for comp in (length, block):
         comp.release(show_training_mask, tm_inputs, [mask_plot], api_name=False)
-    pattern.submit(show_training_mask, tm_inputs, [mask_plot], api_name="training_mask")
+    pattern.submit(show_training_mask, tm_inputs, [mask_plot], api_name=i18n.api_name("training_mask", lang))
     demo.load(show_playground, pg_inputs, pg_outputs, api_name=False)
     demo.load(show_training_mask, tm_inputs, [mask_plot], api_name=False)

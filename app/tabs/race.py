@@ -9,6 +9,7 @@ import gradio as gr
 
 from wedlm import decode, decode_steps
 
+from .. import i18n
 from ..views import figures, lanes as race
 from ..serving import gpu
 from . import knobs
@@ -57,7 +58,7 @@ def race_steps(lm, ar_lm, prompt: str, config, time_limit_s: float):
     yield traces
 
 
-def build(ctx: Context, demo: gr.Blocks, default_prompt: str) -> None:
+def build(ctx: Context, demo: gr.Blocks, default_prompt: str, lang: str = i18n.DEFAULT) -> None:
     models, ar_name = ctx.models, ctx.ar_model_name
 
     def run_race(prompt, window, threshold, no_threshold, penalty, block_size, max_new_tokens,
@@ -120,6 +121,6 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str) -> None:
     timer = gr.Timer(SPEEDS["normal (4 ticks/s)"], active=False)
     outs = [state, tick_n, lanes, chart, timer]
     race_btn.click(run_race, [prompt, window, tau, no_tau, penalty, block, max_new, ar_choice, mode], outs,
-                   api_name="race", **gpu.forward_event(ctx.limits))
+                   api_name=i18n.api_name("race", lang), **gpu.forward_event(ctx.limits))
     timer.tick(race_tick, [state, tick_n, mode], outs, api_name=False, show_progress="hidden")
     speed.change(set_speed, [speed], [timer], api_name=False)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gradio as gr
 
+from ... import i18n
 from ...serving.context import Context
 from . import (ch1_ar, ch2_fill_rule, ch3_reordering, ch4_commit, ch5_stall, ch6_race, ch7_entropy,
                ch8_tau, ch9_training, ch10_verified, present)
@@ -28,7 +29,7 @@ def link_chapter(value) -> int:
     return present.link_chapter(value, len(CHAPTERS))
 
 
-def build(ctx: Context, demo: gr.Blocks) -> None:
+def build(ctx: Context, demo: gr.Blocks, lang: str = i18n.DEFAULT) -> None:
     data = load_tour()
     last = len(CHAPTERS)
     chapter = gr.Number(1, visible=False, elem_id="tour-chapter")
@@ -48,7 +49,7 @@ def build(ctx: Context, demo: gr.Blocks) -> None:
     columns = []
     for n, module in enumerate(CHAPTERS, 1):
         with gr.Column(visible=n == 1, elem_id=f"chapter-{n}", elem_classes=["tour-chapter"]) as col:
-            module.build(ctx, data)
+            module.build(ctx, data, lang)
         columns.append(col)
 
     def go(n):

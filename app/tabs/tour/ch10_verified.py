@@ -6,6 +6,7 @@ from html import escape
 
 import gradio as gr
 
+from ... import i18n
 from ...views import narration as plain_narration
 from ...views import render
 from ...views.stepper import Views
@@ -69,7 +70,7 @@ def fallback(tl) -> tuple[int, str]:
                f"with the model's own next-token prediction. Shown: step {k}, the last.")
 
 
-def build(ctx, data):
+def build(ctx, data, lang: str = i18n.DEFAULT):
     tl, step = data.at("verified")
     with body(10) as (cols, words):
         with cols:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import gradio as gr
 
+from ... import i18n
 from ...serving.context import make_config
 from ...views import palette, render
 from ...views.stepper import Views
@@ -48,7 +49,7 @@ def view(tl, step: int):
     return drawn(views(step), tl, step)
 
 
-def build(ctx, data):
+def build(ctx, data, lang: str = i18n.DEFAULT):
     tl, step = data.at("ar")
     with body(1) as (cols, words):
         with cols:
@@ -72,4 +73,4 @@ def build(ctx, data):
                 raise gr.Error("the model stopped before its first forward: try a longer prompt")
         return stepper_html(live, KEY, views(k), k)
 
-    btn.click(run, [prompt], [steps], api_name="tour_ar", **pool(ctx))
+    btn.click(run, [prompt], [steps], api_name=i18n.api_name("tour_ar", lang), **pool(ctx))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gradio as gr
 
+from ... import i18n
 from ...views import charts, render
 from ...views.stepper import Views
 from . import moments
@@ -73,7 +74,7 @@ def fallback(tl) -> tuple[int, str]:
     return k, note
 
 
-def build(ctx, data):
+def build(ctx, data, lang: str = i18n.DEFAULT):
     tl, step = data.at("fill_rule")
     with body(2) as (cols, words):
         with cols:

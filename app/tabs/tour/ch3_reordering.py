@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import gradio as gr
 
+from ... import i18n
 from ...views import render
 from ...views.stepper import Views
 from . import moments
@@ -50,7 +51,7 @@ def fallback(tl) -> tuple[int, str]:
                "physical and logical order never differ.")
 
 
-def build(ctx, data):
+def build(ctx, data, lang: str = i18n.DEFAULT):
     tl, step = data.at("reorder")
     with body(3) as (cols, words):
         with cols:

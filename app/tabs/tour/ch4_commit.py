@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import gradio as gr
 
+from ... import i18n
 from ...views import render
 from ...views.stepper import Views
 from . import moments
@@ -61,7 +62,7 @@ def fallback(tl) -> tuple[int, str]:
                f"every filled slot committed at once. Shown: step {k}, the first that commits.")
 
 
-def build(ctx, data):
+def build(ctx, data, lang: str = i18n.DEFAULT):
     tl, step = data.at("commit")
     with body(4) as (cols, words):
         with cols:

@@ -7,6 +7,7 @@ import gradio as gr
 from wedlm import DecodeConfig
 from wedlm.branch import branch
 
+from ... import i18n
 from ...serving import gpu
 from ...serving.errors import worded
 from ...views import palette, render
@@ -78,7 +79,7 @@ def view(tl, step: int, other: Timeline, other_penalty: float):
     return drawn(views(other, other_penalty, step), tl, step)
 
 
-def build(ctx, data):
+def build(ctx, data, lang: str = i18n.DEFAULT):
     tl, step = data.at("stall")
     pick = data.picks["stall"]
     other = data.timelines[pick["branch"]]
@@ -106,4 +107,4 @@ def build(ctx, data):
                                       time_limit_s=work.time_limit_s, work=work))
         return stepper_html(tl, KEY, views(new, float(lam), step), step)
 
-    btn.click(run, [penalty], [steps], api_name="tour_branch", **pool(ctx))
+    btn.click(run, [penalty], [steps], api_name=i18n.api_name("tour_branch", lang), **pool(ctx))

@@ -6,6 +6,7 @@ import time
 
 import gradio as gr
 
+from ... import i18n
 from ...serving import gpu
 from ...serving.context import make_config
 from ...views import lanes as race, palette
@@ -45,7 +46,7 @@ def view(timelines: dict[str, Timeline], tick: int, playing: bool = False):
     return text, lanes, growth
 
 
-def build(ctx, data):
+def build(ctx, data, lang: str = i18n.DEFAULT):
     pick = data.picks["race"]
     timelines = {"ar": data.timelines[pick["ar"]], "streaming": data.timelines[pick["streaming"]]}
     text, lanes, growth = view(timelines, pick["tick"])
@@ -85,5 +86,5 @@ def build(ctx, data):
             if k < top:
                 time.sleep(PLAY_TICK_S)
 
-    btn.click(run, [tau, no_tau], [state], api_name="tour_race", show_progress="minimal", **pool(ctx)).then(
+    btn.click(run, [tau, no_tau], [state], api_name=i18n.api_name("tour_race", lang), show_progress="minimal", **pool(ctx)).then(
         play, [state], [tick, v_text, v_lanes, v_growth], api_name=False, show_progress="hidden")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gradio as gr
 
+from ... import i18n
 from ...serving.context import make_config
 from ...views import entropy
 from . import figs
@@ -50,7 +51,7 @@ def view(rows: list[dict], low, high, yours: dict | None = None):
             figs.score_bars(htl, hstep, f"A play, step {hstep}", **small))
 
 
-def build(ctx, data):
+def build(ctx, data, lang: str = i18n.DEFAULT):
     low, high = data.at("entropy_low"), data.at("entropy_high")
     text, law, bars_low, bars_high = view(data.law_rows, low, high)
     with body(7) as (views, words):
@@ -73,4 +74,4 @@ def build(ctx, data):
         out = view(data.law_rows, low, high, yours)
         return out[0], out[1]
 
-    btn.click(run, [prompt], [v_text, v_law], api_name="tour_entropy", **pool(ctx))
+    btn.click(run, [prompt], [v_text, v_law], api_name=i18n.api_name("tour_entropy", lang), **pool(ctx))

@@ -10,6 +10,7 @@ import gradio as gr
 from wedlm.suite import read_prompts
 from wedlm.training.corpus import final_answer
 
+from ... import i18n
 from ...serving import gpu
 from ...serving.context import make_config
 from . import figs
@@ -86,7 +87,7 @@ def view(sweep: dict, yours: dict | None = None):
     return narration(paras), figs.tau_figure(rows, yours), wrong_answers_html(shown) if shown else ""
 
 
-def build(ctx, data):
+def build(ctx, data, lang: str = i18n.DEFAULT):
     text, fig, wrong = view(data.tau_sweep)
     with body(8) as (views, words):
         with views:
@@ -107,4 +108,4 @@ def build(ctx, data):
         outputs = gpu.run_on_gpu(answer_all, ctx.models.wedlm, prompts, config, work.time_limit_s, work=work)
         return view(data.tau_sweep, answer_row(config.threshold, outputs))
 
-    btn.click(run, [tau], [v_text, v_fig, v_wrong], api_name="tour_tau", **pool(ctx))
+    btn.click(run, [tau], [v_text, v_fig, v_wrong], api_name=i18n.api_name("tour_tau", lang), **pool(ctx))

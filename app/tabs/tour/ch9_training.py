@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import gradio as gr
 
+from ... import i18n
 from ...views import figures
 from .frame import body, try_box
 from .words import colour, narration
@@ -27,7 +28,7 @@ def view(pattern: list[bool], block: int, source: str):
     return text, figures.training_mask_figure(pattern, block)
 
 
-def build(ctx, data):
+def build(ctx, data, lang: str = i18n.DEFAULT):
     tl, step = data.at("reorder")
     window = tl.trace.steps[step].window
     pattern = [t is None for t in window]
@@ -49,4 +50,4 @@ def build(ctx, data):
             raise gr.Error("type at least two 0/1 characters")
         return view(chosen, int(b), "yours")
 
-    btn.click(run, [bits, block], [v_text, v_fig], api_name="tour_training_mask")
+    btn.click(run, [bits, block], [v_text, v_fig], api_name=i18n.api_name("tour_training_mask", lang))

@@ -1,0 +1,30 @@
+"""The page's frame: title, header, server line, tab names, the language switch, link notices."""
+
+MESSAGES = {
+    "page.title": {"en": "WeDLM Explorer", "zh": "WeDLM 探索器"},
+    "page.header": {
+        "en": "# WeDLM Explorer\nA real **WeDLM streaming parallel decoder** on a real KV cache, step by step: "
+              "masks are filled in parallel, filled tokens move in front of masks (keeping their position ids), "
+              "and the leading filled run commits to the cache.",
+        "zh": "# WeDLM 探索器\n在真实的 KV 缓存上逐步运行真实的 **WeDLM 流式并行解码器**：掩码被并行填充，"
+              "已填充的词元移到掩码前面（保留各自的位置编号），开头连续的已填充词元提交进缓存。",
+    },
+    "page.switch": {"en": "中文", "zh": "English"},
+    "page.switch_title": {"en": "Read this page in Chinese (简体中文)", "zh": "Read this page in English（英文）"},
+    "tab.tour": {"en": "Tour", "zh": "导览"},
+    "tab.decode": {"en": "Decode", "zh": "解码"},
+    "tab.race": {"en": "Race", "zh": "赛跑"},
+    "tab.entropy": {"en": "Entropy explorer", "zh": "熵探索"},
+    "tab.lessons": {"en": "How it works", "zh": "原理"},
+    "server.ar_model": {"en": "AR baseline <b>{name}</b>", "zh": "AR 基线 <b>{name}</b>"},
+    "server.ar_head": {"en": "AR baseline: its own next-token head", "zh": "AR 基线：模型自己的下一词元预测头"},
+    "server.limits": {"en": "limits", "zh": "限制"},
+    "server.space_limits": {"en": "public Space limits", "zh": "公开 Space 的限制"},
+    "server.line": {
+        "en": "Model <b>{model}</b> · {ar} · {device}, {dtype}, {attn} attention · {mode}: ≤ {new_tokens} new "
+              "tokens, W ≤ {window}, {seconds} s per request, {concurrency} at a time",
+        "zh": "模型 <b>{model}</b> · {ar} · {device}，{dtype}，{attn} 注意力 · {mode}：新词元 ≤ {new_tokens}，"
+              "W ≤ {window}，每个请求 {seconds} 秒，同时 {concurrency} 个",
+    },
+    "link.unused": {"en": "Some of this link was not used: {notes}", "zh": "此链接有部分内容未被采用：{notes}"},
+}
