@@ -24,6 +24,12 @@ CHAPTERS = (ch1_ar, ch2_fill_rule, ch3_reordering, ch4_commit, ch5_stall, ch6_ra
 TITLES = [c.TITLE for c in CHAPTERS]
 
 
+def titles(lang: str = i18n.DEFAULT) -> list[str]:
+    """The chapters' titles in `lang` (TITLES is the English); a chapter without `title(lang)`
+    keeps its TITLE."""
+    return [c.title(lang) if hasattr(c, "title") else c.TITLE for c in CHAPTERS]
+
+
 def link_chapter(value) -> int:
     """A chapter number from the page link (untrusted): 1..len(CHAPTERS), else 1."""
     return present.link_chapter(value, len(CHAPTERS))
@@ -31,21 +37,22 @@ def link_chapter(value) -> int:
 
 def build(ctx: Context, demo: gr.Blocks, lang: str = i18n.DEFAULT) -> None:
     data = load_tour()
+    tr = i18n.Texts(lang)
     last = len(CHAPTERS)
     chapter = gr.Number(1, visible=False, elem_id="tour-chapter")
     link_step = gr.Number(None, visible=False, precision=0)  # a link's step (?chapter=3&step=2; app/links.py)
     with gr.Row(elem_id="tour-nav", equal_height=True):
-        back = gr.Button("◀ Back", size="sm", elem_id="tour-back", scale=0, min_width=80)
-        pick = gr.Dropdown([(t, i + 1) for i, t in enumerate(TITLES)], value=1, show_label=False,
+        back = gr.Button(tr("tour.back"), size="sm", elem_id="tour-back", scale=0, min_width=80)
+        pick = gr.Dropdown([(t, i + 1) for i, t in enumerate(titles(lang))], value=1, show_label=False,
                            container=False, elem_id="tour-pick", scale=4, min_width=200)
-        nxt = gr.Button("Next ▶", size="sm", variant="primary", elem_id="tour-next", scale=0, min_width=80)
-        gloss = gr.Button("Glossary", size="sm", elem_id="tour-glossary-btn", scale=0, min_width=80)
-        present_btn = gr.Button(present.PRESENT_LABEL, size="sm", elem_id="tour-present-btn", scale=0,
+        nxt = gr.Button(tr("tour.next"), size="sm", variant="primary", elem_id="tour-next", scale=0, min_width=80)
+        gloss = gr.Button(tr("tour.glossary"), size="sm", elem_id="tour-glossary-btn", scale=0, min_width=80)
+        present_btn = gr.Button(present.present_label(lang), size="sm", elem_id="tour-present-btn", scale=0,
                                 min_width=100)
     # Home / End keys: buttons the keyboard presses (hidden by CSS, so they are in the page)
-    first_btn = gr.Button("first", elem_id="tour-first", elem_classes=["tour-hidden"])
-    last_btn = gr.Button("last", elem_id="tour-last", elem_classes=["tour-hidden"])
-    gr.HTML(glossary_html() + present.BADGE, elem_id="tour-overlays")
+    first_btn = gr.Button(tr("tour.first"), elem_id="tour-first", elem_classes=["tour-hidden"])
+    last_btn = gr.Button(tr("tour.last"), elem_id="tour-last", elem_classes=["tour-hidden"])
+    gr.HTML(glossary_html(lang) + present.badge(lang), elem_id="tour-overlays")
     columns = []
     for n, module in enumerate(CHAPTERS, 1):
         with gr.Column(visible=n == 1, elem_id=f"chapter-{n}", elem_classes=["tour-chapter"]) as col:

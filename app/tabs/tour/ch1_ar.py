@@ -12,14 +12,18 @@ from .data import TOUR_PROMPTS
 from .frame import at_step, body, drawn, live_decode, pool, slot, stepper_html, try_box
 from .words import elsewhere, narration, term, tok
 
-TITLE = "1 · One token per forward: AR and the KV cache"
+TITLE = i18n.text(i18n.DEFAULT, "ch1.title")
 KEY = "tour-1"
 
 
-def text(tl, step: int, moment: int | None = None) -> str:
+def title(lang: str = i18n.DEFAULT) -> str:
+    return i18n.text(lang, "ch1.title")
+
+
+def text(tl, step: int, moment: int | None = None, lang: str = i18n.DEFAULT) -> str:
     s = tl.trace.steps[step]
     if not s.filled:
-        return elsewhere(tl, step, "This forward predicted nothing: the decode had ended.", moment)
+        return elsewhere(tl, step, "This forward predicted nothing: the decode had ended.", moment, lang=lang)
     fill = s.filled[0]
     return narration([
         "An ordinary language model is <b>autoregressive (AR)</b>: it writes one token per "
@@ -35,25 +39,26 @@ def text(tl, step: int, moment: int | None = None) -> str:
         f"position {fill.pos} with {term('entropy', 'entropy')} {fill.entropy:.2f} nats (0 = certain). "
         f"After {tl.num_steps} forwards it has written {len(tl.trace.token_ids)} tokens: one per forward. "
         f"WeDLM keeps this cache but writes several {term('tpf')}.",
-    ], tl, step)
+    ], tl, step, lang=lang)
 
 
-def views(moment: int | None) -> Views:
-    return Views(step={"text": lambda tl, k: text(tl, k, moment),
+def views(moment: int | None, lang: str = i18n.DEFAULT) -> Views:
+    return Views(step={"text": lambda tl, k: text(tl, k, moment, lang),
                        "orders": lambda tl, k: at_step(render.order_view(tl, k), k),
                        "canvas": lambda tl, k: at_step(render.token_canvas(tl, k), k)},
-                 whole={"growth": lambda tl: figs.growth({"autoregressive": (tl, palette.ROLE_COLOURS["decoder-ar"])})})
+                 whole={"growth": lambda tl: figs.growth({"autoregressive": (tl, palette.ROLE_COLOURS["decoder-ar"])},
+                                                           lang=lang)})
 
 
-def view(tl, step: int):
-    return drawn(views(step), tl, step)
+def view(tl, step: int, lang: str = i18n.DEFAULT):
+    return drawn(views(step, lang), tl, step)
 
 
 def build(ctx, data, lang: str = i18n.DEFAULT):
     tl, step = data.at("ar")
     with body(1) as (cols, words):
         with cols:
-            steps = gr.HTML(stepper_html(tl, KEY, views(step), step), elem_id="tour-stepper-1", js_on_load=None)
+            steps = gr.HTML(stepper_html(tl, KEY, views(step, lang), step, lang=lang), elem_id="tour-stepper-1", js_on_load=None)
             slot(KEY, "orders", "tour-viz-1", elem_classes=["tour-viz"])
             slot(KEY, "canvas")
             slot(KEY, "growth")
@@ -71,6 +76,6 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
             k = next((s.index for s in reversed(live.trace.steps) if s.filled), None)
             if k is None:
                 raise gr.Error("the model stopped before its first forward: try a longer prompt")
-        return stepper_html(live, KEY, views(k), k)
+        return stepper_html(live, KEY, views(k, lang), k, lang=lang)
 
     btn.click(run, [prompt], [steps], api_name=i18n.api_name("tour_ar", lang), **pool(ctx))

@@ -2,6 +2,8 @@
 open, and why (τ, λ, d)."""
 from __future__ import annotations
 
+from functools import partial
+
 import gradio as gr
 
 from ... import i18n
@@ -11,16 +13,20 @@ from . import moments
 from .frame import at_step, body, drawn, slot, stepper_html, window_try
 from .words import colour, elsewhere, narration, run_summary, term
 
-TITLE = "2 · Masks and the fill rule (τ, λ, d)"
+TITLE = i18n.text(i18n.DEFAULT, "ch2.title")
 KEY = "tour-2"
 
 
-def text(tl, step: int, moment: int | None = None, note: str = "") -> str:
+def title(lang: str = i18n.DEFAULT) -> str:
+    return i18n.text(lang, "ch2.title")
+
+
+def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i18n.DEFAULT) -> str:
     s = tl.trace.steps[step]
     chosen = [m for m in s.masks if m.selected]
     if not chosen:
         return elsewhere(tl, step, "No mask was scored at this step: the decode had ended or every slot "
-                         "was filled.", moment)
+                         "was filled.", moment, lang=lang)
     tau, lam = s.threshold, s.penalty
     open_ = [m for m in s.masks if not m.selected]
 
@@ -50,25 +56,25 @@ def text(tl, step: int, moment: int | None = None, note: str = "") -> str:
         f"bars, ✓), e.g. position {best.pos}: {score(best)}"
         + (" &lt; τ." if tau is not None and best.score < tau else ", the lowest score.") + why_open,
     ]
-    return narration(paragraphs, tl, step)
+    return narration(paragraphs, tl, step, lang=lang)
 
 
-def views(moment: int | None, note: str = "") -> Views:
-    return Views(step={"text": lambda tl, k: text(tl, k, moment, note),
+def views(moment: int | None, note: str = "", lang: str = i18n.DEFAULT) -> Views:
+    return Views(step={"text": lambda tl, k: text(tl, k, moment, note, lang),
                        "bars": lambda tl, k: at_step(charts.entropy_bars(tl, k), k),
                        "canvas": lambda tl, k: at_step(render.token_canvas(tl, k), k)})
 
 
-def view(tl, step: int):
-    return drawn(views(step), tl, step)
+def view(tl, step: int, lang: str = i18n.DEFAULT):
+    return drawn(views(step, lang=lang), tl, step)
 
 
-def fallback(tl) -> tuple[int, str]:
+def fallback(tl, lang: str = i18n.DEFAULT) -> tuple[int, str]:
     """A live run with no step that both fills several masks and leaves some open (a large τ
     fills every mask): its busiest step, and a note that sums the run up."""
     k = moments.busiest_step(tl.trace)
     s = tl.trace.steps[k]
-    note = (f"<b>Your run.</b> {run_summary(tl)} No step of it both filled several masks and left some open "
+    note = (f"<b>Your run.</b> {run_summary(tl, lang=lang)} No step of it both filled several masks and left some open "
             f"(the moment this chapter explains), so here is its busiest step, step {k}: "
             f"{sum(m.selected for m in s.masks)} of {len(s.masks)} masks filled at once.")
     return k, note
@@ -78,9 +84,10 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
     tl, step = data.at("fill_rule")
     with body(2) as (cols, words):
         with cols:
-            steps = gr.HTML(stepper_html(tl, KEY, views(step), step), elem_id="tour-stepper-2", js_on_load=None)
+            steps = gr.HTML(stepper_html(tl, KEY, views(step, lang=lang), step, lang=lang), elem_id="tour-stepper-2", js_on_load=None)
             slot(KEY, "bars", "tour-viz-2", elem_classes=["tour-viz"])
             slot(KEY, "canvas")
         with words:
             slot(KEY, "text", "tour-text-2")
-            window_try(ctx, 2, data.picks["fill_rule"]["trace"], moments.fill_rule_step, KEY, views, fallback, steps)
+            window_try(ctx, 2, data.picks["fill_rule"]["trace"], moments.fill_rule_step, KEY,
+                       partial(views, lang=lang), partial(fallback, lang=lang), steps, lang)

@@ -17,8 +17,12 @@ from . import figs, moments
 from .frame import at_step, body, drawn, pool, slot, stepper_html, try_box
 from .words import colour, elsewhere, narration, term
 
-TITLE = "5 · A stall, and what λ does about it"
+TITLE = i18n.text(i18n.DEFAULT, "ch5.title")
 KEY = "tour-5"
+
+
+def title(lang: str = i18n.DEFAULT) -> str:
+    return i18n.text(lang, "ch5.title")
 
 
 def stalls(s) -> bool:
@@ -27,13 +31,14 @@ def stalls(s) -> bool:
         m.selected and m.distance >= moments.FAR for m in s.masks)
 
 
-def text(tl, step: int, other: Timeline, other_penalty: float, moment: int | None = None) -> str:
+def text(tl, step: int, other: Timeline, other_penalty: float, moment: int | None = None,
+         lang: str = i18n.DEFAULT) -> str:
     s = tl.trace.steps[step]
     lam = tl.trace.config["penalty"]
     if not stalls(s):
         return elsewhere(tl, step, f"The {colour('decoder-streaming')} decode (λ = {lam:g}) does not stall "
                          f"here; the {colour('branch')} branch (λ = {other_penalty:g}) is shown at the same "
-                         "step beside it.", moment)
+                         "step beside it.", moment, lang=lang)
     first = s.masks[0]
     far = next(m for m in s.masks if m.selected and m.distance >= moments.FAR)
     flat = moments.flat_run(tl.trace, step)
@@ -57,10 +62,10 @@ def text(tl, step: int, other: Timeline, other_penalty: float, moment: int | Non
         f"{b['forwards']} forwards ({b['tokens_per_forward']:.2f} per forward) against "
         f"{a['generated_tokens']} in {a['forwards']} ({a['tokens_per_forward']:.2f}), {changed}. Below, "
         f"both decodes at step {step}.",
-    ], tl, step)
+    ], tl, step, lang=lang)
 
 
-def views(other: Timeline, other_penalty: float, moment: int | None) -> Views:
+def views(other: Timeline, other_penalty: float, moment: int | None, lang: str = i18n.DEFAULT) -> Views:
     def lines(tl):
         return {f"λ = {tl.trace.config['penalty']:g}": (tl, palette.ROLE_COLOURS["decoder-streaming"]),
                 f"λ = {other_penalty:g} (branch)": (other, palette.ROLE_COLOURS["branch"])}
@@ -68,15 +73,15 @@ def views(other: Timeline, other_penalty: float, moment: int | None) -> Views:
     def theirs(tl, k):
         j = min(k, other.num_steps - 1)
         return at_step(f"<b>λ = {other_penalty:g}</b>, step {j}" + render.token_canvas(other, j), j, secondary=True)
-    return Views(step={"text": lambda tl, k: text(tl, k, other, other_penalty, moment),
+    return Views(step={"text": lambda tl, k: text(tl, k, other, other_penalty, moment, lang),
                        "left": lambda tl, k: at_step(f"<b>λ = {tl.trace.config['penalty']:g}</b>, step {k}"
                                                      + render.token_canvas(tl, k), k),
                        "right": theirs},
-                 whole={"growth": lambda tl: figs.growth(lines(tl))})
+                 whole={"growth": lambda tl: figs.growth(lines(tl), lang=lang)})
 
 
-def view(tl, step: int, other: Timeline, other_penalty: float):
-    return drawn(views(other, other_penalty, step), tl, step)
+def view(tl, step: int, other: Timeline, other_penalty: float, lang: str = i18n.DEFAULT):
+    return drawn(views(other, other_penalty, step, lang), tl, step)
 
 
 def build(ctx, data, lang: str = i18n.DEFAULT):
@@ -85,7 +90,7 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
     other = data.timelines[pick["branch"]]
     with body(5) as (cols, words):
         with cols:
-            steps = gr.HTML(stepper_html(tl, KEY, views(other, pick["penalty"], step), step),
+            steps = gr.HTML(stepper_html(tl, KEY, views(other, pick["penalty"], step, lang), step, lang=lang),
                             elem_id="tour-stepper-5", js_on_load=None)
             slot(KEY, "growth", "tour-viz-5", elem_classes=["tour-viz"])
             with gr.Row(elem_classes=["tour-pair"]):
@@ -105,6 +110,6 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
         work = gpu.Work.of(config.max_new_tokens, config.window, ["streaming"], ctx.limits)
         new = Timeline(gpu.run_on_gpu(branch, ctx.models.wedlm, tl.trace, step - 1, config,
                                       time_limit_s=work.time_limit_s, work=work))
-        return stepper_html(tl, KEY, views(new, float(lam), step), step)
+        return stepper_html(tl, KEY, views(new, float(lam), step, lang), step, lang=lang)
 
     btn.click(run, [penalty], [steps], api_name=i18n.api_name("tour_branch", lang), **pool(ctx))

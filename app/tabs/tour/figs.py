@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
+from ... import i18n
 from ...views import charts, figures, palette
 from ...views.timeline import Timeline
 
@@ -12,7 +13,7 @@ SMALL = 330   # height of a chart that sits beside another
 
 
 def score_bars(tl: Timeline, step: int, title: str | None = None, y_max: float | None = None,
-               height: int = 340):
+               height: int = 340, lang: str = i18n.DEFAULT):
     """Step `step`'s open masks: entropy H (orange where the mask fills, grey where it stays a
     mask) with λ·d stacked on top (slate), against τ (red dashed)."""
     s = tl.trace.steps[step]
@@ -48,7 +49,8 @@ def max_score(tl: Timeline, step: int) -> float:
     return max([m.score for m in s.masks] + [s.threshold or 0.0])
 
 
-def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, height: int = 230) -> str:
+def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, height: int = 230,
+           lang: str = i18n.DEFAULT) -> str:
     """Committed tokens after each forward, one line per decode in its own colour (HTML legend
     under the chart: it never overlaps the axes), the AR pace dotted, and a marker per step of the
     first decode (app/static/stepper.js shows the current one; `current`: drawn as shown)."""
@@ -83,7 +85,7 @@ def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, h
     return title + svg + legend
 
 
-def tau_figure(rows: list[dict], yours: dict | None = None):
+def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEFAULT):
     """Tokens per forward (blue line, left axis) and right answers (dark green bars, right axis)
     for each τ of the sweep."""
     x = [f"{r['threshold']:g}" for r in rows]

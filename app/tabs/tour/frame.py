@@ -11,6 +11,7 @@ import gradio as gr
 
 from wedlm import DecodeConfig, decode
 
+from ... import i18n
 from ...serving import gpu
 from ...serving.context import Context, make_config
 from ...views.timeline import Timeline
@@ -79,10 +80,12 @@ def tau_lambda(prefix: str):
     return tau, no_tau, penalty
 
 
-def window_try(ctx: Context, n: int, name: str, finder, key: str, views, fallback, steps: gr.HTML):
+def window_try(ctx: Context, n: int, name: str, finder, key: str, views, fallback, steps: gr.HTML,
+               lang: str = i18n.DEFAULT):
     """τ / λ knobs and a button: re-decode the chapter's prompt live and land with its rule; a
     run without the chapter's moment lands where fallback(timeline) -> (step, note) says, and
-    says so. The chapter's stepper then steps the live run."""
+    says so. The chapter's stepper then steps the live run. `views` and `fallback` come bound
+    to the page's language (functools.partial); `lang` words the box itself."""
     from html import escape
     with try_box():
         gr.Markdown(f"**Try it:** re-decode “{escape(TOUR_PROMPTS[name][0][:40])}” live with other knobs.")
@@ -93,16 +96,16 @@ def window_try(ctx: Context, n: int, name: str, finder, key: str, views, fallbac
         live = redecode(ctx, name, t, nt, lam)
         k = finder(live.trace)
         if k is not None:
-            return stepper_html(live, key, views(k), k)
+            return stepper_html(live, key, views(k), k, lang=lang)
         k, note = fallback(live)
-        return stepper_html(live, key, views(None, note), k)
+        return stepper_html(live, key, views(None, note), k, lang=lang)
 
-    btn.click(run, [tau, no_tau, penalty], [steps], api_name=f"tour_chapter_{n}", **pool(ctx))
+    btn.click(run, [tau, no_tau, penalty], [steps], api_name=i18n.api_name(f"tour_chapter_{n}", lang), **pool(ctx))
 
 
 # ---------- stepping a chapter in the browser (app/views/stepper.py) ----------
 
-def stepper_html(tl: Timeline, key: str, views, start: int) -> str:
+def stepper_html(tl: Timeline, key: str, views, start: int, lang: str = i18n.DEFAULT) -> str:
     """The chapter's ± step controls and every step of `tl` drawn once (no request per step)."""
     from ...views import stepper
     return stepper.bundle_html(tl, key, views, start=start, link=f"chapter={key.removeprefix('tour-')}")

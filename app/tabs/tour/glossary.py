@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from html import escape
 
+from ... import i18n
+
 # key -> (the term as the glossary heads it, its definition as plain text)
 TERMS = {
     "forward": ("forward pass", "One run of the network over the rows it is given. Decoding speed is "
@@ -46,10 +48,15 @@ TERMS = {
 }
 
 
-def glossary_html() -> str:
+def terms(lang: str = i18n.DEFAULT) -> dict[str, tuple[str, str]]:
+    """TERMS in `lang`: key -> (term, definition)."""
+    return TERMS
+
+
+def glossary_html(lang: str = i18n.DEFAULT) -> str:
     """The glossary panel (hidden until opened; app/static/present.js opens it on a term link)."""
     items = "".join(f'<dt id="glossary-{k}">{escape(title)}</dt><dd>{escape(text)}</dd>'
-                    for k, (title, text) in TERMS.items())
+                    for k, (title, text) in terms(lang).items())
     return (f'<div id="glossary" class="glossary" role="dialog" aria-label="Glossary" hidden>'
             f'<div class="glossary-head"><b>Glossary</b> <button type="button" class="glossary-close" '
             f'aria-label="Close the glossary">✕</button></div><dl>{items}</dl></div>')

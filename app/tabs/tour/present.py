@@ -4,6 +4,8 @@ it to fill the screen without scrolling, and takes the keyboard: ←/→, Space,
 Home/End, Esc to leave (never while a text box has focus)."""
 from __future__ import annotations
 
+from ... import i18n
+
 PRESENT_LABEL = "Present ▣"
 STOP_LABEL = "Stop presenting (Esc)"
 
@@ -29,6 +31,19 @@ SHOW_STEP_JS = """(n, step) => {
 TOGGLE_JS = "() => { if (window.wedlmPresent) window.wedlmPresent.toggle(); }"
 BADGE = ('<div id="presenting-badge" class="presenting-badge" aria-live="polite">● Presenting · '
          '←/→ chapters · Esc to leave</div>')
+
+
+def present_label(lang: str = i18n.DEFAULT) -> str:
+    return PRESENT_LABEL
+
+
+def stop_label(lang: str = i18n.DEFAULT) -> str:
+    return STOP_LABEL
+
+
+def badge(lang: str = i18n.DEFAULT) -> str:
+    """The presenting badge (it also carries the button's two labels, which present.js reads)."""
+    return BADGE
 
 
 def link_chapter(value, chapters: int) -> int:
