@@ -11,9 +11,9 @@ MESSAGES = {
         "en": "Same prompt, both decoders, one forward pass per tick. The AR model (WeDLM's parent: the model "
               "it was trained from, the {ar_colour} lane) writes one token per forward; WeDLM (the "
               "{wd_colour} lane) commits the whole leading filled run each forward.",
-        "zh": "同一个提示词，两个解码器，每一拍各做一次前向计算。AR 模型是 WeDLM 的“母模型”（WeDLM 就是从它训练出来的，"
-              "见{ar_colour}赛道），每次前向计算只写出一个词元；WeDLM（{wd_colour}赛道）每次前向计算都把开头连续的"
-              "已填充词元整段提交。",
+        "zh": "同一个提示词，两个解码器，每一拍各做一次前向计算。AR 模型（{ar_colour}赛道）是 WeDLM 的“母模型”，"
+              "WeDLM 就是从它训练出来的；它每次前向计算只写出一个词元。WeDLM（{wd_colour}赛道）每次前向计算都把"
+              "开头连续的已填充词元整段提交。",
     },
     "ch6.p2": {
         "en": "After <b>{tick}</b> forwards (through step {step}): AR has {n_ar} tokens, WeDLM {n_wd}. "
@@ -137,7 +137,7 @@ MESSAGES = {
               "block the observed tokens sit in front of the masks, exactly like the reordered window. "
               "x0 is plainly causal; an xt block sees the clean x0 of all earlier blocks and itself in "
               "reordered causal order. Each mask is trained to predict its own token.",
-        "zh": "xt 被切成每块 {block} 个词元；每块里有一些词元被掩码，块内已知的词元排在掩码前面，和重排后的窗口一模一样。"
+        "zh": "xt 被切成若干块，每块 {block} 个词元；每块里有一些词元被掩码，块内已知的词元排在掩码前面，和重排后的窗口一模一样。"
               "x0 用普通的因果注意力；xt 的一块能看到之前所有块的干净 x0，以及按重排后因果顺序排列的本块。"
               "每个掩码都被训练去预测它自己位置上的词元。",
     },
@@ -191,7 +191,7 @@ MESSAGES = {
               "{dropped}. Positions {kept} {commit}: the {kv} grows "
               "{before} → {after}{ends}.",
         "zh": "第 {step} 步，窗口从 {start} 开始，第一个是 {first}，即上一次前向计算给出的 AR 词元。"
-              "{checked} 处共有 {checked_n} 个草稿，其中{agreed}。{rejected} 处的草稿 {draft} 被拒绝 ✗"
+              "{checked} 处共有 {checked_n} 个草稿：{agreed}。{rejected} 处的草稿 {draft} 被拒绝 ✗"
               "（{rejected_colour}）：模型在那里预测的是 {ar}，也就是 AR 词元（{ar_colour}），由它替换草稿{dropped}。"
               "位置 {kept} 被{commit}：{kv}增长 {before} → {after}{ends}。",
     },

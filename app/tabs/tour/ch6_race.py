@@ -16,58 +16,58 @@ from .data import TOUR_PROMPTS
 from .frame import ar_and_streaming, body, pool, try_box
 from .words import colour, narration, term
 
-TITLE = "6 · The race against AR"
+TITLE = i18n.text(i18n.DEFAULT, "ch6.title")
 PLAY_TICK_S = 0.15   # a live race replays one forward per this many seconds
 
 
-def view(timelines: dict[str, Timeline], tick: int, playing: bool = False):
+def title(lang: str = i18n.DEFAULT) -> str:
+    return i18n.text(lang, "ch6.title")
+
+
+def view(timelines: dict[str, Timeline], tick: int, playing: bool = False, lang: str = i18n.DEFAULT):
+    tr = i18n.Texts(lang)
     tick = max(1, min(int(tick), max(len(t.trace.steps) for t in timelines.values())))
-    html, _ = race.race_frame(timelines, tick, False, 0.0, paused=not playing)
+    html, _ = race.race_frame(timelines, tick, False, 0.0, paused=not playing, lang=lang)
     wd, ar = timelines["streaming"], timelines["ar"]
     n_wd, n_ar = race.tokens_after(wd, tick), race.tokens_after(ar, tick)
     st_wd, st_ar = wd.trace.stats(), ar.trace.stats()
     wall = (st_wd["tokens_per_s"] / st_ar["tokens_per_s"]) if st_ar.get("tokens_per_s") else 0.0
     text = narration([
-        "Same prompt, both decoders, one forward pass per tick. The AR model (WeDLM's parent: the model "
-        f"it was trained from, the {colour('decoder-ar')} lane) writes one token per forward; WeDLM (the "
-        f"{colour('decoder-streaming')} lane) commits the whole leading filled run each forward.",
-        f"After <b>{tick}</b> forwards (through step {tick - 1}): AR has {n_ar} tokens, WeDLM {n_wd}. "
-        "Over the whole decode WeDLM "
-        f"makes {st_wd['tokens_per_forward']:.2f} {term('tpf')} (AR {st_ar['tokens_per_forward']:.2f}).",
-        f"On the wall clock the gain is smaller ({wall:.1f}× AR's tokens per second when recorded): a "
-        f"WeDLM forward carries the whole window ({st_wd['rows_processed'] / max(st_wd['forwards'], 1):.0f} "
-        "rows on average) while an AR forward carries one, and rows cost time. (The Race tab adds "
-        f"{term('block')}, the stop-and-wait way WeDLM improves on.)",
-    ])
+        tr("ch6.p1", ar_colour=colour("decoder-ar", lang=lang), wd_colour=colour("decoder-streaming", lang=lang)),
+        tr("ch6.p2", tick=tick, step=tick - 1, n_ar=n_ar, n_wd=n_wd, tpf_wd=st_wd["tokens_per_forward"],
+           tpf=term("tpf", lang=lang), tpf_ar=st_ar["tokens_per_forward"]),
+        tr("ch6.p3", wall=wall, rows=st_wd["rows_processed"] / max(st_wd["forwards"], 1),
+           block=term("block", lang=lang)),
+    ], lang=lang)
     text = text.replace('class="tour-text"', f'class="tour-text" data-step="{tick - 1}"', 1)
     lanes = f'<div class="tour-step" data-step="{tick - 1}">{html}</div>'
-    growth = figs.growth({race.LANE_TITLES[k]: (v, palette.decoder_colour(k)) for k, v in timelines.items()},
-                         tick - 1)
+    growth = figs.growth({race.lane_title(k, lang): (v, palette.decoder_colour(k)) for k, v in timelines.items()},
+                         tick - 1, lang=lang)
     return text, lanes, growth
 
 
 def build(ctx, data, lang: str = i18n.DEFAULT):
+    tr = i18n.Texts(lang)
     pick = data.picks["race"]
     timelines = {"ar": data.timelines[pick["ar"]], "streaming": data.timelines[pick["streaming"]]}
-    text, lanes, growth = view(timelines, pick["tick"])
+    text, lanes, growth = view(timelines, pick["tick"], lang=lang)
     longest = max(len(t.trace.steps) for t in timelines.values())
     state = gr.State(timelines)
     with body(6) as (views, words):
         with views:
             v_lanes = gr.HTML(lanes, elem_id="tour-viz-6", elem_classes=["tour-viz"])
-            tick = gr.Slider(1, longest, value=pick["tick"], step=1, label="Forward passes so far",
+            tick = gr.Slider(1, longest, value=pick["tick"], step=1, label=tr("ch6.tick"),
                              elem_id="tour6-tick")
             v_growth = gr.HTML(growth)
         with words:
             v_text = gr.HTML(text, elem_id="tour-text-6")
             with try_box():
-                gr.Markdown("**Try it:** race both decoders live with another τ; the race then plays "
-                            "out one forward per tick.")
+                gr.Markdown(tr("ch6.try"))
                 from .. import knobs
                 tau, no_tau = knobs.tau(elem_id="tour6-tau")
-                btn = gr.Button("Race live", elem_id="tour-try-6")
+                btn = gr.Button(tr("ch6.button"), elem_id="tour-try-6")
 
-    tick.release(lambda t, k: view(t, k), [state, tick], [v_text, v_lanes, v_growth], api_name=False,
+    tick.release(lambda t, k: view(t, k, lang=lang), [state, tick], [v_text, v_lanes, v_growth], api_name=False,
                  show_progress="hidden", queue=False)
 
     def run(t, nt):
@@ -82,7 +82,7 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
         """The finished race replayed one forward per tick (no forwards run: outside the pool)."""
         top = max(x.num_steps for x in live.values())
         for k in range(1, top + 1):
-            yield [gr.Slider(1, top, value=k, step=1)] + list(view(live, k, playing=k < top))
+            yield [gr.Slider(1, top, value=k, step=1)] + list(view(live, k, playing=k < top, lang=lang))
             if k < top:
                 time.sleep(PLAY_TICK_S)
 

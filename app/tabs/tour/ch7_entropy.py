@@ -12,7 +12,7 @@ from .data import LAW_MAX_NEW
 from .frame import body, live_decode, pool, try_box
 from .words import colour, narration, term
 
-TITLE = "7 · Entropy decides speed"
+TITLE = i18n.text(i18n.DEFAULT, "ch7.title")
 
 
 def class_mean(rows: list[dict], cls: str, key: str) -> float:
@@ -20,40 +20,38 @@ def class_mean(rows: list[dict], cls: str, key: str) -> float:
     return sum(vals) / len(vals) if vals else float("nan")
 
 
-def view(rows: list[dict], low, high, yours: dict | None = None):
+def title(lang: str = i18n.DEFAULT) -> str:
+    return i18n.text(lang, "ch7.title")
+
+
+def view(rows: list[dict], low, high, yours: dict | None = None, lang: str = i18n.DEFAULT):
+    tr = i18n.Texts(lang)
     (ltl, lstep), (htl, hstep) = low, high
     ls, hs = ltl.trace.steps[lstep], htl.trace.steps[hstep]
     slowest = min(rows, key=lambda r: r["tokens_per_forward"])
     paras = [
-        "Each point is one prompt decoded by the bundled model: across, the mean entropy of the "
-        f"slots when they were filled; up, {term('tpf')}.",
-        f"Counting is nearly certain (mean entropy {class_mean(rows, 'counting', 'entropy'):.2f} nats): many "
-        f"masks fall under τ at once, {class_mean(rows, 'counting', 'tokens_per_forward'):.1f} tokens per "
-        f"forward. Plays (prose) are not ({class_mean(rows, 'plays', 'entropy'):.2f} nats): about "
-        f"{class_mean(rows, 'plays', 'tokens_per_forward'):.1f} per forward, no faster than AR.",
-        f"<b>Below 1?</b> {slowest['id']} makes {slowest['tokens_per_forward']:.2f} tokens per forward: fewer "
-        "tokens than forwards. A slot filled by one forward commits only in a later one: its KV must be "
-        "computed with its token as input, and the forward that filled it saw a mask there. When each "
-        "forward fills one slot this pipelines to about one token per forward; a far fill that waits behind "
-        "an open mask, and the last fill before the stop token, cost forwards that commit nothing.",
-        f"Below, left: counting step {lstep} fills {len(ls.filled)} masks at once ({colour('state-new')}). "
-        f"Right: a play's step {hstep}: no mask under τ, so one slot is filled (the lowest score) and "
-        f"{len(hs.masks) - len(hs.filled)} stay masks ({colour('state-mask')}). Both on the same scale.",
+        tr("ch7.p1", tpf=term("tpf", lang=lang)),
+        tr("ch7.p2", count_h=class_mean(rows, "counting", "entropy"),
+           count_tpf=class_mean(rows, "counting", "tokens_per_forward"),
+           plays_h=class_mean(rows, "plays", "entropy"), plays_tpf=class_mean(rows, "plays", "tokens_per_forward")),
+        tr("ch7.p3", id=slowest["id"], tpf=slowest["tokens_per_forward"]),
+        tr("ch7.p4", low_step=lstep, filled=len(ls.filled), new_colour=colour("state-new", lang=lang),
+           high_step=hstep, stay=len(hs.masks) - len(hs.filled), mask_colour=colour("state-mask", lang=lang)),
     ]
     if yours:
-        paras.append(f"<b>Your prompt</b>: mean entropy {yours['entropy']:.2f} nats, "
-                     f"{yours['tokens_per_forward']:.2f} tokens per forward (the star).")
+        paras.append(tr("ch7.yours", entropy=yours["entropy"], tpf=yours["tokens_per_forward"]))
     top = max(figs.max_score(ltl, lstep), figs.max_score(htl, hstep)) * 1.1
-    small = dict(y_max=top, height=figs.SMALL)
-    text = narration(paras)
-    law = entropy.law_figure(rows, yours=[{**yours, "label": "your prompt"}] if yours else ())
-    return (text, law, figs.score_bars(ltl, lstep, f"Counting, step {lstep}", **small),
-            figs.score_bars(htl, hstep, f"A play, step {hstep}", **small))
+    small = dict(y_max=top, height=figs.SMALL, lang=lang)
+    text = narration(paras, lang=lang)
+    law = entropy.law_figure(rows, yours=[{**yours, "label": tr("ch7.your_prompt")}] if yours else (), lang=lang)
+    return (text, law, figs.score_bars(ltl, lstep, tr("ch7.bars_low", step=lstep), **small),
+            figs.score_bars(htl, hstep, tr("ch7.bars_high", step=hstep), **small))
 
 
 def build(ctx, data, lang: str = i18n.DEFAULT):
+    tr = i18n.Texts(lang)
     low, high = data.at("entropy_low"), data.at("entropy_high")
-    text, law, bars_low, bars_high = view(data.law_rows, low, high)
+    text, law, bars_low, bars_high = view(data.law_rows, low, high, lang=lang)
     with body(7) as (views, words):
         with views:
             v_law = gr.Plot(law, show_label=False, elem_id="tour-viz-7", elem_classes=["tour-viz"])
@@ -63,15 +61,15 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
         with words:
             v_text = gr.HTML(text, elem_id="tour-text-7")
             with try_box():
-                prompt = gr.Textbox("Count by 3 from 3 to 60:", label="Try it: where does your prompt land?",
-                                    lines=2, max_length=400)
-                btn = gr.Button("Decode live", elem_id="tour-try-7")
+                # the prompt stays English: it is what the bundled (English) model reads
+                prompt = gr.Textbox("Count by 3 from 3 to 60:", label=tr("ch7.try"), lines=2, max_length=400)
+                btn = gr.Button(tr("ch7.button"), elem_id="tour-try-7")
 
     def run(prompt):
         trace = live_decode(ctx, prompt, "streaming", make_config(max_new_tokens=LAW_MAX_NEW)).trace
-        yours = {"id": "yours", "class": "your prompt", "entropy": round(entropy.fill_entropy(trace), 3),
+        yours = {"id": "yours", "class": tr("ch7.your_prompt"), "entropy": round(entropy.fill_entropy(trace), 3),
                  "tokens_per_forward": round(trace.stats()["tokens_per_forward"], 2)}
-        out = view(data.law_rows, low, high, yours)
+        out = view(data.law_rows, low, high, yours, lang=lang)
         return out[0], out[1]
 
     btn.click(run, [prompt], [v_text, v_law], api_name=i18n.api_name("tour_entropy", lang), **pool(ctx))

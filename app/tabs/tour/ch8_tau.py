@@ -18,7 +18,7 @@ from .data import TAU_CLASS, TAU_MAX_NEW
 from .frame import body, pool, try_box
 from .words import colour, narration, term
 
-TITLE = "8 · What τ trades: speed or right answers"
+TITLE = i18n.text(i18n.DEFAULT, "ch8.title")
 
 
 def questions() -> list[dict]:
@@ -49,16 +49,22 @@ def answer_all(lm, prompts: list[dict], config, time_limit_s: float | None = Non
     return out
 
 
-def wrong_answers_html(row: dict) -> str:
+def title(lang: str = i18n.DEFAULT) -> str:
+    return i18n.text(lang, "ch8.title")
+
+
+def wrong_answers_html(row: dict, lang: str = i18n.DEFAULT) -> str:
+    tr = i18n.Texts(lang)
     wrong = [o for o in row["outputs"] if not o["right"]]
     if not wrong:
-        return f'<div class="tour-wrong"><b>τ = {row["threshold"]:g}</b>: every answer right.</div>'
-    items = "".join(f"<li>{escape(o['question'])} → <b>{escape(o['got'] or 'no answer')}</b> "
-                    f"(right: {escape(o['answer'])})</li>" for o in wrong)
-    return f'<div class="tour-wrong"><b>Wrong at τ = {row["threshold"]:g}</b><ul>{items}</ul></div>'
+        return f'<div class="tour-wrong">{tr("ch8.all_right", tau=row["threshold"])}</div>'
+    items = "".join(tr("ch8.wrong_item", question=escape(o["question"]), got=escape(o["got"] or tr("ch8.no_answer")),
+                       answer=escape(o["answer"])) for o in wrong)
+    return f'<div class="tour-wrong">{tr("ch8.wrong", tau=row["threshold"], items=items)}</div>'
 
 
-def view(sweep: dict, yours: dict | None = None):
+def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT):
+    tr = i18n.Texts(lang)
     rows = sweep["rows"]
     total = rows[0]["total"] if rows else 0
     safe = [r for r in rows if r["right"] == r["total"]]
@@ -66,29 +72,27 @@ def view(sweep: dict, yours: dict | None = None):
     worst = min(rows, key=lambda r: (r["right"], -r["threshold"])) if rows else None
     low = rows[0] if rows else None
     paras = [
-        f"{term('tau', 'τ')} is the knob a user turns: a mask fills when its score is under τ. A larger τ "
-        "fills more masks per forward, so it is faster, but it also accepts tokens the model is less sure of.",
-        f"Here the bundled model answers the suite's {total} arithmetic questions at each τ. The "
-        f"{colour('decoder-streaming')} line is speed ({term('tpf')}); the {colour('right')} bars count "
-        "right answers (the final number after ####).",
+        tr("ch8.p1", tau=term("tau", "τ", lang=lang)),
+        tr("ch8.p2", total=total, line_colour=colour("decoder-streaming", lang=lang), tpf=term("tpf", lang=lang),
+           bar_colour=colour("right", lang=lang)),
     ]
     if low and worst:
-        safe_words = (f" Up to τ = {fastest_safe['threshold']:g} every answer stays right, at "
-                      f"{fastest_safe['tokens_per_forward']:.2f} per forward." if fastest_safe else "")
-        paras.append(
-            f"At τ = {low['threshold']:g}: {low['tokens_per_forward']:.2f} tokens per forward, "
-            f"{low['right']} of {total} right.{safe_words} At τ = {worst['threshold']:g}: "
-            f"{worst['tokens_per_forward']:.2f} per forward but only {worst['right']} of {total} right: a digit "
-            "filled while the model was unsure is committed and never revisited.")
+        safe_words = (tr("ch8.safe", tau=fastest_safe["threshold"], tpf=fastest_safe["tokens_per_forward"])
+                      if fastest_safe else "")
+        paras.append(tr("ch8.p3", low_tau=low["threshold"], low_tpf=low["tokens_per_forward"],
+                        low_right=low["right"], total=total, safe=safe_words, worst_tau=worst["threshold"],
+                        worst_tpf=worst["tokens_per_forward"], worst_right=worst["right"]))
     if yours:
-        paras.append(f"<b>Your run</b> at τ = {yours['threshold']:g}: {yours['right']} of {yours['total']} "
-                     f"right, {yours['tokens_per_forward']:.2f} tokens per forward (the star).")
+        paras.append(tr("ch8.yours", tau=yours["threshold"], right=yours["right"], total=yours["total"],
+                        tpf=yours["tokens_per_forward"]))
     shown = yours or worst
-    return narration(paras), figs.tau_figure(rows, yours), wrong_answers_html(shown) if shown else ""
+    return (narration(paras, lang=lang), figs.tau_figure(rows, yours, lang=lang),
+            wrong_answers_html(shown, lang) if shown else "")
 
 
 def build(ctx, data, lang: str = i18n.DEFAULT):
-    text, fig, wrong = view(data.tau_sweep)
+    tr = i18n.Texts(lang)
+    text, fig, wrong = view(data.tau_sweep, lang=lang)
     with body(8) as (views, words):
         with views:
             v_fig = gr.Plot(fig, show_label=False, elem_id="tour-viz-8", elem_classes=["tour-viz"])
@@ -97,15 +101,14 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
             v_text = gr.HTML(text, elem_id="tour-text-8")
             with try_box():
                 from .. import knobs
-                tau = knobs.number("threshold", value=2.0, elem_id="tour8-tau",
-                                   label="Try it: answer the questions live at this τ")
-                btn = gr.Button("Answer live", elem_id="tour-try-8")
+                tau = knobs.number("threshold", value=2.0, elem_id="tour8-tau", label=tr("ch8.try"))
+                btn = gr.Button(tr("ch8.button"), elem_id="tour-try-8")
 
     def run(t):
         config = make_config(threshold=t, max_new_tokens=TAU_MAX_NEW)
         prompts = questions()
         work = gpu.Work.of(config.max_new_tokens, config.window, ["streaming"] * len(prompts), ctx.limits)
         outputs = gpu.run_on_gpu(answer_all, ctx.models.wedlm, prompts, config, work.time_limit_s, work=work)
-        return view(data.tau_sweep, answer_row(config.threshold, outputs))
+        return view(data.tau_sweep, answer_row(config.threshold, outputs), lang=lang)
 
     btn.click(run, [tau], [v_text, v_fig, v_wrong], api_name=i18n.api_name("tour_tau", lang), **pool(ctx))
