@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
+from .. import i18n
 from . import palette
 from .timeline import Timeline
 
@@ -38,7 +39,7 @@ def _y_axis(top_value: float, height: int, unit: str) -> str:
     return "".join(out)
 
 
-def entropy_bars_title(timeline: Timeline, step: int) -> str:
+def entropy_bars_title(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     """What the bars of `step` show; says why there are none when there are none."""
     trace = timeline.trace
     if trace.decoder == "ar":
@@ -53,7 +54,7 @@ def entropy_bars_title(timeline: Timeline, step: int) -> str:
     return f"Step {step}: every slot of the window is filled; no mask was left to score"
 
 
-def entropy_bars(timeline: Timeline, step: int, height: int = 240) -> str:
+def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i18n.DEFAULT) -> str:
     """The open masks' scores at `step` (entropy H stacked with λ·d) against the τ line; AR: the
     next-token head's entropy of the last AR_BARS forwards up to `step`."""
     trace = timeline.trace
@@ -65,7 +66,7 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240) -> str:
         s = trace.steps[step]
         bars = [(m.pos, m.entropy, max(0.0, m.score - m.entropy), m.selected) for m in s.masks]
         tau = s.threshold
-    title = f'<div class="charttitle">{escape(entropy_bars_title(timeline, step))}</div>'
+    title = f'<div class="charttitle">{escape(entropy_bars_title(timeline, step, lang))}</div>'
     if not bars:
         return title + '<p class="note chart-empty">No bars at this step.</p>'
     top = max([h + d for _, h, d, _ in bars] + [tau or 0.0, 0.5]) * 1.08
@@ -100,10 +101,10 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240) -> str:
               '<span class="key" style="background:var(--state-mask)"></span>stays a mask '
               + ('<span class="key" style="background:#94a3b8"></span>λ·d (distance penalty) '
                  '<span class="key tau-key"></span>τ' if trace.decoder != "ar" else "") + '</div>')
-    return title + _frame(height, body, entropy_bars_title(timeline, step)) + legend
+    return title + _frame(height, body, entropy_bars_title(timeline, step, lang)) + legend
 
 
-def prefix_growth(timeline: Timeline, height: int = 240) -> str:
+def prefix_growth(timeline: Timeline, height: int = 240, lang: str = i18n.DEFAULT) -> str:
     """Committed tokens against forward passes, the AR pace (one per forward) dotted, and one
     marker per step (shown while that step is)."""
     y_values = timeline.committed_after
@@ -128,7 +129,7 @@ def prefix_growth(timeline: Timeline, height: int = 240) -> str:
     return title + _frame(height, body, "Committed tokens after each forward pass")
 
 
-def entropy_heatmap(timeline: Timeline, height: int = 260) -> str:
+def entropy_heatmap(timeline: Timeline, height: int = 260, lang: str = i18n.DEFAULT) -> str:
     """The entropy of every open mask at every step on the fixed scale, a row per step (AR: a
     column per predicted position); the shown step's row is outlined."""
     trace = timeline.trace
@@ -170,4 +171,4 @@ def entropy_heatmap(timeline: Timeline, height: int = 260) -> str:
             + f'<text x="10" y="{TOP + plot_h / 2:.0f}" class="axis" transform="rotate(-90 10 {TOP + plot_h / 2:.0f})" '
               f'text-anchor="middle">{escape(ylabel)}</text>'
             + f'<text x="{LEFT + plot_w / 2:.0f}" y="{height - 6}" class="axis" text-anchor="middle">logical position</text>')
-    return title + _frame(height, body, "Entropy of every open mask at every step") + palette.entropy_legend_html()
+    return title + _frame(height, body, "Entropy of every open mask at every step") + palette.entropy_legend_html(lang)

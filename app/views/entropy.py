@@ -14,6 +14,7 @@ from wedlm import DecodeConfig, decode, decode_steps
 from wedlm.paths import ASSETS_DIR
 from wedlm.suite import THRESHOLD_GRID, read_prompts
 
+from .. import i18n
 from . import palette
 from .figures import make_figure
 
@@ -84,7 +85,8 @@ def recorded_suite(path: Path = RECORDED_SUITE) -> dict | None:
         return None
 
 
-def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dict] = ()) -> go.Figure:
+def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dict] = (),
+               lang: str = i18n.DEFAULT) -> go.Figure:
     """Entropy against tokens per forward, one colour per class (hover for a prompt's name);
     `yours`: trace_point()s drawn as stars; the τ line marks where the cliff is."""
     data = []
@@ -118,13 +120,13 @@ def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dic
         annotations.append(dict(text="Run the suite to measure it", showarrow=False, xref="paper",
                                 yref="paper", x=0.5, y=0.5))
     layout["annotations"] = annotations
-    return make_figure(data, "Low entropy, many tokens per forward", 460, **layout)
+    return make_figure(data, "Low entropy, many tokens per forward", 460, lang=lang, **layout)
 
 
 def tau_sweep(lm, prompt: str, config: DecodeConfig,
-              time_limit_s: float | None = None) -> tuple[list[dict], go.Figure]:
+              time_limit_s: float | None = None, lang: str = i18n.DEFAULT) -> tuple[list[dict], go.Figure]:
     rows = tau_sweep_rows(lm, prompt, config, time_limit_s)
-    return rows, sweep_figure(rows)
+    return rows, sweep_figure(rows, lang)
 
 
 def tau_sweep_rows(lm, prompt: str, config: DecodeConfig,
@@ -170,7 +172,7 @@ def tau_sweep_steps(lm, prompt: str, config: DecodeConfig,
     yield rows
 
 
-def sweep_diff_html(rows: list[dict]) -> str:
+def sweep_diff_html(rows: list[dict], lang: str = i18n.DEFAULT) -> str:
     """How each changed output differs from τ = none: the shared start, then where it departs
     (marked) against what τ = none wrote there."""
     from html import escape
@@ -193,7 +195,7 @@ def sweep_diff_html(rows: list[dict]) -> str:
             f'different character)<ul>{"".join(items)}</ul></div>')
 
 
-def sweep_point(rows: list[dict], threshold: float | None) -> dict | None:
+def sweep_point(rows: list[dict], threshold: float | None, lang: str = i18n.DEFAULT) -> dict | None:
     """The swept prompt at τ as a point of the law plot, when τ is one of the sweep's."""
     key = "none" if threshold is None else threshold
     row = next((r for r in rows if r["threshold"] == key), None)
@@ -201,7 +203,7 @@ def sweep_point(rows: list[dict], threshold: float | None) -> dict | None:
                                      "tokens_per_forward": row["tokens_per_forward"]}
 
 
-def sweep_figure(rows: list[dict]) -> go.Figure:
+def sweep_figure(rows: list[dict], lang: str = i18n.DEFAULT) -> go.Figure:
     """TPF against τ: streaming (solid) and verified (dotted, beyond the paper). A marker is a
     red cross where the output differs from τ = none, a green circle where it is the same."""
     x = [str(r["threshold"]) for r in rows]
@@ -217,7 +219,7 @@ def sweep_figure(rows: list[dict]) -> go.Figure:
                           hovertemplate="τ = %{x}<br>TPF %{y:.2f}<br>%{customdata[0]}<extra>" + name + "</extra>",
                           marker=dict(size=11, symbol=["x" if c else "circle" for c in changed],
                                       color=["#dc2626" if c else "#16a34a" for c in changed])))
-    return make_figure(lines, "τ sweep (red ✕: output differs from τ = none; green ●: the same)", 380,
+    return make_figure(lines, "τ sweep (red ✕: output differs from τ = none; green ●: the same)", 380, lang=lang,
                        xaxis=dict(title=dict(text="threshold τ"), type="category"),
                        yaxis=dict(title=dict(text="tokens per forward")),
                        legend=dict(orientation="h", y=-0.3))

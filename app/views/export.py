@@ -7,6 +7,7 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
+from .. import i18n
 from . import palette, stepper
 from .timeline import Timeline
 
@@ -29,7 +30,7 @@ def _box(view: str, elem_id: str) -> str:
     return f'<div id="{elem_id}">{stepper.slot_html(KEY, view)}</div>'
 
 
-def replay_html(timeline: Timeline, start: int | None = None) -> str:
+def replay_html(timeline: Timeline, start: int | None = None, lang: str = i18n.DEFAULT) -> str:
     """One HTML file: the stepper with every view of every step (drawn like the app's), opened
     at step `start` (default: the first)."""
     trace = timeline.trace
@@ -38,7 +39,8 @@ def replay_html(timeline: Timeline, start: int | None = None) -> str:
                f"{stats.get('tokens_per_forward', 0):.2f} per forward") if stats else "unfinished decode"
     rows = "".join(f'<div class="{"export-grid" if len(row) > 1 else "export-row"}">'
                    + "".join(_box(v, i) for v, i in row) + "</div>" for row in LAYOUT)
-    bundle = stepper.bundle_html(timeline, KEY, start=0 if start is None else start, keys=True)
+    bundle = stepper.bundle_html(timeline, KEY, start=0 if start is None else start, keys=True,
+                                 lang=lang)
     return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f'<title>WeDLM trace replay</title><style>{STYLE}{EXPORT_CSS}</style></head><body>'
@@ -47,6 +49,6 @@ def replay_html(timeline: Timeline, start: int | None = None) -> str:
             f'<div id="stepper">{bundle}</div>{rows}<script>{SCRIPTS}</script></body></html>')
 
 
-def figures_html(timeline: Timeline, step: int) -> str:
+def figures_html(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     """Every view of one step: the replay, opened at `step`."""
-    return replay_html(timeline, start=step)
+    return replay_html(timeline, start=step, lang=lang)

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
+from .. import i18n
 from . import palette
 from .timeline import Timeline
 
 AXIS = dict(gridcolor="#e5e7eb", zerolinecolor="#d1d5db", automargin=True)
 
 
-def make_figure(data: list[dict], title: str, height: int, **layout) -> go.Figure:
+def make_figure(data: list[dict], title: str, height: int, *, lang: str = i18n.DEFAULT, **layout) -> go.Figure:
     """A figure with the explorer's look and an explicit height (never zero)."""
     base = dict(title=dict(text=title, font=dict(size=14)), height=height, font=dict(size=12),
                 margin=dict(l=50, r=20, t=40, b=40), plot_bgcolor="white", paper_bgcolor="white",
@@ -23,7 +24,7 @@ def make_figure(data: list[dict], title: str, height: int, **layout) -> go.Figur
     return go.Figure({"data": data, "layout": base}, _validate=False)
 
 
-def training_mask_figure(is_mask: list[bool], block_size: int) -> go.Figure:
+def training_mask_figure(is_mask: list[bool], block_size: int, lang: str = i18n.DEFAULT) -> go.Figure:
     """The dual-stream training mask (2L × 2L), built by the training code itself."""
     import torch
     from wedlm.training.objective import training_mask
@@ -32,15 +33,15 @@ def training_mask_figure(is_mask: list[bool], block_size: int) -> go.Figure:
     names = [f"x0:{i}" for i in range(length)] + [f"xt:{i}{'[M]' if is_mask[i] else ''}" for i in range(length)]
     heat = dict(type="heatmap", z=allowed, x=names, y=names, colorscale=[[0, palette.NO_ATTEND_COLOUR], [1, palette.ATTEND_COLOUR]],
                 showscale=False, xgap=1, ygap=1, hovertemplate="%{y} sees %{x}: %{z}<extra></extra>")
-    return make_figure([heat], f"Dual-stream training mask (L = {length}, blocks of {block_size})", 560,
+    return make_figure([heat], f"Dual-stream training mask (L = {length}, blocks of {block_size})", 560, lang=lang,
                        xaxis=dict(tickangle=-60), yaxis=dict(autorange="reversed"))
 
 
-def entropy_bars(timeline: Timeline, step: int) -> go.Figure:
+def entropy_bars(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> go.Figure:
     """The open masks' scores at `step` (entropy + λ·d) against τ; AR: the next-token head's
     entropy at every step so far (it fills one slot per forward whatever the entropy)."""
     if timeline.trace.decoder == "ar":
-        return _ar_entropy_bars(timeline, step)
+        return _ar_entropy_bars(timeline, step, lang)
     s = timeline.trace.steps[step]
     data = []
     if s.masks:
@@ -58,24 +59,24 @@ def entropy_bars(timeline: Timeline, step: int) -> go.Figure:
                              name=f"τ = {s.threshold:g}", line=dict(color=palette.THRESHOLD_COLOUR, dash="dash")))
     title = (f"Step {step}: open masks, score = H + λ·d (orange = filled, grey = stays a mask)"
              if s.masks else f"Step {step}: no open masks")
-    return make_figure(data, title, 320, barmode="stack",
+    return make_figure(data, title, 320, lang=lang, barmode="stack",
                        xaxis=dict(title=dict(text="mask slot (logical position)"), type="category"),
                        yaxis=dict(title=dict(text="nats")), legend=dict(orientation="h", y=-0.35))
 
 
-def _ar_entropy_bars(timeline: Timeline, step: int) -> go.Figure:
+def _ar_entropy_bars(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> go.Figure:
     steps = timeline.trace.steps[: step + 1]
     fills = [(s.index, f) for s in steps for f in s.filled]
     colours = [palette.STATE_COLOURS["new"] if k == step else palette.STATE_COLOURS["committed"] for k, _ in fills]
     bar = dict(type="bar", x=[str(f.pos) for _, f in fills], y=[f.entropy for _, f in fills],
                name="next-token entropy", marker=dict(color=colours), customdata=[f.pos for _, f in fills],
                hovertemplate="position %{x}<br>H = %{y:.3f} nats<extra></extra>")
-    return make_figure([bar], f"AR: next-token entropy up to step {step} (orange = this step)", 320,
+    return make_figure([bar], f"AR: next-token entropy up to step {step} (orange = this step)", 320, lang=lang,
                        xaxis=dict(title=dict(text="predicted position"), type="category"),
                        yaxis=dict(title=dict(text="nats")))
 
 
-def entropy_heatmap(timeline: Timeline) -> go.Figure:
+def entropy_heatmap(timeline: Timeline, lang: str = i18n.DEFAULT) -> go.Figure:
     """Entropy of every open mask at every step on the fixed scale (0 to palette.ENTROPY_MAX
     nats); AR: one row, the next-token head's entropy at each position it predicted."""
     steps = timeline.trace.steps
@@ -85,7 +86,7 @@ def entropy_heatmap(timeline: Timeline) -> go.Figure:
         fills = [f for s in steps for f in s.filled]
         heat = dict(type="heatmap", z=[[f.entropy for f in fills]], x=[f.pos for f in fills],
                     y=["next token"], hovertemplate="position %{x}<br>H = %{z:.2f} nats<extra></extra>", **scale)
-        return make_figure([heat], "AR: the next-token head's entropy at every position", 300,
+        return make_figure([heat], "AR: the next-token head's entropy at every position", 300, lang=lang,
                            xaxis=dict(title=dict(text="logical position")))
     positions = sorted({m.pos for s in steps for m in s.masks})
     col = {p: i for i, p in enumerate(positions)}
@@ -96,12 +97,12 @@ def entropy_heatmap(timeline: Timeline) -> go.Figure:
     heat = dict(type="heatmap", z=z, x=positions, y=list(range(len(steps))),
                 hovertemplate="step %{y}, position %{x}<br>H = %{z:.2f} nats<extra></extra>", **scale)
     return make_figure([heat], f"Entropy of every open mask, step by step (scale fixed at 0–{palette.ENTROPY_MAX:g} nats)",
-                       360, xaxis=dict(title=dict(text="logical position")),
+                       360, lang=lang, xaxis=dict(title=dict(text="logical position")),
                        yaxis=dict(title=dict(text="step"), autorange="reversed"))
 
 
 def prefix_growth(timelines: dict[str, Timeline], current: int | None = None,
-                  colours: dict[str, str] | None = None) -> go.Figure:
+                  colours: dict[str, str] | None = None, lang: str = i18n.DEFAULT) -> go.Figure:
     """Committed output tokens against forward passes, one line per decode, each in its
     decoder's colour (or `colours[name]`); a dashed marker at forward `current + 1`."""
     data, longest = [], 1
@@ -118,7 +119,7 @@ def prefix_growth(timelines: dict[str, Timeline], current: int | None = None,
     if current is not None:
         shapes.append(dict(type="line", x0=current + 1, x1=current + 1, y0=0, y1=1, yref="paper",
                            line=dict(color=palette.THRESHOLD_COLOUR, dash="dash")))
-    return make_figure(data, "Committed prefix growth (dashed line: this step)", 340, shapes=shapes,
+    return make_figure(data, "Committed prefix growth (dashed line: this step)", 340, lang=lang, shapes=shapes,
                        xaxis=dict(title=dict(text="forward passes after prefill")),
                        yaxis=dict(title=dict(text="committed tokens")),
                        legend=dict(orientation="h", y=-0.3))

@@ -5,11 +5,17 @@ from __future__ import annotations
 
 from html import escape
 
+from .. import i18n
 from .timeline import Timeline
 
 LANES = ("ar", "streaming", "block", "verified")
 LANE_TITLES = {"ar": "Autoregressive", "streaming": "WeDLM streaming", "block": "Block (stop-and-wait)",
                "verified": "WeDLM verified (lossless, beyond the paper)"}
+
+
+def lane_title(decoder: str, lang: str = i18n.DEFAULT) -> str:
+    """A lane's title (LANE_TITLES in `lang`); a decoder with no title keeps its name."""
+    return LANE_TITLES.get(decoder, decoder)
 
 
 def tokens_after(timeline: Timeline, forwards: int) -> int:
@@ -46,7 +52,8 @@ def total_seconds(timeline: Timeline) -> float:
     return (r.prefill_s + r.decode_s) if r else sum(s.seconds for s in timeline.trace.steps)
 
 
-def lane_html(timeline: Timeline, forwards: int, ar_speed: float | None, paused: bool = False) -> str:
+def lane_html(timeline: Timeline, forwards: int, ar_speed: float | None, paused: bool = False,
+              lang: str = i18n.DEFAULT) -> str:
     """A lane after `forwards` forwards; paused: a still frame (it says "paused", not "decoding…")."""
     trace = timeline.trace
     forwards = min(forwards, len(trace.steps))
@@ -61,7 +68,7 @@ def lane_html(timeline: Timeline, forwards: int, ar_speed: float | None, paused:
     final = (f'<div class="lanefinal">finished: {stats.get("tokens_per_forward", 0):.2f} tokens per forward, '
              f'{speed:.1f} tokens/s on the wall clock{speedup}</div>') if done else ""  # no spoiler
     return (f'<div class="lane {escape(trace.decoder)}"><div class="lanehead">'
-            f'<b>{escape(LANE_TITLES.get(trace.decoder, trace.decoder))}</b> · {status} · '
+            f'<b>{escape(lane_title(trace.decoder, lang))}</b> · {status} · '
             f'{forwards} forwards · {n} tokens · '
             f'{(n / forwards if forwards else 0):.2f} tokens per forward</div>{final}'
             f'<div class="lanetext">{text}<span class="cursor">▌</span></div></div>')
@@ -77,7 +84,7 @@ def forward_ms(timeline: Timeline) -> tuple[float, float]:
     return sum(ms) / len(ms), sum(s.rows for s in steps) / len(steps)
 
 
-def cost_note(timelines: dict[str, Timeline]) -> str:
+def cost_note(timelines: dict[str, Timeline], lang: str = i18n.DEFAULT) -> str:
     """Why the wall-clock speedup is below the tokens-per-forward ratio, measured on these
     lanes: a forward over R rows costs more than AR's one-row forward."""
     ar, stream = timelines.get("ar"), timelines.get("streaming")
@@ -98,7 +105,7 @@ def cost_note(timelines: dict[str, Timeline]) -> str:
 
 
 def race_frame(timelines: dict[str, Timeline], tick: int, wall_clock: bool, seconds_per_tick: float,
-               paused: bool = False) -> tuple[str, bool]:
+               paused: bool = False, lang: str = i18n.DEFAULT) -> tuple[str, bool]:
     """HTML of all lanes at `tick` (the cost note once every lane has finished); and whether
     every lane has finished. paused: a still frame, not a replay in motion."""
     ar = timelines.get("ar")
@@ -110,7 +117,7 @@ def race_frame(timelines: dict[str, Timeline], tick: int, wall_clock: bool, seco
             continue
         forwards = forwards_by(tl, tick * seconds_per_tick) if wall_clock else tick
         finished &= forwards >= len(tl.trace.steps)
-        parts.append(lane_html(tl, forwards, ar_speed, paused))
+        parts.append(lane_html(tl, forwards, ar_speed, paused, lang))
     if finished:
-        parts.append(cost_note(timelines))
+        parts.append(cost_note(timelines, lang))
     return "".join(parts), finished

@@ -10,6 +10,7 @@ from html import escape
 
 from wedlm.analysis import MAX_TEXT_CHARS, MAX_TEXT_TOKENS, Lens, check_text, lens_at, lens_steps, regroup
 
+from .. import i18n
 from .palette import ENTROPY_MAX as ENTROPY_SCALE_MAX, entropy_colour  # the one fixed entropy scale
 
 
@@ -22,6 +23,16 @@ RERUN_NOTE = ("Re-run with the model: at this τ and λ a step fills a slot behi
               "mask, so later masks see a token to their right that the recorded entropies never "
               "saw; re-grouping from them would not be exact.")
 DECODE_NOTE = "A forced streaming decode of this text (the model picks the slots, the text gives the tokens)."
+
+
+def colour_by_labels(lang: str = i18n.DEFAULT) -> dict[str, str]:
+    """COLOUR_BY in `lang`: the radio's label -> the lens's colouring ("fill", "frontier", "head")."""
+    return dict(COLOUR_BY)
+
+
+def limits_note(lang: str = i18n.DEFAULT) -> str:
+    """LIMITS_NOTE in `lang`."""
+    return LIMITS_NOTE
 
 
 @dataclass
@@ -73,7 +84,7 @@ def _shown(text: str, is_stop: bool) -> str:
     return escape(shown) if shown else "∅"
 
 
-def legend_html() -> str:
+def legend_html(lang: str = i18n.DEFAULT) -> str:
     stops = ", ".join(entropy_colour(ENTROPY_SCALE_MAX * x) for x in (0, 0.25, 0.5, 0.75, 1))
     return (f'<div class="lens-legend"><span>entropy 0</span><span class="ramp" '
             f'style="background:linear-gradient(to right, {stops})"></span>'
@@ -81,7 +92,7 @@ def legend_html() -> str:
             f'<span class="lgroup sample">one box = committed by one forward</span></div>')
 
 
-def view_html(view: LensView | None, colour_by: str = "fill", title: str = "") -> str:
+def view_html(view: LensView | None, colour_by: str = "fill", title: str = "", lang: str = i18n.DEFAULT) -> str:
     if view is None:
         return ""
     lz, g = view.lens, view.lens.grouping

@@ -5,6 +5,7 @@ from html import escape
 
 from wedlm.reorder import leading_filled, physical_order
 
+from .. import i18n
 from . import render
 
 CAUSAL = """### 1. Causal attention and the KV cache
@@ -39,7 +40,15 @@ slots (a mask predicts its own token, no shift), weighted 1/γ, averaged with th
 on x0. The mask below is built by the project's training code."""
 
 
-def playground(window_size: int, filled: list[int], start: int = 100) -> tuple[str, str, str]:
+LESSONS = {"causal": CAUSAL, "reorder": REORDER, "streaming": STREAMING, "training": TRAINING}
+
+
+def lesson(name: str, lang: str = i18n.DEFAULT) -> str:
+    """A lesson's Markdown ("causal", "reorder", "streaming", "training") in `lang`."""
+    return LESSONS[name]
+
+
+def playground(window_size: int, filled: list[int], start: int = 100, lang: str = i18n.DEFAULT) -> tuple[str, str, str]:
     """The window with `filled` slots (indices) filled: both orders with the commit, and the
     attention mask in both orders, drawn by the same code as the Decode tab's views."""
     window = [("T" if i in filled else None) for i in range(window_size)]
@@ -47,9 +56,9 @@ def playground(window_size: int, filled: list[int], start: int = 100) -> tuple[s
     commit = leading_filled(window)
     labels = ["[M]" if t is None else f"t{i}" for i, t in enumerate(window)]
     kinds = render.slot_kinds(window, commit)
-    html = (f'<div class="orders">{render.order_rows(window, order, start, labels, kinds)}'
+    html = (f'<div class="orders">{render.order_rows(window, order, start, labels, kinds, lang=lang)}'
             f'<div class="note">Position ids in physical order: {escape(str([start + i for i in order]))}. '
             f'{commit} leading filled slot(s) commit: their KV is kept (green). Other filled slots are '
             f'recomputed next step; masks are predicted at their own slot.</div></div>')
-    return (html, render.grid_html(window, order, start, start, labels, kinds, logical=False),
-            render.grid_html(window, order, start, start, labels, kinds, logical=True))
+    return (html, render.grid_html(window, order, start, start, labels, kinds, logical=False, lang=lang),
+            render.grid_html(window, order, start, start, labels, kinds, logical=True, lang=lang))

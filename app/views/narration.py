@@ -6,6 +6,8 @@ from __future__ import annotations
 from wedlm import Trace
 from wedlm.decoders.records import MaskSlot, StepRecord
 
+from .. import i18n
+
 MAX_LISTED = 6  # tokens named in one sentence before "…"
 
 
@@ -19,7 +21,7 @@ def token_text(trace: Trace, token: int | None) -> str:
     return "'" + text.replace("\n", "↵").replace("\t", "→") + "'"
 
 
-def positions_text(positions: list[int]) -> str:
+def positions_text(positions: list[int], lang: str = i18n.DEFAULT) -> str:
     """[56, 57, 58, 59, 62] -> '56–59, 62'."""
     runs: list[list[int]] = []
     for p in sorted(positions):
@@ -48,7 +50,7 @@ def _plural(n: int, one: str, many: str) -> str:
     return one if n == 1 else many
 
 
-def narrate(trace: Trace, index: int) -> list[str]:
+def narrate(trace: Trace, index: int, lang: str = i18n.DEFAULT) -> list[str]:
     """Two to four sentences about step `index` of `trace`."""
     s = trace.steps[index]
     if trace.decoder == "ar":

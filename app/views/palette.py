@@ -3,6 +3,8 @@ fixed entropy scale. CSS reads these through variables (css_variables), Plotly f
 exported HTML read them from here, so every view speaks the same colours."""
 from __future__ import annotations
 
+from .. import i18n
+
 # Token states: colours, labels, edges and marks live in the library (wedlm/palette.py), which
 # draws them too (wedlm/animate.py); one source.
 from wedlm.palette import (STATE_COLOURS, STATE_EDGES, STATE_LABELS, STATE_MARKS,  # noqa: F401 (re-exported)
@@ -54,7 +56,7 @@ COLOUR_WORDS = {  # hex -> the word for it (one word per hex, no two hexes share
 }
 
 
-def colour_word(role: str) -> str:
+def colour_word(role: str, lang: str = i18n.DEFAULT) -> str:
     """The word a sentence uses for a role's colour ("orange" for state-new)."""
     return COLOUR_WORDS[ROLE_COLOURS[role]]
 
@@ -77,7 +79,7 @@ def entropy_colour(h: float | None) -> str:
     return "#%02x%02x%02x" % tuple(light)
 
 
-def entropy_legend_html() -> str:
+def entropy_legend_html(lang: str = i18n.DEFAULT) -> str:
     """The scale's legend, shown beside every view coloured by entropy."""
     stops = ", ".join(f"{entropy_colour(ENTROPY_MAX * x)} {round(100 * x)}%" for x in (0, 0.25, 0.5, 0.75, 1))
     return (f'<div class="entropy-legend"><span>entropy 0</span>'

@@ -9,6 +9,7 @@ from html import escape
 
 from wedlm.reorder import visibility
 
+from .. import i18n
 from . import narration, palette
 from .timeline import Timeline
 
@@ -36,7 +37,7 @@ def _step_colour(step: int | None, steps: int) -> str:
     return f"hsl({int(220 - 180 * x)}, 65%, 82%)"
 
 
-def _tooltip(timeline: Timeline, pos: int) -> str:
+def _tooltip(timeline: Timeline, pos: int, lang: str = i18n.DEFAULT) -> str:
     p = timeline.positions.get(pos)
     if p is None or p.token is None:
         return f"position {pos}: mask"
@@ -71,16 +72,17 @@ def verify_mark(kind: str | None) -> str:
     return f'<span class="vmark vm-{kind}" aria-hidden="true">{palette.VERIFY_MARKS[kind]}</span>'
 
 
-def verify_legend() -> str:
+def verify_legend(lang: str = i18n.DEFAULT) -> str:
     return "".join(f'<span class="tok vf-{k} legend">{escape(palette.VERIFY_LABELS[k])}</span>'
                    for k in palette.VERIFY_COLOURS)
 
 
-def state_legend(states=CANVAS_STATES) -> str:
+def state_legend(states=CANVAS_STATES, lang: str = i18n.DEFAULT) -> str:
     return "".join(f'<span class="tok st-{k} legend">{escape(palette.STATE_LABELS[k])}</span>' for k in states)
 
 
-def token_canvas(timeline: Timeline, step: int, colour_by: str = "state", tips: bool = True) -> str:
+def token_canvas(timeline: Timeline, step: int, colour_by: str = "state", tips: bool = True,
+                 lang: str = i18n.DEFAULT) -> str:
     """The output after `step` (its result): every slot with its state; point at one for its story.
     tips=False leaves the per-position stories out (the stepper ships them once per trace, see
     position_tips, rather than once per step). colour_by "page": no colours inline and both
@@ -101,14 +103,14 @@ def token_canvas(timeline: Timeline, step: int, colour_by: str = "state", tips: 
             style = f' style="background:{palette.entropy_colour(p.entropy)}"'
         elif state not in ("mask", "dropped") and colour_by == "step":
             style = f' style="background:{_step_colour(p.fill_step, timeline.num_steps)}"'
-        title = f' title="{escape(_tooltip(timeline, pos))}"' if tips else ""
+        title = f' title="{escape(_tooltip(timeline, pos, lang))}"' if tips else ""
         check = checks.get(pos) if state not in ("mask", "dropped") else None
         vf = f' vf-{check}" data-verify="{check}' if check else ""
         cells.append(f'<span class="tok st-{state}{vf}"{style} data-pos="{pos}" tabindex="0"{title}>'
                      f'{token_label(timeline, token)}{verify_mark(check)}</span>')
-    legend = state_legend() + (palette.entropy_legend_html() if colour_by in ("entropy", "page") else "")
+    legend = state_legend(lang=lang) + (palette.entropy_legend_html(lang) if colour_by in ("entropy", "page") else "")
     if v is not None:
-        legend += verify_legend()
+        legend += verify_legend(lang)
     prompt = escape(timeline.trace.prompt)
     return (f'<div class="canvas"><div class="viewtitle">Output after step {step} '
             f'(the result of forward {step + 1}; tap a token to follow it in every view)</div>'
@@ -116,9 +118,9 @@ def token_canvas(timeline: Timeline, step: int, colour_by: str = "state", tips: 
             f'<div class="tokens">{"".join(cells)}</div><div class="legend">{legend}</div></div>')
 
 
-def position_tips(timeline: Timeline) -> dict[int, str]:
+def position_tips(timeline: Timeline, lang: str = i18n.DEFAULT) -> dict[int, str]:
     """Every output position's story (plain text, the page sets it as a title): the same at every step."""
-    return {pos: _tooltip(timeline, pos) for pos in timeline.positions}
+    return {pos: _tooltip(timeline, pos, lang) for pos in timeline.positions}
 
 
 def canvas_tints(timeline: Timeline) -> dict[str, dict[int, str]]:
@@ -140,14 +142,14 @@ def output_text(timeline: Timeline, step: int) -> str:
     return "".join(tokens.get(i, "") for i in ids)
 
 
-def output_view(timeline: Timeline, step: int) -> str:
+def output_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     text = output_text(timeline, step)
     return (f'<div class="outtext"><div class="viewtitle">Output text after step {step} (committed tokens '
             f'only)</div><div class="outbox">{escape(text) or "<span class=note>nothing committed yet</span>"}'
             f'</div></div>')
 
 
-def step_summary(timeline: Timeline, step: int) -> str:
+def step_summary(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     """One sentence about `step` for a screen reader (plain text)."""
     s = timeline.trace.steps[step]
     end = "; the decode ends" if s.finished else ""
@@ -175,7 +177,7 @@ def slot_kinds(window: list, commit_n: int, stop_ids=(), filled_now=()) -> list[
 
 
 def order_rows(window: list, order: list[int], start: int, labels: list[str], kinds: list[str],
-               checks: dict[int, str] | None = None) -> str:
+               checks: dict[int, str] | None = None, lang: str = i18n.DEFAULT) -> str:
     """The window in logical and physical order; every slot shows its position id. Labels are
     escaped HTML already. checks: the verified decoder's mark by position (verify_marks). Used by
     the Decode tab and by the reorder playground."""
@@ -192,7 +194,7 @@ def order_rows(window: list, order: list[int], start: int, labels: list[str], ki
             f'<div class="row"><span class="lab">physical order (fed to the model)</span><div class="slots">{physical}</div></div>')
 
 
-def order_view(timeline: Timeline, step: int) -> str:
+def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     """Step `step`'s input: the window fed to its forward, in both orders, and the KV cache."""
     s = timeline.trace.steps[step]
     labels = [token_label(timeline, t) for t in s.window]
@@ -208,15 +210,15 @@ def order_view(timeline: Timeline, step: int) -> str:
     more = f'<div class="kv more">…{len(cached) - len(shown)} more</div>' if len(cached) > len(shown) else ""
     checks = verify_marks(timeline, step)
     if s.verify is not None:
-        return _verified_order_view(timeline, step, labels, kinds, checks, more + strip + new)
+        return _verified_order_view(timeline, step, labels, kinds, checks, more + strip + new, lang)
     return (f'<div class="orders"><div class="viewtitle">Step {step}\'s input: the window fed to forward '
             f'{step + 1} ({s.rows} row{"s" if s.rows != 1 else ""})</div>'
             f'<button type="button" class="reorder-play" title="animate the move from logical to physical '
             f'order">▶ Watch the reordering</button>'
-            f'{order_rows(s.window, s.order, s.start, labels, kinds)}'
+            f'{order_rows(s.window, s.order, s.start, labels, kinds, lang=lang)}'
             f'<div class="row"><span class="lab">KV cache: {s.cache_before} → {s.cache_after} tokens</span>'
             f'<div class="slots">{more}{strip}{new}</div></div>'
-            f'<div class="legend">{state_legend(("mask", "committed", "filled", "stop"))}'
+            f'<div class="legend">{state_legend(("mask", "committed", "filled", "stop"), lang)}'
             f'<span class="tok st-mask fills legend">mask this forward fills</span></div>'
             f'<div class="note">Small numbers are position ids (what RoPE sees). Filled slots move in front '
             f'of the masks but keep their ids; the leading filled run (green) commits: its KV stays in the '
@@ -224,7 +226,7 @@ def order_view(timeline: Timeline, step: int) -> str:
 
 
 def _verified_order_view(timeline: Timeline, step: int, labels: list[str], kinds: list[str],
-                         checks: dict[int, str], cache: str) -> str:
+                         checks: dict[int, str], cache: str, lang: str = i18n.DEFAULT) -> str:
     """order_view for the verified decoder (BEYOND THE PAPER): the window with each checked
     draft marked ✓ / ✗, and the AR token this forward found, where it went."""
     s = timeline.trace.steps[step]
@@ -243,11 +245,11 @@ def _verified_order_view(timeline: Timeline, step: int, labels: list[str], kinds
             f'forward {step + 1} ({s.rows} row{"s" if s.rows != 1 else ""}); its drafts checked ✓ / ✗</div>'
             f'<button type="button" class="reorder-play" title="animate the move from logical to physical '
             f'order">▶ Watch the reordering</button>'
-            f'{order_rows(s.window, s.order, s.start, labels, kinds, checks)}{ar}'
+            f'{order_rows(s.window, s.order, s.start, labels, kinds, checks, lang)}{ar}'
             f'<div class="row"><span class="lab">KV cache: {s.cache_before} → {s.cache_after} tokens</span>'
             f'<div class="slots">{cache}</div></div>'
-            f'<div class="legend">{state_legend(("mask", "committed", "filled", "stop"))}'
-            f'<span class="tok st-mask fills legend">mask this forward fills</span>{verify_legend()}</div>'
+            f'<div class="legend">{state_legend(("mask", "committed", "filled", "stop"), lang)}'
+            f'<span class="tok st-mask fills legend">mask this forward fills</span>{verify_legend(lang)}</div>'
             f'<div class="note">Verified decoding (beyond the paper): slot {s.start} holds the AR token the '
             f'previous forward found; each draft after it is checked against the model\'s own next-token '
             f'prediction from the row before it. ✓ agreed and commits; ✗ the first that did not: the AR '
@@ -261,7 +263,7 @@ def _committed_before(timeline: Timeline, step: int) -> list[int]:
     return out
 
 
-def step_table(timeline: Timeline, current: int | None = None) -> str:
+def step_table(timeline: Timeline, current: int | None = None, lang: str = i18n.DEFAULT) -> str:
     """Every step's numbers, the `current` one marked; rows carry data-at-step, so the stepper
     marks the shown step's row in a table drawn once."""
     rows = []
@@ -275,7 +277,7 @@ def step_table(timeline: Timeline, current: int | None = None) -> str:
     return f'<div class="steptable" tabindex="0" role="region" aria-label="every step, one row each"><table>{head}{"".join(rows)}</table></div>'
 
 
-def badge(timeline: Timeline, step: int) -> str:
+def badge(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     trace = timeline.trace
     stats = trace.stats()
     extra = ""
@@ -298,8 +300,8 @@ def badge(timeline: Timeline, step: int) -> str:
             f'{timeline.num_steps}){extra}{meaning}</div>')
 
 
-def narration_html(timeline: Timeline, step: int) -> str:
-    sentences = narration.narrate(timeline.trace, step)
+def narration_html(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
+    sentences = narration.narrate(timeline.trace, step, lang)
     return ('<div class="narration"><div class="viewtitle">What happened at step '
             f'{step} (forward {step + 1})</div><p>{" ".join(escape(t) for t in sentences)}</p></div>')
 
@@ -308,7 +310,7 @@ GRID_CELL, GRID_LABEL, GRID_HEAD = 16, 100, 46  # SVG units: a cell, the row lab
 
 
 def grid_html(window: list, order: list[int], start: int, cache_len: int, labels: list[str],
-              kinds: list[str], logical: bool) -> str:
+              kinds: list[str], logical: bool, lang: str = i18n.DEFAULT) -> str:
     """A window's attention mask as an SVG grid (window rows × [prefix, window] columns): in
     physical order the causal triangle that runs, in logical order what each token sees from
     its place in the text (masks see later filled tokens: orange, marked ›). Runs of seen cells
@@ -362,16 +364,16 @@ def grid_html(window: list, order: list[int], start: int, cache_len: int, labels
     parts += [f'<rect class="gc" data-pos="{start + j}" x="{left + c * (col + 1)}" y="{top}" width="{c}" height="{c * n}"/>'
               for col, j in enumerate(idx)]
     title = "logical order (the text)" if logical else "physical order (what runs)"
-    later_key = (f' {palette.colour_word("attend-later").capitalize()} ›: a mask sees a filled token after it '
+    later_key = (f' {palette.colour_word("attend-later", lang).capitalize()} ›: a mask sees a filled token after it '
                  'in the text.') if any_later else ""
     return (f'<div class="maskgrid"><div class="gridtitle">Attention, {title}: a row sees a column where '
-            f'{palette.colour_word("attend")}; the first column is the cached prefix ({cache_len} tokens).'
+            f'{palette.colour_word("attend", lang)}; the first column is the cached prefix ({cache_len} tokens).'
             f'{later_key}</div>'
             f'<svg class="grid" viewBox="0 0 {width} {height}" width="100%" style="max-width:{round(width * 1.3)}px" '
             f'role="img" aria-label="attention mask, {title}">{"".join(parts)}</svg></div>')
 
 
-def mask_grid(timeline: Timeline, step: int, logical: bool) -> str:
+def mask_grid(timeline: Timeline, step: int, logical: bool, lang: str = i18n.DEFAULT) -> str:
     """The attention mask of a recorded step (see grid_html)."""
     s = timeline.trace.steps[step]
     if timeline.trace.decoder == "ar":
@@ -381,8 +383,11 @@ def mask_grid(timeline: Timeline, step: int, logical: bool) -> str:
                 'tokens) and itself. Nothing is reordered, so both orders are the same.</p></div>')
     labels = [token_label(timeline, t) for t in s.window]
     kinds = slot_kinds(s.window, len(s.committed), timeline.trace.stop_ids)
-    return grid_html(s.window, s.order, s.start, s.cache_before, labels, kinds, logical)
+    return grid_html(s.window, s.order, s.start, s.cache_before, labels, kinds, logical, lang)
 
 
-def empty_view(message: str = "Run a decode or load a trace.") -> str:
+def empty_view(message: str | None = None, lang: str = i18n.DEFAULT) -> str:
+    """A view's placeholder; message None: "Run a decode or load a trace." in `lang`."""
+    if message is None:
+        message = "Run a decode or load a trace."
     return f"<div class='empty'>{escape(message)}</div>"

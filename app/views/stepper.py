@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Callable
 
+from .. import i18n
 from . import charts, render
 from .timeline import Timeline
 
@@ -52,22 +53,27 @@ class Views:
     whole: dict[str, WholeView] = field(default_factory=dict)
 
 
-DECODE_VIEWS = Views(
-    step={
-        "badge": render.badge,
-        "narration": render.narration_html,
-        "canvas": lambda tl, k: render.token_canvas(tl, k, colour_by="page", tips=False),
-        "output": render.output_view,
-        "orders": render.order_view,
-        "bars": charts.entropy_bars,
-        "mask-physical": lambda tl, k: render.mask_grid(tl, k, logical=False),
-        "mask-logical": lambda tl, k: render.mask_grid(tl, k, logical=True),
-    },
-    whole={
-        "growth": charts.prefix_growth,
-        "heatmap": charts.entropy_heatmap,
-        "table": render.step_table,
-    })
+def decode_views(lang: str = i18n.DEFAULT) -> Views:
+    """The Decode tab's views, their words in `lang`."""
+    return Views(
+        step={
+            "badge": lambda tl, k: render.badge(tl, k, lang=lang),
+            "narration": lambda tl, k: render.narration_html(tl, k, lang=lang),
+            "canvas": lambda tl, k: render.token_canvas(tl, k, colour_by="page", tips=False, lang=lang),
+            "output": lambda tl, k: render.output_view(tl, k, lang=lang),
+            "orders": lambda tl, k: render.order_view(tl, k, lang=lang),
+            "bars": lambda tl, k: charts.entropy_bars(tl, k, lang=lang),
+            "mask-physical": lambda tl, k: render.mask_grid(tl, k, logical=False, lang=lang),
+            "mask-logical": lambda tl, k: render.mask_grid(tl, k, logical=True, lang=lang),
+        },
+        whole={
+            "growth": lambda tl: charts.prefix_growth(tl, lang=lang),
+            "heatmap": lambda tl: charts.entropy_heatmap(tl, lang=lang),
+            "table": lambda tl: render.step_table(tl, lang=lang),
+        })
+
+
+DECODE_VIEWS = decode_views()  # English; bundle_html/draw swap in decode_views(lang) for another language
 LIVE_WHOLE = ("growth",)  # while decoding, the whole-trace views worth redrawing every refresh
 
 
@@ -90,8 +96,10 @@ def bundle_data(html: str) -> dict:
     return decode(body)
 
 
-def draw(timeline: Timeline, views: Views = DECODE_VIEWS, *, live: bool = False) -> dict:
+def draw(timeline: Timeline, views: Views = DECODE_VIEWS, *, live: bool = False, lang: str = i18n.DEFAULT) -> dict:
     """Every view of the steps that fit the bounds, as plain data (what the page receives)."""
+    if views is DECODE_VIEWS and lang != i18n.DEFAULT:
+        views = decode_views(lang)
     n = timeline.num_steps
     first = n - 1 if live else 0
     drawn: dict[str, list[str]] = {name: [] for name in views.step}
@@ -108,23 +116,24 @@ def draw(timeline: Timeline, views: Views = DECODE_VIEWS, *, live: bool = False)
         used += size
         for name, h in html.items():
             drawn[name].append(h)
-        summaries.append(render.step_summary(timeline, k))
+        summaries.append(render.step_summary(timeline, k, lang))
     count = len(summaries)
     return {"total": n, "first": first, "count": count, "views": drawn, "whole": whole,
-            "summaries": summaries, "tips": {str(p): t for p, t in render.position_tips(timeline).items()},
+            "summaries": summaries, "tips": {str(p): t for p, t in render.position_tips(timeline, lang).items()},
             "tints": render.canvas_tints(timeline), "live": live, "bytes": used,
             "capped": (not live) and count < n}
 
 
 def bundle_html(timeline: Timeline | None, key: str, views: Views = DECODE_VIEWS, *, start: int | None = None,
-                live: bool = False, keys: bool = False, data: dict | None = None, link: str | None = None) -> str:
+                live: bool = False, keys: bool = False, data: dict | None = None, link: str | None = None,
+                lang: str = i18n.DEFAULT) -> str:
     """The stepper `key` for `timeline` (see the module's docstring); `data`: draw()'s result
     when the caller cached it; `link`: a query string (e.g. "chapter=3") for a "Copy link to
     this step" button that copies the page's URL with it and step=K (app/links.py reads it)."""
     if timeline is None or timeline.num_steps == 0:
         return (f'<div class="wedlm-stepper empty" data-stepper="{escape(key)}">'
-                f'{render.empty_view("Run a decode or load a trace.")}</div>')
-    data = data if data is not None else draw(timeline, views, live=live)
+                f'{render.empty_view(lang=lang)}</div>')
+    data = data if data is not None else draw(timeline, views, live=live, lang=lang)
     last = data["first"] + data["count"] - 1
     start = last if start is None else max(data["first"], min(int(start), last))
     note = ""
@@ -147,12 +156,12 @@ def bundle_html(timeline: Timeline | None, key: str, views: Views = DECODE_VIEWS
             f'<label class="stepper-range">step <input type="range" min="{data["first"]}" max="{last}" '
             f'value="{start}" aria-label="step"> <output class="stepper-label">{start}</output>'
             f' of {data["total"] - 1}</label></div>{key_help}{note}'
-            f'{link_html(link) if link and not live else ""}'
+            f'{link_html(link, lang) if link and not live else ""}'
             f'<div class="stepper-summary" aria-live="polite"></div>'
             f'<div class="wedlm-steps" hidden>{encode(data)}</div></div>')
 
 
-def link_html(query: str) -> str:
+def link_html(query: str, lang: str = i18n.DEFAULT) -> str:
     """A stepper's "Copy link to this step" button and the box the link always shows in."""
     return (f'<div class="stepper-link"><button type="button" data-link="{escape(query)}">Copy link to this step'
             f'</button> <input type="text" readonly class="link-url" hidden aria-label="link to this step"></div>')
