@@ -1,19 +1,389 @@
-"""The guided tour (app/tabs/tour/): its nav, glossary, projector mode, shared sentences and
-figures (ids tour.… and gloss.…), and chapters 1–5 (ids ch1.… … ch5.…). Numbers, token text and
-symbols (τ, λ, d, H, W) are placeholders or stay as they are; names (WeDLM, AR, KV, RoPE) too."""
+"""The guided tour (app/tabs/tour/): its nav, glossary (gloss.…), projector mode, shared sentences
+and figures (tour.…), and chapters 1–5 (ch1.… … ch5.…). Narration templates carry their numbers as
+named placeholders (with their format: {h:.2f}); colour words, glossary links and tokens arrive
+already drawn (words.py). Token text, symbols (τ, λ, d, H, W) and names (WeDLM, AR, KV, RoPE) stay
+as they are. An English text that starts with a space joins the sentence before it; its Chinese
+does not need the space."""
 
 MESSAGES = {
-    # ---- nav ----
+    # ---------- nav ----------
     "tour.back": {"en": "◀ Back", "zh": "◀ 上一章"},
     "tour.next": {"en": "Next ▶", "zh": "下一章 ▶"},
     "tour.glossary": {"en": "Glossary", "zh": "术语表"},
+    "tour.glossary_close": {"en": "Close the glossary", "zh": "关闭术语表"},
     "tour.first": {"en": "first", "zh": "第一章"},
     "tour.last": {"en": "last", "zh": "最后一章"},
-    # ---- chapter titles ----
+
+    # ---------- projector mode (present.py; present.js reads the labels from the badge) ----------
+    "tour.present": {"en": "Present ▣", "zh": "演示 ▣"},
+    "tour.stop_presenting": {"en": "Stop presenting (Esc)", "zh": "停止演示（Esc）"},
+    "tour.presenting_badge": {"en": "● Presenting · ←/→ chapters · Esc to leave",
+                              "zh": "● 演示中 · ←/→ 切换章节 · Esc 退出"},
+
+    # ---------- shared sentences (words.py) ----------
+    "tour.none": {"en": "none", "zh": "无"},
+    "tour.list_sep": {"en": ", ", "zh": "、"},
+    "tour.filled_none": {"en": "Nothing was filled.", "zh": "这一步没有填充任何掩码。"},
+    "tour.fill_at": {"en": "{token} at {pos}", "zh": "位置 {pos} 的 {token}"},
+    "tour.fills_more": {"en": " and {n} more", "zh": "，另有 {n} 个"},
+    "tour.filled": {"en": "Filled {n}: {named}{more}.", "zh": "填充了 {n} 个：{named}{more}。"},
+    "tour.committed_none": {"en": "Committed 0 tokens: the KV cache stays at {cache}.",
+                            "zh": "提交了 0 个词元：KV 缓存仍是 {cache} 个。"},
+    "tour.committed.one": {"en": "Committed {n} token (position {span}, {text}): the KV cache grows {before} → {after}.",
+                           "zh": "提交了 {n} 个词元（位置 {span}，{text}）：KV 缓存 {before} → {after}。"},
+    "tour.committed.many": {"en": "Committed {n} tokens (positions {span}, {text}): the KV cache grows {before} → "
+                                  "{after}.",
+                            "zh": "提交了 {n} 个词元（位置 {span}，{text}）：KV 缓存 {before} → {after}。"},
+    "tour.facts": {"en": "Step {step} (forward {forward} of {forwards})",
+                   "zh": "第 {step} 步（共 {forwards} 次前向计算中的第 {forward} 次）"},
+    "tour.run_summary": {
+        "en": "This run (τ = {tau}, λ = {penalty}) wrote {tokens} tokens in {forwards} forwards "
+              "({tpf:.2f} tokens per forward): {text}.",
+        "zh": "这次运行（τ = {tau}，λ = {penalty}）用 {forwards} 次前向计算写出了 {tokens} 个词元"
+              "（每次前向计算 {tpf:.2f} 个）：{text}。",
+    },
+    "tour.elsewhere": {"en": "<b>Step {step}.</b> ", "zh": "<b>第 {step} 步。</b>"},
+    "tour.moment_is": {"en": " This chapter's moment is step {moment}.", "zh": "本章讲的是第 {moment} 步。"},
+    "tour.your_run": {"en": "<b>Your run.</b> {summary}", "zh": "<b>你的运行。</b>{summary}"},
+    # a glossary link's text where a sentence uses the term's short form
+    "tour.link.position_id": {"en": "position id", "zh": "位置编号"},
+    "tour.link.entropy": {"en": "entropy", "zh": "熵"},
+    "tour.link.mask": {"en": "mask", "zh": "掩码"},
+    "tour.link.commit": {"en": "commit", "zh": "提交"},
+
+    # ---------- the tour's figures (figs.py) ----------
+    "tour.fig.fills": {"en": "H: fills", "zh": "H：被填充"},
+    "tour.fig.stays": {"en": "H: stays a mask", "zh": "H：仍是掩码"},
+    "tour.fig.hover_h": {"en": "position {x}<br>H = {y} nats", "zh": "位置 {x}<br>H = {y} nats"},
+    "tour.fig.hover_penalty": {"en": "position {x}<br>λ·d = {y}", "zh": "位置 {x}<br>λ·d = {y}"},
+    "tour.fig.score_axis": {"en": "score (nats)", "zh": "得分（nats）"},
+    "tour.fig.slot_axis": {"en": "mask slot (position)", "zh": "掩码位置（位置编号）"},
+    "tour.fig.score_title": {"en": "Step {step}: score = H + λ·d of each open mask",
+                             "zh": "第 {step} 步：每个未填掩码的得分 = H + λ·d"},
+    "tour.fig.committed_axis": {"en": "committed tokens", "zh": "已提交词元数"},
+    "tour.fig.step": {"en": "step {step}", "zh": "第 {step} 步"},
+    "tour.fig.forwards_axis": {"en": "forward passes after prefill (step k = forward k + 1)",
+                               "zh": "预填充之后的前向计算次数（第 k 步 = 第 k + 1 次前向计算）"},
+    "tour.fig.pace": {"en": "one token per forward (AR pace)", "zh": "每次前向计算一个词元（AR 的速度）"},
+    "tour.fig.this_step": {"en": "this step", "zh": "当前步"},
+    "tour.fig.growth_title": {"en": "Committed tokens after each forward", "zh": "每次前向计算后已提交的词元数"},
+    "tour.fig.right_of": {"en": "right answers (of {total})", "zh": "答对题数（共 {total} 题）"},
+    "tour.fig.hover_right": {"en": "τ = {x}: {y} right", "zh": "τ = {x}：答对 {y} 题"},
+    "tour.fig.tpf": {"en": "tokens per forward", "zh": "每次前向计算的词元数"},
+    "tour.fig.hover_tpf": {"en": "τ = {x}: {y} tokens per forward", "zh": "τ = {x}：每次前向计算 {y} 个词元"},
+    "tour.fig.your_run": {"en": "your run", "zh": "你的运行"},
+    "tour.fig.your_right": {"en": "{right}/{total} right", "zh": "答对 {right}/{total}"},
+    "tour.fig.tau_title": {"en": "τ: speed against right answers", "zh": "τ：速度与答对题数"},
+    "tour.fig.tau_axis": {"en": "threshold τ", "zh": "阈值 τ"},
+    "tour.fig.right": {"en": "right answers", "zh": "答对题数"},
+
+    # ---------- a chapter's "try it" (frame.py) ----------
+    "tour.try_redecode": {"en": "**Try it:** re-decode “{prompt}” live with other knobs.",
+                          "zh": "**试一试：**换一组参数，现场重新解码“{prompt}”。"},
+    "tour.redecode": {"en": "Re-decode live", "zh": "现场重新解码"},
+
+    # ---------- glossary (glossary.py) ----------
+    "gloss.forward.term": {"en": "forward pass", "zh": "前向计算"},
+    "gloss.forward.def": {
+        "en": "One run of the network over the rows it is given. Decoding speed is counted in forwards: AR "
+              "makes one token per forward, WeDLM can make several.",
+        "zh": "网络对交给它的各行完整地运行一遍。解码速度按前向计算的次数来算：AR 每次前向计算产出一个词元，"
+              "WeDLM 可以产出好几个。",
+    },
+    "gloss.kv-cache.term": {"en": "KV cache", "zh": "KV 缓存"},
+    "gloss.kv-cache.def": {
+        "en": "The keys and values (KV) each attention layer computed for earlier tokens, kept so the next "
+              "forward does not recompute them. A token's KV can be kept only if it was computed exactly as an "
+              "AR pass would.",
+        "zh": "每个注意力层为前面的词元算出的键和值（KV），保存下来，下一次前向计算就不必重算。只有当一个词元的 KV "
+              "与 AR 计算得到的完全一样时，才能保留它。",
+    },
+    "gloss.position-id.term": {"en": "position id / RoPE", "zh": "位置编号 / RoPE"},
+    "gloss.position-id.def": {
+        "en": "The number a token carries for its place in the text. RoPE (rotary position embedding) is how "
+              "the model reads it: attention sees position ids, not where a row sits in the tensor, so rows can "
+              "be reordered without changing what the model computes.",
+        "zh": "词元携带的一个数字，表示它在文本中的位置。RoPE（旋转位置编码）是模型读取这个数字的方式：注意力看的是"
+              "位置编号，而不是某一行在张量里排第几，所以各行可以重排，模型算出的结果不变。",
+    },
+    "gloss.mask.term": {"en": "mask [M]", "zh": "掩码 [M]"},
+    "gloss.mask.def": {
+        "en": "A placeholder slot whose token is not known yet. WeDLM appends a window of masks after the text; "
+              "one forward predicts a token for every mask.",
+        "zh": "一个占位的位置，它的词元还不知道。WeDLM 在文本后面追加一个由掩码组成的窗口；一次前向计算为每个掩码"
+              "各预测一个词元。",
+    },
+    "gloss.entropy.term": {"en": "entropy (nats)", "zh": "熵（nats）"},
+    "gloss.entropy.def": {
+        "en": "How unsure a prediction is: 0 nats = certain; ln 2 ≈ 0.69 nats = a coin flip between two tokens; "
+              "higher = more spread out.",
+        "zh": "一个预测有多不确定：0 nats = 完全确定；ln 2 ≈ 0.69 nats = 在两个词元之间抛硬币；越高 = 越分散。",
+    },
+    "gloss.tau.term": {"en": "τ (threshold)", "zh": "τ（阈值）"},
+    "gloss.tau.def": {
+        "en": "A mask is filled when its score is under τ. Larger τ fills more masks per forward (faster) but "
+              "accepts less certain tokens (more mistakes).",
+        "zh": "掩码的得分低于 τ 时就被填充。τ 越大，每次前向计算填充的掩码越多（更快），但接受的词元也越没把握"
+              "（错误更多）。",
+    },
+    "gloss.lambda.term": {"en": "λ (distance penalty)", "zh": "λ（距离惩罚）"},
+    "gloss.lambda.def": {
+        "en": "Added to a mask's score per slot of distance from the first open mask: score = entropy + λ·d. It "
+              "pulls fills toward the front, where they can commit.",
+        "zh": "掩码离第一个未填掩码每远一个位置，得分就加上一个 λ：得分 = 熵 + λ·d。它把填充拉向前面，"
+              "那里的词元才能提交。",
+    },
+    "gloss.distance.term": {"en": "d (distance)", "zh": "d（距离）"},
+    "gloss.distance.def": {
+        "en": "How many slots after the first open mask a slot is; the first open mask has d = 0.",
+        "zh": "某个位置在第一个未填掩码之后第几个位置；第一个未填掩码的 d = 0。",
+    },
+    "gloss.commit.term": {"en": "commit", "zh": "提交"},
+    "gloss.commit.def": {
+        "en": "A filled token is final when it is in the leading filled run (no mask before it): its KV stays "
+              "in the cache and it is output. Filled tokens behind a mask wait.",
+        "zh": "已填充的词元位于开头连续的已填充段里（它前面没有掩码）时，就成为定稿：它的 KV 留在缓存中，"
+              "它本身被输出。排在掩码后面的已填充词元则要等待。",
+    },
+    "gloss.p-cache.term": {"en": "p_cache", "zh": "p_cache（缓存保留率）"},
+    "gloss.p-cache.def": {
+        "en": "The share of the rows a decode computed whose KV was kept in the cache (1 = nothing was "
+              "recomputed).",
+        "zh": "一次解码算过的所有行中，KV 被留在缓存里的比例（1 = 没有任何重算）。",
+    },
+    "gloss.tpf.term": {"en": "tokens per forward", "zh": "每次前向计算的词元数"},
+    "gloss.tpf.def": {
+        "en": "Output tokens divided by forward passes. AR makes 1; WeDLM more where the text is predictable. "
+              "Below 1 means forwards that commit nothing (see chapter 7).",
+        "zh": "输出词元数除以前向计算次数。AR 是 1；在文本容易预测的地方，WeDLM 更多。低于 1 说明有些前向计算"
+              "什么也没提交（见第 7 章）。",
+    },
+    "gloss.block.term": {"en": "block decoding", "zh": "块解码"},
+    "gloss.block.def": {
+        "en": "The older way to decode with masks: fill a block of masks over several forwards and commit only "
+              "when the whole block is filled (stop-and-wait). WeDLM streams instead: it commits the leading "
+              "filled run every forward.",
+        "zh": "用掩码解码的老办法：用好几次前向计算填满一整块掩码，整块填满后才提交（停下来等）。WeDLM 则是流式的："
+              "每次前向计算都提交开头连续的已填充段。",
+    },
+    "gloss.draft.term": {"en": "draft", "zh": "草稿"},
+    "gloss.draft.def": {
+        "en": "A token the fill rule wrote into a mask slot before the text reaches it. Verified decoding "
+              "checks each draft before it may commit.",
+        "zh": "填充规则在文本写到那里之前就填进某个掩码位置的词元。验证解码会在每个草稿提交之前先检查它。",
+    },
+    "gloss.verified.term": {"en": "verified decoding", "zh": "验证解码"},
+    "gloss.verified.def": {
+        "en": "Beyond the WeDLM paper (this explorer's own): every forward also gives the model's own "
+              "next-token (AR) prediction at each row, and each draft in the leading filled run is checked "
+              "against the prediction from the row before it. Drafts that agree commit; the first that does "
+              "not is replaced by the AR token, so the text is exactly greedy AR decoding (lossless). The "
+              "paper's algorithm, streaming, stays the default.",
+        "zh": "超出 WeDLM 论文的部分（本探索器自己加的）：每次前向计算还会在每一行给出模型自己的下一词元（AR）预测，"
+              "开头连续的已填充段里的每个草稿，都拿它前一行的预测来核对。一致的草稿提交；第一个不一致的换成 AR "
+              "词元，所以写出的文本与贪心 AR 解码完全相同（无损）。默认仍是论文的算法，即流式解码。",
+    },
+    "gloss.forward-ratio.term": {"en": "forward_ratio", "zh": "forward_ratio（前向计算次数比）"},
+    "gloss.forward-ratio.def": {
+        "en": "AR's forwards divided by WeDLM's forwards on the same prompt: how many fewer forwards WeDLM "
+              "needed.",
+        "zh": "同一个提示词上，AR 的前向计算次数除以 WeDLM 的前向计算次数：WeDLM 少用了多少次前向计算。",
+    },
+
+    # ---------- chapter 1: AR and the KV cache ----------
     "ch1.title": {"en": "1 · One token per forward: AR and the KV cache",
                   "zh": "1 · 每次前向计算一个词元：AR 与 KV 缓存"},
+    "ch1.ended": {"en": "This forward predicted nothing: the decode had ended.",
+                  "zh": "这次前向计算没有预测任何词元：解码已经结束了。"},
+    "ch1.p1": {
+        "en": "An ordinary language model is <b>autoregressive (AR)</b>: it writes one token per {forward} (one "
+              "run of the network). Each forward reads the newest token, looks back at everything before it, "
+              "and predicts the next token.",
+        "zh": "普通的语言模型是<b>自回归（AR）</b>的：每次{forward}（网络完整运行一遍）只写出一个词元。每次前向计算"
+              "读入最新的词元，回看它之前的全部内容，然后预测下一个词元。",
+    },
+    "ch1.p2": {
+        "en": "Attention is <b>causal</b>: a token only looks at tokens before it. So the keys and values (KV) "
+              "computed for a token never change, and the engine keeps them in a {kv_cache} instead of "
+              "recomputing them. Each forward adds one row to the cache. Every token also carries a "
+              "{position_id} (the small number under it): its place in the text, which is what the model's "
+              "position encoding (RoPE) reads.",
+        "zh": "注意力是<b>因果</b>的：一个词元只看它前面的词元。所以为一个词元算出的键和值（KV）永远不会变，"
+              "推理引擎把它们存进{kv_cache}，而不是每次重算。每次前向计算给缓存添上一行。每个词元还带着一个"
+              "{position_id}（它下面的小数字）：表示它在文本中的位置，模型的位置编码（RoPE）读的就是它。",
+    },
+    "ch1.p3": {
+        "en": "Here, at step {step}, the model reads {token} at position {start}, stores its KV (cache {before} → "
+              "{after} tokens) and predicts {predicted} for position {pos} with {entropy} {h:.2f} nats (0 = "
+              "certain). After {steps} forwards it has written {tokens} tokens: one per forward. WeDLM keeps "
+              "this cache but writes several {tpf}.",
+        "zh": "这里是第 {step} 步：模型读入位置 {start} 上的 {token}，存下它的 KV（缓存 {before} → {after} 个词元），"
+              "并为位置 {pos} 预测出 {predicted}，{entropy}为 {h:.2f} nats（0 = 完全确定）。{steps} 次前向计算"
+              "之后，它写出了 {tokens} 个词元：每次前向计算一个。WeDLM 保留了这种缓存，但{tpf}不止一个。",
+    },
+    "ch1.lane": {"en": "autoregressive", "zh": "自回归"},
+    "ch1.try": {"en": "Try it: your prompt, decoded by the AR model", "zh": "试一试：输入你的提示词，由 AR 模型解码"},
+    "ch1.button": {"en": "Decode live", "zh": "现场解码"},
+    "ch1.too_short": {"en": "the model stopped before its first forward: try a longer prompt",
+                      "zh": "模型在第一次前向计算之前就停下了：换一个更长的提示词试试"},
+
+    # ---------- chapter 2: masks and the fill rule ----------
     "ch2.title": {"en": "2 · Masks and the fill rule (τ, λ, d)", "zh": "2 · 掩码与填充规则（τ、λ、d）"},
-    "ch3.title": {"en": "3 · Reordering: filled tokens before masks", "zh": "3 · 重排：已填充的词元移到掩码之前"},
+    "ch2.ended": {"en": "No mask was scored at this step: the decode had ended or every slot was filled.",
+                  "zh": "这一步没有给任何掩码打分：解码已经结束，或者每个位置都已填充。"},
+    "ch2.stays": {"en": " Position {pos} stays a mask ({mask_colour} bar): {score} is not under τ {tau}.",
+                  "zh": "位置 {pos} 仍是掩码（{mask_colour}柱）：{score} 不低于 τ {tau}。"},
+    "ch2.lambda_kept": {"en": " Its entropy alone was under τ: the distance penalty kept it open.",
+                        "zh": "单看它的熵是低于 τ 的：是距离惩罚让它继续留作掩码。"},
+    "ch2.tau_is": {"en": "Here τ = {tau:g} (the {threshold_colour} dashed line)",
+                   "zh": "这里 τ = {tau:g}（{threshold_colour}虚线）"},
+    "ch2.tau_none": {"en": "Here τ = none: exactly one mask fills per forward",
+                     "zh": "这里 τ = 无：每次前向计算恰好填充一个掩码"},
+    "ch2.p1": {
+        "en": "WeDLM appends a <b>window</b> of W = {window} {mask} slots after the text and runs one forward "
+              "over all of them. Every mask predicts its own token, with an {entropy} H (in nats; 0 = certain, "
+              "higher = unsure).",
+        "zh": "WeDLM 在文本后面追加一个由 W = {window} 个{mask}位置组成的<b>窗口</b>，用一次前向计算处理全部位置。"
+              "每个掩码都预测自己的词元，并给出{entropy} H（单位 nats；0 = 完全确定，越高越没把握）。",
+    },
+    "ch2.p2": {
+        "en": "<b>The fill rule.</b> Let {d} = how many slots after the first open mask a slot is (the first open "
+              "mask has d = 0). Score = H + {lam}·d. Fill every mask whose score is under {tau}; if none is, "
+              "fill the single lowest. {tau_words}, λ = {penalty:g} (the {penalty_colour} part on top of each bar).",
+        "zh": "<b>填充规则。</b>设 {d} = 某个位置排在第一个未填掩码之后第几个（第一个未填掩码的 d = 0）。"
+              "得分 = H + {lam}·d。得分低于 {tau} 的掩码全部填充；一个都没有的话，就只填得分最低的那一个。"
+              "{tau_words}，λ = {penalty:g}（每根柱顶端{penalty_colour}的部分）。",
+    },
+    "ch2.p3": {
+        "en": "On this step, step {step}, {chosen} of {masks} open masks fill ({new_colour} bars, ✓), e.g. "
+              "position {pos}: {score}{verdict}{why_open}",
+        "zh": "在这一步（第 {step} 步），{masks} 个未填掩码中有 {chosen} 个被填充（{new_colour}柱，✓），"
+              "例如位置 {pos}：{score}{verdict}{why_open}",
+    },
+    "ch2.under_tau": {"en": " &lt; τ.", "zh": " &lt; τ。"},
+    "ch2.lowest": {"en": ", the lowest score.", "zh": "，是最低的得分。"},
+    "ch2.fallback": {
+        "en": " No step of it both filled several masks and left some open (the moment this chapter explains), "
+              "so here is its busiest step, step {step}: {filled} of {masks} masks filled at once.",
+        "zh": "它没有哪一步既填充了多个掩码、又留下一些未填（本章讲的正是这个时刻），所以这里显示它最忙的一步，"
+              "第 {step} 步：{masks} 个掩码中有 {filled} 个被同时填充。",
+    },
+
+    # ---------- chapter 3: reordering ----------
+    "ch3.title": {"en": "3 · Reordering: filled tokens before masks", "zh": "3 · 重排：已填充的词元移到掩码前面"},
+    "ch3.same_order": {
+        "en": "No filled slot sits behind a mask in this step's input, so physical and logical order are the "
+              "same here.",
+        "zh": "这一步的输入里，没有排在掩码后面的已填充位置，所以这里的物理顺序和逻辑顺序相同。",
+    },
+    "ch3.p1": {
+        "en": "Masks are not filled left to right, so a window can hold a filled token <i>after</i> a mask. In "
+              "the input of step {step}, the mask at {first_mask} has filled tokens after it, at {waiting}.",
+        "zh": "掩码不是从左到右依次填充的，所以窗口里可能有排在某个掩码<i>之后</i>的已填充词元。在第 {step} 步的"
+              "输入中，位置 {first_mask} 的掩码后面就有已填充的词元，位于 {waiting}。",
+    },
+    "ch3.p2": {
+        "en": "The mask needs to see them (they are its right-hand context), yet attention must stay causal to "
+              "keep the {kv_cache}. WeDLM's trick: physically move every filled token in front of every mask, "
+              "keeping each token's {position_id} (the number under it). Compare the two rows below.",
+        "zh": "这个掩码需要看到它们（它们是它右边的上下文），可为了保住{kv_cache}，注意力又必须保持因果。"
+              "WeDLM 的妙招是：把每个已填充的词元在物理上挪到所有掩码前面，同时保留每个词元的{position_id}"
+              "（它下面的数字）。对比下面两行。",
+    },
+    "ch3.p3": {
+        "en": "The forward runs a plain causal triangle in <b>physical</b> order (first grid): a row sees a column "
+              "where {attend}. Read in <b>logical</b> order (second grid), the same mask lets each mask see the "
+              "filled tokens logically after it: the {attend_later} cells.",
+        "zh": "前向计算按<b>物理</b>顺序运行一个普通的因果三角（第一个网格）：格子是{attend}的地方，"
+              "表示该行能看到该列。按<b>逻辑</b>顺序来读（第二个网格），同一个注意力掩码让每个掩码都能看到"
+              "逻辑上排在它后面的已填充词元：也就是{attend_later}的格子。",
+    },
+    "ch3.fallback": {
+        "en": " No step of it filled a slot behind an open mask, so physical and logical order never differ.",
+        "zh": "它没有哪一步填充了排在未填掩码后面的位置，所以物理顺序和逻辑顺序始终相同。",
+    },
+
+    # ---------- chapter 4: what commits, and what waits ----------
     "ch4.title": {"en": "4 · What commits, and what waits", "zh": "4 · 哪些提交，哪些等待"},
+    "ch4.all_lead": {
+        "en": "Every filled slot of this step's input is in the leading run: nothing waits behind a mask.",
+        "zh": "这一步输入中的每个已填充位置都在开头连续的一段里：没有谁排在掩码后面等待。",
+    },
+    "ch4.none": {"en": "Nothing commits at this step: the first slot of its input is still a mask.",
+                 "zh": "这一步什么也没提交：它输入的第一个位置仍是掩码。"},
+    "ch4.top_below": {"en": "Top: the input of step {step}. Below: step {next}, the next forward.",
+                      "zh": "上方：第 {step} 步的输入。下方：第 {next} 步，即下一次前向计算。"},
+    "ch4.later": {"en": "They commit at step {later}, once every slot before them is filled.",
+                  "zh": "它们在第 {later} 步提交，那时它们前面的每个位置都已填充。"},
+    "ch4.never": {"en": "They never commit in this decode.", "zh": "在这次解码中它们始终没有提交。"},
+    "ch4.p1": {
+        "en": "A token's KV can be kept only if it was computed exactly as an AR pass would: seeing the prefix "
+              "and the tokens before it, nothing else. That is true of the <b>leading filled run</b> (the "
+              "filled slots before the first mask): they are first in physical order, as in logical order.",
+        "zh": "只有当一个词元的 KV 与 AR 计算得到的完全一样（只看到前缀和它前面的词元，别的都看不到）时，"
+              "才能保留。<b>开头连续的已填充段</b>（第一个掩码之前的已填充位置）正是这样：它们在物理顺序中"
+              "排在最前，在逻辑顺序中也一样。",
+    },
+    "ch4.p2": {
+        "en": "So at step {step} positions {span} {commit} ({committed_colour}): their KV stays in the cache, "
+              "{before} → {after} tokens. Positions {waiting} are filled too ({filled_colour}), but wait behind "
+              "the mask at {first_mask}: their KV is dropped and recomputed next forward. {when}",
+        "zh": "所以在第 {step} 步，位置 {span} {commit}了（{committed_colour}）：它们的 KV 留在缓存中，"
+              "缓存 {before} → {after} 个词元。位置 {waiting} 也已填充（{filled_colour}），但排在位置 {first_mask} "
+              "的掩码后面等待：它们的 KV 被丢弃，下一次前向计算时重算。{when}",
+    },
+    "ch4.fallback": {
+        "en": " No step of it left a filled slot waiting behind a mask: every filled slot committed at once. "
+              "Shown: step {step}, the first that commits.",
+        "zh": "它没有哪一步让已填充的位置排在掩码后面等待：每个已填充的位置都立即提交了。这里显示第 {step} 步，"
+              "即第一个有提交的步。",
+    },
+
+    # ---------- chapter 5: a stall, and λ ----------
     "ch5.title": {"en": "5 · A stall, and what λ does about it", "zh": "5 · 停滞，以及 λ 如何化解"},
+    "ch5.no_stall": {
+        "en": "The {streaming_colour} decode (λ = {penalty:g}) does not stall here; the {branch_colour} branch "
+              "(λ = {other:g}) is shown at the same step beside it.",
+        "zh": "{streaming_colour}的解码（λ = {penalty:g}）在这里没有停滞；旁边是{branch_colour}的分支"
+              "（λ = {other:g}）在同一步的样子。",
+    },
+    "ch5.fell_back": {"en": "No mask scores under τ, so the rule fills the single lowest score: ",
+                      "zh": "没有掩码的得分低于 τ，所以规则只填得分最低的那一个："},
+    "ch5.under_tau": {"en": "The rule fills what scores under τ: ", "zh": "规则填充得分低于 τ 的掩码："},
+    "ch5.p1": {
+        "en": "At step {step} the first open mask (position {pos}) has entropy {h:.2f} nats: the model cannot "
+              "tell what comes next. {rule}a far slot, position {far} (d = {d}, H {far_h:.2f} + λ·d "
+              "{far_penalty:.2f} = {far_score:.2f}).",
+        "zh": "在第 {step} 步，第一个未填掩码（位置 {pos}）的熵是 {h:.2f} nats：模型拿不准接下来是什么。"
+              "{rule}一个远处的位置，位置 {far}（d = {d}，H {far_h:.2f} + λ·d {far_penalty:.2f} = {far_score:.2f}）。",
+    },
+    "ch5.p2.one": {
+        "en": "The first mask stays open, so nothing can commit: after step {step} the {streaming_colour} line "
+              "(λ = {penalty:g}) stays flat for {n} more forward. Position {pos} commits only at step {was}.",
+        "zh": "第一个掩码一直没填，所以什么都提交不了：第 {step} 步之后，{streaming_colour}线（λ = {penalty:g}）"
+              "又平了 {n} 次前向计算。位置 {pos} 直到第 {was} 步才提交。",
+    },
+    "ch5.p2.many": {
+        "en": "The first mask stays open, so nothing can commit: after step {step} the {streaming_colour} line "
+              "(λ = {penalty:g}) stays flat for {n} more forwards. Position {pos} commits only at step {was}.",
+        "zh": "第一个掩码一直没填，所以什么都提交不了：第 {step} 步之后，{streaming_colour}线（λ = {penalty:g}）"
+              "又平了 {n} 次前向计算。位置 {pos} 直到第 {was} 步才提交。",
+    },
+    "ch5.same_text": {"en": "the same text", "zh": "写出的文本相同"},
+    "ch5.other_text": {"en": "a different text", "zh": "写出的文本不同"},
+    "ch5.p3": {
+        "en": "{lam} charges λ per slot of distance, pulling the choice toward the front. Branched from step "
+              "{prev} with λ = {other:g} (the {branch_colour} line): position {pos} commits at step {now}; "
+              "{b_tokens} tokens in {b_forwards} forwards ({b_tpf:.2f} per forward) against {a_tokens} in "
+              "{a_forwards} ({a_tpf:.2f}), {changed}. Below, both decodes at step {step}.",
+        "zh": "{lam} 按距离收费，每远一个位置加一个 λ，把选择拉向前面。从第 {prev} 步分支出来、改用 λ = {other:g}"
+              "（{branch_colour}线）：位置 {pos} 在第 {now} 步就提交了；用 {b_forwards} 次前向计算写出 {b_tokens} "
+              "个词元（每次 {b_tpf:.2f} 个），原来是 {a_forwards} 次写出 {a_tokens} 个（{a_tpf:.2f}），{changed}。"
+              "下方是两个解码在第 {step} 步的样子。",
+    },
+    "ch5.branch_line": {"en": "λ = {penalty:g} (branch)", "zh": "λ = {penalty:g}（分支）"},
+    "ch5.panel": {"en": "<b>λ = {penalty:g}</b>, step {step}", "zh": "<b>λ = {penalty:g}</b>，第 {step} 步"},
+    "ch5.try": {"en": "**Try it:** branch from step {step} with another λ (live).",
+                "zh": "**试一试：**换一个 λ，从第 {step} 步现场分支。"},
+    "ch5.button": {"en": "Branch live", "zh": "现场分支"},
 }

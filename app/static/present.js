@@ -3,7 +3,6 @@
 // the keyboard moves through chapters (never while a text box has focus); Esc leaves. Also the
 // glossary panel, which term links in the narration open.
 (() => {
-  const PRESENT = "Present ▣", STOP = "Stop presenting (Esc)";
   const ZOOMS = [2.2, 2.0, 1.8, 1.6, 1.45, 1.3, 1.2, 1.1, 1.0, 0.92, 0.85, 0.78, 0.72, 0.66, 0.6];
   const KEYS = { ArrowRight: "#tour-next", PageDown: "#tour-next", " ": "#tour-next",
                  ArrowLeft: "#tour-back", PageUp: "#tour-back", Home: "#tour-first", End: "#tour-last" };
@@ -15,8 +14,9 @@
   const openChapter = () => [...document.querySelectorAll(".tour-chapter")].find(c => c.offsetParent !== null);
 
   function label() {
-    const b = document.querySelector("#tour-present-btn");
-    if (b) b.textContent = presenting() ? STOP : PRESENT;
+    // the button's two labels, in the page's language, ride on the badge (app/tabs/tour/present.py)
+    const b = document.querySelector("#tour-present-btn"), words = document.querySelector("#presenting-badge");
+    if (b && words) b.textContent = presenting() ? words.dataset.stop : words.dataset.present;
   }
 
   function reset(chapter) {

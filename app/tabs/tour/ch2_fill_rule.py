@@ -11,7 +11,7 @@ from ...views import charts, render
 from ...views.stepper import Views
 from . import moments
 from .frame import at_step, body, drawn, slot, stepper_html, window_try
-from .words import colour, elsewhere, narration, run_summary, term
+from .words import colour, elsewhere, narration, none_word, run_summary, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch2.title")
 KEY = "tour-2"
@@ -22,11 +22,11 @@ def title(lang: str = i18n.DEFAULT) -> str:
 
 
 def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i18n.DEFAULT) -> str:
+    tr = i18n.Texts(lang)
     s = tl.trace.steps[step]
     chosen = [m for m in s.masks if m.selected]
     if not chosen:
-        return elsewhere(tl, step, "No mask was scored at this step: the decode had ended or every slot "
-                         "was filled.", moment, lang=lang)
+        return elsewhere(tl, step, tr("ch2.ended"), moment, lang=lang)
     tau, lam = s.threshold, s.penalty
     open_ = [m for m in s.masks if not m.selected]
 
@@ -36,33 +36,30 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     example_open = (lam_kept or open_ or [None])[0]
     why_open = ""
     if example_open is not None:
-        why_open = (f" Position {example_open.pos} stays a mask ({colour('state-mask')} bar): "
-                    f"{score(example_open)} is not under τ {'none' if tau is None else f'{tau:g}'}.")
+        why_open = tr("ch2.stays", pos=example_open.pos, mask_colour=colour("state-mask", lang),
+                      score=score(example_open), tau=none_word(lang) if tau is None else f"{tau:g}")
         if example_open in lam_kept:
-            why_open += " Its entropy alone was under τ: the distance penalty kept it open."
+            why_open += tr("ch2.lambda_kept")
     best = min(chosen, key=lambda m: m.score)
-    tau_words = (f"Here τ = {tau:g} (the {colour('threshold')} dashed line)" if tau is not None
-                 else "Here τ = none: exactly one mask fills per forward")
+    tau_words = (tr("ch2.tau_is", tau=tau, threshold_colour=colour("threshold", lang)) if tau is not None
+                 else tr("ch2.tau_none"))
     paragraphs = ([note] if note else []) + [
-        f"WeDLM appends a <b>window</b> of W = {tl.trace.config['window']} {term('mask', 'mask')} slots after "
-        "the text and runs one forward over all of them. Every mask predicts its own token, with an "
-        f"{term('entropy', 'entropy')} H (in nats; 0 = certain, higher = unsure).",
-        f"<b>The fill rule.</b> Let {term('distance', '<b>d</b>')} = how many slots after the first open "
-        "mask a slot is (the first open mask has d = 0). Score = H + "
-        f"{term('lambda', '<b>λ</b>')}·d. Fill every mask whose score is under {term('tau', '<b>τ</b>')}; "
-        f"if none is, fill the single lowest. {tau_words}, λ = {lam:g} (the {colour('penalty')} part on "
-        "top of each bar).",
-        f"On this step, step {step}, {len(chosen)} of {len(s.masks)} open masks fill ({colour('state-new')} "
-        f"bars, ✓), e.g. position {best.pos}: {score(best)}"
-        + (" &lt; τ." if tau is not None and best.score < tau else ", the lowest score.") + why_open,
+        tr("ch2.p1", window=tl.trace.config["window"], mask=term("mask", tr("tour.link.mask"), lang=lang),
+           entropy=term("entropy", tr("tour.link.entropy"), lang=lang)),
+        tr("ch2.p2", d=term("distance", "<b>d</b>", lang=lang), lam=term("lambda", "<b>λ</b>", lang=lang),
+           tau=term("tau", "<b>τ</b>", lang=lang), tau_words=tau_words, penalty=lam,
+           penalty_colour=colour("penalty", lang)),
+        tr("ch2.p3", step=step, chosen=len(chosen), masks=len(s.masks), new_colour=colour("state-new", lang),
+           pos=best.pos, score=score(best), why_open=why_open,
+           verdict=tr("ch2.under_tau") if tau is not None and best.score < tau else tr("ch2.lowest")),
     ]
     return narration(paragraphs, tl, step, lang=lang)
 
 
 def views(moment: int | None, note: str = "", lang: str = i18n.DEFAULT) -> Views:
     return Views(step={"text": lambda tl, k: text(tl, k, moment, note, lang),
-                       "bars": lambda tl, k: at_step(charts.entropy_bars(tl, k), k),
-                       "canvas": lambda tl, k: at_step(render.token_canvas(tl, k), k)})
+                       "bars": lambda tl, k: at_step(charts.entropy_bars(tl, k, lang=lang), k),
+                       "canvas": lambda tl, k: at_step(render.token_canvas(tl, k, lang=lang), k)})
 
 
 def view(tl, step: int, lang: str = i18n.DEFAULT):
@@ -74,9 +71,8 @@ def fallback(tl, lang: str = i18n.DEFAULT) -> tuple[int, str]:
     fills every mask): its busiest step, and a note that sums the run up."""
     k = moments.busiest_step(tl.trace)
     s = tl.trace.steps[k]
-    note = (f"<b>Your run.</b> {run_summary(tl, lang=lang)} No step of it both filled several masks and left some open "
-            f"(the moment this chapter explains), so here is its busiest step, step {k}: "
-            f"{sum(m.selected for m in s.masks)} of {len(s.masks)} masks filled at once.")
+    note = (i18n.text(lang, "tour.your_run", summary=run_summary(tl, lang=lang))
+            + i18n.text(lang, "ch2.fallback", step=k, filled=sum(m.selected for m in s.masks), masks=len(s.masks)))
     return k, note
 
 

@@ -10,7 +10,7 @@ from ...views import render
 from ...views.stepper import Views
 from . import moments
 from .frame import at_step, body, drawn, slot, stepper_html, window_try
-from .words import colour, elsewhere, narration, run_summary, some, term
+from .words import colour, elsewhere, gap, narration, run_summary, some, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch3.title")
 KEY = "tour-3"
@@ -21,31 +21,25 @@ def title(lang: str = i18n.DEFAULT) -> str:
 
 
 def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i18n.DEFAULT) -> str:
+    tr = i18n.Texts(lang)
     s = tl.trace.steps[step]
     waiting = [s.start + i for i in moments.waits_behind_mask(s)]
     if not waiting:
-        return elsewhere(tl, step, (note + " " if note else "") + "No filled slot sits behind a mask in "
-                         "this step's input, so physical and logical order are the same here.", moment, lang=lang)
+        return elsewhere(tl, step, (note + gap(lang) if note else "") + tr("ch3.same_order"), moment, lang=lang)
     first_mask = s.start + next(i for i, t in enumerate(s.window) if t is None)
     return narration(([note] if note else []) + [
-        f"Masks are not filled left to right, so a window can hold a filled token <i>after</i> a mask. "
-        f"In the input of step {step}, the mask at {first_mask} has filled tokens after it, at "
-        f"{some(waiting)}.",
-        "The mask needs to see them (they are its right-hand context), yet attention must stay causal to "
-        f"keep the {term('kv-cache')}. WeDLM's trick: physically move every filled token in front of every "
-        f"mask, keeping each token's {term('position-id', 'position id')} (the number under it). Compare "
-        "the two rows below.",
-        "The forward runs a plain causal triangle in <b>physical</b> order (first grid): a row sees a "
-        f"column where {colour('attend')}. Read in <b>logical</b> order (second grid), the same mask lets "
-        f"each mask see the filled tokens logically after it: the {colour('attend-later')} cells.",
+        tr("ch3.p1", step=step, first_mask=first_mask, waiting=some(waiting, lang=lang)),
+        tr("ch3.p2", kv_cache=term("kv-cache", lang=lang),
+           position_id=term("position-id", tr("tour.link.position_id"), lang=lang)),
+        tr("ch3.p3", attend=colour("attend", lang), attend_later=colour("attend-later", lang)),
     ], tl, step, lang=lang)
 
 
 def views(moment: int | None, note: str = "", lang: str = i18n.DEFAULT) -> Views:
     return Views(step={"text": lambda tl, k: text(tl, k, moment, note, lang),
-                       "orders": lambda tl, k: at_step(render.order_view(tl, k), k),
-                       "physical": lambda tl, k: at_step(render.mask_grid(tl, k, logical=False), k),
-                       "logical": lambda tl, k: at_step(render.mask_grid(tl, k, logical=True), k)})
+                       "orders": lambda tl, k: at_step(render.order_view(tl, k, lang=lang), k),
+                       "physical": lambda tl, k: at_step(render.mask_grid(tl, k, logical=False, lang=lang), k),
+                       "logical": lambda tl, k: at_step(render.mask_grid(tl, k, logical=True, lang=lang), k)})
 
 
 def view(tl, step: int, lang: str = i18n.DEFAULT):
@@ -53,8 +47,8 @@ def view(tl, step: int, lang: str = i18n.DEFAULT):
 
 
 def fallback(tl, lang: str = i18n.DEFAULT) -> tuple[int, str]:
-    return 0, (f"<b>Your run.</b> {run_summary(tl, lang=lang)} No step of it filled a slot behind an open mask, so "
-               "physical and logical order never differ.")
+    return 0, (i18n.text(lang, "tour.your_run", summary=run_summary(tl, lang=lang))
+               + i18n.text(lang, "ch3.fallback"))
 
 
 def build(ctx, data, lang: str = i18n.DEFAULT):

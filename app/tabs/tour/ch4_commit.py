@@ -10,7 +10,7 @@ from ...views import render
 from ...views.stepper import Views
 from . import moments
 from .frame import at_step, body, drawn, slot, stepper_html, window_try
-from .words import colour, elsewhere, narration, run_summary, span, term
+from .words import colour, elsewhere, gap, narration, run_summary, span, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch4.title")
 KEY = "tour-4"
@@ -25,37 +25,35 @@ def following(tl, step: int) -> int:
 
 
 def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i18n.DEFAULT) -> str:
+    tr = i18n.Texts(lang)
     s = tl.trace.steps[step]
     n = len(s.committed)
     waiting = [s.start + i for i in moments.waits_behind_mask(s)]
     nxt = following(tl, step)
+    top_below = tr("ch4.top_below", step=step, next=nxt)
     if not (n and waiting):
-        why = ("Every filled slot of this step's input is in the leading run: nothing waits behind a mask."
-               if n else "Nothing commits at this step: the first slot of its input is still a mask.")
-        return elsewhere(tl, step, (note + " " if note else "") + f"{why} Top: the input of step {step}. "
-                         f"Below: step {nxt}, the next forward.", moment, lang=lang)
+        why = tr("ch4.all_lead") if n else tr("ch4.none")
+        return elsewhere(tl, step, (note + gap(lang) if note else "") + why + gap(lang) + top_below, moment,
+                         lang=lang)
     first_mask = s.start + n + next(i for i, t in enumerate(s.window[n:]) if t is None)
     later = moments.commit_step_of(tl.trace, waiting[0])
-    when = (f"They commit at step {later}, once every slot before them is filled."
-            if later is not None else "They never commit in this decode.")
+    when = tr("ch4.later", later=later) if later is not None else tr("ch4.never")
     return narration(([note] if note else []) + [
-        "A token's KV can be kept only if it was computed exactly as an AR pass would: seeing the "
-        "prefix and the tokens before it, nothing else. That is true of the <b>leading filled run</b> "
-        "(the filled slots before the first mask): they are first in physical order, as in logical order.",
-        f"So at step {step} positions {span(list(range(s.start, s.start + n)))} {term('commit', 'commit')} "
-        f"({colour('state-committed')}): their KV stays in the cache, {s.cache_before} → {s.cache_after} "
-        f"tokens. Positions {span(waiting)} are filled too ({colour('state-filled')}), but wait behind the mask "
-        f"at {first_mask}: their KV is dropped and recomputed next forward. {when}",
-        f"Top: the input of step {step}. Below: step {nxt}, the next forward.",
+        tr("ch4.p1"),
+        tr("ch4.p2", step=step, span=span(list(range(s.start, s.start + n)), lang=lang),
+           commit=term("commit", tr("tour.link.commit"), lang=lang), committed_colour=colour("state-committed", lang),
+           before=s.cache_before, after=s.cache_after, waiting=span(waiting, lang=lang),
+           filled_colour=colour("state-filled", lang), first_mask=first_mask, when=when),
+        top_below,
     ], tl, step, lang=lang)
 
 
 def views(moment: int | None, note: str = "", lang: str = i18n.DEFAULT) -> Views:
     return Views(step={"text": lambda tl, k: text(tl, k, moment, note, lang),
-                       "now": lambda tl, k: at_step(render.order_view(tl, k), k),
-                       "next": lambda tl, k: at_step(render.order_view(tl, following(tl, k)), following(tl, k),
-                                                     secondary=True),
-                       "canvas": lambda tl, k: at_step(render.token_canvas(tl, k), k)})
+                       "now": lambda tl, k: at_step(render.order_view(tl, k, lang=lang), k),
+                       "next": lambda tl, k: at_step(render.order_view(tl, following(tl, k), lang=lang),
+                                                     following(tl, k), secondary=True),
+                       "canvas": lambda tl, k: at_step(render.token_canvas(tl, k, lang=lang), k)})
 
 
 def view(tl, step: int, lang: str = i18n.DEFAULT):
@@ -64,8 +62,8 @@ def view(tl, step: int, lang: str = i18n.DEFAULT):
 
 def fallback(tl, lang: str = i18n.DEFAULT) -> tuple[int, str]:
     k = next((s.index for s in tl.trace.steps if s.committed), 0)
-    return k, (f"<b>Your run.</b> {run_summary(tl, lang=lang)} No step of it left a filled slot waiting behind a mask: "
-               f"every filled slot committed at once. Shown: step {k}, the first that commits.")
+    return k, (i18n.text(lang, "tour.your_run", summary=run_summary(tl, lang=lang))
+               + i18n.text(lang, "ch4.fallback", step=k))
 
 
 def build(ctx, data, lang: str = i18n.DEFAULT):

@@ -15,7 +15,7 @@ from ...views.stepper import Views
 from ...views.timeline import Timeline
 from . import figs, moments
 from .frame import at_step, body, drawn, pool, slot, stepper_html, try_box
-from .words import colour, elsewhere, narration, term
+from .words import colour, elsewhere, narration, plural, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch5.title")
 KEY = "tour-5"
@@ -33,49 +33,48 @@ def stalls(s) -> bool:
 
 def text(tl, step: int, other: Timeline, other_penalty: float, moment: int | None = None,
          lang: str = i18n.DEFAULT) -> str:
+    tr = i18n.Texts(lang)
     s = tl.trace.steps[step]
     lam = tl.trace.config["penalty"]
+    streaming, branched = colour("decoder-streaming", lang), colour("branch", lang)
     if not stalls(s):
-        return elsewhere(tl, step, f"The {colour('decoder-streaming')} decode (λ = {lam:g}) does not stall "
-                         f"here; the {colour('branch')} branch (λ = {other_penalty:g}) is shown at the same "
-                         "step beside it.", moment, lang=lang)
+        return elsewhere(tl, step, tr("ch5.no_stall", streaming_colour=streaming, penalty=lam,
+                                      branch_colour=branched, other=other_penalty), moment, lang=lang)
     first = s.masks[0]
     far = next(m for m in s.masks if m.selected and m.distance >= moments.FAR)
     flat = moments.flat_run(tl.trace, step)
     was = moments.commit_step_of(tl.trace, first.pos)
     now = moments.commit_step_of(other.trace, first.pos)
     a, b = tl.trace.stats(), other.trace.stats()
-    changed = "the same text" if other.trace.token_ids == tl.trace.token_ids else "a different text"
+    changed = tr("ch5.same_text") if other.trace.token_ids == tl.trace.token_ids else tr("ch5.other_text")
     return narration([
-        f"At step {step} the first open mask (position {first.pos}) has entropy {first.entropy:.2f} "
-        "nats: the model cannot tell what comes next. "
-        + ("No mask scores under τ, so the rule fills the single lowest score: "
-           if moments.fell_back(s) else "The rule fills what scores under τ: ")
-        + f"a far slot, position {far.pos} (d = {far.distance}, H {far.entropy:.2f} + λ·d "
-        f"{far.score - far.entropy:.2f} = {far.score:.2f}).",
-        f"The first mask stays open, so nothing can commit: after step {step} the {colour('decoder-streaming')} "
-        f"line (λ = {lam:g}) stays flat for {flat} more forward{'s' if flat != 1 else ''}. Position "
-        f"{first.pos} commits only at step {was if was is not None else '–'}.",
-        f"{term('lambda', '<b>λ</b>')} charges λ per slot of distance, pulling the choice toward the front. "
-        f"Branched from step {step - 1} with λ = {other_penalty:g} (the {colour('branch')} line): position "
-        f"{first.pos} commits at step {now if now is not None else '–'}; {b['generated_tokens']} tokens in "
-        f"{b['forwards']} forwards ({b['tokens_per_forward']:.2f} per forward) against "
-        f"{a['generated_tokens']} in {a['forwards']} ({a['tokens_per_forward']:.2f}), {changed}. Below, "
-        f"both decodes at step {step}.",
+        tr("ch5.p1", step=step, pos=first.pos, h=first.entropy,
+           rule=tr("ch5.fell_back") if moments.fell_back(s) else tr("ch5.under_tau"), far=far.pos,
+           d=far.distance, far_h=far.entropy, far_penalty=far.score - far.entropy, far_score=far.score),
+        plural("ch5.p2", flat, lang, step=step, streaming_colour=streaming, penalty=lam, pos=first.pos,
+               was=was if was is not None else "–"),
+        tr("ch5.p3", lam=term("lambda", "<b>λ</b>", lang=lang), prev=step - 1, other=other_penalty,
+           branch_colour=branched, pos=first.pos, now=now if now is not None else "–",
+           b_tokens=b["generated_tokens"], b_forwards=b["forwards"], b_tpf=b["tokens_per_forward"],
+           a_tokens=a["generated_tokens"], a_forwards=a["forwards"], a_tpf=a["tokens_per_forward"],
+           changed=changed, step=step),
     ], tl, step, lang=lang)
 
 
 def views(other: Timeline, other_penalty: float, moment: int | None, lang: str = i18n.DEFAULT) -> Views:
+    tr = i18n.Texts(lang)
+
     def lines(tl):
         return {f"λ = {tl.trace.config['penalty']:g}": (tl, palette.ROLE_COLOURS["decoder-streaming"]),
-                f"λ = {other_penalty:g} (branch)": (other, palette.ROLE_COLOURS["branch"])}
+                tr("ch5.branch_line", penalty=other_penalty): (other, palette.ROLE_COLOURS["branch"])}
+
+    def panel(timeline, penalty, k, **kw):
+        return at_step(tr("ch5.panel", penalty=penalty, step=k) + render.token_canvas(timeline, k, lang=lang), k, **kw)
 
     def theirs(tl, k):
-        j = min(k, other.num_steps - 1)
-        return at_step(f"<b>λ = {other_penalty:g}</b>, step {j}" + render.token_canvas(other, j), j, secondary=True)
+        return panel(other, other_penalty, min(k, other.num_steps - 1), secondary=True)
     return Views(step={"text": lambda tl, k: text(tl, k, other, other_penalty, moment, lang),
-                       "left": lambda tl, k: at_step(f"<b>λ = {tl.trace.config['penalty']:g}</b>, step {k}"
-                                                     + render.token_canvas(tl, k), k),
+                       "left": lambda tl, k: panel(tl, tl.trace.config["penalty"], k),
                        "right": theirs},
                  whole={"growth": lambda tl: figs.growth(lines(tl), lang=lang)})
 
@@ -88,6 +87,7 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
     tl, step = data.at("stall")
     pick = data.picks["stall"]
     other = data.timelines[pick["branch"]]
+    tr = i18n.Texts(lang)
     with body(5) as (cols, words):
         with cols:
             steps = gr.HTML(stepper_html(tl, KEY, views(other, pick["penalty"], step, lang), step, lang=lang),
@@ -99,10 +99,10 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
         with words:
             slot(KEY, "text", "tour-text-5")
             with try_box():
-                gr.Markdown(f"**Try it:** branch from step {step - 1} with another λ (live).")
+                gr.Markdown(tr("ch5.try", step=step - 1))
                 from .. import knobs
                 penalty = knobs.number("penalty", value=pick["penalty"], elem_id="tour5-penalty")
-                btn = gr.Button("Branch live", elem_id="tour-try-5")
+                btn = gr.Button(tr("ch5.button"), elem_id="tour-try-5")
 
     def run(lam):
         with worded():

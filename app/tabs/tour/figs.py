@@ -16,27 +16,28 @@ def score_bars(tl: Timeline, step: int, title: str | None = None, y_max: float |
                height: int = 340, lang: str = i18n.DEFAULT):
     """Step `step`'s open masks: entropy H (orange where the mask fills, grey where it stays a
     mask) with λ·d stacked on top (slate), against τ (red dashed)."""
+    tr = i18n.Texts(lang)
     s = tl.trace.steps[step]
     x = [str(m.pos) for m in s.masks]
     data = []
-    for selected, role, name in ((True, "state-new", "H: fills"), (False, "state-mask", "H: stays a mask")):
+    for selected, role, name in ((True, "state-new", tr("tour.fig.fills")), (False, "state-mask", tr("tour.fig.stays"))):
         ms = [m for m in s.masks if m.selected == selected]
         data.append(dict(type="bar", x=[str(m.pos) for m in ms], y=[m.entropy for m in ms], name=name,
                          marker=dict(color=palette.ROLE_COLOURS[role], line=dict(color="#374151", width=0.5)),
                          customdata=[m.pos for m in ms],
-                         hovertemplate="position %{x}<br>H = %{y:.3f} nats<extra></extra>"))
+                         hovertemplate=tr("tour.fig.hover_h", x="%{x}", y="%{y:.3f}") + "<extra></extra>"))
     data.append(dict(type="bar", x=x, y=[m.score - m.entropy for m in s.masks], name="λ·d",
                      marker=dict(color=palette.ROLE_COLOURS["penalty"]), customdata=[m.pos for m in s.masks],
-                     hovertemplate="position %{x}<br>λ·d = %{y:.3f}<extra></extra>"))
+                     hovertemplate=tr("tour.fig.hover_penalty", x="%{x}", y="%{y:.3f}") + "<extra></extra>"))
     if s.threshold is not None and x:
         data.append(dict(type="scatter", x=[x[0], x[-1]], y=[s.threshold, s.threshold], mode="lines",
                          name=f"τ = {s.threshold:g}",
                          line=dict(color=palette.ROLE_COLOURS["threshold"], dash="dash")))
-    yaxis = dict(title=dict(text="score (nats)"))
+    yaxis = dict(title=dict(text=tr("tour.fig.score_axis")))
     if y_max is not None:
         yaxis["range"] = [0, y_max]
-    fig = figures.make_figure(data, title or f"Step {step}: score = H + λ·d of each open mask", height,
-                              barmode="stack", xaxis=dict(title=dict(text="mask slot (position)"), type="category",
+    fig = figures.make_figure(data, title or tr("tour.fig.score_title", step=step), height, lang=lang,
+                              barmode="stack", xaxis=dict(title=dict(text=tr("tour.fig.slot_axis")), type="category",
                                                           categoryorder="array", categoryarray=x),
                               yaxis=yaxis, legend=dict(orientation="h", y=-0.28, yanchor="top", x=0),
                               margin=dict(l=50, r=10, t=40, b=100))  # legend under the axis: never on the title
@@ -54,6 +55,7 @@ def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, h
     """Committed tokens after each forward, one line per decode in its own colour (HTML legend
     under the chart: it never overlaps the axes), the AR pace dotted, and a marker per step of the
     first decode (app/static/stepper.js shows the current one; `current`: drawn as shown)."""
+    tr = i18n.Texts(lang)
     first = next(iter(lines.values()))[0]
     n = max([1] + [len(tl.committed_after) for tl, _ in lines.values()])
     top = max([n] + [max(tl.committed_after or [1]) for tl, _ in lines.values()])
@@ -61,7 +63,7 @@ def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, h
     plot_w, plot_h = W - L - R, height - T - B
     x = lambda f: L + plot_w * f / n  # noqa: E731
     y = lambda v: T + plot_h * (1 - v / top)  # noqa: E731
-    body = [charts._y_axis(top, height, "committed tokens"),
+    body = [charts._y_axis(top, height, tr("tour.fig.committed_axis")),
             f'<polyline points="{x(0):.1f},{y(0):.1f} {x(min(n, top)):.1f},{y(min(n, top)):.1f}" class="pace"/>']
     for tl, colour in lines.values():
         pts = " ".join(f"{x(k + 1):.1f},{y(v):.1f}" for k, v in enumerate(tl.committed_after))
@@ -71,16 +73,16 @@ def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, h
         body.append(f'<g class="at-step{now}" data-at-step="{k}"><line x1="{x(k + 1):.1f}" x2="{x(k + 1):.1f}" '
                     f'y1="{T}" y2="{T + plot_h}" class="marker" stroke="{palette.THRESHOLD_COLOUR}"/>'
                     f'<text x="{min(x(k + 1) + 4, W - R - 60):.1f}" y="{T + 12}" class="tick" '
-                    f'fill="{palette.THRESHOLD_COLOUR}">step {k}</text></g>')
+                    f'fill="{palette.THRESHOLD_COLOUR}">{tr("tour.fig.step", step=k)}</text></g>')
     body.append(f'<text x="{L + plot_w / 2:.0f}" y="{height - 6}" class="axis" text-anchor="middle">'
-                f'forward passes after prefill (step k = forward k + 1)</text>')
+                f'{tr("tour.fig.forwards_axis")}</text>')
     keys = "".join(f'<span class="key line" style="background:{colour}"></span>{escape(name)} '
                    for name, (_, colour) in lines.items())
-    legend = (f'<div class="chartlegend">{keys}<span class="key line pace-key"></span>one token per forward '
-              f'(AR pace) <span class="key line marker-key"></span>this step</div>')
-    title = '<div class="charttitle">Committed tokens after each forward</div>'
+    legend = (f'<div class="chartlegend">{keys}<span class="key line pace-key"></span>{tr("tour.fig.pace")} '
+              f'<span class="key line marker-key"></span>{tr("tour.fig.this_step")}</div>')
+    title = f'<div class="charttitle">{tr("tour.fig.growth_title")}</div>'
     svg = (f'<svg class="chart" viewBox="0 0 {W} {height}" width="100%" role="img" '
-           f'aria-label="Committed tokens after each forward" preserveAspectRatio="xMidYMid meet">'
+           f'aria-label="{tr("tour.fig.growth_title")}" preserveAspectRatio="xMidYMid meet">'
            f'{"".join(body)}</svg>')
     return title + svg + legend
 
@@ -88,22 +90,25 @@ def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, h
 def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEFAULT):
     """Tokens per forward (blue line, left axis) and right answers (dark green bars, right axis)
     for each τ of the sweep."""
+    tr = i18n.Texts(lang)
     x = [f"{r['threshold']:g}" for r in rows]
     total = max([r["total"] for r in rows] or [1])
-    data = [dict(type="bar", x=x, y=[r["right"] for r in rows], name=f"right answers (of {total})",
+    data = [dict(type="bar", x=x, y=[r["right"] for r in rows], name=tr("tour.fig.right_of", total=total),
                  yaxis="y2", marker=dict(color=palette.ROLE_COLOURS["right"], opacity=0.55),
-                 hovertemplate="τ = %{x}: %{y} right<extra></extra>"),
+                 hovertemplate=tr("tour.fig.hover_right", x="%{x}", y="%{y}") + "<extra></extra>"),
             dict(type="scatter", x=x, y=[r["tokens_per_forward"] for r in rows], mode="lines+markers",
-                 name="tokens per forward", line=dict(color=palette.ROLE_COLOURS["decoder-streaming"], width=3),
-                 marker=dict(size=8), hovertemplate="τ = %{x}: %{y:.2f} tokens per forward<extra></extra>")]
+                 name=tr("tour.fig.tpf"), line=dict(color=palette.ROLE_COLOURS["decoder-streaming"], width=3),
+                 marker=dict(size=8),
+                 hovertemplate=tr("tour.fig.hover_tpf", x="%{x}", y="%{y:.2f}") + "<extra></extra>")]
     if yours:
         data.append(dict(type="scatter", x=[f"{yours['threshold']:g}"], y=[yours["tokens_per_forward"]],
-                         mode="markers+text", name="your run", text=[f"{yours['right']}/{yours['total']} right"],
+                         mode="markers+text", name=tr("tour.fig.your_run"),
+                         text=[tr("tour.fig.your_right", right=yours["right"], total=yours["total"])],
                          textposition="top center", marker=dict(size=16, symbol="star", color="#111827")))
     return figures.make_figure(
-        data, "τ: speed against right answers", 400,
-        xaxis=dict(title=dict(text="threshold τ"), type="category"),
-        yaxis=dict(title=dict(text="tokens per forward"), rangemode="tozero"),
-        yaxis2=dict(title=dict(text="right answers"), overlaying="y", side="right", range=[0, total + 0.5],
+        data, tr("tour.fig.tau_title"), 400, lang=lang,
+        xaxis=dict(title=dict(text=tr("tour.fig.tau_axis")), type="category"),
+        yaxis=dict(title=dict(text=tr("tour.fig.tpf")), rangemode="tozero"),
+        yaxis2=dict(title=dict(text=tr("tour.fig.right")), overlaying="y", side="right", range=[0, total + 0.5],
                     showgrid=False, dtick=1),
         legend=dict(orientation="h", y=-0.25, yanchor="top", x=0), margin=dict(l=50, r=50, t=40, b=100))

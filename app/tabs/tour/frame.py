@@ -88,9 +88,9 @@ def window_try(ctx: Context, n: int, name: str, finder, key: str, views, fallbac
     to the page's language (functools.partial); `lang` words the box itself."""
     from html import escape
     with try_box():
-        gr.Markdown(f"**Try it:** re-decode “{escape(TOUR_PROMPTS[name][0][:40])}” live with other knobs.")
+        gr.Markdown(i18n.text(lang, "tour.try_redecode", prompt=escape(TOUR_PROMPTS[name][0][:40])))
         tau, no_tau, penalty = tau_lambda(f"tour{n}")
-        btn = gr.Button("Re-decode live", elem_id=f"tour-try-{n}")
+        btn = gr.Button(i18n.text(lang, "tour.redecode"), elem_id=f"tour-try-{n}")
 
     def run(t, nt, lam):
         live = redecode(ctx, name, t, nt, lam)
@@ -108,7 +108,7 @@ def window_try(ctx: Context, n: int, name: str, finder, key: str, views, fallbac
 def stepper_html(tl: Timeline, key: str, views, start: int, lang: str = i18n.DEFAULT) -> str:
     """The chapter's ± step controls and every step of `tl` drawn once (no request per step)."""
     from ...views import stepper
-    return stepper.bundle_html(tl, key, views, start=start, link=f"chapter={key.removeprefix('tour-')}")
+    return stepper.bundle_html(tl, key, views, start=start, link=f"chapter={key.removeprefix('tour-')}", lang=lang)
 
 
 def slot(key: str, name: str, elem_id: str | None = None, **kwargs) -> gr.HTML:

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from ... import i18n
 
-PRESENT_LABEL = "Present ▣"
-STOP_LABEL = "Stop presenting (Esc)"
+from html import escape
+
+PRESENT_LABEL = i18n.text(i18n.DEFAULT, "tour.present")
+STOP_LABEL = i18n.text(i18n.DEFAULT, "tour.stop_presenting")
 
 READ_LINK_JS = """() => {
   const hash = location.hash.match(/chapter-(\\d+)/);
@@ -29,21 +31,25 @@ SHOW_STEP_JS = """(n, step) => {
   }, 100);
 }"""
 TOGGLE_JS = "() => { if (window.wedlmPresent) window.wedlmPresent.toggle(); }"
-BADGE = ('<div id="presenting-badge" class="presenting-badge" aria-live="polite">● Presenting · '
-         '←/→ chapters · Esc to leave</div>')
 
 
 def present_label(lang: str = i18n.DEFAULT) -> str:
-    return PRESENT_LABEL
+    return i18n.text(lang, "tour.present")
 
 
 def stop_label(lang: str = i18n.DEFAULT) -> str:
-    return STOP_LABEL
+    return i18n.text(lang, "tour.stop_presenting")
 
 
 def badge(lang: str = i18n.DEFAULT) -> str:
-    """The presenting badge (it also carries the button's two labels, which present.js reads)."""
-    return BADGE
+    """The presenting badge. It also carries the present button's two labels in the page's
+    language: app/static/present.js reads them from here (no words are written in the script)."""
+    return (f'<div id="presenting-badge" class="presenting-badge" aria-live="polite" '
+            f'data-present="{escape(present_label(lang))}" data-stop="{escape(stop_label(lang))}">'
+            f'{i18n.text(lang, "tour.presenting_badge")}</div>')
+
+
+BADGE = badge()   # the English
 
 
 def link_chapter(value, chapters: int) -> int:

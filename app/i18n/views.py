@@ -1,0 +1,447 @@
+"""The views (app/views): narration, canvases, charts and figures, the race lanes, the lens, the
+lessons, the stepper's controls and the words app/static/*.js shows (views.js.*, shipped to the
+page by app/views/stepper.py). Counts that English inflects have a `.one` and a `.many` id
+(Chinese writes both the same)."""
+
+MESSAGES = {
+    # ---- shared pieces ----
+    "views.list_sep": {"en": ", ", "zh": "、"},
+    "views.list_more": {"en": ", …", "zh": "、…"},
+    "views.period": {"en": ".", "zh": "。"},
+    "views.none": {"en": "none", "zh": "无"},
+    "views.nats": {"en": "nats", "zh": "奈特"},
+    "views.prompt": {"en": "prompt", "zh": "提示词"},
+    "views.position": {"en": "position {pos}", "zh": "位置 {pos}"},
+    "views.committed_tokens": {"en": "committed tokens", "zh": "已提交的词元数"},
+    "views.logical_position": {"en": "logical position", "zh": "逻辑位置"},
+    "views.predicted_position": {"en": "predicted position", "zh": "预测的位置"},
+    "views.next_token": {"en": "next token", "zh": "下一词元"},
+    "views.tokens_per_forward": {"en": "tokens per forward", "zh": "每次前向计算的词元数"},
+    "views.penalty_name": {"en": "λ·d (distance penalty)", "zh": "λ·d（距离惩罚）"},
+    "views.entropy_zero": {"en": "entropy 0", "zh": "熵 0"},
+    "views.entropy_max": {"en": "{max} nats or more", "zh": "{max} 奈特及以上"},
+    "views.empty": {"en": "Run a decode or load a trace.", "zh": "先运行一次解码，或载入一条轨迹。"},
+
+    # ---- narration (app/views/narration.py) ----
+    "views.narr.n_filled_slots.one": {"en": "{n} filled slot", "zh": "{n} 个已填充槽位"},
+    "views.narr.n_filled_slots.many": {"en": "{n} filled slots", "zh": "{n} 个已填充槽位"},
+    "views.narr.n_masks.one": {"en": "{n} mask", "zh": "{n} 个掩码"},
+    "views.narr.n_masks.many": {"en": "{n} masks", "zh": "{n} 个掩码"},
+    "views.narr.n_rows.one": {"en": "{n} row", "zh": "{n} 行"},
+    "views.narr.n_rows.many": {"en": "{n} rows", "zh": "{n} 行"},
+    "views.narr.score": {"en": "entropy {h} + λ·d {d} = {score}", "zh": "熵 {h} + λ·d {d} = {score}"},
+    "views.narr.fed": {
+        "en": "Forward {forward} reads the window at positions {first}–{last}: {filled} moved in front of "
+              "{masks} ({rows}).",
+        "zh": "第 {forward} 次前向计算读入位置 {first}–{last} 的窗口：{filled}移到了 {masks}前面（共 {rows}）。",
+    },
+    "views.narr.run_commits": {
+        "en": "The leading filled run {positions} ({tokens}) commits: its KV stays in the cache "
+              "({before} → {after} tokens).",
+        "zh": "开头连续的已填充词元 {positions}（{tokens}）提交：它们的 KV 留在缓存中（{before} → {after} 个词元）。",
+    },
+    "views.narr.stop_commits": {
+        "en": "The stop token at position {pos} commits, so the decode ends{dropped}",
+        "zh": "位置 {pos} 的停止词元提交，解码随之结束{dropped}",
+    },
+    "views.narr.dropped_after.one": {"en": "; the {n} filled slot after it is dropped.",
+                                     "zh": "；它之后的 {n} 个已填充槽位被丢弃。"},
+    "views.narr.dropped_after.many": {"en": "; the {n} filled slots after it are dropped.",
+                                      "zh": "；它之后的 {n} 个已填充槽位被丢弃。"},
+    "views.narr.block_waits": {
+        "en": "Nothing commits: block decoding waits until every slot of its block is filled "
+              "({filled} of {window} are), so the cache stays at {before} tokens.",
+        "zh": "没有提交：块解码要等块中每个槽位都填满才提交（{window} 个中已填 {filled} 个），"
+              "所以缓存停在 {before} 个词元。",
+    },
+    "views.narr.nothing_commits": {"en": "Nothing commits; the cache stays at {before} tokens.",
+                                   "zh": "没有提交；缓存停在 {before} 个词元。"},
+    "views.narr.behind_waits.one": {
+        "en": ", and the {n} filled slot behind it waits (recomputed next forward)",
+        "zh": "，它后面的 {n} 个已填充槽位只能等待（下一次前向计算时重算）",
+    },
+    "views.narr.behind_waits.many": {
+        "en": ", and the {n} filled slots behind it wait (recomputed next forward)",
+        "zh": "，它后面的 {n} 个已填充槽位只能等待（下一次前向计算时重算）",
+    },
+    "views.narr.stall": {
+        "en": "Nothing commits: position {pos} is still a mask, so the KV cache stays at {before} tokens{wait}.",
+        "zh": "没有提交：位置 {pos} 仍是掩码，所以 KV 缓存停在 {before} 个词元{wait}。",
+    },
+    "views.narr.none_open": {"en": "No mask is left open after the commit.", "zh": "提交之后，没有剩下未填的掩码。"},
+    "views.narr.tau_none": {
+        "en": "τ = none, so only the lowest-scoring mask is filled: position {pos} with {token} ({score}).",
+        "zh": "τ = 无，所以只填得分最低的掩码：位置 {pos} 填入 {token}（{score}）。",
+    },
+    "views.narr.fallback": {
+        "en": "No mask scored under τ {tau}, so only the lowest was filled (the fallback): "
+              "position {pos} with {token} ({score}).",
+        "zh": "没有掩码的得分低于 τ {tau}，所以只填了得分最低的那个（兜底规则）：位置 {pos} 填入 {token}（{score}）。",
+    },
+    "views.narr.filled_one": {
+        "en": "The mask at {pos} was filled with {token} ({score} < τ {tau}).",
+        "zh": "位置 {pos} 的掩码填入了 {token}（{score} < τ {tau}）。",
+    },
+    "views.narr.filled_many": {
+        "en": "The masks at {positions} were filled with {tokens} (scores {span} < τ {tau}).",
+        "zh": "位置 {positions} 的掩码填入了 {tokens}（得分 {span} < τ {tau}）。",
+    },
+    "views.narr.rule_none": {"en": "τ = none fills one slot per step", "zh": "τ = 无 时每步只填一个槽位"},
+    "views.narr.rule_tau": {"en": "score ≥ τ {tau}", "zh": "得分 ≥ τ {tau}"},
+    "views.narr.stayed_open.one": {
+        "en": "The mask at {positions} stayed open (entropy {span}, {rule}).",
+        "zh": "位置 {positions} 的掩码仍未填（熵 {span}，{rule}）。",
+    },
+    "views.narr.stayed_open.many": {
+        "en": "Masks at {positions} stayed open (entropy {span}, {rule}).",
+        "zh": "位置 {positions} 的掩码仍未填（熵 {span}，{rule}）。",
+    },
+    "views.narr.budget_here": {"en": "The budget of {budget} new tokens is reached: the decode ends here.",
+                               "zh": "已用完 {budget} 个新词元的预算：解码到此结束。"},
+    "views.narr.stopped_why": {"en": "The decode was stopped here (by the user or the time limit).",
+                               "zh": "解码在这里被停止（由用户或时间限制）。"},
+    "views.narr.ar_reads": {
+        "en": "The AR forward reads one row, the token {token} at position {pos}: its KV joins the cache "
+              "({before} → {after} tokens).",
+        "zh": "AR 的前向计算只读入一行，即位置 {pos} 的词元 {token}：它的 KV 加入缓存（{before} → {after} 个词元）。",
+    },
+    "views.narr.ar_predicts": {
+        "en": "The next-token head predicts {token} for position {pos} (entropy {h} nats); it is fed to the "
+              "next forward. One token per forward, however sure the model is.",
+        "zh": "下一词元预测头为位置 {pos} 预测出 {token}（熵 {h} 奈特）；它会被送入下一次前向计算。"
+              "不管模型多有把握，每次前向计算都只出一个词元。",
+    },
+    "views.narr.ar_stop": {"en": "That is the stop token: the decode ends.", "zh": "这是停止词元：解码结束。"},
+    "views.narr.budget": {"en": "The budget of {budget} new tokens is reached: the decode ends.",
+                          "zh": "已用完 {budget} 个新词元的预算：解码结束。"},
+    "views.narr.stopped": {"en": "The decode was stopped here.", "zh": "解码在这里被停止。"},
+    "views.narr.source_prefill": {"en": "prefill", "zh": "预填充"},
+    "views.narr.source_previous": {"en": "the previous forward", "zh": "上一次前向计算"},
+    "views.narr.first_slot": {
+        "en": " Its first slot, position {pos}, holds {token}: the AR token {source} found, so it is exact.",
+        "zh": "它的第一个槽位（位置 {pos}）放的是 {token}：这是{source}得到的 AR 词元，所以一定正确。",
+    },
+    "views.narr.no_drafts": {"en": "There were no drafts after it to check.", "zh": "它之后没有需要检查的草稿。"},
+    "views.narr.checked_none.one": {
+        "en": "The same forward also gives the model's own next-token (AR) prediction at every row; the {n} draft "
+              "at {positions} was checked against it, left to right: none agreed (✓).",
+        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测；位置 {positions} 的 {n} 个草稿"
+              "从左到右逐一与它比对：没有一个一致（✓）。",
+    },
+    "views.narr.checked_none.many": {
+        "en": "The same forward also gives the model's own next-token (AR) prediction at every row; the {n} drafts "
+              "at {positions} were checked against it, left to right: none agreed (✓).",
+        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测；位置 {positions} 的 {n} 个草稿"
+              "从左到右逐一与它比对：没有一个一致（✓）。",
+    },
+    "views.narr.checked_some.one": {
+        "en": "The same forward also gives the model's own next-token (AR) prediction at every row; the {n} draft "
+              "at {positions} was checked against it, left to right: {accepted} agreed (✓): {tokens} at {agreed_at}.",
+        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测；位置 {positions} 的 {n} 个草稿"
+              "从左到右逐一与它比对：{accepted} 个一致（✓），即位置 {agreed_at} 的 {tokens}。",
+    },
+    "views.narr.checked_some.many": {
+        "en": "The same forward also gives the model's own next-token (AR) prediction at every row; the {n} drafts "
+              "at {positions} were checked against it, left to right: {accepted} agreed (✓): {tokens} at {agreed_at}.",
+        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测；位置 {positions} 的 {n} 个草稿"
+              "从左到右逐一与它比对：{accepted} 个一致（✓），即位置 {agreed_at} 的 {tokens}。",
+    },
+    "views.narr.dropped_unchecked.one": {
+        "en": "; the {n} draft after it ({positions}) is dropped unchecked, since it was drafted after a wrong token",
+        "zh": "；它之后的 {n} 个草稿（{positions}）不经检查直接丢弃，因为它是在一个错误词元之后起草的",
+    },
+    "views.narr.dropped_unchecked.many": {
+        "en": "; the {n} drafts after it ({positions}) are dropped unchecked, since they were drafted after a "
+              "wrong token",
+        "zh": "；它之后的 {n} 个草稿（{positions}）不经检查直接丢弃，因为它们是在一个错误词元之后起草的",
+    },
+    "views.narr.rejected": {
+        "en": "The draft {draft} at position {pos} was rejected (✗): the model's AR prediction there is {ar}, "
+              "which replaces it{dropped}.",
+        "zh": "位置 {pos} 的草稿 {draft} 被拒绝（✗）：模型在这里的 AR 预测是 {ar}，由它替换该草稿{dropped}。",
+    },
+    "views.narr.all_agreed": {
+        "en": "All agreed, so the AR token {ar} after them, at position {pos}, comes for free.",
+        "zh": "全部一致，所以紧随其后、位于位置 {pos} 的 AR 词元 {ar} 是白得的。",
+    },
+    "views.narr.kept.one": {
+        "en": "Position {positions} commits ({before} → {after} tokens in the KV cache){tail}",
+        "zh": "位置 {positions} 提交（KV 缓存中 {before} → {after} 个词元）{tail}",
+    },
+    "views.narr.kept.many": {
+        "en": "Positions {positions} commit ({before} → {after} tokens in the KV cache){tail}",
+        "zh": "位置 {positions} 提交（KV 缓存中 {before} → {after} 个词元）{tail}",
+    },
+    "views.narr.kept_stop": {
+        "en": "; the stop token at position {pos} commits, so the decode ends{end}",
+        "zh": "；位置 {pos} 的停止词元提交，解码随之结束{end}",
+    },
+    "views.narr.check_not_output": {"en": " (what the check found after it is not output).",
+                                    "zh": "（检查在它之后得到的内容不会输出）。"},
+    "views.narr.kept_next": {
+        "en": "; the AR token at {pos} becomes the first slot of the next forward.",
+        "zh": "；位置 {pos} 的 AR 词元成为下一次前向计算的第一个槽位。",
+    },
+    "views.narr.lossless_greedy": {
+        "en": "Every token that commits is the one the model's own next-token prediction chose, so the text is "
+              "exactly greedy AR decoding of this model (lossless: beyond the paper).",
+        "zh": "每个提交的词元，都是模型自己的下一词元预测选出的那个，所以文本与这个模型的贪心 AR 解码完全相同"
+              "（无损：超出论文的扩展）。",
+    },
+    "views.narr.lossless_sampling": {
+        "en": "Every token that commits is the one the model's own next-token prediction chose, so the text is "
+              "distributed exactly as AR sampling from this model (lossless: beyond the paper).",
+        "zh": "每个提交的词元，都是模型自己的下一词元预测选出的那个，所以文本的分布与从这个模型做 AR 采样完全相同"
+              "（无损：超出论文的扩展）。",
+    },
+    "views.narr.rode_along.one": {
+        "en": "{masks} rode along; {n} was filled as a draft for the next forward to check ({positions}).",
+        "zh": "{masks}随行；其中 {n} 个被填成草稿，留给下一次前向计算检查（{positions}）。",
+    },
+    "views.narr.rode_along.many": {
+        "en": "{masks} rode along; {n} were filled as drafts for the next forward to check ({positions}).",
+        "zh": "{masks}随行；其中 {n} 个被填成草稿，留给下一次前向计算检查（{positions}）。",
+    },
+    "views.narr.no_masks_rode": {
+        "en": "No masks rode along this forward, so it drafted nothing for the next one.",
+        "zh": "这次前向计算没有掩码随行，所以没有为下一次起草任何词元。",
+    },
+    "views.narr.no_draft_filled": {"en": "No mask was filled as a draft for the next forward.",
+                                   "zh": "没有掩码被填成草稿留给下一次前向计算。"},
+}
+
+MESSAGES.update({
+    # ---- colours (app/views/palette.py colour_word; one word per colour, as in English) ----
+    "views.colour.grey": {"en": "grey", "zh": "灰色"},
+    "views.colour.yellow": {"en": "yellow", "zh": "黄色"},
+    "views.colour.orange": {"en": "orange", "zh": "橙色"},
+    "views.colour.green": {"en": "green", "zh": "绿色"},
+    "views.colour.violet": {"en": "violet", "zh": "淡紫色"},
+    "views.colour.pale_grey": {"en": "pale grey", "zh": "浅灰色"},
+    "views.colour.dark_grey": {"en": "dark grey", "zh": "深灰色"},
+    "views.colour.blue": {"en": "blue", "zh": "蓝色"},
+    "views.colour.amber": {"en": "amber", "zh": "琥珀色"},
+    "views.colour.purple": {"en": "purple", "zh": "紫色"},
+    "views.colour.red": {"en": "red", "zh": "红色"},
+    "views.colour.slate": {"en": "slate", "zh": "石板灰"},
+    "views.colour.navy": {"en": "navy", "zh": "藏青色"},
+    "views.colour.bright_orange": {"en": "bright orange", "zh": "亮橙色"},
+    "views.colour.pink": {"en": "pink", "zh": "粉色"},
+    "views.colour.light_grey": {"en": "light grey", "zh": "银灰色"},
+    "views.colour.dark_green": {"en": "dark green", "zh": "深绿色"},
+    "views.colour.emerald": {"en": "emerald", "zh": "翠绿色"},
+    "views.colour.dark_red": {"en": "dark red", "zh": "深红色"},
+    "views.colour.sky_blue": {"en": "sky blue", "zh": "天蓝色"},
+    "views.colour.teal": {"en": "teal", "zh": "青色"},
+    # ---- token states and verified checks (wedlm/palette.py STATE_LABELS, VERIFY_LABELS) ----
+    "views.state.mask": {"en": "mask", "zh": "掩码"},
+    "views.state.filled": {"en": "filled, not committed", "zh": "已填充，未提交"},
+    "views.state.new": {"en": "new this step", "zh": "本步新填"},
+    "views.state.committed": {"en": "committed (in the KV cache)", "zh": "已提交（在 KV 缓存中）"},
+    "views.state.stop": {"en": "stop token", "zh": "停止词元"},
+    "views.state.dropped": {"en": "dropped (after the stop token)", "zh": "已丢弃（在停止词元之后）"},
+    "views.verify.accepted": {"en": "✓ draft accepted (agrees with AR)", "zh": "✓ 草稿被接受（与 AR 一致）"},
+    "views.verify.rejected": {"en": "✗ draft rejected", "zh": "✗ 草稿被拒绝"},
+    "views.verify.ar": {"en": "AR token (replaces the rejected draft, or appended free)",
+                        "zh": "AR 词元（替换被拒绝的草稿，或白得地追加在后面）"},
+})
+
+MESSAGES.update({
+    # ---- a position's story (render._tooltip; plain text, a title) ----
+    "views.tip.mask": {"en": "position {pos}: mask", "zh": "位置 {pos}：掩码"},
+    "views.tip.token": {
+        "en": "position {pos}: {token}\n{entropy}{filled}, {committed}\ntop candidates: {candidates}",
+        "zh": "位置 {pos}：{token}\n{entropy}{filled}，{committed}\n候选词元：{candidates}",
+    },
+    "views.tip.entropy": {"en": "entropy {h} nats\n", "zh": "熵 {h} 奈特\n"},
+    "views.tip.filled_prefill": {"en": "filled at prefill", "zh": "在预填充时填充"},
+    "views.tip.filled_step": {"en": "filled at step {step}", "zh": "在第 {step} 步填充"},
+    "views.tip.committed_not_yet": {"en": "committed at not yet", "zh": "尚未提交"},
+    "views.tip.committed_step": {"en": "committed at step {step}", "zh": "在第 {step} 步提交"},
+    # ---- canvas, output, summary (app/views/render.py) ----
+    "views.canvas.title": {
+        "en": "Output after step {step} (the result of forward {forward}; tap a token to follow it in every view)",
+        "zh": "第 {step} 步之后的输出（第 {forward} 次前向计算的结果；点一个词元，可在每个视图中跟踪它）",
+    },
+    "views.output.title": {"en": "Output text after step {step} (committed tokens only)",
+                           "zh": "第 {step} 步之后的输出文本（只含已提交的词元）"},
+    "views.output.nothing": {"en": "nothing committed yet", "zh": "还没有提交任何词元"},
+    "views.summary": {
+        "en": "Step {step} of {last}: {filled} filled, {committed} committed, {masks} masks in the window, "
+              "KV cache {before} to {after} tokens{end}.",
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：填充 {filled} 个，提交 {committed} 个，窗口中有 {masks} 个掩码，"
+              "KV 缓存从 {before} 个词元变为 {after} 个{end}。",
+    },
+    "views.summary.ends": {"en": "; the decode ends", "zh": "；解码结束"},
+    # ---- the window in both orders (order_view) ----
+    "views.order.logical": {"en": "logical order (the text)", "zh": "逻辑顺序（文本中的顺序）"},
+    "views.order.physical": {"en": "physical order (fed to the model)", "zh": "物理顺序（送入模型的顺序）"},
+    "views.orders.more": {"en": "…{n} more", "zh": "…另有 {n} 个"},
+    "views.orders.title.one": {"en": "Step {step}'s input: the window fed to forward {forward} ({n} row)",
+                               "zh": "第 {step} 步的输入：送入第 {forward} 次前向计算的窗口（{n} 行）"},
+    "views.orders.title.many": {"en": "Step {step}'s input: the window fed to forward {forward} ({n} rows)",
+                                "zh": "第 {step} 步的输入：送入第 {forward} 次前向计算的窗口（{n} 行）"},
+    "views.orders.play_title": {"en": "animate the move from logical to physical order",
+                                "zh": "用动画演示从逻辑顺序到物理顺序的移动"},
+    "views.orders.play": {"en": "▶ Watch the reordering", "zh": "▶ 观看重排"},
+    "views.orders.kv": {"en": "KV cache: {before} → {after} tokens", "zh": "KV 缓存：{before} → {after} 个词元"},
+    "views.orders.fills": {"en": "mask this forward fills", "zh": "本次前向计算要填的掩码"},
+    "views.orders.note": {
+        "en": "Small numbers are position ids (what RoPE sees). Filled slots move in front of the masks but keep "
+              "their ids; the leading filled run (green) commits: its KV stays in the cache.",
+        "zh": "小数字是位置编号（RoPE 看到的就是它）。已填充的槽位移到掩码前面，但保留各自的编号；"
+              "开头连续的已填充词元（绿色）提交：它们的 KV 留在缓存中。",
+    },
+    "views.verified.replaces": {"en": "replaces the rejected draft at {pos}", "zh": "替换位置 {pos} 上被拒绝的草稿"},
+    "views.verified.appended": {"en": "appended after the accepted drafts, at {pos}, for free",
+                                "zh": "白得地追加在已接受的草稿之后，位于 {pos}"},
+    "views.verified.next": {"en": "the next token, at {pos}", "zh": "下一个词元，位于 {pos}"},
+    "views.verified.ar_found": {"en": "AR token this forward found ({where})",
+                                "zh": "本次前向计算得到的 AR 词元（{where}）"},
+    "views.verified.title.one": {
+        "en": "Step {step}'s input: the window fed to forward {forward} ({n} row); its drafts checked ✓ / ✗",
+        "zh": "第 {step} 步的输入：送入第 {forward} 次前向计算的窗口（{n} 行）；其中的草稿逐一检查 ✓ / ✗",
+    },
+    "views.verified.title.many": {
+        "en": "Step {step}'s input: the window fed to forward {forward} ({n} rows); its drafts checked ✓ / ✗",
+        "zh": "第 {step} 步的输入：送入第 {forward} 次前向计算的窗口（{n} 行）；其中的草稿逐一检查 ✓ / ✗",
+    },
+    "views.verified.note": {
+        "en": "Verified decoding (beyond the paper): slot {slot} holds the AR token the previous forward found; "
+              "each draft after it is checked against the model's own next-token prediction from the row before "
+              "it. ✓ agreed and commits; ✗ the first that did not: the AR token replaces it and the drafts after "
+              "it are dropped.",
+        "zh": "验证解码（超出论文的扩展）：槽位 {slot} 放的是上一次前向计算得到的 AR 词元；它之后的每个草稿，"
+              "都与模型在前一行给出的下一词元预测比对。✓ 表示一致并提交；✗ 是第一个不一致的草稿："
+              "AR 词元替换它，它之后的草稿全部丢弃。",
+    },
+    # ---- the step table and the badge ----
+    "views.table.step": {"en": "step", "zh": "步"},
+    "views.table.rows": {"en": "rows in forward", "zh": "前向计算的行数"},
+    "views.table.filled": {"en": "filled", "zh": "填充"},
+    "views.table.committed": {"en": "committed", "zh": "提交"},
+    "views.table.cache": {"en": "cache length", "zh": "缓存长度"},
+    "views.table.ms": {"en": "ms", "zh": "毫秒"},
+    "views.table.label": {"en": "every step, one row each", "zh": "每一步占一行"},
+    "views.badge.tpf_title": {"en": "output tokens divided by forward passes: AR makes 1",
+                              "zh": "输出词元数除以前向计算次数：AR 为 1"},
+    "views.badge.tpf": {"en": "{tokens} tokens / {forwards} forwards = <b>{tpf} tokens per forward</b>",
+                        "zh": "{tokens} 个词元 / {forwards} 次前向计算 = <b>每次前向计算 {tpf} 个词元</b>"},
+    "views.badge.rows_title": {"en": "rows per forward: what one forward carries; more rows cost more time",
+                               "zh": "每次前向计算的行数：一次前向计算承载的量；行越多，耗时越长"},
+    "views.badge.rows": {"en": "{rows} rows per forward", "zh": "每次前向计算 {rows} 行"},
+    "views.badge.p_cache_title": {
+        "en": "p_cache: share of processed rows whose KV was kept (1 = nothing recomputed)",
+        "zh": "p_cache：处理过的行中 KV 被保留的比例（1 表示没有任何重算）",
+    },
+    "views.badge.meaning": {
+        "en": "Tokens per forward: output tokens ÷ forward passes (AR makes 1). Rows per forward: token rows one "
+              "forward computes (its cost grows with them). p_cache: share of computed rows whose KV was kept "
+              "(1 = nothing recomputed).",
+        "zh": "每次前向计算的词元数：输出词元数 ÷ 前向计算次数（AR 为 1）。每次前向计算的行数：一次前向计算要算的"
+              "词元行数（成本随之增长）。p_cache：算过的行中 KV 被保留的比例（1 表示没有任何重算）。",
+    },
+    "views.badge.main": {"en": "model {model} · step {step} (forward {forward} of {forwards})",
+                         "zh": "模型 {model} · 第 {step} 步（第 {forward} 次前向计算，共 {forwards} 次）"},
+    "views.decoder.ar": {"en": "ar", "zh": "自回归"},
+    "views.decoder.streaming": {"en": "streaming", "zh": "流式"},
+    "views.decoder.block": {"en": "block", "zh": "块解码"},
+    "views.decoder.reference": {"en": "reference", "zh": "参照"},
+    "views.decoder.verified": {"en": "verified", "zh": "验证解码"},
+    "views.decoder.reference-verified": {"en": "reference-verified", "zh": "验证解码的参照"},
+    "views.narration.title": {"en": "What happened at step {step} (forward {forward})",
+                              "zh": "第 {step} 步发生了什么（第 {forward} 次前向计算）"},
+    # ---- attention grids ----
+    "views.grid.prefix": {"en": "prefix", "zh": "前缀"},
+    "views.grid.sees_later": {"en": "sees a filled token to its right", "zh": "看得到它右边的已填充词元"},
+    "views.grid.physical": {"en": "physical order (what runs)", "zh": "物理顺序（实际运行的顺序）"},
+    "views.grid.later": {"en": " {colour} ›: a mask sees a filled token after it in the text.",
+                         "zh": "{colour} ›：掩码看得到文本中位于它之后的已填充词元。"},
+    "views.grid.title": {
+        "en": "Attention, {title}: a row sees a column where {colour}; the first column is the cached prefix "
+              "({n} tokens).{later}",
+        "zh": "注意力，{title}：格子为{colour}，表示这一行看得到这一列；第一列是已缓存的前缀（{n} 个词元）。{later}",
+    },
+    "views.grid.label": {"en": "attention mask, {title}", "zh": "注意力掩码，{title}"},
+    "views.grid.ar_logical": {"en": "Attention, logical order", "zh": "注意力，逻辑顺序"},
+    "views.grid.ar_physical": {"en": "Attention, physical order", "zh": "注意力，物理顺序"},
+    "views.grid.ar_note": {
+        "en": "The AR forward has one row: the token at position {pos} sees the whole cached prefix ({n} tokens) "
+              "and itself. Nothing is reordered, so both orders are the same.",
+        "zh": "AR 的前向计算只有一行：位置 {pos} 的词元看得到全部已缓存的前缀（{n} 个词元）和它自己。"
+              "没有重排，所以两种顺序完全一样。",
+    },
+})
+
+MESSAGES.update({
+    # ---- SVG charts (app/views/charts.py) and their Plotly twins (figures.py) ----
+    "views.bars.title_ar": {
+        "en": "AR: next-token entropy of the last forwards up to step {step} (orange = this step)",
+        "zh": "AR：截至第 {step} 步、最近几次前向计算的下一词元熵（橙色 = 本步）",
+    },
+    "views.bars.title_masks": {
+        "en": "Step {step}: open masks, score = H + λ·d (orange = filled, grey = stays a mask)",
+        "zh": "第 {step} 步：未填的掩码，得分 = H + λ·d（橙色 = 已填充，灰色 = 仍是掩码）",
+    },
+    "views.bars.why_stop": {"en": "the stop token committed", "zh": "停止词元已提交"},
+    "views.bars.why_budget": {"en": "the budget or a stop ended it", "zh": "预算用完或被停止"},
+    "views.bars.title_ended": {
+        "en": "Step {step}: the decode ended here ({why}); no mask is scored, and the masks still shown are "
+              "never filled",
+        "zh": "第 {step} 步：解码在此结束（{why}）；不再给掩码打分，仍显示的掩码永远不会被填充",
+    },
+    "views.bars.title_full": {"en": "Step {step}: every slot of the window is filled; no mask was left to score",
+                              "zh": "第 {step} 步：窗口的每个槽位都已填充；没有剩下要打分的掩码"},
+    "views.bars.none": {"en": "No bars at this step.", "zh": "这一步没有柱子。"},
+    "views.bars.tip": {"en": "position {pos}: H {h} nats", "zh": "位置 {pos}：H {h} 奈特"},
+    "views.bars.xlabel": {"en": "mask slot (logical position); ✓ = filled", "zh": "掩码槽位（逻辑位置）；✓ = 已填充"},
+    "views.bars.key_filled": {"en": "filled (✓)", "zh": "已填充（✓）"},
+    "views.bars.key_mask": {"en": "stays a mask", "zh": "仍是掩码"},
+    "views.growth.xlabel": {"en": "forward passes after prefill (1 to {n})", "zh": "预填充之后的前向计算（第 1 到 {n} 次）"},
+    "views.growth.title": {
+        "en": "Committed prefix growth (red marker: this step; dotted: AR pace, one token per forward)",
+        "zh": "已提交前缀的增长（红色标记：本步；点线：AR 的速度，每次前向计算一个词元）",
+    },
+    "views.growth.label": {"en": "Committed tokens after each forward pass", "zh": "每次前向计算之后的已提交词元数"},
+    "views.heat.title": {
+        "en": "Entropy of every open mask, step by step (a row per step; scale fixed at 0–{max} nats; "
+              "outlined: this step)",
+        "zh": "每个未填掩码的熵，逐步展示（每步一行；色标固定为 0–{max} 奈特；描边：本步）",
+    },
+    "views.heat.title_ar": {"en": "AR: the next-token head's entropy at every position (outlined: this step)",
+                            "zh": "AR：下一词元预测头在每个位置的熵（描边：本步）"},
+    "views.heat.none": {"en": "No mask was ever scored.", "zh": "从未给任何掩码打分。"},
+    "views.heat.ylabel": {"en": "step 0 (top) to {last}", "zh": "第 0 步（顶部）到第 {last} 步"},
+    "views.heat.label": {"en": "Entropy of every open mask at every step", "zh": "每一步每个未填掩码的熵"},
+})
+
+MESSAGES.update({
+    # ---- Plotly figures (app/views/figures.py): %{...} are Plotly's hover fields, not ours ----
+    "views.fig.mask_hover": {"en": "%{y} sees %{x}: %{z}<extra></extra>", "zh": "%{y} 看得到 %{x}：%{z}<extra></extra>"},
+    "views.fig.mask_title": {"en": "Dual-stream training mask (L = {length}, blocks of {block})",
+                             "zh": "双流训练掩码（L = {length}，每块 {block} 个）"},
+    "views.fig.entropy_h": {"en": "entropy H", "zh": "熵 H"},
+    "views.fig.h_hover": {"en": "position %{x}<br>H = %{y:.3f} nats<extra></extra>",
+                          "zh": "位置 %{x}<br>H = %{y:.3f} 奈特<extra></extra>"},
+    "views.fig.penalty_hover": {"en": "position %{x}<br>λ·d = %{y:.3f}<extra></extra>",
+                                "zh": "位置 %{x}<br>λ·d = %{y:.3f}<extra></extra>"},
+    "views.fig.no_masks": {"en": "Step {step}: no open masks", "zh": "第 {step} 步：没有未填的掩码"},
+    "views.fig.mask_slot": {"en": "mask slot (logical position)", "zh": "掩码槽位（逻辑位置）"},
+    "views.fig.next_entropy": {"en": "next-token entropy", "zh": "下一词元熵"},
+    "views.fig.ar_title": {"en": "AR: next-token entropy up to step {step} (orange = this step)",
+                           "zh": "AR：截至第 {step} 步的下一词元熵（橙色 = 本步）"},
+    "views.fig.entropy_nats": {"en": "entropy (nats)", "zh": "熵（奈特）"},
+    "views.fig.hz_hover": {"en": "position %{x}<br>H = %{z:.2f} nats<extra></extra>",
+                           "zh": "位置 %{x}<br>H = %{z:.2f} 奈特<extra></extra>"},
+    "views.fig.heat_ar_title": {"en": "AR: the next-token head's entropy at every position",
+                                "zh": "AR：下一词元预测头在每个位置的熵"},
+    "views.fig.step_hover": {"en": "step %{y}, position %{x}<br>H = %{z:.2f} nats<extra></extra>",
+                             "zh": "第 %{y} 步，位置 %{x}<br>H = %{z:.2f} 奈特<extra></extra>"},
+    "views.fig.heat_title": {"en": "Entropy of every open mask, step by step (scale fixed at 0–{max} nats)",
+                             "zh": "每个未填掩码的熵，逐步展示（色标固定为 0–{max} 奈特）"},
+    "views.fig.growth_hover": {"en": "forward %{x}: %{y} committed", "zh": "第 %{x} 次前向计算：已提交 %{y} 个"},
+    "views.fig.pace": {"en": "one token per forward (AR pace)", "zh": "每次前向计算一个词元（AR 的速度）"},
+    "views.fig.growth_title": {"en": "Committed prefix growth (dashed line: this step)",
+                               "zh": "已提交前缀的增长（虚线：本步）"},
+    "views.fig.growth_x": {"en": "forward passes after prefill", "zh": "预填充之后的前向计算次数"},
+})
