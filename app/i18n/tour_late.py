@@ -1,0 +1,211 @@
+"""The tour's chapters 6-10: the race against AR, entropy, τ, training, verified decoding (beyond
+the paper). Narration templates carry their numbers as named placeholders (with their format:
+{tpf:.2f}); colour words, glossary links and tokens arrive already drawn (words.py). In the
+Chinese texts, English model text (a prompt's name, an arithmetic question) sits in a
+translate="no" span: it is what the model read, not words of the page."""
+
+MESSAGES = {
+    # ---------- chapter 6: the race against AR ----------
+    "ch6.title": {"en": "6 · The race against AR", "zh": "6 · 与 AR 赛跑"},
+    "ch6.p1": {
+        "en": "Same prompt, both decoders, one forward pass per tick. The AR model (WeDLM's parent: the model "
+              "it was trained from, the {ar_colour} lane) writes one token per forward; WeDLM (the "
+              "{wd_colour} lane) commits the whole leading filled run each forward.",
+        "zh": "同一个提示词，两个解码器，每一拍各做一次前向计算。AR 模型是 WeDLM 的“母模型”（WeDLM 就是从它训练出来的，"
+              "见{ar_colour}赛道），每次前向计算只写出一个词元；WeDLM（{wd_colour}赛道）每次前向计算都把开头连续的"
+              "已填充词元整段提交。",
+    },
+    "ch6.p2": {
+        "en": "After <b>{tick}</b> forwards (through step {step}): AR has {n_ar} tokens, WeDLM {n_wd}. "
+              "Over the whole decode WeDLM makes {tpf_wd:.2f} {tpf} (AR {tpf_ar:.2f}).",
+        "zh": "做完 <b>{tick}</b> 次前向计算后（到第 {step} 步为止）：AR 有 {n_ar} 个词元，WeDLM 有 {n_wd} 个。"
+              "整个解码下来，WeDLM 的{tpf}是 {tpf_wd:.2f}（AR 是 {tpf_ar:.2f}）。",
+    },
+    "ch6.p3": {
+        "en": "On the wall clock the gain is smaller ({wall:.1f}× AR's tokens per second when recorded): a "
+              "WeDLM forward carries the whole window ({rows:.0f} rows on average) while an AR forward carries "
+              "one, and rows cost time. (The Race tab adds {block}, the stop-and-wait way WeDLM improves on.)",
+        "zh": "按实际用时算，提升要小一些（录制时每秒词元数是 AR 的 {wall:.1f}×）：WeDLM 的一次前向计算要处理整个窗口"
+              "（平均 {rows:.0f} 行），而 AR 的一次前向计算只处理一行，行数越多越费时间。（“赛跑”标签页里还有"
+              "{block}，也就是 WeDLM 所改进的那种“停下来等”的老办法。）",
+    },
+    "ch6.tick": {"en": "Forward passes so far", "zh": "已做的前向计算次数"},
+    "ch6.try": {
+        "en": "**Try it:** race both decoders live with another τ; the race then plays out one forward per tick.",
+        "zh": "**试一试：**换一个 τ，让两个解码器现场赛跑；赛跑随后按每拍一次前向计算的节奏回放。",
+    },
+    "ch6.button": {"en": "Race live", "zh": "现场赛跑"},
+
+    # ---------- chapter 7: entropy decides speed ----------
+    "ch7.title": {"en": "7 · Entropy decides speed", "zh": "7 · 熵决定速度"},
+    "ch7.p1": {
+        "en": "Each point is one prompt decoded by the bundled model: across, the mean entropy of the "
+              "slots when they were filled; up, {tpf}.",
+        "zh": "每个点是内置模型解码的一个提示词：横轴是各个位置被填充时的平均熵，纵轴是{tpf}。",
+    },
+    "ch7.p2": {
+        "en": "Counting is nearly certain (mean entropy {count_h:.2f} nats): many masks fall under τ at once, "
+              "{count_tpf:.1f} tokens per forward. Plays (prose) are not ({plays_h:.2f} nats): about "
+              "{plays_tpf:.1f} per forward, no faster than AR.",
+        "zh": "数数几乎没有悬念（平均熵 {count_h:.2f} nats）：许多掩码同时落到 τ 以下，每次前向计算 {count_tpf:.1f} "
+              "个词元。剧本（散文）就不一样了（{plays_h:.2f} nats）：每次前向计算大约 {plays_tpf:.1f} 个，"
+              "并不比 AR 快。",
+    },
+    "ch7.p3": {
+        "en": "<b>Below 1?</b> {id} makes {tpf:.2f} tokens per forward: fewer tokens than forwards. A slot "
+              "filled by one forward commits only in a later one: its KV must be computed with its token as "
+              "input, and the forward that filled it saw a mask there. When each forward fills one slot this "
+              "pipelines to about one token per forward; a far fill that waits behind an open mask, and the "
+              "last fill before the stop token, cost forwards that commit nothing.",
+        "zh": "<b>低于 1？</b>提示词 <span translate=\"no\">{id}</span> 每次前向计算只产出 {tpf:.2f} 个词元："
+              "词元比前向计算次数还少。某次前向计算填上的位置，要到之后的某次前向计算才能提交：它的 KV 必须以它自己的"
+              "词元为输入来计算，而填它的那次前向计算在那里看到的还是掩码。若每次前向计算只填一个位置，流水线下来"
+              "大约每次前向计算一个词元；可一个填得太远、只能排在未填掩码后面等待的位置，以及停止词元之前的最后一次"
+              "填充，都会花掉一些什么也没提交的前向计算。",
+    },
+    "ch7.p4": {
+        "en": "Below, left: counting step {low_step} fills {filled} masks at once ({new_colour}). Right: a "
+              "play's step {high_step}: no mask under τ, so one slot is filled (the lowest score) and {stay} "
+              "stay masks ({mask_colour}). Both on the same scale.",
+        "zh": "下方左图：数数的第 {low_step} 步一次填了 {filled} 个掩码（{new_colour}）。右图：剧本的第 {high_step} "
+              "步没有掩码低于 τ，于是只填一个位置（分数最低的那个），其余 {stay} 个仍是掩码（{mask_colour}）。"
+              "两图纵轴刻度相同。",
+    },
+    "ch7.yours": {
+        "en": "<b>Your prompt</b>: mean entropy {entropy:.2f} nats, {tpf:.2f} tokens per forward (the star).",
+        "zh": "<b>你的提示词</b>：平均熵 {entropy:.2f} nats，每次前向计算 {tpf:.2f} 个词元（图中的星号）。",
+    },
+    "ch7.your_prompt": {"en": "your prompt", "zh": "你的提示词"},
+    "ch7.bars_low": {"en": "Counting, step {step}", "zh": "数数，第 {step} 步"},
+    "ch7.bars_high": {"en": "A play, step {step}", "zh": "剧本，第 {step} 步"},
+    "ch7.try": {"en": "Try it: where does your prompt land?", "zh": "试一试：你的提示词落在哪里？"},
+    "ch7.button": {"en": "Decode live", "zh": "现场解码"},
+
+    # ---------- chapter 8: what τ trades ----------
+    "ch8.title": {"en": "8 · What τ trades: speed or right answers", "zh": "8 · τ 的取舍：速度还是正确答案"},
+    "ch8.all_right": {"en": "<b>τ = {tau:g}</b>: every answer right.", "zh": "<b>τ = {tau:g}</b>：全部答对。"},
+    "ch8.no_answer": {"en": "no answer", "zh": "没有答案"},
+    "ch8.wrong_item": {
+        "en": "<li>{question} → <b>{got}</b> (right: {answer})</li>",
+        "zh": "<li><span translate=\"no\">{question}</span> → <b>{got}</b>（正确答案：{answer}）</li>",
+    },
+    "ch8.wrong": {"en": "<b>Wrong at τ = {tau:g}</b><ul>{items}</ul>",
+                  "zh": "<b>τ = {tau:g} 时答错的题</b><ul>{items}</ul>"},
+    "ch8.p1": {
+        "en": "{tau} is the knob a user turns: a mask fills when its score is under τ. A larger τ "
+              "fills more masks per forward, so it is faster, but it also accepts tokens the model is less sure of.",
+        "zh": "{tau} 是用户可以调的旋钮：掩码的分数低于 τ 时就被填充。τ 越大，每次前向计算填的掩码越多，速度越快，"
+              "但也会接受模型不那么有把握的词元。",
+    },
+    "ch8.p2": {
+        "en": "Here the bundled model answers the suite's {total} arithmetic questions at each τ. The "
+              "{line_colour} line is speed ({tpf}); the {bar_colour} bars count "
+              "right answers (the final number after ####).",
+        "zh": "这里，内置模型在每个 τ 下回答测试集里的 {total} 道算术题。{line_colour}折线是速度（{tpf}）；"
+              "{bar_colour}柱子是答对的题数（看 #### 后面的最终数字）。",
+    },
+    "ch8.safe": {
+        "en": " Up to τ = {tau:g} every answer stays right, at {tpf:.2f} per forward.",
+        "zh": "直到 τ = {tau:g}，所有答案都还是对的，此时每次前向计算 {tpf:.2f} 个词元。",
+    },
+    "ch8.p3": {
+        "en": "At τ = {low_tau:g}: {low_tpf:.2f} tokens per forward, {low_right} of {total} right.{safe} "
+              "At τ = {worst_tau:g}: {worst_tpf:.2f} per forward but only {worst_right} of {total} right: a digit "
+              "filled while the model was unsure is committed and never revisited.",
+        "zh": "τ = {low_tau:g} 时：每次前向计算 {low_tpf:.2f} 个词元，{total} 道题答对 {low_right} 道。{safe}"
+              "τ = {worst_tau:g} 时：每次前向计算 {worst_tpf:.2f} 个，但 {total} 道题只答对 {worst_right} 道："
+              "模型没把握时填上的数字一旦提交，就再也不会回头修改。",
+    },
+    "ch8.yours": {
+        "en": "<b>Your run</b> at τ = {tau:g}: {right} of {total} right, {tpf:.2f} tokens per forward (the star).",
+        "zh": "<b>你的运行</b>（τ = {tau:g}）：{total} 道题答对 {right} 道，每次前向计算 {tpf:.2f} 个词元（图中的星号）。",
+    },
+    "ch8.try": {"en": "Try it: answer the questions live at this τ", "zh": "试一试：用这个 τ 现场答题"},
+    "ch8.button": {"en": "Answer live", "zh": "现场答题"},
+
+    # ---------- chapter 9: training with the dual-stream mask ----------
+    "ch9.title": {"en": "9 · Training: the dual-stream mask", "zh": "9 · 训练：双流掩码"},
+    "ch9.p1": {
+        "en": "How does a model learn to fill masks it can see past? WeDLM is trained from an AR model "
+              "with <b>two copies</b> of each text side by side: a clean copy <b>x0</b> (memory) and a "
+              "masked copy <b>xt</b> (prediction), both at the same positions.",
+        "zh": "模型怎样学会填那些它能“看到后面”的掩码？WeDLM 从一个 AR 模型训练而来，每段文本都并排放<b>两份</b>："
+              "干净的一份 <b>x0</b>（记忆）和加了掩码的一份 <b>xt</b>（预测），两份占用相同的位置编号。",
+    },
+    "ch9.p2": {
+        "en": "xt is cut into blocks of {block}; in each block some tokens are masked, and inside the "
+              "block the observed tokens sit in front of the masks, exactly like the reordered window. "
+              "x0 is plainly causal; an xt block sees the clean x0 of all earlier blocks and itself in "
+              "reordered causal order. Each mask is trained to predict its own token.",
+        "zh": "xt 被切成每块 {block} 个词元；每块里有一些词元被掩码，块内已知的词元排在掩码前面，和重排后的窗口一模一样。"
+              "x0 用普通的因果注意力；xt 的一块能看到之前所有块的干净 x0，以及按重排后因果顺序排列的本块。"
+              "每个掩码都被训练去预测它自己位置上的词元。",
+    },
+    "ch9.p3": {
+        "en": "The mask pattern here ({masked} of {slots} masked) is {source}. The grid is built by "
+              "the project's training code: {attend_colour} = row sees column.",
+        "zh": "这里的掩码模式（{slots} 个中 {masked} 个被掩码）是{source}。网格由本项目的训练代码生成："
+              "{attend_colour} = 该行能看到该列。",
+    },
+    "ch9.source_ch3": {
+        "en": "the input window of chapter 3's step ({slots} slots, 1 = mask)",
+        "zh": "第 3 章那一步的输入窗口（{slots} 个位置，1 = 掩码）",
+    },
+    "ch9.source_yours": {"en": "yours", "zh": "你输入的"},
+    "ch9.try": {"en": "Try it: a mask pattern (1 = masked in xt), up to 32 slots",
+                "zh": "试一试：输入一个掩码模式（1 = 在 xt 中被掩码），最多 32 个位置"},
+    "ch9.block": {"en": "Block size", "zh": "块大小"},
+    "ch9.button": {"en": "Draw the mask", "zh": "画出掩码"},
+    "ch9.too_short": {"en": "type at least two 0/1 characters", "zh": "请至少输入两个 0/1 字符"},
+
+    # ---------- chapter 10 (beyond the paper): verified decoding ----------
+    "ch10.title": {"en": "10 · Lossless: the same forward checks the drafts",
+                   "zh": "10 · 无损：同一次前向计算检验草稿"},
+    "ch10.beyond": {
+        "en": "<b>Beyond the paper:</b> the explorer's own addition; the paper's <i>streaming</i> stays the "
+              "default.",
+        "zh": "<b>超出论文的部分：</b>这是本探索器自己加的功能；默认仍是论文的<i>流式</i>解码。",
+    },
+    "ch10.not_rejected": {"en": "No draft was rejected at this step. {what}",
+                          "zh": "这一步没有草稿被拒绝。{what}"},
+    "ch10.agreed": {"en": "the {n} at {span} agreed ✓ ({colour})", "zh": "{span} 处的 {n} 个一致 ✓（{colour}）"},
+    "ch10.none_agreed": {"en": "none agreed", "zh": "没有一个一致"},
+    "ch10.dropped": {"en": "; the {n} after it ({span}) are dropped",
+                     "zh": "；它后面的 {n} 个（{span}）被丢弃"},
+    "ch10.ends": {"en": "; the stop token at {pos} ends the decode", "zh": "；{pos} 处的停止词元结束了解码"},
+    "ch10.verified_word": {"en": "Verified decoding", "zh": "验证解码"},
+    "ch10.forward_word": {"en": "forward pass", "zh": "前向计算"},
+    "ch10.commit_word": {"en": "commit", "zh": "提交"},
+    "ch10.p1": {
+        "en": "The fill rule can write a wrong {draft}. {verified} checks "
+              "each one with no extra forward: every row of a {forward} also predicts the "
+              "next token (AR), so each draft in the leading filled run is checked against the row before it.",
+        "zh": "填充规则可能写出错误的{draft}。{verified}不需要额外的前向计算就能逐个检验它们：{forward}的每一行"
+              "同时也预测下一个词元（AR），所以开头连续的已填充段里的每个草稿，都拿它前一行的预测来核对。",
+    },
+    "ch10.p2": {
+        "en": "At step {step} the window starts at {start} with {first}, the AR token of the "
+              "previous forward. Of the {checked_n} drafts at {checked}, {agreed}. The draft "
+              "{draft} at {rejected} was rejected ✗ ({rejected_colour}): the model "
+              "predicts {ar} there, the AR token ({ar_colour}), which replaces it"
+              "{dropped}. Positions {kept} {commit}: the {kv} grows "
+              "{before} → {after}{ends}.",
+        "zh": "第 {step} 步，窗口从 {start} 开始，第一个是 {first}，即上一次前向计算给出的 AR 词元。"
+              "{checked} 处共有 {checked_n} 个草稿，其中{agreed}。{rejected} 处的草稿 {draft} 被拒绝 ✗"
+              "（{rejected_colour}）：模型在那里预测的是 {ar}，也就是 AR 词元（{ar_colour}），由它替换草稿{dropped}。"
+              "位置 {kept} 被{commit}：{kv}增长 {before} → {after}{ends}。",
+    },
+    "ch10.p3": {
+        "en": "Every committed token is the model's own next-token choice: the text is exactly greedy AR "
+              "(lossless), yet this forward committed {n} tokens where AR commits 1. Top: the "
+              "input of step {step}, drafts marked ✓ / ✗; below: the output after it.",
+        "zh": "每个提交的词元都是模型自己选的下一个词元：文本与贪心 AR 解码完全相同（无损），可这一次前向计算提交了 "
+              "{n} 个词元，而 AR 只提交 1 个。上方：第 {step} 步的输入，草稿标有 ✓ / ✗；下方：这一步之后的输出。",
+    },
+    "ch10.fallback": {
+        "en": "<b>Your run.</b> {summary} Its checks never rejected a draft: every draft agreed "
+              "with the model's own next-token prediction. Shown: step {step}, the last.",
+        "zh": "<b>你的运行。</b>{summary}检验从未拒绝任何草稿：每个草稿都与模型自己的下一词元预测一致。"
+              "显示的是第 {step} 步，也就是最后一步。",
+    },
+}
