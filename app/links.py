@@ -46,8 +46,9 @@ def short(value) -> str:
     return repr(str(value)[:MAX_VALUE_CHARS])
 
 
-def whole(params, name: str, notices: list[str], low: int, high: int | None = None) -> int | None:
-    """A whole number in [low, high] from the link, else None and a notice."""
+def whole(params, name: str, notices: list[str], low: int, high: int | None = None,
+          lang: str = i18n.DEFAULT) -> int | None:
+    """A whole number in [low, high] from the link, else None and a notice (in `lang`)."""
     text = params.get(name)
     if text is None:
         return None
@@ -56,15 +57,18 @@ def whole(params, name: str, notices: list[str], low: int, high: int | None = No
     except ValueError:
         n = None
     if n is None or n < low or (high is not None and n > high):
-        notices.append(f"the link's {name} must be a whole number from {low}"
-                       f"{'' if high is None else f' to {high}'}, got {short(text)}; showing the default")
+        notices.append(i18n.text(lang, "link.bad_whole_from" if high is None else "link.bad_whole_range",
+                                 name=name, low=low, high=high, value=short(text)))
         return None
     return n
 
 
 def read(params, limits: Limits, prompt_chars: int, context_tokens: int | None = None,
-         chapters: int = 9) -> Link:
-    """The link in `params` (a mapping of query values), every value checked; never raises."""
+         chapters: int = 9, lang: str = i18n.DEFAULT) -> Link:
+    """The link in `params` (a mapping of query values), every value checked; never raises. The
+    notices are worded in `lang`, the page's language (the checks' own messages stay English)."""
+    tr = i18n.Texts(lang)
+    listed = tr("link.separator").join
     params = {str(k): str(v) for k, v in dict(params or {}).items()}
     link = Link()
     notes = link.notices
@@ -74,11 +78,11 @@ def read(params, limits: Limits, prompt_chars: int, context_tokens: int | None =
         if tab in TABS:
             link.tab = tab
         else:
-            notes.append(f"the link's tab {short(tab)} is not one of {', '.join(TABS)}")
-    link.chapter = whole(params, "chapter", notes, 1, chapters)
+            notes.append(tr("link.bad_tab", value=short(tab), tabs=listed(TABS)))
+    link.chapter = whole(params, "chapter", notes, 1, chapters, lang)
     if link.chapter is not None and link.tab is None:
         link.tab = "tour"
-    link.step = whole(params, "step", notes, 0)
+    link.step = whole(params, "step", notes, 0, lang=lang)
     if link.tab != "decode":
         return link
     if "example" in params:
@@ -86,23 +90,21 @@ def read(params, limits: Limits, prompt_chars: int, context_tokens: int | None =
         if name in example_traces():  # only a listed file name: never a path from the link
             link.example = name
         else:
-            notes.append(f"the link's example {short(name)} is not a recorded example; showing the first one")
+            notes.append(tr("link.bad_example", value=short(name)))
         return link
     if "prompt" not in params:
         return link
     prompt = params["prompt"]
     try:
         if len(prompt) > prompt_chars:  # the prompt box's own max length
-            raise ValidationError(f"the prompt is {len(prompt)} characters; the prompt box takes at most "
-                                  f"{prompt_chars}")
+            raise ValidationError(tr("link.long_prompt", n=len(prompt), chars=prompt_chars))
         validate_prompt(prompt, context_tokens)
     except ValidationError as err:
-        notes.append(f"the link's prompt was not used: {err}")
+        notes.append(tr("link.bad_prompt", error=err))
         return link
     decoder = params.get("decoder", DEFAULTS.get("decoder", "streaming"))
     if decoder not in limits.decoders:
-        notes.append(f"the link's decoder {short(decoder)} is not one of {', '.join(limits.decoders)}; "
-                     "using streaming")
+        notes.append(tr("link.bad_decoder", value=short(decoder), decoders=listed(limits.decoders)))
         decoder = "streaming"
     knobs: dict = {}
     for name in KNOBS:  # each knob alone through the form's check: a bad one falls back alone
@@ -111,11 +113,11 @@ def read(params, limits: Limits, prompt_chars: int, context_tokens: int | None =
         value = params[name]
         try:
             if len(value) > MAX_VALUE_CHARS:
-                raise ValidationError(f"{name} is {len(value)} characters long")
+                raise ValidationError(tr("link.long_knob", name=name, n=len(value)))
             make_config(**{name: value})
             knobs[name] = value
         except Exception as err:  # make_config words every bad value (ValidationError or gr.Error)
-            notes.append(f"the link's {name} was not used ({str(err)[:120]}); using the default")
+            notes.append(tr("link.bad_knob", name=name, error=str(err)[:120]))
     if params.get("no_threshold") in ("1", "true"):
         knobs["no_threshold"] = True
     try:  # together: the knobs' joint rules and this server's limits (the Run button's checks)
@@ -123,7 +125,7 @@ def read(params, limits: Limits, prompt_chars: int, context_tokens: int | None =
         limits.check(config.max_new_tokens, config.block_size if decoder == "block" else config.window,
                      [decoder])
     except Exception as err:
-        notes.append(f"the link's knobs were not used ({str(err)[:160]}); using the defaults")
+        notes.append(tr("link.bad_knobs", error=str(err)[:160]))
         knobs = {}
     link.prompt, link.decoder, link.knobs = prompt, decoder, knobs
     return link

@@ -10,6 +10,7 @@ from wedlm import DecodeConfig, ModelLoadError, Trace, ValidationError, decode, 
 from wedlm.config import DEFAULTS, max_prompt_chars
 from wedlm.paths import TRACES_DIR as TRACE_DIR
 
+from .. import i18n
 from . import gpu
 from .errors import worded
 from .settings import LOCAL, Limits, on_zero_gpu
@@ -94,6 +95,23 @@ def make_config(window=DEFAULTS["window"], threshold=DEFAULTS["threshold"], no_t
             seed=whole(seed, "seed"), block_size=whole(block_size, "block_size"))
 
 
-def rows_frame(rows: list[dict]):
+def rows_frame(rows: list[dict], lang: str = i18n.DEFAULT):
+    """A table of result rows (the entropy suite, a τ sweep). In another language than English its
+    column names and its worded values (a prompt's class, none, true/false) are in `lang`; ids,
+    numbers and the model's text stay as they are."""
     import pandas as pd
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    if lang == i18n.DEFAULT or frame.empty:
+        return frame
+    catalog = i18n.catalog()
+
+    def word(value):
+        if isinstance(value, bool):
+            return i18n.text(lang, "entropy.yes" if value else "entropy.no")
+        key = f"entropy.value.{value}" if isinstance(value, str) else None
+        return i18n.text(lang, key) if key in catalog else value
+    for column in ("class", "threshold", "output_changed", "verified_output_changed"):
+        if column in frame:
+            frame[column] = frame[column].map(word).astype(object)
+    return frame.rename(columns={c: i18n.text(lang, f"entropy.column.{c}") for c in frame.columns
+                                 if f"entropy.column.{c}" in catalog})

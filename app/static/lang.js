@@ -15,6 +15,14 @@
     var base = location.pathname.replace(/\/zh\/?$/, "/").replace(/\/+$/, "/");
     a.href = base + a.dataset.path + "?" + q.toString() + location.hash;
   }
+  // Gradio's own words (an upload box, a table's tools, "Error") follow navigator.language, read
+  // once as the app starts (after this script): make it the page's language, so the Chinese page
+  // is Chinese in an English browser (and the English page English in a Chinese one).
+  try {
+    var page = pageLang() === "zh" ? "zh-CN" : "en";
+    Object.defineProperty(navigator, "language", {get: function () { return page; }, configurable: true});
+    Object.defineProperty(navigator, "languages", {get: function () { return [page]; }, configurable: true});
+  } catch (e) { /* a browser that refuses: Gradio's words stay in the browser's language */ }
   document.addEventListener("click", function (e) {
     if (e.target.closest && e.target.closest("a.lang-switch")) sync();
   }, true);

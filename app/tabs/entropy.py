@@ -2,6 +2,7 @@
 prompt, and the entropy lens (where inside a text parallel decoding pays)."""
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import gradio as gr
@@ -13,7 +14,7 @@ from wedlm.paths import BUNDLED_MODEL
 from .. import i18n
 from ..views import entropy, lens
 from ..serving import gpu
-from ..serving.errors import worded
+from ..serving.errors import in_language, worded
 from . import knobs
 from ..serving.context import Context, make_config, rows_frame
 
@@ -34,35 +35,35 @@ def serves_bundled_model(ctx: Context) -> bool:
         return False
 
 
-def law(rows, tau, decode_timeline, sweep_point):
+def law(rows, tau, decode_timeline, sweep_point, lang: str = i18n.DEFAULT):
     """The law plot with the Decode tab's finished decode and the swept prompt on it."""
     yours = []
     trace = getattr(decode_timeline, "trace", None)
     if trace is not None and trace.result is not None and trace.steps and trace.decoder != "ar":
-        yours.append(entropy.trace_point(trace, f"your decode ({trace.decoder}, τ = {trace.config.get('threshold')})"))
+        yours.append(entropy.trace_point(trace, i18n.text(lang, "entropy.your_decode", decoder=trace.decoder,
+                                                          tau=trace.config.get("threshold"))))
     if sweep_point:
         yours.append(sweep_point)
     try:
         threshold = None if tau is None else float(tau)
     except (TypeError, ValueError):
         threshold = None
-    return entropy.law_figure(rows or [], threshold, yours)
+    return entropy.law_figure(rows or [], threshold, yours, lang=lang)
 
 
-def suite_source(recorded: dict | None) -> str:
+def suite_source(recorded: dict | None, lang: str = i18n.DEFAULT) -> str:
     """Where the suite's rows come from and what its columns mean, in a visitor's words."""
-    where = (f"Recorded on the bundled models when this app was built (τ = {recorded['config']['threshold']}, "
-             f"at most {recorded['config']['max_new_tokens']} new tokens). “Run the suite” measures it again "
-             "live, row by row." if recorded else "“Run the suite” measures it live, row by row.")
-    return (where + " Columns: *tokens_per_forward*, output tokens per forward pass; *forward_ratio*, AR's "
-            "forward passes divided by WeDLM's on the same prompt; *speedup_tokens_per_s*, WeDLM's tokens per "
-            "second divided by AR's.")
+    tr = i18n.Texts(lang)
+    where = (tr("entropy.recorded", tau=recorded["config"]["threshold"], max_new=recorded["config"]["max_new_tokens"])
+             if recorded else tr("entropy.live"))
+    return where + tr("entropy.columns")
 
 
 def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None = None,
           lang: str = i18n.DEFAULT) -> None:
     models, ar_name = ctx.models, ctx.ar_model_name
     recorded = entropy.recorded_suite() if serves_bundled_model(ctx) else None
+    tr = i18n.Texts(lang)
 
     def run_suite(tau, max_new_tokens):
         """Streams the table and the plot row by row (the rows are the progress)."""
@@ -72,7 +73,7 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
                            ctx.limits)
         for rows in gpu.stream_on_gpu(entropy.iter_suite, models.wedlm, models.ar if ar_name else models.wedlm,
                                       config, prompts, work.time_limit_s, work=work):
-            yield rows, entropy.law_figure(rows, config.threshold), rows_frame(rows)
+            yield rows, entropy.law_figure(rows, config.threshold, lang=lang), rows_frame(rows, lang)
 
     def run_sweep(prompt, max_new_tokens, tau):
         config = make_config(threshold=tau, max_new_tokens=max_new_tokens)
@@ -83,49 +84,44 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
                                       work.time_limit_s, work=work, every_s=HEARTBEAT_S):
             if rows is None:
                 yield gr.skip(), gr.skip(), gr.skip(), gr.skip()
-        table = rows_frame([{k: v for k, v in r.items() if k != "output"} for r in rows])
-        yield (entropy.sweep_figure(rows), table, entropy.sweep_diff_html(rows),
-               entropy.sweep_point(rows, config.threshold))
+        table = rows_frame([{k: v for k, v in r.items() if k != "output"} for r in rows], lang)
+        yield (entropy.sweep_figure(rows, lang=lang), table, entropy.sweep_diff_html(rows, lang=lang),
+               entropy.sweep_point(rows, config.threshold, lang=lang))
 
-    gr.Markdown("WeDLM's speedup follows **output entropy**: where the next tokens are nearly "
-                "certain (counting, sequences), many masks fall under τ at once; where they are "
-                "not (plays), decoding is close to one token per forward. Your own decode (Decode "
-                "tab) and the swept prompt are drawn as stars.")
+    gr.Markdown(tr("entropy.intro"))
     suite_rows = gr.State(recorded["rows"] if recorded else [])
     sweep_point = gr.State(None)
     with gr.Row():
-        tau = knobs.number("threshold")
-        max_new = gr.Slider(8, 256, value=entropy.SUITE_MAX_NEW_TOKENS, step=8, label="Max new tokens")
-        suite_btn = gr.Button("Run the suite", variant="primary", elem_id="suite-run")
-    gr.Markdown(suite_source(recorded), elem_id="suite-source")
-    law_plot = gr.Plot(value=entropy.law_figure(recorded["rows"], recorded["config"]["threshold"])
-                       if recorded else None, elem_id="entropy-law", label="Entropy against tokens per forward")
-    table = gr.Dataframe(value=rows_frame(recorded["rows"]) if recorded else None, elem_id="suite-table",
-                         label="Per prompt", interactive=False, visible=recorded is not None)
-    gr.Markdown("#### τ sweep for one prompt: speed against faithfulness")
-    gr.Markdown("Beside WeDLM streaming (the paper's algorithm), the dotted line is **WeDLM verified**, "
-                "which goes **beyond the paper**: the same forward checks the drafts against the model's "
-                "own next-token prediction, so its output never changes with τ (it is the model's greedy "
-                "AR text); τ only changes how fast it gets there.")
+        tau = knobs.number("threshold", lang=lang)
+        max_new = gr.Slider(8, 256, value=entropy.SUITE_MAX_NEW_TOKENS, step=8, label=tr("entropy.max_new"))
+        suite_btn = gr.Button(tr("entropy.run_suite"), variant="primary", elem_id="suite-run")
+    gr.Markdown(suite_source(recorded, lang), elem_id="suite-source")
+    law_plot = gr.Plot(value=entropy.law_figure(recorded["rows"], recorded["config"]["threshold"], lang=lang)
+                       if recorded else None, elem_id="entropy-law", label=tr("entropy.law"))
+    table = gr.Dataframe(value=rows_frame(recorded["rows"], lang) if recorded else None, elem_id="suite-table",
+                         label=tr("entropy.per_prompt"), interactive=False, visible=recorded is not None)
+    gr.Markdown(tr("entropy.sweep_title"))
+    gr.Markdown(tr("entropy.sweep_intro"))
     with gr.Row():
-        prompt = gr.Textbox(value=default_prompt, label="Prompt", lines=3, scale=3, max_length=ctx.prompt_chars())
-        sweep_btn = gr.Button("Sweep τ", elem_id="sweep-run", scale=1)
-    sweep_plot = gr.Plot(elem_id="tau-sweep", label="τ sweep", visible=True)
+        prompt = gr.Textbox(value=default_prompt, label=tr("entropy.prompt"), lines=3, scale=3, max_length=ctx.prompt_chars())
+        sweep_btn = gr.Button(tr("entropy.sweep"), elem_id="sweep-run", scale=1)
+    sweep_plot = gr.Plot(elem_id="tau-sweep", label=tr("entropy.sweep_plot"), visible=True)
     sweep_table = gr.Dataframe(elem_id="sweep-table", interactive=False, visible=False)
     sweep_diff = gr.HTML(elem_id="sweep-diff")
 
     lens_build(ctx, lang)
 
     law_inputs = [suite_rows, tau, ctx.decode_state or gr.State(None), sweep_point]
+    law_here = functools.partial(law, lang=lang)
     suite_btn.click(lambda: gr.Dataframe(visible=True), None, table, queue=False, api_name=False).then(
-        run_suite, [tau, max_new], [suite_rows, law_plot, table], api_name=i18n.api_name("entropy_suite", lang),
-        show_progress="minimal", **gpu.forward_event(ctx.limits)).then(law, law_inputs, law_plot, api_name=False)
+        in_language(run_suite, lang), [tau, max_new], [suite_rows, law_plot, table], api_name=i18n.api_name("entropy_suite", lang),
+        show_progress="minimal", **gpu.forward_event(ctx.limits)).then(law_here, law_inputs, law_plot, api_name=False)
     sweep_btn.click(lambda: gr.Dataframe(visible=True), None, sweep_table, queue=False, api_name=False).then(
-        run_sweep, [prompt, max_new, tau], [sweep_plot, sweep_table, sweep_diff, sweep_point],
-                    api_name="tau_sweep", **gpu.forward_event(ctx.limits)).then(law, law_inputs, law_plot, api_name=False)
-    tau.submit(law, law_inputs, law_plot, api_name=False)
+        in_language(run_sweep, lang), [prompt, max_new, tau], [sweep_plot, sweep_table, sweep_diff, sweep_point],
+                    api_name="tau_sweep", **gpu.forward_event(ctx.limits)).then(law_here, law_inputs, law_plot, api_name=False)
+    tau.submit(law_here, law_inputs, law_plot, api_name=False)
     if tab is not None:  # opening the tab places the Decode tab's latest decode
-        tab.select(law, law_inputs, law_plot, api_name=False)
+        tab.select(law_here, law_inputs, law_plot, api_name=False)
 
 
 def lens_build(ctx: Context, lang: str = i18n.DEFAULT) -> None:
@@ -134,6 +130,7 @@ def lens_build(ctx: Context, lang: str = i18n.DEFAULT) -> None:
     # the stop's forward fits in the W = 16 headroom (asking MAX_TEXT_TOKENS + 1 would exceed a
     # public Space's max_new_tokens of 256 and refuse the app at startup)
     lens_work = gpu.Work.of(MAX_TEXT_TOKENS, 16, ["streaming", "streaming"], ctx.limits)
+    colours = lens.colour_by_labels(lang)  # the radio's label in `lang` -> the lens's colouring
 
     def lens_stream(prompt, text, config):
         return gpu.stream_on_gpu(lens.compute_steps, models.wedlm, prompt, text, config,
@@ -142,25 +139,25 @@ def lens_build(ctx: Context, lang: str = i18n.DEFAULT) -> None:
 
     def show(prompt_a, text_a, prompt_b, text_b, tau, no_tau, penalty, colour_label):
         config = make_config(threshold=tau, no_threshold=no_tau, penalty=penalty)
-        colour = lens.COLOUR_BY.get(colour_label, "fill")
+        colour = colours.get(colour_label, "fill")
         out = []
         for prompt, text, title in ((prompt_a, text_a, "A"), (prompt_b, text_b, "B")):
             if not (text or "").strip():
                 out += [None, ""]
                 continue
-            with worded(f"{title}: "):
+            with worded(i18n.text(lang, "entropy.lens_prefix", title=title), lang=lang):
                 lens.check_text(prompt, text)
             view = None
             for view in lens_stream(prompt, text, config):
                 if view is None:
                     yield [gr.skip()] * 4
-            out += [view, lens.view_html(view, colour, title)]
+            out += [view, lens.view_html(view, colour, title, lang=lang)]
         yield out
 
     def regroup(view_a, view_b, tau, no_tau, penalty, colour_label):
         """τ or λ moved: re-group from the recorded entropies where exact, else re-run."""
         config = make_config(threshold=tau, no_threshold=no_tau, penalty=penalty)
-        colour = lens.COLOUR_BY.get(colour_label, "fill")
+        colour = colours.get(colour_label, "fill")
         out = []
         for view, title in ((view_a, "A"), (view_b, "B")):
             if view is None:
@@ -169,17 +166,17 @@ def lens_build(ctx: Context, lang: str = i18n.DEFAULT) -> None:
             view = lens.regrouped(view, config.threshold, config.penalty) or gpu.run_on_gpu(
                 lens.rerun, models.wedlm, view, config.threshold, config.penalty,
                 lens_work.time_limit_s, work=lens_work)
-            out += [view, lens.view_html(view, colour, title)]
+            out += [view, lens.view_html(view, colour, title, lang=lang)]
         return out
 
     def recolour(view_a, view_b, colour_label):
-        colour = lens.COLOUR_BY.get(colour_label, "fill")
-        return lens.view_html(view_a, colour, "A"), lens.view_html(view_b, colour, "B")
+        colour = colours.get(colour_label, "fill")
+        return lens.view_html(view_a, colour, "A", lang=lang), lens.view_html(view_b, colour, "B", lang=lang)
 
     def from_decode(timeline):
         trace = getattr(timeline, "trace", None)
         if trace is None or trace.result is None:
-            raise gr.Error("run a decode in the Decode tab first")
+            raise gr.Error(i18n.text(lang, "entropy.decode_first"))
         return trace.prompt, trace.text
 
     def lens_api(prompt: str, text: str, threshold: float | None = DEFAULTS["threshold"],
@@ -199,37 +196,36 @@ def lens_build(ctx: Context, lang: str = i18n.DEFAULT) -> None:
         yield {"tokens": view.texts, **view.lens.to_dict()}
 
     with gr.Column(elem_id="lens-section"):
-        lens_ui(ctx, show, regroup, recolour, from_decode)
+        lens_ui(ctx, in_language(show, lang), in_language(regroup, lang), recolour, in_language(from_decode, lang),
+                lang)
     if lang == i18n.DEFAULT:  # one API endpoint, whatever the page's language
         gr.api(lens_api, api_name="lens", **gpu.forward_event(ctx.limits))
 
 
-def lens_ui(ctx: Context, show, regroup, recolour, from_decode) -> None:
-    gr.Markdown("#### Entropy lens: where inside a text parallel decoding pays\n"
-                "Paste a prompt and a continuation. The streaming decoder runs on it **teacher-forced**: "
-                "the model picks which slots to fill and how many (entropy + λ·distance under τ), "
-                "every fill takes the text's token. Each box is one commit group: the tokens one "
-                "forward commits together. Counting gives long boxes; prose, boxes of one.")
+def lens_ui(ctx: Context, show, regroup, recolour, from_decode, lang: str = i18n.DEFAULT) -> None:
+    tr = i18n.Texts(lang)
+    gr.Markdown(tr("entropy.lens_intro"))
     view_a, view_b = gr.State(None), gr.State(None)
     with gr.Row(equal_height=False):
         with gr.Column():
-            prompt_a = gr.Textbox(LENS_EXAMPLES[0][0], label="Prompt A", lines=1, elem_id="lens-prompt-a",
+            prompt_a = gr.Textbox(LENS_EXAMPLES[0][0], label=tr("entropy.prompt_a"), lines=1, elem_id="lens-prompt-a",
                                   max_length=lens.MAX_TEXT_CHARS)
-            text_a = gr.Textbox(LENS_EXAMPLES[0][1], label="Text A (the continuation)", lines=3,
+            text_a = gr.Textbox(LENS_EXAMPLES[0][1], label=tr("entropy.text_a"), lines=3,
                                 elem_id="lens-text-a", max_length=lens.MAX_TEXT_CHARS)
-            use_decode = gr.Button("Use the Decode tab's last decode as A", size="sm", elem_id="lens-use-decode")
+            use_decode = gr.Button(tr("entropy.use_decode"), size="sm", elem_id="lens-use-decode")
         with gr.Column():
-            prompt_b = gr.Textbox(LENS_EXAMPLES[1][0], label="Prompt B", lines=1, elem_id="lens-prompt-b",
+            prompt_b = gr.Textbox(LENS_EXAMPLES[1][0], label=tr("entropy.prompt_b"), lines=1, elem_id="lens-prompt-b",
                                   max_length=lens.MAX_TEXT_CHARS)
-            text_b = gr.Textbox(LENS_EXAMPLES[1][1], label="Text B (optional)", lines=3, elem_id="lens-text-b",
+            text_b = gr.Textbox(LENS_EXAMPLES[1][1], label=tr("entropy.text_b"), lines=3, elem_id="lens-text-b",
                                 max_length=lens.MAX_TEXT_CHARS)
     with gr.Row():
-        lens_tau = knobs.slider("threshold", high=3, label="Threshold τ (re-groups live)", elem_id="lens-tau")
-        lens_no_tau = gr.Checkbox(False, label="No τ (one slot per step)")
-        lens_penalty = knobs.number("penalty", elem_id="lens-penalty")
-        colour_by = gr.Radio(list(lens.COLOUR_BY), value=next(iter(lens.COLOUR_BY)), label="Colour by")
-        lens_btn = gr.Button("Show the lens", variant="primary", elem_id="lens-run")
-    gr.HTML(lens.legend_html() + f'<div class="note">{lens.LIMITS_NOTE}</div>', elem_id="lens-legend")
+        lens_tau = knobs.slider("threshold", high=3, label=tr("entropy.lens_tau"), elem_id="lens-tau", lang=lang)
+        lens_no_tau = gr.Checkbox(False, label=tr("entropy.lens_no_tau"))
+        lens_penalty = knobs.number("penalty", elem_id="lens-penalty", lang=lang)
+        colours = list(lens.colour_by_labels(lang))
+        colour_by = gr.Radio(colours, value=colours[0], label=tr("entropy.colour_by"))
+        lens_btn = gr.Button(tr("entropy.show_lens"), variant="primary", elem_id="lens-run")
+    gr.HTML(lens.legend_html(lang) + f'<div class="note">{lens.limits_note(lang)}</div>', elem_id="lens-legend")
     with gr.Row(equal_height=False):
         html_a = gr.HTML(elem_id="lens-a")
         html_b = gr.HTML(elem_id="lens-b")

@@ -1,6 +1,8 @@
 """The How-it-works tab: lessons, the reorder playground and the training mask."""
 from __future__ import annotations
 
+import functools
+
 import gradio as gr
 
 from .. import i18n
@@ -8,46 +10,49 @@ from ..views import figures, lessons
 from ..serving.context import Context
 
 
-def show_playground(size, filled):
+def show_playground(size, filled, lang: str = i18n.DEFAULT):
     size = int(size)
     chosen = [int(i) for i in filled or [] if int(i) < size]
-    html, physical, logical = lessons.playground(size, chosen)
+    html, physical, logical = lessons.playground(size, chosen, lang=lang)
     return (gr.CheckboxGroup(choices=[str(i) for i in range(size)], value=[str(i) for i in chosen]),
             html, physical, logical)
 
 
-def show_training_mask(length, block, pattern):
+def show_training_mask(length, block, pattern, lang: str = i18n.DEFAULT):
     length = int(length)
     bits = ([c for c in (pattern or "") if c in "01"] + ["0"] * length)[:length]
-    return figures.training_mask_figure([b == "1" for b in bits], int(block))
+    return figures.training_mask_figure([b == "1" for b in bits], int(block), lang=lang)
 
 
 def build(ctx: Context, demo: gr.Blocks, lang: str = i18n.DEFAULT) -> None:
-    gr.Markdown(lessons.CAUSAL)
-    gr.Markdown(lessons.REORDER)
+    tr = i18n.Texts(lang)
+    playground = functools.partial(show_playground, lang=lang)
+    training_mask = functools.partial(show_training_mask, lang=lang)
+    gr.Markdown(lessons.lesson("causal", lang))
+    gr.Markdown(lessons.lesson("reorder", lang))
     with gr.Row():
-        size = gr.Slider(2, 16, value=8, step=1, label="Window size", elem_id="pg-size")
+        size = gr.Slider(2, 16, value=8, step=1, label=tr("lessons.window_size"), elem_id="pg-size")
         filled = gr.CheckboxGroup([str(i) for i in range(8)], value=["0", "1", "3", "6"],
-                                  label="Filled slots (window index)", elem_id="pg-filled")
+                                  label=tr("lessons.filled"), elem_id="pg-filled")
     orders = gr.HTML(elem_id="pg-orders")
     with gr.Row():
         phys = gr.HTML(elem_id="pg-mask-physical")
         logi = gr.HTML(elem_id="pg-mask-logical")
-    gr.Markdown(lessons.STREAMING)
-    gr.Markdown(lessons.TRAINING)
+    gr.Markdown(lessons.lesson("streaming", lang))
+    gr.Markdown(lessons.lesson("training", lang))
     with gr.Row():
-        length = gr.Slider(4, 32, value=12, step=1, label="Sequence length L")
-        block = gr.Slider(2, 16, value=4, step=1, label="Block size")
-        pattern = gr.Textbox(value="010011100110", label="Mask pattern (1 = masked in xt)", elem_id="tm-pattern",
+        length = gr.Slider(4, 32, value=12, step=1, label=tr("lessons.length"))
+        block = gr.Slider(2, 16, value=4, step=1, label=tr("lessons.block"))
+        pattern = gr.Textbox(value="010011100110", label=tr("lessons.pattern"), elem_id="tm-pattern",
                              max_length=32)
-    mask_plot = gr.Plot(elem_id="training-mask", label="Training mask")
+    mask_plot = gr.Plot(elem_id="training-mask", label=tr("lessons.training_mask"))
 
     pg_inputs, pg_outputs = [size, filled], [filled, orders, phys, logi]
-    size.release(show_playground, pg_inputs, pg_outputs, api_name=False)
-    filled.input(show_playground, pg_inputs, pg_outputs, api_name=i18n.api_name("playground", lang))
+    size.release(playground, pg_inputs, pg_outputs, api_name=False)
+    filled.input(playground, pg_inputs, pg_outputs, api_name=i18n.api_name("playground", lang))
     tm_inputs = [length, block, pattern]
     for comp in (length, block):
-        comp.release(show_training_mask, tm_inputs, [mask_plot], api_name=False)
-    pattern.submit(show_training_mask, tm_inputs, [mask_plot], api_name=i18n.api_name("training_mask", lang))
-    demo.load(show_playground, pg_inputs, pg_outputs, api_name=False)
-    demo.load(show_training_mask, tm_inputs, [mask_plot], api_name=False)
+        comp.release(training_mask, tm_inputs, [mask_plot], api_name=False)
+    pattern.submit(training_mask, tm_inputs, [mask_plot], api_name=i18n.api_name("training_mask", lang))
+    demo.load(playground, pg_inputs, pg_outputs, api_name=False)
+    demo.load(training_mask, tm_inputs, [mask_plot], api_name=False)

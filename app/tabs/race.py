@@ -12,6 +12,7 @@ from wedlm import decode, decode_steps
 from .. import i18n
 from ..views import figures, lanes as race
 from ..serving import gpu
+from ..serving.errors import in_language
 from . import knobs
 from ..serving.context import Context, make_config
 from ..views.timeline import Timeline
@@ -19,17 +20,20 @@ from ..views.timeline import Timeline
 RACE_TICKS = 40  # wall-clock mode: the slowest lane finishes in about this many ticks
 AR_CHOICES = [("AR parent model", "parent"), ("the same WeDLM model (next-token head)", "same")]
 SPEEDS = {"slow (2 ticks/s)": 0.5, "normal (4 ticks/s)": 0.25, "fast (10 ticks/s)": 0.1}
+NORMAL_SPEED = "normal (4 ticks/s)"
+SPEED_IDS = dict(zip(SPEEDS, ("slow", "normal", "fast")))  # catalog ids race.speed.<id>
+MODES = {"one forward per tick": "forward", "wall clock": "wall"}  # the replay modes' catalog ids
 WARMUP_TOKENS = 2  # an untimed decode this long before each timed lane: every lane runs warm
 HEARTBEAT_S = 0.5  # a running race answers this often (where a cancel can stop it)
 
 
-def race_outputs(timelines: dict, tick: int, wall_clock: bool) -> list:
+def race_outputs(timelines: dict, tick: int, wall_clock: bool, lang: str = i18n.DEFAULT) -> list:
     """Race state, tick, lanes HTML, growth chart (up to the current forward), timer."""
     spt = max(race.total_seconds(t) for t in timelines.values()) / RACE_TICKS
-    html, finished = race.race_frame(timelines, tick, wall_clock, spt)
+    html, finished = race.race_frame(timelines, tick, wall_clock, spt, lang=lang)
     longest = max(len(t.trace.steps) for t in timelines.values())
     current = None if finished else min(tick, longest) - 1
-    chart = figures.prefix_growth({race.LANE_TITLES[k]: v for k, v in timelines.items()}, current)
+    chart = figures.prefix_growth({race.lane_title(k, lang): v for k, v in timelines.items()}, current, lang=lang)
     return [timelines, tick, html, chart, gr.Timer(active=not finished)]
 
 
@@ -60,6 +64,7 @@ def race_steps(lm, ar_lm, prompt: str, config, time_limit_s: float):
 
 def build(ctx: Context, demo: gr.Blocks, default_prompt: str, lang: str = i18n.DEFAULT) -> None:
     models, ar_name = ctx.models, ctx.ar_model_name
+    tr = i18n.Texts(lang)
 
     def run_race(prompt, window, threshold, no_threshold, penalty, block_size, max_new_tokens,
                  ar_choice, mode):
@@ -76,51 +81,47 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, lang: str = i18n.D
             if traces is None:
                 yield [gr.skip()] * 5
         timelines = {name: Timeline(trace) for name, trace in traces.items()}
-        yield race_outputs(timelines, 0, mode == "wall clock")
+        yield race_outputs(timelines, 0, mode == "wall clock", lang)
 
     def race_tick(timelines, tick, mode):
         if not timelines:
             return [None, 0, "", None, gr.Timer(active=False)]
-        return race_outputs(timelines, int(tick) + 1, mode == "wall clock")
+        return race_outputs(timelines, int(tick) + 1, mode == "wall clock", lang)
 
     def set_speed(speed):
         return gr.Timer(value=SPEEDS.get(speed, 0.25))
 
-    gr.Markdown("The same prompt decoded by **AR**, **WeDLM streaming**, **block decoding** and "
-                "**WeDLM verified**, replayed side by side: one forward pass per tick (AR commits one "
-                "token per forward, WeDLM several), or on the wall clock each decode really took. "
-                "**Tokens per forward** = output tokens ÷ forward passes (AR: 1). *Verified* goes "
-                "**beyond the paper**: the same forward checks WeDLM's drafts against the model's own "
-                "next-token prediction, so its text is exactly greedy AR decoding of the WeDLM model "
-                "(not of the AR lane's parent model); `streaming` is the paper's algorithm.")
+    gr.Markdown(tr("race.intro"))
     with gr.Row(equal_height=False):
-        prompt = gr.Textbox(label="Prompt", lines=2, value=default_prompt, elem_id="race-prompt", scale=3,
+        prompt = gr.Textbox(label=tr("race.prompt"), lines=2, value=default_prompt, elem_id="race-prompt", scale=3,
                             max_length=ctx.prompt_chars(),
                             min_width=300)
         with gr.Column(scale=2, min_width=300):
-            ar_choice = gr.Radio(AR_CHOICES, value="parent" if ar_name else "same",
-                                 label="AR lane model", interactive=bool(ar_name))
+            # (label in the page's language, value): the values are the API's, in every language
+            ar_choice = gr.Radio([(tr(f"race.ar.{value}"), value) for _, value in AR_CHOICES],
+                                 value="parent" if ar_name else "same",
+                                 label=tr("race.ar_lane"), interactive=bool(ar_name))
             with gr.Row():
-                mode = gr.Radio(["one forward per tick", "wall clock"], value="one forward per tick",
-                                label="Replay", min_width=140)
-                speed = gr.Radio(list(SPEEDS), value="normal (4 ticks/s)", label="Replay speed",
-                                 elem_id="race-speed", min_width=140)
+                mode = gr.Radio([(tr(f"race.mode.{key}"), value) for value, key in MODES.items()],
+                                value="one forward per tick", label=tr("race.replay"), min_width=140)
+                speed = gr.Radio([(tr(f"race.speed.{key}"), value) for value, key in SPEED_IDS.items()],
+                                 value=NORMAL_SPEED, label=tr("race.speed"), elem_id="race-speed", min_width=140)
     with gr.Row():
-        window = knobs.slider("window", info=None)
-        max_new = knobs.slider("max_new_tokens", info=None, elem_id="race-max-new")
+        window = knobs.slider("window", info=None, lang=lang)
+        max_new = knobs.slider("max_new_tokens", info=None, elem_id="race-max-new", lang=lang)
         with gr.Column(min_width=140):
-            tau, no_tau = knobs.tau(info=None)
-        penalty = knobs.number("penalty", info=None, min_width=120)
-    with gr.Accordion("Advanced: block size", open=False):
-        block = knobs.slider("block_size")
-    race_btn = gr.Button("Race", variant="primary", elem_id="race-run")
+            tau, no_tau = knobs.tau(info=None, lang=lang)
+        penalty = knobs.number("penalty", info=None, min_width=120, lang=lang)
+    with gr.Accordion(tr("race.advanced"), open=False):
+        block = knobs.slider("block_size", lang=lang)
+    race_btn = gr.Button(tr("race.run"), variant="primary", elem_id="race-run")
     lanes = gr.HTML(elem_id="race-lanes")
-    chart = gr.Plot(elem_id="race-chart", label="Committed tokens against forwards")
+    chart = gr.Plot(elem_id="race-chart", label=tr("race.chart"))
     state = gr.State(None)
     tick_n = gr.State(0)
-    timer = gr.Timer(SPEEDS["normal (4 ticks/s)"], active=False)
+    timer = gr.Timer(SPEEDS[NORMAL_SPEED], active=False)
     outs = [state, tick_n, lanes, chart, timer]
-    race_btn.click(run_race, [prompt, window, tau, no_tau, penalty, block, max_new, ar_choice, mode], outs,
+    race_btn.click(in_language(run_race, lang), [prompt, window, tau, no_tau, penalty, block, max_new, ar_choice, mode], outs,
                    api_name=i18n.api_name("race", lang), **gpu.forward_event(ctx.limits))
     timer.tick(race_tick, [state, tick_n, mode], outs, api_name=False, show_progress="hidden")
     speed.change(set_speed, [speed], [timer], api_name=False)
