@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 NAMES = {"WeDLM", "AR", "KV", "RoPE", "Qwen", "Hugging", "Face", "Space", "Spaces", "ZeroGPU", "GPU", "CPU",
          "nats", "nat", "EOS", "English", "SVG", "PNG", "JSON", "CSV", "API", "TPF"}
 # elements whose text is the model's (token text, a prompt, a decode's output)
-MODEL_TEXT = {"tok", "tokt", "lanetext", "prompt", "cursor"}
+MODEL_TEXT = {"tok", "tokt", "kv", "lanetext", "prompt", "cursor"}
 VOID = {"br", "hr", "img", "input", "meta", "link", "wbr", "col", "area", "source", "track", "embed", "param"}
 QUOTED_TOKEN = re.compile(r"‘[^’]*’")      # a token as the narration quotes it (words.tok)
 LATIN = re.compile(r"[A-Za-z]{3,}")

@@ -19,7 +19,7 @@ MESSAGES = {
         "en": "After <b>{tick}</b> forwards (through step {step}): AR has {n_ar} tokens, WeDLM {n_wd}. "
               "Over the whole decode WeDLM makes {tpf_wd:.2f} {tpf} (AR {tpf_ar:.2f}).",
         "zh": "做完 <b>{tick}</b> 次前向计算后（到第 {step} 步为止）：AR 有 {n_ar} 个词元，WeDLM 有 {n_wd} 个。"
-              "整个解码下来，WeDLM 的{tpf}是 {tpf_wd:.2f}（AR 是 {tpf_ar:.2f}）。",
+              "整个解码下来，WeDLM 平均{tpf}是 {tpf_wd:.2f}（AR 是 {tpf_ar:.2f}）。",
     },
     "ch6.p3": {
         "en": "On the wall clock the gain is smaller ({wall:.1f}× AR's tokens per second when recorded): a "

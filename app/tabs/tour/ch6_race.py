@@ -64,7 +64,7 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
             with try_box():
                 gr.Markdown(tr("ch6.try"))
                 from .. import knobs
-                tau, no_tau = knobs.tau(elem_id="tour6-tau")
+                tau, no_tau = knobs.tau(elem_id="tour6-tau", lang=lang)
                 btn = gr.Button(tr("ch6.button"), elem_id="tour-try-6")
 
     tick.release(lambda t, k: view(t, k, lang=lang), [state, tick], [v_text, v_lanes, v_growth], api_name=False,
