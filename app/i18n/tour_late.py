@@ -41,14 +41,14 @@ MESSAGES = {
     "ch7.p1": {
         "en": "Each point is one prompt decoded by the bundled model: across, the mean entropy of the "
               "slots when they were filled; up, {tpf}.",
-        "zh": "每个点是内置模型解码的一个提示词：横轴是各个位置被填充时的平均熵，纵轴是{tpf}。",
+        "zh": "每个点是内置模型解码的一个提示词：横轴是各槽位被填充时的平均熵，纵轴是{tpf}。",
     },
     "ch7.p2": {
         "en": "Counting is nearly certain (mean entropy {count_h:.2f} nats): many masks fall under τ at once, "
               "{count_tpf:.1f} tokens per forward. Plays (prose) are not ({plays_h:.2f} nats): about "
               "{plays_tpf:.1f} per forward, no faster than AR.",
-        "zh": "数数几乎没有悬念（平均熵 {count_h:.2f} nats）：许多掩码同时落到 τ 以下，每次前向计算 {count_tpf:.1f} "
-              "个词元。剧本（散文）就不一样了（{plays_h:.2f} nats）：每次前向计算大约 {plays_tpf:.1f} 个，"
+        "zh": "数数几乎没有悬念（平均熵 {count_h:.2f} 奈特）：许多掩码同时落到 τ 以下，每次前向计算 {count_tpf:.1f} "
+              "个词元。剧本（散文）就不一样了（{plays_h:.2f} 奈特）：每次前向计算大约 {plays_tpf:.1f} 个，"
               "并不比 AR 快。",
     },
     "ch7.p3": {
@@ -58,9 +58,9 @@ MESSAGES = {
               "pipelines to about one token per forward; a far fill that waits behind an open mask, and the "
               "last fill before the stop token, cost forwards that commit nothing.",
         "zh": "<b>低于 1？</b>提示词 <span translate=\"no\">{id}</span> 每次前向计算只产出 {tpf:.2f} 个词元："
-              "词元比前向计算次数还少。某次前向计算填上的位置，要到之后的某次前向计算才能提交：它的 KV 必须以它自己的"
-              "词元为输入来计算，而填它的那次前向计算在那里看到的还是掩码。若每次前向计算只填一个位置，流水线下来"
-              "大约每次前向计算一个词元；可一个填得太远、只能排在未填掩码后面等待的位置，以及停止词元之前的最后一次"
+              "词元比前向计算次数还少。某次前向计算填上的槽位，要到之后的某次前向计算才能提交：它的 KV 必须以它自己的"
+              "词元为输入来计算，而填它的那次前向计算在那里看到的还是掩码。若每次前向计算只填一个槽位，流水线下来"
+              "大约每次前向计算一个词元；可一个填得太远、只能排在未填掩码后面等待的槽位，以及停止词元之前的最后一次"
               "填充，都会花掉一些什么也没提交的前向计算。",
     },
     "ch7.p4": {
@@ -68,12 +68,12 @@ MESSAGES = {
               "play's step {high_step}: no mask under τ, so one slot is filled (the lowest score) and {stay} "
               "stay masks ({mask_colour}). Both on the same scale.",
         "zh": "下方左图：数数的第 {low_step} 步一次填了 {filled} 个掩码（{new_colour}）。右图：剧本的第 {high_step} "
-              "步没有掩码低于 τ，于是只填一个位置（分数最低的那个），其余 {stay} 个仍是掩码（{mask_colour}）。"
+              "步没有掩码低于 τ，于是只填一个槽位（得分最低的那个），其余 {stay} 个仍是掩码（{mask_colour}）。"
               "两图纵轴刻度相同。",
     },
     "ch7.yours": {
         "en": "<b>Your prompt</b>: mean entropy {entropy:.2f} nats, {tpf:.2f} tokens per forward (the star).",
-        "zh": "<b>你的提示词</b>：平均熵 {entropy:.2f} nats，每次前向计算 {tpf:.2f} 个词元（图中的星号）。",
+        "zh": "<b>你的提示词</b>：平均熵 {entropy:.2f} 奈特，每次前向计算 {tpf:.2f} 个词元（图中的星号）。",
     },
     "ch7.your_prompt": {"en": "your prompt", "zh": "你的提示词"},
     "ch7.bars_low": {"en": "Counting, step {step}", "zh": "数数，第 {step} 步"},
@@ -94,7 +94,7 @@ MESSAGES = {
     "ch8.p1": {
         "en": "{tau} is the knob a user turns: a mask fills when its score is under τ. A larger τ "
               "fills more masks per forward, so it is faster, but it also accepts tokens the model is less sure of.",
-        "zh": "{tau} 是用户可以调的旋钮：掩码的分数低于 τ 时就被填充。τ 越大，每次前向计算填的掩码越多，速度越快，"
+        "zh": "{tau} 是用户可以调的旋钮：掩码的得分低于 τ 时就被填充。τ 越大，每次前向计算填的掩码越多，速度越快，"
               "但也会接受模型不那么有把握的词元。",
     },
     "ch8.p2": {
@@ -149,11 +149,11 @@ MESSAGES = {
     },
     "ch9.source_ch3": {
         "en": "the input window of chapter 3's step ({slots} slots, 1 = mask)",
-        "zh": "第 3 章那一步的输入窗口（{slots} 个位置，1 = 掩码）",
+        "zh": "第 3 章那一步的输入窗口（{slots} 个槽位，1 = 掩码）",
     },
     "ch9.source_yours": {"en": "yours", "zh": "你输入的"},
     "ch9.try": {"en": "Try it: a mask pattern (1 = masked in xt), up to 32 slots",
-                "zh": "试一试：输入一个掩码模式（1 = 在 xt 中被掩码），最多 32 个位置"},
+                "zh": "试一试：输入一个掩码模式（1 = 在 xt 中被掩码），最多 32 个槽位"},
     "ch9.block": {"en": "Block size", "zh": "块大小"},
     "ch9.button": {"en": "Draw the mask", "zh": "画出掩码"},
     "ch9.too_short": {"en": "type at least two 0/1 characters", "zh": "请至少输入两个 0/1 字符"},
