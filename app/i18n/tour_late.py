@@ -47,8 +47,8 @@ MESSAGES = {
         "en": "Counting is nearly certain (mean entropy {count_h:.2f} nats): many masks fall under τ at once, "
               "{count_tpf:.1f} tokens per forward. Plays (prose) are not ({plays_h:.2f} nats): about "
               "{plays_tpf:.1f} per forward, no faster than AR.",
-        "zh": "数数几乎没有悬念（平均熵 {count_h:.2f} 奈特）：许多掩码同时落到 τ 以下，每次前向计算 {count_tpf:.1f} "
-              "个词元。剧本（散文）就不一样了（{plays_h:.2f} 奈特）：每次前向计算大约 {plays_tpf:.1f} 个，"
+        "zh": "计数类提示词几乎毫无悬念（平均熵 {count_h:.2f} 奈特）：许多掩码同时落到 τ 以下，每次前向计算 {count_tpf:.1f} "
+              "个词元。剧本类（散文）则不然（{plays_h:.2f} 奈特）：每次前向计算大约 {plays_tpf:.1f} 个，"
               "并不比 AR 快。",
     },
     "ch7.p3": {
@@ -67,7 +67,7 @@ MESSAGES = {
         "en": "Below, left: counting step {low_step} fills {filled} masks at once ({new_colour}). Right: a "
               "play's step {high_step}: no mask under τ, so one slot is filled (the lowest score) and {stay} "
               "stay masks ({mask_colour}). Both on the same scale.",
-        "zh": "下方左图：数数的第 {low_step} 步一次填了 {filled} 个掩码（{new_colour}）。右图：剧本的第 {high_step} "
+        "zh": "下方左图：计数的第 {low_step} 步一次填了 {filled} 个掩码（{new_colour}）。右图：剧本的第 {high_step} "
               "步没有掩码低于 τ，于是只填一个槽位（得分最低的那个），其余 {stay} 个仍是掩码（{mask_colour}）。"
               "两图纵轴刻度相同。",
     },
@@ -76,7 +76,7 @@ MESSAGES = {
         "zh": "<b>你的提示词</b>：平均熵 {entropy:.2f} 奈特，每次前向计算 {tpf:.2f} 个词元（图中的星号）。",
     },
     "ch7.your_prompt": {"en": "your prompt", "zh": "你的提示词"},
-    "ch7.bars_low": {"en": "Counting, step {step}", "zh": "数数，第 {step} 步"},
+    "ch7.bars_low": {"en": "Counting, step {step}", "zh": "计数，第 {step} 步"},
     "ch7.bars_high": {"en": "A play, step {step}", "zh": "剧本，第 {step} 步"},
     "ch7.try": {"en": "Try it: where does your prompt land?", "zh": "试一试：你的提示词落在哪里？"},
     "ch7.button": {"en": "Decode live", "zh": "现场解码"},
