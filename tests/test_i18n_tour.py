@@ -78,14 +78,14 @@ def test_the_chapters_moments_state_their_numbers_in_chinese(data):
     s = tl.trace.steps[step]
     text = plain(ch1_ar.view(tl, step, "zh")[0])
     assert f"缓存 {s.cache_before} → {s.cache_after} 个词元" in text
-    assert f"熵为 {s.filled[0].entropy:.2f} nats" in text and f"写出了 {len(tl.trace.token_ids)} 个词元" in text
+    assert f"熵为 {s.filled[0].entropy:.2f} 奈特" in text and f"写出了 {len(tl.trace.token_ids)} 个词元" in text
 
     tl, step = data.at("fill_rule")
     s = tl.trace.steps[step]
     text = plain(ch2_fill_rule.view(tl, step, "zh")[0])
     chosen = sum(m.selected for m in s.masks)
     assert f"{len(s.masks)} 个未填掩码中有 {chosen} 个被填充" in text
-    assert f"W = {tl.trace.config['window']} 个掩码位置" in text and f"λ = {s.penalty:g}" in text
+    assert f"W = {tl.trace.config['window']} 个掩码槽位" in text and f"λ = {s.penalty:g}" in text
 
     tl, step = data.at("commit")
     s = tl.trace.steps[step]

@@ -43,7 +43,7 @@ MESSAGES = {
               "（每次前向计算 {tpf:.2f} 个）：{text}。",
     },
     "tour.elsewhere": {"en": "<b>Step {step}.</b> ", "zh": "<b>第 {step} 步。</b>"},
-    "tour.moment_is": {"en": " This chapter's moment is step {moment}.", "zh": "本章讲的是第 {moment} 步。"},
+    "tour.moment_is": {"en": " This chapter's moment is step {moment}.", "zh": "本章要讲的时刻在第 {moment} 步。"},
     "tour.your_run": {"en": "<b>Your run.</b> {summary}", "zh": "<b>你的运行。</b>{summary}"},
     # a glossary link's text where a sentence uses the term's short form
     "tour.link.position_id": {"en": "position id", "zh": "位置编号"},
@@ -54,10 +54,10 @@ MESSAGES = {
     # ---------- the tour's figures (figs.py) ----------
     "tour.fig.fills": {"en": "H: fills", "zh": "H：被填充"},
     "tour.fig.stays": {"en": "H: stays a mask", "zh": "H：仍是掩码"},
-    "tour.fig.hover_h": {"en": "position {x}<br>H = {y} nats", "zh": "位置 {x}<br>H = {y} nats"},
+    "tour.fig.hover_h": {"en": "position {x}<br>H = {y} nats", "zh": "位置 {x}<br>H = {y} 奈特"},
     "tour.fig.hover_penalty": {"en": "position {x}<br>λ·d = {y}", "zh": "位置 {x}<br>λ·d = {y}"},
-    "tour.fig.score_axis": {"en": "score (nats)", "zh": "得分（nats）"},
-    "tour.fig.slot_axis": {"en": "mask slot (position)", "zh": "掩码位置（位置编号）"},
+    "tour.fig.score_axis": {"en": "score (nats)", "zh": "得分（奈特）"},
+    "tour.fig.slot_axis": {"en": "mask slot (position)", "zh": "掩码槽位（位置）"},
     "tour.fig.score_title": {"en": "Step {step}: score = H + λ·d of each open mask",
                              "zh": "第 {step} 步：每个未填掩码的得分 = H + λ·d"},
     "tour.fig.committed_axis": {"en": "committed tokens", "zh": "已提交词元数"},
@@ -110,14 +110,14 @@ MESSAGES = {
     "gloss.mask.def": {
         "en": "A placeholder slot whose token is not known yet. WeDLM appends a window of masks after the text; "
               "one forward predicts a token for every mask.",
-        "zh": "一个占位的位置，它的词元还不知道。WeDLM 在文本后面追加一个由掩码组成的窗口；一次前向计算为每个掩码"
+        "zh": "一个占位的槽位，它的词元还不知道。WeDLM 在文本后面追加一个由掩码组成的窗口；一次前向计算为每个掩码"
               "各预测一个词元。",
     },
-    "gloss.entropy.term": {"en": "entropy (nats)", "zh": "熵（nats）"},
+    "gloss.entropy.term": {"en": "entropy (nats)", "zh": "熵（奈特）"},
     "gloss.entropy.def": {
         "en": "How unsure a prediction is: 0 nats = certain; ln 2 ≈ 0.69 nats = a coin flip between two tokens; "
               "higher = more spread out.",
-        "zh": "一个预测有多不确定：0 nats = 完全确定；ln 2 ≈ 0.69 nats = 在两个词元之间抛硬币；越高 = 越分散。",
+        "zh": "一个预测有多不确定：0 奈特 = 完全确定；ln 2 ≈ 0.69 奈特 = 在两个词元之间抛硬币；越高 = 越分散。",
     },
     "gloss.tau.term": {"en": "τ (threshold)", "zh": "τ（阈值）"},
     "gloss.tau.def": {
@@ -130,13 +130,13 @@ MESSAGES = {
     "gloss.lambda.def": {
         "en": "Added to a mask's score per slot of distance from the first open mask: score = entropy + λ·d. It "
               "pulls fills toward the front, where they can commit.",
-        "zh": "掩码离第一个未填掩码每远一个位置，得分就加上一个 λ：得分 = 熵 + λ·d。它把填充拉向前面，"
+        "zh": "掩码离第一个未填掩码每远一个槽位，得分就加上一个 λ：得分 = 熵 + λ·d。它把填充拉向前面，"
               "那里的词元才能提交。",
     },
     "gloss.distance.term": {"en": "d (distance)", "zh": "d（距离）"},
     "gloss.distance.def": {
         "en": "How many slots after the first open mask a slot is; the first open mask has d = 0.",
-        "zh": "某个位置在第一个未填掩码之后第几个位置；第一个未填掩码的 d = 0。",
+        "zh": "某个槽位在第一个未填掩码之后第几个槽位；第一个未填掩码的 d = 0。",
     },
     "gloss.commit.term": {"en": "commit", "zh": "提交"},
     "gloss.commit.def": {
@@ -170,7 +170,7 @@ MESSAGES = {
     "gloss.draft.def": {
         "en": "A token the fill rule wrote into a mask slot before the text reaches it. Verified decoding "
               "checks each draft before it may commit.",
-        "zh": "填充规则在文本写到那里之前就填进某个掩码位置的词元。验证解码会在每个草稿提交之前先检查它。",
+        "zh": "填充规则在文本写到那里之前就填进某个掩码槽位的词元。验证解码会在每个草稿提交之前先检查它。",
     },
     "gloss.verified.term": {"en": "verified decoding", "zh": "验证解码"},
     "gloss.verified.def": {
@@ -209,7 +209,7 @@ MESSAGES = {
               "{position_id} (the small number under it): its place in the text, which is what the model's "
               "position encoding (RoPE) reads.",
         "zh": "注意力是<b>因果</b>的：一个词元只看它前面的词元。所以为一个词元算出的键和值（KV）永远不会变，"
-              "推理引擎把它们存进{kv_cache}，而不是每次重算。每次前向计算给缓存添上一行。每个词元还带着一个"
+              "推理引擎把它们存进 {kv_cache}，而不是每次重算。每次前向计算给缓存添上一行。每个词元还带着一个"
               "{position_id}（它下面的小数字）：表示它在文本中的位置，模型的位置编码（RoPE）读的就是它。",
     },
     "ch1.p3": {
@@ -218,7 +218,7 @@ MESSAGES = {
               "certain). After {steps} forwards it has written {tokens} tokens: one per forward. WeDLM keeps "
               "this cache but writes several {tpf}.",
         "zh": "这里是第 {step} 步：模型读入位置 {start} 上的 {token}，存下它的 KV（缓存 {before} → {after} 个词元），"
-              "并为位置 {pos} 预测出 {predicted}，{entropy}为 {h:.2f} nats（0 = 完全确定）。{steps} 次前向计算"
+              "并为位置 {pos} 预测出 {predicted}，{entropy}为 {h:.2f} 奈特（0 = 完全确定）。{steps} 次前向计算"
               "之后，它写出了 {tokens} 个词元：每次前向计算一个。WeDLM 保留了这种缓存，但{tpf}不止一个。",
     },
     "ch1.lane": {"en": "autoregressive", "zh": "自回归"},
@@ -230,9 +230,9 @@ MESSAGES = {
     # ---------- chapter 2: masks and the fill rule ----------
     "ch2.title": {"en": "2 · Masks and the fill rule (τ, λ, d)", "zh": "2 · 掩码与填充规则（τ、λ、d）"},
     "ch2.ended": {"en": "No mask was scored at this step: the decode had ended or every slot was filled.",
-                  "zh": "这一步没有给任何掩码打分：解码已经结束，或者每个位置都已填充。"},
+                  "zh": "这一步没有给任何掩码打分：解码已经结束，或者每个槽位都已填充。"},
     "ch2.stays": {"en": " Position {pos} stays a mask ({mask_colour} bar): {score} is not under τ {tau}.",
-                  "zh": "位置 {pos} 仍是掩码（{mask_colour}柱）：{score} 不低于 τ {tau}。"},
+                  "zh": "位置 {pos} 仍是掩码（{mask_colour}柱）：{score} 不低于 τ（{tau}）。"},
     "ch2.lambda_kept": {"en": " Its entropy alone was under τ: the distance penalty kept it open.",
                         "zh": "单看它的熵是低于 τ 的：是距离惩罚让它继续留作掩码。"},
     "ch2.tau_is": {"en": "Here τ = {tau:g} (the {threshold_colour} dashed line)",
@@ -243,14 +243,14 @@ MESSAGES = {
         "en": "WeDLM appends a <b>window</b> of W = {window} {mask} slots after the text and runs one forward "
               "over all of them. Every mask predicts its own token, with an {entropy} H (in nats; 0 = certain, "
               "higher = unsure).",
-        "zh": "WeDLM 在文本后面追加一个由 W = {window} 个{mask}位置组成的<b>窗口</b>，用一次前向计算处理全部位置。"
-              "每个掩码都预测自己的词元，并给出{entropy} H（单位 nats；0 = 完全确定，越高越没把握）。",
+        "zh": "WeDLM 在文本后面追加一个由 W = {window} 个{mask}槽位组成的<b>窗口</b>，用一次前向计算处理全部槽位。"
+              "每个掩码都预测自己的词元，并给出{entropy} H（单位为奈特；0 = 完全确定，越高越没把握）。",
     },
     "ch2.p2": {
         "en": "<b>The fill rule.</b> Let {d} = how many slots after the first open mask a slot is (the first open "
               "mask has d = 0). Score = H + {lam}·d. Fill every mask whose score is under {tau}; if none is, "
               "fill the single lowest. {tau_words}, λ = {penalty:g} (the {penalty_colour} part on top of each bar).",
-        "zh": "<b>填充规则。</b>设 {d} = 某个位置排在第一个未填掩码之后第几个（第一个未填掩码的 d = 0）。"
+        "zh": "<b>填充规则。</b>设 {d} = 某个槽位排在第一个未填掩码之后第几个（第一个未填掩码的 d = 0）。"
               "得分 = H + {lam}·d。得分低于 {tau} 的掩码全部填充；一个都没有的话，就只填得分最低的那一个。"
               "{tau_words}，λ = {penalty:g}（每根柱顶端{penalty_colour}的部分）。",
     },
@@ -274,7 +274,7 @@ MESSAGES = {
     "ch3.same_order": {
         "en": "No filled slot sits behind a mask in this step's input, so physical and logical order are the "
               "same here.",
-        "zh": "这一步的输入里，没有排在掩码后面的已填充位置，所以这里的物理顺序和逻辑顺序相同。",
+        "zh": "这一步的输入里，没有排在掩码后面的已填充槽位，所以这里的物理顺序和逻辑顺序相同。",
     },
     "ch3.p1": {
         "en": "Masks are not filled left to right, so a window can hold a filled token <i>after</i> a mask. In "
@@ -286,7 +286,7 @@ MESSAGES = {
         "en": "The mask needs to see them (they are its right-hand context), yet attention must stay causal to "
               "keep the {kv_cache}. WeDLM's trick: physically move every filled token in front of every mask, "
               "keeping each token's {position_id} (the number under it). Compare the two rows below.",
-        "zh": "这个掩码需要看到它们（它们是它右边的上下文），可为了保住{kv_cache}，注意力又必须保持因果。"
+        "zh": "这个掩码需要看到它们（它们是它右边的上下文），可为了保住 {kv_cache}，注意力又必须保持因果。"
               "WeDLM 的妙招是：把每个已填充的词元在物理上挪到所有掩码前面，同时保留每个词元的{position_id}"
               "（它下面的数字）。对比下面两行。",
     },
@@ -300,28 +300,28 @@ MESSAGES = {
     },
     "ch3.fallback": {
         "en": " No step of it filled a slot behind an open mask, so physical and logical order never differ.",
-        "zh": "它没有哪一步填充了排在未填掩码后面的位置，所以物理顺序和逻辑顺序始终相同。",
+        "zh": "它没有哪一步填充了排在未填掩码后面的槽位，所以物理顺序和逻辑顺序始终相同。",
     },
 
     # ---------- chapter 4: what commits, and what waits ----------
     "ch4.title": {"en": "4 · What commits, and what waits", "zh": "4 · 哪些提交，哪些等待"},
     "ch4.all_lead": {
         "en": "Every filled slot of this step's input is in the leading run: nothing waits behind a mask.",
-        "zh": "这一步输入中的每个已填充位置都在开头连续的一段里：没有谁排在掩码后面等待。",
+        "zh": "这一步输入中的每个已填充槽位都在开头连续的一段里：没有谁排在掩码后面等待。",
     },
     "ch4.none": {"en": "Nothing commits at this step: the first slot of its input is still a mask.",
-                 "zh": "这一步什么也没提交：它输入的第一个位置仍是掩码。"},
+                 "zh": "这一步什么也没提交：它输入的第一个槽位仍是掩码。"},
     "ch4.top_below": {"en": "Top: the input of step {step}. Below: step {next}, the next forward.",
                       "zh": "上方：第 {step} 步的输入。下方：第 {next} 步，即下一次前向计算。"},
     "ch4.later": {"en": "They commit at step {later}, once every slot before them is filled.",
-                  "zh": "它们在第 {later} 步提交，那时它们前面的每个位置都已填充。"},
+                  "zh": "它们在第 {later} 步提交，那时它们前面的每个槽位都已填充。"},
     "ch4.never": {"en": "They never commit in this decode.", "zh": "在这次解码中它们始终没有提交。"},
     "ch4.p1": {
         "en": "A token's KV can be kept only if it was computed exactly as an AR pass would: seeing the prefix "
               "and the tokens before it, nothing else. That is true of the <b>leading filled run</b> (the "
               "filled slots before the first mask): they are first in physical order, as in logical order.",
         "zh": "只有当一个词元的 KV 与 AR 计算得到的完全一样（只看到前缀和它前面的词元，别的都看不到）时，"
-              "才能保留。<b>开头连续的已填充段</b>（第一个掩码之前的已填充位置）正是这样：它们在物理顺序中"
+              "才能保留。<b>开头连续的已填充段</b>（第一个掩码之前的已填充槽位）正是这样：它们在物理顺序中"
               "排在最前，在逻辑顺序中也一样。",
     },
     "ch4.p2": {
@@ -335,7 +335,7 @@ MESSAGES = {
     "ch4.fallback": {
         "en": " No step of it left a filled slot waiting behind a mask: every filled slot committed at once. "
               "Shown: step {step}, the first that commits.",
-        "zh": "它没有哪一步让已填充的位置排在掩码后面等待：每个已填充的位置都立即提交了。这里显示第 {step} 步，"
+        "zh": "它没有哪一步让已填充槽位排在掩码后面等待：每个已填充槽位都立即提交了。这里显示第 {step} 步，"
               "即第一个有提交的步。",
     },
 
@@ -354,20 +354,20 @@ MESSAGES = {
         "en": "At step {step} the first open mask (position {pos}) has entropy {h:.2f} nats: the model cannot "
               "tell what comes next. {rule}a far slot, position {far} (d = {d}, H {far_h:.2f} + λ·d "
               "{far_penalty:.2f} = {far_score:.2f}).",
-        "zh": "在第 {step} 步，第一个未填掩码（位置 {pos}）的熵是 {h:.2f} nats：模型拿不准接下来是什么。"
-              "{rule}一个远处的位置，位置 {far}（d = {d}，H {far_h:.2f} + λ·d {far_penalty:.2f} = {far_score:.2f}）。",
+        "zh": "在第 {step} 步，第一个未填掩码（位置 {pos}）的熵是 {h:.2f} 奈特：模型拿不准接下来是什么。"
+              "{rule}一个远处的槽位，位置 {far}（d = {d}，H {far_h:.2f} + λ·d {far_penalty:.2f} = {far_score:.2f}）。",
     },
     "ch5.p2.one": {
         "en": "The first mask stays open, so nothing can commit: after step {step} the {streaming_colour} line "
               "(λ = {penalty:g}) stays flat for {n} more forward. Position {pos} commits only at step {was}.",
         "zh": "第一个掩码一直没填，所以什么都提交不了：第 {step} 步之后，{streaming_colour}线（λ = {penalty:g}）"
-              "又平了 {n} 次前向计算。位置 {pos} 直到第 {was} 步才提交。",
+              "又持平了 {n} 次前向计算。位置 {pos} 直到第 {was} 步才提交。",
     },
     "ch5.p2.many": {
         "en": "The first mask stays open, so nothing can commit: after step {step} the {streaming_colour} line "
               "(λ = {penalty:g}) stays flat for {n} more forwards. Position {pos} commits only at step {was}.",
         "zh": "第一个掩码一直没填，所以什么都提交不了：第 {step} 步之后，{streaming_colour}线（λ = {penalty:g}）"
-              "又平了 {n} 次前向计算。位置 {pos} 直到第 {was} 步才提交。",
+              "又持平了 {n} 次前向计算。位置 {pos} 直到第 {was} 步才提交。",
     },
     "ch5.same_text": {"en": "the same text", "zh": "写出的文本相同"},
     "ch5.other_text": {"en": "a different text", "zh": "写出的文本不同"},
@@ -376,7 +376,7 @@ MESSAGES = {
               "{prev} with λ = {other:g} (the {branch_colour} line): position {pos} commits at step {now}; "
               "{b_tokens} tokens in {b_forwards} forwards ({b_tpf:.2f} per forward) against {a_tokens} in "
               "{a_forwards} ({a_tpf:.2f}), {changed}. Below, both decodes at step {step}.",
-        "zh": "{lam} 按距离收费，每远一个位置加一个 λ，把选择拉向前面。从第 {prev} 步分支出来、改用 λ = {other:g}"
+        "zh": "{lam} 按距离收费，每远一个槽位加一个 λ，把选择拉向前面。从第 {prev} 步分支出来、改用 λ = {other:g}"
               "（{branch_colour}线）：位置 {pos} 在第 {now} 步就提交了；用 {b_forwards} 次前向计算写出 {b_tokens} "
               "个词元（每次 {b_tpf:.2f} 个），原来是 {a_forwards} 次写出 {a_tokens} 个（{a_tpf:.2f}），{changed}。"
               "下方是两个解码在第 {step} 步的样子。",
