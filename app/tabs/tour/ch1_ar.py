@@ -54,7 +54,8 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
     tr = i18n.Texts(lang)
     with body(1) as (cols, words):
         with cols:
-            steps = gr.HTML(stepper_html(tl, KEY, views(step, lang), step, lang=lang), elem_id="tour-stepper-1", js_on_load=None)
+            steps = gr.HTML(stepper_html(tl, KEY, views(step, lang), step, lang=lang),
+                            elem_id="tour-stepper-1", js_on_load=None)
             slot(KEY, "orders", "tour-viz-1", elem_classes=["tour-viz"])
             slot(KEY, "canvas")
             slot(KEY, "growth")

@@ -63,7 +63,8 @@ def some(positions: list[int], shown: int = 8, lang: str = i18n.DEFAULT) -> str:
     """A few positions: a span when consecutive, else a list."""
     if not positions or positions == list(range(positions[0], positions[-1] + 1)):
         return span(positions, lang=lang)
-    return i18n.text(lang, "tour.list_sep").join(map(str, positions[:shown])) + ("…" if len(positions) > shown else "")
+    listed = i18n.text(lang, "tour.list_sep").join(map(str, positions[:shown]))
+    return listed + ("…" if len(positions) > shown else "")
 
 
 def fills_sentence(tl: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
