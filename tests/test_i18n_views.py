@@ -226,3 +226,36 @@ def test_colour_words_and_labels_in_chinese():
     legends = render.state_legend(lang="zh") + render.verify_legend("zh") + palette.entropy_legend_html("zh")
     assert english_left(legends) == [], english_left(legends)
     assert render.empty_view(lang="zh") != render.empty_view() and english_left(render.empty_view(lang="zh")) == []
+
+
+def test_the_chinese_replay_steps_in_chromium_with_the_pages_words(tmp_path):
+    """The offline replay in Chinese, stepped by the real stepper.js: the aria-live sentence, the
+    play button's Play/Pause and every shown word stay Chinese at every step it is moved to."""
+    from playwright.sync_api import sync_playwright
+    chromium = Path("/usr/bin/chromium")
+    if not chromium.exists():
+        pytest.fail("Debian chromium is not installed (.ci/run installs it)")
+    tl = Timeline(Trace.load(TRACES["8-arithmetic-verified"]))
+    page_file = tmp_path / "replay-zh.html"
+    page_file.write_text(export.replay_html(tl, lang="zh"), encoding="utf-8")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(chromium), headless=True,
+                                     args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page()
+            page.goto(page_file.as_uri())
+            page.wait_for_selector("#canvas .tok")
+            for act, step in (("next", 1), ("last", tl.num_steps - 1), ("prev", tl.num_steps - 2)):
+                page.click(f"#stepper button[data-act={act}]")
+                page.wait_for_selector(f'#narration .wedlm-view[data-step="{step}"]')
+                summary = page.inner_text(".stepper-summary")
+                assert summary == render.step_summary(tl, step, lang="zh"), (step, summary)
+                shown = page.inner_html("body")
+                assert english_left(shown, names_of(tl)) == [], (step, english_left(shown, names_of(tl)))
+            page.click("#stepper button[data-act=first]")
+            page.click("#stepper button[data-act=play]")
+            assert page.inner_text("#stepper button[data-act=play]") == "⏸ 暂停"
+            page.click("#stepper button[data-act=play]")
+            assert page.inner_text("#stepper button[data-act=play]") == "▶ 播放"
+        finally:
+            browser.close()
