@@ -19,12 +19,10 @@ from test_browser import browser  # noqa: F401 (the headless Chromium fixture)
 PICKS = {1: "ar", 2: "fill_rule", 3: "reorder", 4: "commit", 5: "stall"}
 PRESENT_JS = Path(__file__).resolve().parents[1] / "app" / "static" / "present.js"
 GLOSSARY_NAMES = ("forward_ratio",)   # a reported number's name, as the Race tab's table heads it
-TOUR_TOKEN = re.compile(r"‘[^’<]*’")   # a token as the tour's sentences quote it (words.tok)
 
 
 def english_left(html: str) -> list[str]:
-    """i18n_check.english_left, the tour's quoted tokens also left out."""
-    return latin_left(TOUR_TOKEN.sub(" ", html), names=GLOSSARY_NAMES)
+    return latin_left(html, names=GLOSSARY_NAMES)
 
 
 def figure_words(fig) -> str:
@@ -63,7 +61,7 @@ def zh_phrases(tl, step: int) -> list[str]:
     s = tl.trace.steps[step]
     out = [f"第 {step} 步（共 {tl.num_steps} 次前向计算中的第 {step + 1} 次）"]
     fills = sorted(s.filled, key=lambda f: f.pos)[:tour.words.LISTED_FILLS]
-    out += [f"位置 {f.pos} 的 ‘{unescape(render.token_label(tl, f.token))}’" for f in fills]
+    out += [f"位置 {f.pos} 的 “{unescape(render.token_label(tl, f.token))}”" for f in fills]
     out.append(f"填充了 {len(s.filled)} 个" if s.filled else "没有填充任何掩码")
     out.append(f"提交了 {len(s.committed)} 个词元")
     out.append(f"{s.cache_before} → {s.cache_after}" if s.committed else f"KV 缓存仍是 {s.cache_after} 个")

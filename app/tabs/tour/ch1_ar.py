@@ -30,8 +30,8 @@ def text(tl, step: int, moment: int | None = None, lang: str = i18n.DEFAULT) -> 
         tr("ch1.p1", forward=term("forward", lang=lang)),
         tr("ch1.p2", kv_cache=term("kv-cache", lang=lang),
            position_id=term("position-id", tr("tour.link.position_id"), lang=lang)),
-        tr("ch1.p3", step=step, token=tok(tl, s.window[0]), start=s.start, before=s.cache_before,
-           after=s.cache_after, predicted=tok(tl, fill.token), pos=fill.pos,
+        tr("ch1.p3", step=step, token=tok(tl, s.window[0], lang), start=s.start, before=s.cache_before,
+           after=s.cache_after, predicted=tok(tl, fill.token, lang), pos=fill.pos,
            entropy=term("entropy", tr("tour.link.entropy"), lang=lang), h=fill.entropy, steps=tl.num_steps,
            tokens=len(tl.trace.token_ids), tpf=term("tpf", lang=lang)),
     ], tl, step, lang=lang)
