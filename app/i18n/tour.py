@@ -14,9 +14,7 @@ MESSAGES = {
     "tour.first": {"en": "first", "zh": "第一章"},
     "tour.last": {"en": "last", "zh": "最后一章"},
 
-    # ---------- projector mode (present.py; present.js reads the labels from the badge) ----------
-    "tour.present": {"en": "Present ▣", "zh": "演示 ▣"},
-    "tour.stop_presenting": {"en": "Stop presenting (Esc)", "zh": "停止演示（Esc）"},
+    # ---------- projector mode (present.py; the button's labels are views.js.present / .stop_presenting) ----------
     "tour.presenting_badge": {"en": "● Presenting · ←/→ chapters · Esc to leave",
                               "zh": "● 演示中 · ←/→ 切换章节 · Esc 退出"},
 

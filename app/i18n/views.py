@@ -445,3 +445,219 @@ MESSAGES.update({
                                "zh": "已提交前缀的增长（虚线：本步）"},
     "views.fig.growth_x": {"en": "forward passes after prefill", "zh": "预填充之后的前向计算次数"},
 })
+
+MESSAGES.update({
+    # ---- the entropy lens (app/views/lens.py) ----
+    "views.lens.by_fill": {"en": "entropy when filled", "zh": "填充时的熵"},
+    "views.lens.by_frontier": {"en": "frontier mask (text before it known)", "zh": "最前沿的掩码（它之前的文本已知）"},
+    "views.lens.by_head": {"en": "next-token head (AR)", "zh": "下一词元预测头（AR）"},
+    "views.lens.note_table": {
+        "en": "Re-grouped from the recorded entropies, no model: exact here, because every step filled a leading "
+              "run of masks, so every mask saw exactly the text before it, the context the entropies were "
+              "recorded in.",
+        "zh": "由记录下的熵重新分组，不调用模型：这里是精确的，因为每一步都填充了开头连续的一段掩码，"
+              "所以每个掩码看到的恰好是它之前的文本，也就是记录这些熵时的上下文。",
+    },
+    "views.lens.note_rerun": {
+        "en": "Re-run with the model: at this τ and λ a step fills a slot behind a still-open mask, so later masks "
+              "see a token to their right that the recorded entropies never saw; re-grouping from them would not "
+              "be exact.",
+        "zh": "用模型重新运行：在这个 τ 和 λ 下，某一步会填充位于未填掩码之后的槽位，于是后面的掩码会看到"
+              "右边的一个词元，而记录下的熵从未见过它；用记录的熵重新分组就不精确了。",
+    },
+    "views.lens.note_decode": {
+        "en": "A forced streaming decode of this text (the model picks the slots, the text gives the tokens).",
+        "zh": "对这段文本做一次强制的流式解码（由模型挑选槽位，由文本给出词元）。",
+    },
+    "views.lens.box": {"en": "one box = committed by one forward", "zh": "一个框 = 一次前向计算提交的词元"},
+    "views.lens.tip": {
+        "en": "token {k}: {token}\nfilled at step {fill}, committed at step {commit}\nentropy when filled {entropy} "
+              "nats\nfrontier mask {frontier}, next-token head {head}",
+        "zh": "词元 {k}：{token}\n在第 {fill} 步填充，在第 {commit} 步提交\n填充时的熵 {entropy} 奈特\n"
+              "最前沿的掩码 {frontier}，下一词元预测头 {head}",
+    },
+    "views.lens.head": {
+        "en": '{n} tokens in {forwards} forwards: <b class="tpf">{tpf}</b> tokens per forward at τ = {tau}, '
+              'λ = {penalty}; longest group {longest}; mean entropy when filled {mean} nats',
+        "zh": '{n} 个词元，{forwards} 次前向计算：τ = {tau}、λ = {penalty} 时每次前向计算 <b class="tpf">{tpf}</b> '
+              '个词元；最长的一组 {longest} 个；填充时的平均熵 {mean} 奈特',
+    },
+    "views.lens.limits": {
+        "en": "At most {chars} characters each for prompt and text (checked before tokenizing) and {tokens} text "
+              "tokens: the lens runs one forward per token.",
+        "zh": "提示词和文本各最多 {chars} 个字符（在分词前检查），文本最多 {tokens} 个词元：熵透镜每个词元运行一次前向计算。",
+    },
+    # ---- the race (app/views/lanes.py) ----
+    "views.lane.ar": {"en": "Autoregressive", "zh": "自回归"},
+    "views.lane.streaming": {"en": "WeDLM streaming", "zh": "WeDLM 流式"},
+    "views.lane.block": {"en": "Block (stop-and-wait)", "zh": "块解码（停等）"},
+    "views.lane.verified": {"en": "WeDLM verified (lossless, beyond the paper)",
+                            "zh": "WeDLM 验证解码（无损，超出论文的扩展）"},
+    "views.lane.speedup": {"en": " · {x}× AR tokens/s", "zh": " · 每秒词元数为 AR 的 {x}×"},
+    "views.lane.finished": {"en": "finished", "zh": "已完成"},
+    "views.lane.paused": {"en": "paused", "zh": "已暂停"},
+    "views.lane.decoding": {"en": "decoding…", "zh": "解码中…"},
+    "views.lane.final": {"en": "finished: {tpf} tokens per forward, {speed} tokens/s on the wall clock{speedup}",
+                         "zh": "已完成：每次前向计算 {tpf} 个词元，按挂钟时间每秒 {speed} 个词元{speedup}"},
+    "views.lane.counts": {"en": "{forwards} forwards · {n} tokens · {tpf} tokens per forward",
+                          "zh": "{forwards} 次前向计算 · {n} 个词元 · 每次前向计算 {tpf} 个词元"},
+    "views.lane.cost_note": {
+        "en": "<b>Why the wall-clock speedup is below the tokens-per-forward ratio:</b> a streaming forward carried "
+              "{rows} rows on average and took {st_ms} ms; an AR forward carries 1 row and took {ar_ms} ms here, so "
+              "one streaming forward costs {cost}× an AR forward on this machine. Streaming makes {tpf}× as many "
+              "tokens per forward, so on the clock it can be at most about {most}× faster (measured on these "
+              "lanes; each lane ran warm, after one untimed warm-up decode).",
+        "zh": "<b>为什么挂钟时间上的加速比低于每次前向计算词元数之比：</b>流式解码的一次前向计算平均承载 {rows} 行，"
+              "耗时 {st_ms} 毫秒；AR 的一次前向计算只有 1 行，在这里耗时 {ar_ms} 毫秒，所以在这台机器上，"
+              "一次流式前向计算的成本是 AR 的 {cost}×。流式解码每次前向计算产出的词元是 AR 的 {tpf}×，"
+              "所以按挂钟时间最多只能快约 {most}×（在这几条赛道上测得；每条赛道都先做过一次不计时的预热解码）。",
+    },
+})
+
+MESSAGES.update({
+    # ---- the entropy explorer (app/views/entropy.py) ----
+    "views.class.counting": {"en": "counting", "zh": "计数"},
+    "views.class.sequence": {"en": "sequence", "zh": "数列"},
+    "views.class.code": {"en": "code", "zh": "代码"},
+    "views.class.math": {"en": "math", "zh": "数学"},
+    "views.class.plays": {"en": "plays", "zh": "剧本"},
+    "views.law.hover": {
+        "en": "%{text}<br>entropy %{x:.2f} nats<br>TPF %{y:.2f}<br>speedup vs AR %{customdata[0]}×<extra></extra>",
+        "zh": "%{text}<br>熵 %{x:.2f} 奈特<br>每次前向计算的词元数 %{y:.2f}<br>相对 AR 的加速 %{customdata[0]}×"
+              "<extra></extra>",
+    },
+    "views.law.hover_yours": {"en": "%{text}<br>entropy %{x:.2f} nats<br>TPF %{y:.2f}<extra></extra>",
+                              "zh": "%{text}<br>熵 %{x:.2f} 奈特<br>每次前向计算的词元数 %{y:.2f}<extra></extra>"},
+    "views.law.x": {"en": "mean entropy of filled slots (nats)", "zh": "已填充槽位的平均熵（奈特）"},
+    "views.law.cliff": {
+        "en": " τ = {tau}: a mask is filled in parallel only when<br> its entropy (+ λ·distance) is under τ. Past the "
+              "line,<br> most steps fill one slot: the cliff to 1 token per forward.",
+        "zh": " τ = {tau}：只有当掩码的熵（+ λ·距离）低于 τ 时，<br> 它才会被并行填充。越过这条线，<br>"
+              " 多数步骤只填一个槽位：跌下悬崖，每次前向计算只剩 1 个词元。",
+    },
+    "views.law.empty": {"en": "Run the suite to measure it", "zh": "运行测试集来测量"},
+    "views.law.title": {"en": "Low entropy, many tokens per forward", "zh": "熵越低，每次前向计算的词元越多"},
+    "views.sweep.ends": {"en": "(ends here)", "zh": "（到此结束）"},
+    "views.sweep.nothing_more": {"en": "(nothing more)", "zh": "（没有更多）"},
+    "views.sweep.item": {
+        "en": "<li><b>τ = {tau}</b>: <code>{lead}<mark>{ours}</mark></code> where τ = none wrote "
+              "<code>{theirs}</code></li>",
+        "zh": "<li><b>τ = {tau}</b>：<code>{lead}<mark>{ours}</mark></code>，而 τ = 无 时这里写的是 "
+              "<code>{theirs}</code></li>",
+    },
+    "views.sweep.same": {"en": "Every τ wrote the same output as τ = none.", "zh": "每个 τ 写出的输出都与 τ = 无 时相同。"},
+    "views.sweep.differ": {
+        "en": "<b>Where the outputs differ from τ = none</b> (from the first different character)<ul>{items}</ul>",
+        "zh": "<b>输出与 τ = 无 时不同的地方</b>（从第一个不同的字符起）<ul>{items}</ul>",
+    },
+    "views.sweep.point": {"en": "swept prompt (τ = {tau})", "zh": "扫描的提示词（τ = {tau}）"},
+    "views.sweep.streaming": {"en": "WeDLM streaming (the paper)", "zh": "WeDLM 流式（论文）"},
+    "views.sweep.differs": {"en": "output differs from τ = none", "zh": "输出与 τ = 无 时不同"},
+    "views.sweep.same_output": {"en": "same output as τ = none", "zh": "输出与 τ = 无 时相同"},
+    "views.sweep.hover": {"en": "τ = %{x}<br>TPF %{y:.2f}<br>%{customdata[0]}",
+                          "zh": "τ = %{x}<br>每次前向计算的词元数 %{y:.2f}<br>%{customdata[0]}"},
+    "views.sweep.title": {"en": "τ sweep (red ✕: output differs from τ = none; green ●: the same)",
+                          "zh": "τ 扫描（红色 ✕：输出与 τ = 无 时不同；绿色 ●：相同）"},
+    "views.sweep.x": {"en": "threshold τ", "zh": "阈值 τ"},
+})
+
+MESSAGES.update({
+    # ---- the lessons (app/views/lessons.py; Markdown) ----
+    "views.lesson.causal": {"en": ('### 1. Causal attention and the KV cache\n'
+              'An autoregressive model attends **causally**: token *i* sees tokens 0…*i*. So the keys and values\n'
+              '(KV) of a token never change once computed, and an engine keeps them in a **KV cache**: each new\n'
+              'step only computes the new rows. Bidirectional diffusion models let every token see every other\n'
+              'one, so any change anywhere changes every KV: nothing can be cached. WeDLM keeps causal attention\n'
+              'so it keeps the cache.'),
+        "zh": ('### 1. 因果注意力与 KV 缓存\n'
+              '自回归模型的注意力是**因果**的：词元 *i* 只看得到词元 0…*i*。所以一个词元的键和值（KV）一旦算出就不会再变，'
+              '推理引擎把它们存进 **KV 缓存**：每一步只需计算新的行。双向的扩散模型让每个词元看到所有其他词元，'
+              '任何地方一有改动，所有的 KV 都跟着变：什么都缓存不了。WeDLM 保留因果注意力，所以保住了缓存。')},
+    "views.lesson.reorder": {"en": ('### 2. Topological reordering\n'
+              'RoPE sees only the **position ids** we pass, not where a token sits in the tensor. So WeDLM\n'
+              "physically moves every filled (observed) token in front of every mask, keeping each token's\n"
+              'logical position id. Under the plain causal mask, each mask now sees **all** filled tokens of the\n'
+              'window, even those logically to its right, and the masks before it. Filled tokens see only the\n'
+              'prefix and earlier filled tokens: when the leading filled run is contiguous in logical order, its\n'
+              'KV is exactly what an AR pass would have made, so it can be **committed** to the cache. Try it\n'
+              'below: toggle which slots are filled.'),
+        "zh": ('### 2. 拓扑重排\n'
+              'RoPE 只看我们传入的**位置编号**，不管词元在张量里排在哪里。于是 WeDLM 在物理上把每个已填充（已观测）的词元移到所有掩码前面，'
+              '同时保留每个词元的逻辑位置编号。在普通的因果掩码下，每个掩码现在能看到窗口里**所有**已填充的词元，'
+              '连逻辑上在它右边的也能看到，还能看到它前面的掩码。已填充的词元只看得到前缀和更早的已填充词元：当开头连续的已填充词元在逻辑顺序上是连续的，'
+              '它们的 KV 就与 AR 计算出的完全一样，因此可以**提交**进缓存。在下面试一试：点选哪些槽位已填充。')},
+    "views.lesson.streaming": {"en": ('### 3. Streaming vs block decoding\n'
+              '**Block decoding** fills a block of B masks and waits until the whole block is filled before\n'
+              'committing it and starting the next one: the slots that are already sure wait for the unsure\n'
+              'ones (a pipeline bubble), and filled tokens are recomputed at every step. **Streaming decoding**\n'
+              'commits the leading filled run at every step and refills the window with as many new masks, so\n'
+              'W slots are always in flight. Compare them in the Race tab.'),
+        "zh": ('### 3. 流式解码与块解码\n'
+              '**块解码**填充一个含 B 个掩码的块，要等整个块都填满，才提交它并开始下一块：已经有把握的槽位要等没把握的（流水线气泡），'
+              '而且已填充的词元每一步都要重算。**流式解码**每一步都提交开头连续的已填充词元，并用同样多的新掩码补满窗口，'
+              '所以始终有 W 个槽位在处理中。到“赛跑”标签页里比较它们。')},
+    "views.lesson.training": {"en": ('### 4. Dual-stream training\n'
+              'Training feeds `[clean copy x0 ‖ masked copy xt]`, both at logical positions 0…L−1. xt is cut\n'
+              'into blocks; each block masks a random fraction γ of its non-prompt tokens and (in effect) moves\n'
+              'its observed tokens in front of its masks. x0 is plainly causal; an xt block sees the clean x0 of\n'
+              'all earlier blocks and itself in reordered causal order. The loss is the cross-entropy at masked\n'
+              'slots (a mask predicts its own token, no shift), weighted 1/γ, averaged with the next-token loss\n'
+              "on x0. The mask below is built by the project's training code."),
+        "zh": ('### 4. 双流训练\n'
+              '训练时输入 `[干净副本 x0 ‖ 掩码副本 xt]`，两者的逻辑位置都是 0…L−1。xt 被切成若干块；'
+              '每块随机掩盖其非提示词词元中比例为 γ 的一部分，并（在效果上）把已观测的词元移到掩码前面。x0 是普通的因果注意力；'
+              'xt 的一个块看得到所有更早块的干净 x0，以及按重排后因果顺序排列的自己。损失是掩码槽位上的交叉熵（掩码预测它自己的词元，'
+              '不做移位），按 1/γ 加权，再与 x0 上的下一词元损失取平均。下面的掩码由本项目的训练代码生成。')},
+    "views.lesson.playground": {
+        "en": "Position ids in physical order: {ids}. {commit} leading filled slot(s) commit: their KV is kept "
+              "(green). Other filled slots are recomputed next step; masks are predicted at their own slot.",
+        "zh": "物理顺序下的位置编号：{ids}。开头 {commit} 个已填充槽位提交：它们的 KV 被保留（绿色）。"
+              "其余已填充槽位下一步重算；掩码在各自的槽位上被预测。",
+    },
+})
+
+MESSAGES.update({
+    # ---- the offline replay (app/views/export.py) ----
+    "views.export.summary": {"en": "{tokens} tokens in {forwards} forwards, {tpf} per forward",
+                             "zh": "{forwards} 次前向计算生成 {tokens} 个词元，每次前向计算 {tpf} 个"},
+    "views.export.unfinished": {"en": "unfinished decode", "zh": "未完成的解码"},
+    "views.export.title": {"en": "WeDLM trace replay", "zh": "WeDLM 轨迹回放"},
+    "views.export.heading": {"en": "WeDLM trace replay: {decoder} on {model}",
+                             "zh": "WeDLM 轨迹回放：{decoder}，模型 {model}"},
+    "views.export.made_by": {"en": "{summary}. Made by WeDLM Explorer; works offline.",
+                             "zh": "{summary}。由 WeDLM 探索器生成；无需联网即可打开。"},
+    # ---- the stepper's controls (app/views/stepper.py) ----
+    "views.stepper.capped": {
+        "en": "This trace has {total} steps; the page holds the first {count} (a page holds at most {max_steps} "
+              "steps or {mb} MB of views). Download the trace (JSON) to keep every step.",
+        "zh": "这条轨迹共有 {total} 步；页面只载入了前 {count} 步（一个页面最多载入 {max_steps} 步或 {mb} MB 的视图）。"
+              "下载轨迹（JSON）即可保留每一步。",
+    },
+    "views.stepper.keys": {
+        "en": "Keys: ← → step · Space play/pause · Home/End first/last (not while typing in a box)",
+        "zh": "按键：← → 单步 · 空格键 播放/暂停 · Home/End 第一步/最后一步（在输入框里打字时无效）",
+    },
+    "views.stepper.group": {"en": "step through the trace", "zh": "逐步浏览轨迹"},
+    "views.stepper.first_title": {"en": "first step (Home)", "zh": "第一步（Home）"},
+    "views.stepper.first": {"en": "« first", "zh": "« 第一步"},
+    "views.stepper.prev_title": {"en": "previous step (←)", "zh": "上一步（←）"},
+    "views.stepper.prev": {"en": "◀ step", "zh": "◀ 上一步"},
+    "views.stepper.play_title": {"en": "play / pause (Space)", "zh": "播放 / 暂停（空格键）"},
+    "views.stepper.next_title": {"en": "next step (→)", "zh": "下一步（→）"},
+    "views.stepper.next": {"en": "step ▶", "zh": "下一步 ▶"},
+    "views.stepper.last_title": {"en": "last step (End)", "zh": "最后一步（End）"},
+    "views.stepper.last": {"en": "last »", "zh": "最后一步 »"},
+    "views.stepper.step": {"en": "step", "zh": "步"},
+    "views.stepper.range": {"en": "step {input} of {last}", "zh": "步骤 {input} / {last}"},
+    "views.stepper.copy_link": {"en": "Copy link to this step", "zh": "复制这一步的链接"},
+    "views.stepper.link_label": {"en": "link to this step", "zh": "这一步的链接"},
+    # ---- words app/static/*.js shows (stepper.js_words: a stepper's data-words, or words_html) ----
+    "views.js.play": {"en": "▶ Play", "zh": "▶ 播放"},
+    "views.js.pause": {"en": "⏸ Pause", "zh": "⏸ 暂停"},
+    "views.js.waiting": {"en": "(shown when the decode finishes)", "zh": "（解码完成后显示）"},
+    "views.js.copied": {"en": "copied to the clipboard", "zh": "已复制到剪贴板"},
+    "views.js.refused": {"en": "the clipboard is not allowed here: copy the link from this box",
+                         "zh": "这里不允许使用剪贴板：请从这个框里复制链接"},
+    "views.js.present": {"en": "Present ▣", "zh": "演示 ▣"},
+    "views.js.stop_presenting": {"en": "Stop presenting (Esc)", "zh": "退出演示（Esc）"},
+})

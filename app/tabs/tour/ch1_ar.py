@@ -30,8 +30,8 @@ def text(tl, step: int, moment: int | None = None, lang: str = i18n.DEFAULT) -> 
         tr("ch1.p1", forward=term("forward", lang=lang)),
         tr("ch1.p2", kv_cache=term("kv-cache", lang=lang),
            position_id=term("position-id", tr("tour.link.position_id"), lang=lang)),
-        tr("ch1.p3", step=step, token=tok(tl, s.window[0]), start=s.start, before=s.cache_before,
-           after=s.cache_after, predicted=tok(tl, fill.token), pos=fill.pos,
+        tr("ch1.p3", step=step, token=tok(tl, s.window[0], lang), start=s.start, before=s.cache_before,
+           after=s.cache_after, predicted=tok(tl, fill.token, lang), pos=fill.pos,
            entropy=term("entropy", tr("tour.link.entropy"), lang=lang), h=fill.entropy, steps=tl.num_steps,
            tokens=len(tl.trace.token_ids), tpf=term("tpf", lang=lang)),
     ], tl, step, lang=lang)
@@ -54,7 +54,8 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
     tr = i18n.Texts(lang)
     with body(1) as (cols, words):
         with cols:
-            steps = gr.HTML(stepper_html(tl, KEY, views(step, lang), step, lang=lang), elem_id="tour-stepper-1", js_on_load=None)
+            steps = gr.HTML(stepper_html(tl, KEY, views(step, lang), step, lang=lang),
+                            elem_id="tour-stepper-1", js_on_load=None)
             slot(KEY, "orders", "tour-viz-1", elem_classes=["tour-viz"])
             slot(KEY, "canvas")
             slot(KEY, "growth")

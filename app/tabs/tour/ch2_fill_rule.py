@@ -80,7 +80,8 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
     tl, step = data.at("fill_rule")
     with body(2) as (cols, words):
         with cols:
-            steps = gr.HTML(stepper_html(tl, KEY, views(step, lang=lang), step, lang=lang), elem_id="tour-stepper-2", js_on_load=None)
+            steps = gr.HTML(stepper_html(tl, KEY, views(step, lang=lang), step, lang=lang),
+                            elem_id="tour-stepper-2", js_on_load=None)
             slot(KEY, "bars", "tour-viz-2", elem_classes=["tour-viz"])
             slot(KEY, "canvas")
         with words:

@@ -55,7 +55,8 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
     tl, step = data.at("reorder")
     with body(3) as (cols, words):
         with cols:
-            steps = gr.HTML(stepper_html(tl, KEY, views(step, lang=lang), step, lang=lang), elem_id="tour-stepper-3", js_on_load=None)
+            steps = gr.HTML(stepper_html(tl, KEY, views(step, lang=lang), step, lang=lang),
+                            elem_id="tour-stepper-3", js_on_load=None)
             slot(KEY, "orders", "tour-viz-3", elem_classes=["tour-viz"])
             with gr.Row(elem_classes=["tour-grids"]):
                 slot(KEY, "physical", elem_classes=["tour-grid"])

@@ -70,7 +70,8 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
     tl, step = data.at("commit")
     with body(4) as (cols, words):
         with cols:
-            steps = gr.HTML(stepper_html(tl, KEY, views(step, lang=lang), step, lang=lang), elem_id="tour-stepper-4", js_on_load=None)
+            steps = gr.HTML(stepper_html(tl, KEY, views(step, lang=lang), step, lang=lang),
+                            elem_id="tour-stepper-4", js_on_load=None)
             slot(KEY, "now", "tour-viz-4", elem_classes=["tour-viz"])
             slot(KEY, "next")
             slot(KEY, "canvas")

@@ -20,7 +20,8 @@ def score_bars(tl: Timeline, step: int, title: str | None = None, y_max: float |
     s = tl.trace.steps[step]
     x = [str(m.pos) for m in s.masks]
     data = []
-    for selected, role, name in ((True, "state-new", tr("tour.fig.fills")), (False, "state-mask", tr("tour.fig.stays"))):
+    for selected, role, name in ((True, "state-new", tr("tour.fig.fills")),
+                                 (False, "state-mask", tr("tour.fig.stays"))):
         ms = [m for m in s.masks if m.selected == selected]
         data.append(dict(type="bar", x=[str(m.pos) for m in ms], y=[m.entropy for m in ms], name=name,
                          marker=dict(color=palette.ROLE_COLOURS[role], line=dict(color="#374151", width=0.5)),

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from ... import i18n
 
-from html import escape
-
-PRESENT_LABEL = i18n.text(i18n.DEFAULT, "tour.present")
-STOP_LABEL = i18n.text(i18n.DEFAULT, "tour.stop_presenting")
+# the present button's two labels: the words app/static/present.js also shows (app/views/stepper.py
+# js_words carries them to the page), so both come from the same catalog ids
+PRESENT_LABEL = i18n.text(i18n.DEFAULT, "views.js.present")
+STOP_LABEL = i18n.text(i18n.DEFAULT, "views.js.stop_presenting")
 
 READ_LINK_JS = """() => {
   const hash = location.hash.match(/chapter-(\\d+)/);
@@ -34,18 +34,16 @@ TOGGLE_JS = "() => { if (window.wedlmPresent) window.wedlmPresent.toggle(); }"
 
 
 def present_label(lang: str = i18n.DEFAULT) -> str:
-    return i18n.text(lang, "tour.present")
+    return i18n.text(lang, "views.js.present")
 
 
 def stop_label(lang: str = i18n.DEFAULT) -> str:
-    return i18n.text(lang, "tour.stop_presenting")
+    return i18n.text(lang, "views.js.stop_presenting")
 
 
 def badge(lang: str = i18n.DEFAULT) -> str:
-    """The presenting badge. It also carries the present button's two labels in the page's
-    language: app/static/present.js reads them from here (no words are written in the script)."""
-    return (f'<div id="presenting-badge" class="presenting-badge" aria-live="polite" '
-            f'data-present="{escape(present_label(lang))}" data-stop="{escape(stop_label(lang))}">'
+    """The badge projector mode shows in the nav (keys to move and to leave)."""
+    return (f'<div id="presenting-badge" class="presenting-badge" aria-live="polite">'
             f'{i18n.text(lang, "tour.presenting_badge")}</div>')
 
 

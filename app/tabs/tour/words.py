@@ -43,9 +43,13 @@ def model_text(text: str) -> str:
     return f'<span translate="no">{escape(repr(text))}</span>'
 
 
-def tok(tl: Timeline, token: int | None) -> str:
+TOKEN_QUOTES = {"en": "‘’", "zh": "“”"}   # a token in a sentence; Chinese quotes as the views' sentences do
+
+
+def tok(tl: Timeline, token: int | None, lang: str = i18n.DEFAULT) -> str:
     """A token as the narration quotes it (escaped HTML, whitespace made visible)."""
-    return f"‘{render.token_label(tl, token)}’"
+    left, right = TOKEN_QUOTES.get(lang, TOKEN_QUOTES[i18n.DEFAULT])
+    return f"{left}{render.token_label(tl, token)}{right}"
 
 
 def none_word(lang: str = i18n.DEFAULT) -> str:
@@ -63,7 +67,8 @@ def some(positions: list[int], shown: int = 8, lang: str = i18n.DEFAULT) -> str:
     """A few positions: a span when consecutive, else a list."""
     if not positions or positions == list(range(positions[0], positions[-1] + 1)):
         return span(positions, lang=lang)
-    return i18n.text(lang, "tour.list_sep").join(map(str, positions[:shown])) + ("…" if len(positions) > shown else "")
+    listed = i18n.text(lang, "tour.list_sep").join(map(str, positions[:shown]))
+    return listed + ("…" if len(positions) > shown else "")
 
 
 def fills_sentence(tl: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
@@ -73,7 +78,7 @@ def fills_sentence(tl: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     filled = sorted(s.filled, key=lambda f: f.pos)
     if not filled:
         return tr("tour.filled_none")
-    named = tr("tour.list_sep").join(tr("tour.fill_at", token=tok(tl, f.token), pos=f.pos)
+    named = tr("tour.list_sep").join(tr("tour.fill_at", token=tok(tl, f.token, lang), pos=f.pos)
                                      for f in filled[:LISTED_FILLS])
     more = tr("tour.fills_more", n=len(filled) - LISTED_FILLS) if len(filled) > LISTED_FILLS else ""
     return tr("tour.filled", n=len(filled), named=named, more=more)
