@@ -1,8 +1,8 @@
 """The tour's chapters 6-10: the race against AR, entropy, τ, training, verified decoding (beyond
 the paper). Narration templates carry their numbers as named placeholders (with their format:
 {tpf:.2f}); colour words, glossary links and tokens arrive already drawn (words.py). In the
-Chinese texts, English model text (a prompt's name, an arithmetic question) sits in a
-translate="no" span: it is what the model read, not words of the page."""
+Chinese texts, English model text is marked translate="no" (a prompt's name as <code>, an
+arithmetic question in “quotes”): it is what the model read, not words of the page."""
 
 MESSAGES = {
     # ---------- chapter 6: the race against AR ----------
@@ -57,7 +57,7 @@ MESSAGES = {
               "input, and the forward that filled it saw a mask there. When each forward fills one slot this "
               "pipelines to about one token per forward; a far fill that waits behind an open mask, and the "
               "last fill before the stop token, cost forwards that commit nothing.",
-        "zh": "<b>低于 1？</b>提示词 <span translate=\"no\">{id}</span> 每次前向计算只产出 {tpf:.2f} 个词元："
+        "zh": "<b>低于 1？</b>提示词 <code translate=\"no\">{id}</code> 每次前向计算只产出 {tpf:.2f} 个词元："
               "词元比前向计算次数还少。某次前向计算填上的槽位，要到之后的某次前向计算才能提交：它的 KV 必须以它自己的"
               "词元为输入来计算，而填它的那次前向计算在那里看到的还是掩码。若每次前向计算只填一个槽位，流水线下来"
               "大约每次前向计算一个词元；可一个填得太远、只能排在未填掩码后面等待的槽位，以及停止词元之前的最后一次"
@@ -87,7 +87,7 @@ MESSAGES = {
     "ch8.no_answer": {"en": "no answer", "zh": "没有答案"},
     "ch8.wrong_item": {
         "en": "<li>{question} → <b>{got}</b> (right: {answer})</li>",
-        "zh": "<li><span translate=\"no\">{question}</span> → <b>{got}</b>（正确答案：{answer}）</li>",
+        "zh": "<li>“<span translate=\"no\">{question}</span>” → <b>{got}</b>（正确答案：{answer}）</li>",
     },
     "ch8.wrong": {"en": "<b>Wrong at τ = {tau:g}</b><ul>{items}</ul>",
                   "zh": "<b>τ = {tau:g} 时答错的题</b><ul>{items}</ul>"},

@@ -1,0 +1,185 @@
+"""The tour's chapters 6-10 in Chinese (app/i18n/tour_late.py): drawn from the recorded tour, their
+words and views leave no English but token text and names, they state the same steps and numbers
+as the English, and chapter 10 still says it goes beyond the paper."""
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+
+from app import i18n
+from app.tabs import tour
+from app.tabs.tour import ch6_race, ch7_entropy, ch8_tau, ch9_training, ch10_verified
+from app.tabs.tour.frame import drawn
+from i18n_check import english_left
+from test_browser import browser  # noqa: F401 (the headless Chromium fixture)
+
+LATE = {6: ch6_race, 7: ch7_entropy, 8: ch8_tau, 9: ch9_training, 10: ch10_verified}
+
+
+@pytest.fixture(scope="module")
+def data():
+    return tour.load_tour()
+
+
+def late_views(data, lang: str) -> dict[int, tuple]:
+    """Chapters 6-10's outputs as each opens in `lang` (the calls its build makes)."""
+    race = data.picks["race"]
+    tl, step = data.at("reorder")
+    pattern = [t is None for t in tl.trace.steps[step].window]
+    source = i18n.text(lang, "ch9.source_ch3", slots=len(pattern))
+    return {6: ch6_race.view({"ar": data.timelines[race["ar"]], "streaming": data.timelines[race["streaming"]]},
+                             race["tick"], lang=lang),
+            7: ch7_entropy.view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"), lang=lang),
+            8: ch8_tau.view(data.tau_sweep, lang=lang),
+            9: ch9_training.view(pattern, 8, source, lang=lang),
+            10: ch10_verified.view(*data.at("verified"), lang=lang)}
+
+
+def figure_words(fig) -> str:
+    """A Plotly figure's visible words: title, axis titles, annotations, legend names, text on
+    markers, hover templates (their %{placeholders} and <extra> boxes left out)."""
+    lay = fig.layout
+    words = [lay.title.text or ""] + [a.text or "" for a in (lay.annotations or ())]
+    words += [getattr(lay, a).title.text or "" for a in ("xaxis", "yaxis", "yaxis2")
+              if getattr(lay, a, None) is not None and getattr(lay, a).title]
+    for trace in fig.data:
+        words.append(getattr(trace, "name", None) or "")
+        if "text" in (getattr(trace, "mode", None) or ""):
+            words += [str(t) for t in (trace.text or ())]
+        words.append(re.sub(r"%\{[^}]*\}|<extra>.*?</extra>", " ", getattr(trace, "hovertemplate", None) or ""))
+    return "\n".join(words)
+
+
+def plain(html: str) -> str:
+    return unescape(re.sub(r"<[^>]+>", " ", html))
+
+
+def leftovers(outputs) -> list[str]:
+    return [w for o in outputs for w in english_left(o if isinstance(o, str) else figure_words(o))]
+
+
+def drawn_steps(outputs) -> set[int]:
+    """The steps a chapter's views draw (data-step on HTML, layout.meta.step on a figure)."""
+    steps = set()
+    for o in outputs:
+        if isinstance(o, str):
+            steps |= {int(x) for x in re.findall(r'class="tour-step[\w -]*" data-step="(-?\d+)"', o)}
+            steps |= {int(x) for x in re.findall(r'class="at-step now" data-at-step="(-?\d+)"', o)}
+        elif getattr(o.layout, "meta", None):
+            steps.add(o.layout.meta["step"])
+    return steps
+
+
+def test_every_late_chapter_has_a_chinese_title():
+    for n, module in LATE.items():
+        zh, en = module.title("zh"), module.title("en")
+        assert en == module.TITLE and zh != en and zh.startswith(f"{n} · "), n
+        assert re.search(r"[\u4e00-\u9fff]", zh) and not english_left(zh), (n, zh)
+
+
+def test_chinese_chapters_leave_no_english_but_tokens_and_names(data):
+    for n, outputs in late_views(data, "zh").items():
+        if n == 7:   # the suite's entropy figure: its own test below
+            outputs = outputs[:1] + outputs[2:]
+        assert not leftovers(outputs), (n, leftovers(outputs))
+        assert re.search(r"[\u4e00-\u9fff]", outputs[0]), n
+
+
+@pytest.mark.xfail(reason="app/i18n/views.py (i18n-views) names five of the suite's six classes: "
+                          "'arithmetic' has no views.class.arithmetic yet", strict=False)
+def test_chapter_7s_entropy_figure_in_chinese(data):
+    law = late_views(data, "zh")[7][1]
+    assert not english_left(figure_words(law)), english_left(figure_words(law))
+
+
+def test_english_chapters_stay_english(data):
+    """The check sees English where there is English: the same chapters in English fail it."""
+    for n, outputs in late_views(data, "en").items():
+        assert len(english_left(outputs[0])) > 20, n
+        assert not re.search(r"[\u4e00-\u9fff]", plain(outputs[0])), n
+
+
+def test_chinese_words_name_every_step_their_views_draw(data):
+    for n, outputs in late_views(data, "zh").items():
+        words = plain(outputs[0])
+        for step in drawn_steps(outputs[1:]):
+            assert f"第 {step} 步" in words, (n, step)
+    zh = late_views(data, "zh")
+    (_, lstep), (_, hstep) = data.at("entropy_low"), data.at("entropy_high")
+    assert f"第 {lstep} 步" in plain(zh[7][0]) and f"第 {hstep} 步" in plain(zh[7][0])
+    assert f"第 {data.picks['race']['tick'] - 1} 步" in plain(zh[6][0])
+
+
+def test_chinese_verified_chapter_steps_through_every_step(data):
+    """Chapter 10's stepper in Chinese: at every step its words name the step, say what the
+    check did, and leave no English (the steps with no rejection read the Decode tab's narration)."""
+    tl, moment = data.at("verified")
+    views = ch10_verified.views(moment, lang="zh")
+    for k in range(tl.num_steps):
+        outputs = drawn(views, tl, k)
+        assert f'class="tour-text" data-step="{k}"' in outputs[0], k
+        assert f"第 {k} 步" in plain(outputs[0]), k
+        assert not leftovers(outputs), (k, leftovers(outputs))
+
+
+def test_chinese_narration_carries_the_recorded_numbers(data):
+    zh = late_views(data, "zh")
+    rows = data.tau_sweep["rows"]
+    worst = min(rows, key=lambda r: (r["right"], -r["threshold"]))
+    assert (f"τ = {worst['threshold']:g} 时：每次前向计算 {worst['tokens_per_forward']:.2f} 个，"
+            f"但 {rows[0]['total']} 道题只答对 {worst['right']} 道") in plain(zh[8][0])
+    for o in worst["outputs"]:
+        assert (unescape(o["question"]) in unescape(zh[8][2])) == (not o["right"])
+    tl, step = data.at("verified")
+    s = tl.trace.steps[step]
+    v = s.verify
+    words = plain(zh[10][0])
+    assert "超出论文的部分" in words and "流式" in words
+    assert f"{v.rejected_pos} 处的草稿" in words and "被拒绝 ✗" in words
+    assert f"{s.cache_before} → {s.cache_after}" in words and f"共有 {len(v.checked)} 个草稿" in words
+    st = data.timelines[data.picks["race"]["streaming"]].trace.stats()
+    assert f"{st['tokens_per_forward']:.2f}" in plain(zh[6][0])
+
+
+def test_a_chinese_fallback_sums_up_the_live_run(data):
+    tl = data.timelines["verified"]
+    k, note = ch10_verified.fallback(tl, lang="zh")
+    st = tl.trace.stats()
+    assert k == tl.num_steps - 1 and f"第 {k} 步" in note and str(st["forwards"]) in note
+    assert not english_left(note), english_left(note)
+
+
+def test_english_is_the_default_and_unchanged_by_the_catalog(data):
+    """Every chapter's view without a language is its English view."""
+    en = late_views(data, "en")
+    race = data.picks["race"]
+    assert ch6_race.view({"ar": data.timelines[race["ar"]], "streaming": data.timelines[race["streaming"]]},
+                         race["tick"])[0] == en[6][0]
+    assert ch8_tau.view(data.tau_sweep)[0] == en[8][0] and ch8_tau.view(data.tau_sweep)[2] == en[8][2]
+    assert ch10_verified.view(*data.at("verified"))[0] == en[10][0]
+
+
+# ---------- in a real browser, on the Chinese page ----------
+
+def test_the_chinese_page_walks_chapters_6_to_10(browser, app_url):  # noqa: F811
+    """Each chapter as the /zh page draws it (words, views, try-it box, knobs, buttons): no
+    English left but tokens and names, its title in the chapter picker, its step named."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(app_url.rstrip("/") + "/zh?chapter=6", wait_until="domcontentloaded")
+        page.wait_for_selector("#tour-text-6 .tour-text", state="visible", timeout=180_000)
+        for n, module in LATE.items():
+            page.wait_for_selector(f"#tour-viz-{n}", state="visible", timeout=60_000)
+            page.wait_for_selector(f"#tour-text-{n} .tour-text", state="visible", timeout=60_000)
+            assert module.title("zh") in page.input_value("#tour-pick input"), n
+            left = english_left(page.inner_html(f"#chapter-{n}"))
+            assert not left, (n, left)
+            assert re.search(r"[\u4e00-\u9fff]", page.inner_text(f"#tour-try-{n}")), n
+            if n in (6, 7, 10):
+                assert re.search(r"第 \d+ 步", page.inner_text(f"#tour-text-{n}")), n
+            if n < 10:
+                page.click("#tour-next")
+    finally:
+        page.close()
