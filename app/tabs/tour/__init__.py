@@ -18,7 +18,6 @@ from . import (ch1_ar, ch2_fill_rule, ch3_reordering, ch4_commit, ch5_stall, ch6
 from .data import TOUR_FILE, TOUR_PROMPTS, TourData, load_tour  # noqa: F401 (the tour's public names)
 from .glossary import glossary_html
 from ... import links
-from ...views import stepper
 
 CHAPTERS = (ch1_ar, ch2_fill_rule, ch3_reordering, ch4_commit, ch5_stall, ch6_race, ch7_entropy,
             ch8_tau, ch9_training, ch10_verified)
@@ -53,9 +52,7 @@ def build(ctx: Context, demo: gr.Blocks, lang: str = i18n.DEFAULT) -> None:
     # Home / End keys: buttons the keyboard presses (hidden by CSS, so they are in the page)
     first_btn = gr.Button(tr("tour.first"), elem_id="tour-first", elem_classes=["tour-hidden"])
     last_btn = gr.Button(tr("tour.last"), elem_id="tour-last", elem_classes=["tour-hidden"])
-    # the scripts' words (present.js's button labels) ride here too: a chapter without a stepper
-    # (6-9) may be the only one the page has drawn
-    gr.HTML(glossary_html(lang) + present.badge(lang) + stepper.words_html(lang), elem_id="tour-overlays")
+    gr.HTML(glossary_html(lang) + present.badge(lang), elem_id="tour-overlays")
     columns = []
     for n, module in enumerate(CHAPTERS, 1):
         with gr.Column(visible=n == 1, elem_id=f"chapter-{n}", elem_classes=["tour-chapter"]) as col:
