@@ -12,7 +12,7 @@ from app import i18n
 from app.tabs import tour
 from app.tabs.tour import ch1_ar, ch2_fill_rule, ch3_reordering, ch4_commit, ch5_stall, figs, glossary, present
 from app.tabs.tour.frame import drawn
-from app.views import render, stepper
+from app.views import render, script_words
 from i18n_check import english_left as latin_left
 from test_browser import browser  # noqa: F401 (the headless Chromium fixture)
 
@@ -161,8 +161,8 @@ def test_the_nav_titles_and_projector_mode_in_chinese():
     assert not english_left(badge) and "演示中" in badge, english_left(badge)
     assert present.BADGE == present.badge("en") and "● Presenting" in present.BADGE
     assert not english_left(present.present_label("zh")) and not english_left(present.stop_label("zh"))
-    # the button's labels are the words the script shows (one catalog id each), none written in the script
-    words = stepper.js_words("zh")
+    # the button's labels are the words the script shows (--wedlm-words: one catalog id each), none in the script
+    words = script_words.js_words("zh")
     assert (words["present"], words["stop_presenting"]) == (present.present_label("zh"), present.stop_label("zh"))
     script = PRESENT_JS.read_text(encoding="utf-8")
     assert present.STOP_LABEL not in script and present.PRESENT_LABEL not in script
