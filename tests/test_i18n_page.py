@@ -27,7 +27,7 @@ EXAMPLE = "1-counting-streaming.json"  # the Decode tab opens on it
 # What the page shows that is a name in every language, besides tests/i18n_check.py's NAMES: the
 # server line's device, dtype and attention (identifiers), the decoders' and knobs' ids a link
 # notice may quote, Gradio's loading status words are not here: they must be Chinese too.
-PAGE_NAMES = {"cpu", "cuda", "float32", "float16", "bfloat16", "sdpa", "eager"}
+PAGE_NAMES = {"cpu", "cuda", "float", "bfloat", "sdpa", "eager"}
 FILE_NAME = re.compile(r"[\w.-]+\.(?:json|gif|mp4|html)\b")
 
 # The visible text of the app's own content: every visible text node and placeholder, without
@@ -135,6 +135,8 @@ def test_the_chinese_page_has_no_english_left_on_any_tab(browser, app_url):  # n
     page = open_page(browser, app_url + "zh")
     left = {}
     show_decode_step(page, "解码")
+    # Gradio's own words follow the page (app/static/lang.js), once its Chinese messages are loaded
+    page.wait_for_function("() => /上传/.test(document.querySelector('#upload').innerText)", timeout=30_000)
     left["decode"] = english_on(page)
     page.get_by_role("tab", name="赛跑").click()
     page.wait_for_selector("#race-run", timeout=30_000)
