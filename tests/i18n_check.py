@@ -1,72 +1,82 @@
-"""What a Chinese page may still show in Latin letters: token text (what the model reads and
-writes), and names. `english_left(html)` lists every other run of 3+ Latin letters, so a test can
-say "no English left" about any HTML a view draws, and `figure_words(fig)` gives a Plotly
-figure's visible words (titles, axis titles, legend names, annotations, hover texts)."""
+"""English left on a page that should be Chinese: english_left(html) lists the runs of three or
+more Latin letters a visitor would read (text, titles, aria-labels, SVG <title>s) that are not
+token text or a name. Shared by the i18n tests (tests/test_i18n_views.py; the /zh page walk).
+
+What is not checked, because it is not translated: token elements (the canvas's tokens, the
+window's slots, the KV strip, the attention grid's row labels, the prompt and output boxes, the
+race lanes' text, <code>), anything quoted ('tok', "tok", “tok”: how sentences and tooltips quote
+a token), <style>/<script> and the hidden drawn bundle, and NAMES (plus the caller's `names`,
+e.g. a model's name)."""
 from __future__ import annotations
 
 import re
-from html import unescape
 from html.parser import HTMLParser
 
-# names that stay as they are in every language (the brief's list, plus units and symbols)
-NAMES = {"WeDLM", "AR", "KV", "RoPE", "Qwen", "Hugging", "Face", "Space", "Spaces", "ZeroGPU", "GPU", "CPU",
-         "nats", "nat", "EOS", "English", "SVG", "PNG", "JSON", "CSV", "API", "TPF"}
-# elements whose text is the model's (token text, a prompt, a decode's output)
-MODEL_TEXT = {"tok", "tokt", "lanetext", "prompt", "cursor"}
-VOID = {"br", "hr", "img", "input", "meta", "link", "wbr", "col", "area", "source", "track", "embed", "param"}
-QUOTED_TOKEN = re.compile(r"‘[^’]*’")      # a token as the narration quotes it (words.tok)
-LATIN = re.compile(r"[A-Za-z]{3,}")
+NAMES = ("WeDLM", "AR", "KV", "RoPE", "Qwen", "Hugging Face", "p_cache", "EOS", "JSON", "MB", "Home", "End",
+         "Esc", "x0", "xt", "Spaces", "ZeroGPU", "GPU", "CPU")
+SKIP_CLASSES = {"tokt", "kv", "rowt", "prompt", "outbox", "lanetext", "wedlm-steps", "link-url"}
+SKIP_TAGS = {"style", "script", "code"}
+VOID = {"input", "br", "img", "meta", "link", "hr", "area", "base", "col", "embed", "source", "track", "wbr"}
+READ_ATTRS = ("title", "aria-label", "placeholder", "alt")
+QUOTED = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"[^\"\n]*\"|“[^”]*”|「[^」]*」")
 
 
-class _Words(HTMLParser):
-    """The visible text and the read attributes (title, aria-label, alt), model text left out."""
-
+class _Visible(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.out: list[str] = []
-        self.skipping = 0   # depth inside an element of model text
+        self.stack: list[bool] = []   # per open element: is it skipped?
+        self.texts: list[str] = []
+
+    def _skipping(self) -> bool:
+        return any(self.stack)
 
     def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        skip = (self.skipping or a.get("translate") == "no"
-                or bool(MODEL_TEXT & set((a.get("class") or "").split())))
-        if tag in VOID:
-            return
-        if skip:
-            self.skipping += 1
-        elif tag not in ("script", "style"):
-            self.out += [a[k] for k in ("title", "aria-label", "alt") if a.get(k)]
+        attrs = dict(attrs)
+        for name in READ_ATTRS:
+            if attrs.get(name):
+                self.texts.append(attrs[name])
+        classes = set((attrs.get("class") or "").split())
+        skip = (tag in SKIP_TAGS or bool(classes & SKIP_CLASSES)
+                or ("tok" in classes and "legend" not in classes))
+        if tag not in VOID:
+            self.stack.append(skip)
 
     def handle_startendtag(self, tag, attrs):
-        a = dict(attrs)
-        if not self.skipping and a.get("translate") != "no":
-            self.out += [a[k] for k in ("title", "aria-label", "alt") if a.get(k)]
+        for name in READ_ATTRS:
+            value = dict(attrs).get(name)
+            if value:
+                self.texts.append(value)
 
     def handle_endtag(self, tag):
-        if self.skipping and tag not in VOID:
-            self.skipping -= 1
+        if tag not in VOID and self.stack:
+            self.stack.pop()
 
     def handle_data(self, data):
-        if not self.skipping:
-            self.out.append(data)
+        if not self._skipping():
+            self.texts.append(data)
 
 
-def visible_words(html: str) -> str:
-    parser = _Words()
+def visible_text(html: str) -> str:
+    """The words of `html` a visitor reads, token elements left out (one line per piece)."""
+    parser = _Visible()
     parser.feed(html)
     parser.close()
-    return " ".join(parser.out)
+    return "\n".join(parser.texts)
 
 
-def english_left(html: str) -> list[str]:
-    """Runs of 3+ Latin letters a reader of `html` sees that are not token text or names."""
-    text = QUOTED_TOKEN.sub(" ", unescape(visible_words(html)))
-    return [w for w in LATIN.findall(text) if w not in NAMES]
+def english_left(html: str, names=(), plain: bool = False) -> list[str]:
+    """Runs of ≥3 ASCII letters left in the readable text of `html` (plain=True: `html` is plain
+    text already, e.g. a narration sentence or a tooltip), after quoted tokens and names."""
+    text = html if plain else visible_text(html)
+    text = QUOTED.sub(" ", text)
+    for name in sorted((*NAMES, *names), key=len, reverse=True):
+        text = re.sub(r"(?<![A-Za-z])" + re.escape(name) + r"(?![A-Za-z])", " ", text)
+    return re.findall(r"[A-Za-z]{3,}", text)
 
 
 def figure_words(fig) -> str:
     """A Plotly figure's visible words: title, axis titles, legend names, annotations, hover
-    templates (their %{placeholders} and <extra> boxes left out)."""
+    templates (their %{placeholders} and <extra> boxes left out). (From branch i18n-tourB.)"""
     lay = fig.layout
     words = [lay.title.text or ""]
     for axis in ("xaxis", "yaxis", "yaxis2"):

@@ -2,8 +2,15 @@
 // everything but the chapter; the open chapter is zoomed to fill the screen without scrolling;
 // the keyboard moves through chapters (never while a text box has focus); Esc leaves. Also the
 // glossary panel, which term links in the narration open.
+// Words: none here. The button's labels come from the page (JSON in the first data-words
+// attribute: a stepper's, or app/views/stepper.py words_html), in the page's language; with no
+// words on the page the button keeps the label the server gave it.
 (() => {
-  const PRESENT = "Present ▣", STOP = "Stop presenting (Esc)";
+  let serverLabel = null;
+  function words() {
+    const holder = document.querySelector("[data-words]");
+    try { return holder ? JSON.parse(holder.dataset.words) || {} : {}; } catch (e) { return {}; }
+  }
   const ZOOMS = [2.2, 2.0, 1.8, 1.6, 1.45, 1.3, 1.2, 1.1, 1.0, 0.92, 0.85, 0.78, 0.72, 0.66, 0.6];
   const KEYS = { ArrowRight: "#tour-next", PageDown: "#tour-next", " ": "#tour-next",
                  ArrowLeft: "#tour-back", PageUp: "#tour-back", Home: "#tour-first", End: "#tour-last" };
@@ -16,7 +23,10 @@
 
   function label() {
     const b = document.querySelector("#tour-present-btn");
-    if (b) b.textContent = presenting() ? STOP : PRESENT;
+    if (!b) return;
+    if (serverLabel === null) serverLabel = b.textContent;
+    const w = words();
+    b.textContent = presenting() ? (w.stop_presenting || serverLabel) : (w.present || serverLabel);
   }
 
   function reset(chapter) {

@@ -7,8 +7,18 @@
 //   <div class="wedlm-view" data-stepper=KEY data-view=NAME>  (anywhere on the page)
 // Every shown view gets data-step; a "wedlm-step" event {key, step} follows every step.
 // API: window.wedlmStepper.show(key, step), .current(key), .toggle(key), .ready(key).
+// Words: this script holds none. Every word it shows (Play/Pause, "copied", ...) comes from the
+// stepper's data-words attribute (JSON, in the page's language: app/views/stepper.py js_words);
+// the step summaries come drawn in the bundle.
 (() => {
   const steppers = {};   // key -> {el, data, step, timer}
+
+  // The words of stepper element `el` (its data-words, else the first on the page).
+  function words(el) {
+    const holder = (el && el.dataset && el.dataset.words) ? el : document.querySelector("[data-words]");
+    try { return JSON.parse(holder.dataset.words) || {}; } catch (e) { return {}; }
+  }
+  const word = (el, name) => words(el)[name] || "";
 
   async function unpack(text) {
     const bytes = Uint8Array.from(atob(text.trim()), c => c.charCodeAt(0));
@@ -40,7 +50,12 @@
       slot.querySelectorAll("[data-at-step].now").forEach(e => e.classList.remove("now"));
       slot.querySelectorAll(`[data-at-step="${step}"]`).forEach(e => e.classList.add("now"));
     } else {
-      slot.innerHTML = d.live ? '<div class="empty">(shown when the decode finishes)</div>' : "";
+      if (d.live) {
+        const note = document.createElement("div");
+        note.className = "empty";
+        note.textContent = word(s.el, "waiting");
+        slot.replaceChildren(note);
+      } else slot.innerHTML = "";
       slot.__drawn = null;
     }
     if (name === "canvas") tint(slot, s);
@@ -76,7 +91,7 @@
   function stop(s) {
     if (s.timer) { clearInterval(s.timer); s.timer = null; }
     const b = s.el && s.el.querySelector('button[data-act="play"]');
-    if (b) b.textContent = "▶ Play";
+    if (b) b.textContent = word(s.el, "play") || b.textContent;
   }
 
   function toggle(key) {
@@ -85,7 +100,8 @@
     if (s.timer) { stop(s); return; }
     const last = s.data.first + s.data.count - 1;
     if (s.step >= last) show(key, s.data.first);   // play from the end starts over
-    s.el.querySelector('button[data-act="play"]').textContent = "⏸ Pause";
+    const pause = s.el.querySelector('button[data-act="play"]');
+    pause.textContent = word(s.el, "pause") || pause.textContent;
     s.timer = setInterval(() => {
       if (!document.contains(s.el) || s.step >= last) { stop(s); return; }
       show(key, s.step + 1);
@@ -216,14 +232,15 @@
   // The URL of the page at stepper `key`'s shown step: `query` (an object) plus step=K. It is
   // always shown in `field` (a text box) and copied when the clipboard allows it.
   function copyLink(key, query, field) {
+    const el = steppers[key] ? steppers[key].el : null;
     const params = new URLSearchParams();
     Object.entries(query || {}).forEach(([k, v]) => { if (v !== null && v !== undefined && v !== "") params.set(k, String(v)); });
     const step = steppers[key] ? steppers[key].step : null;
     if (step !== null && step !== undefined) params.set("step", String(step));
     const url = location.origin + location.pathname + "?" + params.toString();
     if (field) { field.hidden = false; field.value = url; field.dataset.copied = "0"; }
-    const copied = () => { if (field) { field.dataset.copied = "1"; field.title = "copied to the clipboard"; } };
-    const refused = () => { if (field) { field.title = "the clipboard is not allowed here: copy the link from this box"; field.select(); } };
+    const copied = () => { if (field) { field.dataset.copied = "1"; field.title = word(el, "copied"); } };
+    const refused = () => { if (field) { field.title = word(el, "refused"); field.select(); } };
     try {
       if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(url).then(copied, refused);
       else refused();

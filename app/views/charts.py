@@ -42,16 +42,16 @@ def _y_axis(top_value: float, height: int, unit: str) -> str:
 def entropy_bars_title(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     """What the bars of `step` show; says why there are none when there are none."""
     trace = timeline.trace
+    tr = i18n.Texts(lang)
     if trace.decoder == "ar":
-        return f"AR: next-token entropy of the last forwards up to step {step} (orange = this step)"
+        return tr("views.bars.title_ar", step=step)
     s = trace.steps[step]
     if s.masks:
-        return f"Step {step}: open masks, score = H + λ·d (orange = filled, grey = stays a mask)"
+        return tr("views.bars.title_masks", step=step)
     if s.finished:
-        why = "the stop token committed" if s.stop_reason == "stop_token" else "the budget or a stop ended it"
-        return (f"Step {step}: the decode ended here ({why}); no mask is scored, and the masks "
-                f"still shown are never filled")
-    return f"Step {step}: every slot of the window is filled; no mask was left to score"
+        why = tr("views.bars.why_stop") if s.stop_reason == "stop_token" else tr("views.bars.why_budget")
+        return tr("views.bars.title_ended", step=step, why=why)
+    return tr("views.bars.title_full", step=step)
 
 
 def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i18n.DEFAULT) -> str:
@@ -66,9 +66,10 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
         s = trace.steps[step]
         bars = [(m.pos, m.entropy, max(0.0, m.score - m.entropy), m.selected) for m in s.masks]
         tau = s.threshold
+    tr = i18n.Texts(lang)
     title = f'<div class="charttitle">{escape(entropy_bars_title(timeline, step, lang))}</div>'
     if not bars:
-        return title + '<p class="note chart-empty">No bars at this step.</p>'
+        return title + f'<p class="note chart-empty">{tr("views.bars.none")}</p>'
     top = max([h + d for _, h, d, _ in bars] + [tau or 0.0, 0.5]) * 1.08
     plot_w, plot_h = WIDTH - LEFT - RIGHT, height - TOP - BOTTOM
     slot = plot_w / len(bars)
@@ -79,7 +80,7 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
         x = LEFT + slot * k + (slot - bar_w) / 2
         colour = palette.STATE_COLOURS["new"] if chosen else palette.STATE_COLOURS["mask"]
         pattern = ' class="bar chosen"' if chosen else ' class="bar"'
-        tip = f"position {pos}: H {h:.2f} nats" + (f" + λ·d {d:.2f} = {h + d:.2f}" if d else "")
+        tip = tr("views.bars.tip", pos=pos, h=f"{h:.2f}") + (f" + λ·d {d:.2f} = {h + d:.2f}" if d else "")
         marks.append(f'<g data-pos="{pos}"><title>{tip}</title>'
                      f'<rect{pattern} x="{x:.1f}" y="{y(h):.1f}" width="{bar_w:.1f}" height="{y(0) - y(h):.1f}" '
                      f'fill="{colour}"/>'
@@ -94,12 +95,13 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
                 f'stroke="{palette.THRESHOLD_COLOUR}"/><text x="{WIDTH - RIGHT - 2}" y="{y(tau) - 4:.1f}" '
                 f'class="tick" text-anchor="end" fill="{palette.THRESHOLD_COLOUR}">τ = {tau:g}</text>'
                 if tau is not None else "")
-    xlabel = "predicted position" if trace.decoder == "ar" else "mask slot (logical position); ✓ = filled"
-    body = (_y_axis(top, height, "nats") + "".join(marks) + tau_line
+    xlabel = tr("views.predicted_position") if trace.decoder == "ar" else tr("views.bars.xlabel")
+    body = (_y_axis(top, height, tr("views.nats")) + "".join(marks) + tau_line
             + f'<text x="{LEFT + plot_w / 2:.0f}" y="{height - 6}" class="axis" text-anchor="middle">{xlabel}</text>')
-    legend = ('<div class="chartlegend"><span class="key" style="background:var(--state-new)"></span>filled (✓) '
-              '<span class="key" style="background:var(--state-mask)"></span>stays a mask '
-              + ('<span class="key" style="background:#94a3b8"></span>λ·d (distance penalty) '
+    legend = (f'<div class="chartlegend"><span class="key" style="background:var(--state-new)"></span>'
+              f'{tr("views.bars.key_filled")} <span class="key" style="background:var(--state-mask)"></span>'
+              f'{tr("views.bars.key_mask")} '
+              + (f'<span class="key" style="background:#94a3b8"></span>{tr("views.penalty_name")} '
                  '<span class="key tau-key"></span>τ' if trace.decoder != "ar" else "") + '</div>')
     return title + _frame(height, body, entropy_bars_title(timeline, step, lang)) + legend
 
@@ -119,14 +121,14 @@ def prefix_growth(timeline: Timeline, height: int = 240, lang: str = i18n.DEFAUL
                       f'y1="{TOP}" y2="{TOP + plot_h}" class="marker" stroke="{palette.THRESHOLD_COLOUR}"/>'
                       f'<circle cx="{x(k + 1):.1f}" cy="{y(v):.1f}" r="4" fill="{palette.THRESHOLD_COLOUR}"/></g>'
                       for k, v in enumerate(y_values))
-    body = (_y_axis(top, height, "committed tokens")
+    tr = i18n.Texts(lang)
+    body = (_y_axis(top, height, tr("views.committed_tokens"))
             + f'<polyline points="{x(0):.1f},{y(0):.1f} {x(min(n, top)):.1f},{y(min(n, top)):.1f}" class="pace"/>'
             + f'<polyline points="{x(0):.1f},{y(0):.1f} {line}" class="growth" stroke="{colour}"/>' + markers
             + f'<text x="{LEFT + plot_w / 2:.0f}" y="{height - 6}" class="axis" text-anchor="middle">'
-              f'forward passes after prefill (1 to {n})</text>')
-    title = ('<div class="charttitle">Committed prefix growth (red marker: this step; dotted: '
-             'AR pace, one token per forward)</div>')
-    return title + _frame(height, body, "Committed tokens after each forward pass")
+              f'{tr("views.growth.xlabel", n=n)}</text>')
+    title = f'<div class="charttitle">{tr("views.growth.title")}</div>'
+    return title + _frame(height, body, tr("views.growth.label"))
 
 
 def entropy_heatmap(timeline: Timeline, height: int = 260, lang: str = i18n.DEFAULT) -> str:
@@ -140,13 +142,11 @@ def entropy_heatmap(timeline: Timeline, height: int = 260, lang: str = i18n.DEFA
         cells = [(s.index, m.pos, m.entropy) for s in trace.steps for m in s.masks]
         rows = max(1, len(trace.steps))
     positions = sorted({p for _, p, _ in cells})
-    title = (f'<div class="charttitle">Entropy of every open mask, step by step (a row per step; '
-             f'scale fixed at 0–{palette.ENTROPY_MAX:g} nats; outlined: this step)</div>'
-             if trace.decoder != "ar" else
-             '<div class="charttitle">AR: the next-token head\'s entropy at every position '
-             '(outlined: this step)</div>')
+    tr = i18n.Texts(lang)
+    title = (f'<div class="charttitle">{tr("views.heat.title", max=f"{palette.ENTROPY_MAX:g}")}</div>'
+             if trace.decoder != "ar" else f'<div class="charttitle">{tr("views.heat.title_ar")}</div>')
     if not positions:
-        return title + '<p class="note chart-empty">No mask was ever scored.</p>'
+        return title + f'<p class="note chart-empty">{tr("views.heat.none")}</p>'
     col = {p: i for i, p in enumerate(positions)}
     plot_w, plot_h = WIDTH - LEFT - RIGHT, height - TOP - BOTTOM
     cw, rh = plot_w / len(positions), plot_h / rows
@@ -154,7 +154,7 @@ def entropy_heatmap(timeline: Timeline, height: int = 260, lang: str = i18n.DEFA
     rects = "".join(f'<rect x="{LEFT + cw * col[p]:.1f}" y="{TOP + rh * row_of(k):.1f}" width="{cw + 0.3:.1f}" '
                     f'height="{rh + 0.3:.1f}" fill="{palette.entropy_colour(h)}"/>' for k, p, h in cells)
     columns = "".join(f'<rect class="poscol" data-pos="{p}" x="{LEFT + cw * i:.1f}" y="{TOP}" '
-                      f'width="{cw:.1f}" height="{plot_h}"><title>position {p}</title></rect>'
+                      f'width="{cw:.1f}" height="{plot_h}"><title>{tr("views.position", pos=p)}</title></rect>'
                       for i, p in enumerate(positions))
     if trace.decoder == "ar":
         where = {k: [col[p] for kk, p, _ in cells if kk == k] for k in range(len(trace.steps))}
@@ -166,9 +166,9 @@ def entropy_heatmap(timeline: Timeline, height: int = 260, lang: str = i18n.DEFA
     ticks = "".join(f'<text x="{LEFT + cw * (i + 0.5):.1f}" y="{height - BOTTOM + 14}" class="tick" '
                     f'text-anchor="middle">{p}</text>'
                     for i, p in enumerate(positions) if i % max(1, len(positions) // 12) == 0)
-    ylabel = "next token" if trace.decoder == "ar" else f"step 0 (top) to {rows - 1}"
+    ylabel = tr("views.next_token") if trace.decoder == "ar" else tr("views.heat.ylabel", last=rows - 1)
     body = (rects + columns + markers + ticks
             + f'<text x="10" y="{TOP + plot_h / 2:.0f}" class="axis" transform="rotate(-90 10 {TOP + plot_h / 2:.0f})" '
               f'text-anchor="middle">{escape(ylabel)}</text>'
-            + f'<text x="{LEFT + plot_w / 2:.0f}" y="{height - 6}" class="axis" text-anchor="middle">logical position</text>')
-    return title + _frame(height, body, "Entropy of every open mask at every step") + palette.entropy_legend_html(lang)
+            + f'<text x="{LEFT + plot_w / 2:.0f}" y="{height - 6}" class="axis" text-anchor="middle">{tr("views.logical_position")}</text>')
+    return title + _frame(height, body, tr("views.heat.label")) + palette.entropy_legend_html(lang)

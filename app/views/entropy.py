@@ -89,23 +89,23 @@ def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dic
                lang: str = i18n.DEFAULT) -> go.Figure:
     """Entropy against tokens per forward, one colour per class (hover for a prompt's name);
     `yours`: trace_point()s drawn as stars; the τ line marks where the cliff is."""
+    tr = i18n.Texts(lang)
     data = []
     for cls in dict.fromkeys(r["class"] for r in rows):
         sel = [r for r in rows if r["class"] == cls]
         data.append(dict(type="scatter", x=[r["entropy"] for r in sel], y=[r["tokens_per_forward"] for r in sel],
-                         mode="markers", name=cls, text=[r["id"] for r in sel],
+                         mode="markers", name=class_name(cls, lang), text=[r["id"] for r in sel],
                          marker=dict(size=12, color=CLASS_COLOURS.get(cls)),
                          customdata=[[r["speedup_tokens_per_s"]] for r in sel],
-                         hovertemplate="%{text}<br>entropy %{x:.2f} nats<br>TPF %{y:.2f}"
-                                       "<br>speedup vs AR %{customdata[0]}×<extra></extra>"))
+                         hovertemplate=tr("views.law.hover")))
     for k, p in enumerate(yours):
         data.append(dict(type="scatter", x=[p["entropy"]], y=[p["tokens_per_forward"]], mode="markers",
                          name=p["label"], text=[p["label"]],
                          marker=dict(size=20, symbol="star", color=YOURS_COLOURS[k % 2],
                                      line=dict(width=1.5, color="#111827")),
-                         hovertemplate="%{text}<br>entropy %{x:.2f} nats<br>TPF %{y:.2f}<extra></extra>"))
-    layout = dict(xaxis=dict(title=dict(text="mean entropy of filled slots (nats)"), rangemode="tozero"),
-                  yaxis=dict(title=dict(text="tokens per forward"), rangemode="tozero"),
+                         hovertemplate=tr("views.law.hover_yours")))
+    layout = dict(xaxis=dict(title=dict(text=tr("views.law.x")), rangemode="tozero"),
+                  yaxis=dict(title=dict(text=tr("views.tokens_per_forward")), rangemode="tozero"),
                   legend=dict(orientation="h", y=-0.2), margin=dict(b=90))
     annotations = []
     if threshold is not None:
@@ -113,14 +113,23 @@ def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dic
                                  line=dict(color="#dc2626", dash="dash", width=1.5))]
         annotations.append(dict(x=threshold, y=1, xref="x", yref="paper", xanchor="left", yanchor="top",
                                 showarrow=False, align="left", font=dict(size=11, color="#991b1b"),
-                                text=f" τ = {threshold:g}: a mask is filled in parallel only when<br>"
-                                     f" its entropy (+ λ·distance) is under τ. Past the line,<br>"
-                                     f" most steps fill one slot: the cliff to 1 token per forward."))
+                                text=tr("views.law.cliff", tau=f"{threshold:g}")))
     if not rows and not yours:
-        annotations.append(dict(text="Run the suite to measure it", showarrow=False, xref="paper",
+        annotations.append(dict(text=tr("views.law.empty"), showarrow=False, xref="paper",
                                 yref="paper", x=0.5, y=0.5))
     layout["annotations"] = annotations
-    return make_figure(data, "Low entropy, many tokens per forward", 460, lang=lang, **layout)
+    return make_figure(data, tr("views.law.title"), 460, lang=lang, **layout)
+
+
+def class_name(cls: str, lang: str = i18n.DEFAULT) -> str:
+    """A suite prompt class ("counting", "code", ...) as the page names it; unknown: as it is."""
+    key = "views.class." + cls
+    return cls if lang == i18n.DEFAULT or key not in i18n.catalog() else i18n.text(lang, key)
+
+
+def tau_text(threshold, lang: str = i18n.DEFAULT) -> str:
+    """A sweep row's τ as shown: "none" (no threshold) in `lang`, a number as it is."""
+    return i18n.text(lang, "views.none") if threshold == "none" or threshold is None else str(threshold)
 
 
 def tau_sweep(lm, prompt: str, config: DecodeConfig,
@@ -179,6 +188,7 @@ def sweep_diff_html(rows: list[dict], lang: str = i18n.DEFAULT) -> str:
     base = next((r for r in rows if r["threshold"] == "none"), None)
     if base is None:
         return ""
+    tr = i18n.Texts(lang)
     items = []
     for r in rows:
         if not r.get("output_changed"):
@@ -186,40 +196,41 @@ def sweep_diff_html(rows: list[dict], lang: str = i18n.DEFAULT) -> str:
         ours, theirs = r.get("output", ""), base.get("output", "")
         k = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
         lead = ("…" if k > 24 else "") + ours[max(0, k - 24):k]
-        items.append(f'<li><b>τ = {r["threshold"]}</b>: <code>{escape(lead)}<mark>'
-                     f'{escape(ours[k:k + SWEEP_DIFF_CHARS]) or "(ends here)"}</mark></code> where τ = none wrote '
-                     f'<code>{escape(theirs[k:k + SWEEP_DIFF_CHARS]) or "(nothing more)"}</code></li>')
+        items.append(tr("views.sweep.item", tau=tau_text(r["threshold"], lang), lead=escape(lead),
+                        ours=escape(ours[k:k + SWEEP_DIFF_CHARS]) or tr("views.sweep.ends"),
+                        theirs=escape(theirs[k:k + SWEEP_DIFF_CHARS]) or tr("views.sweep.nothing_more")))
     if not items:
-        return '<div class="sweep-diff">Every τ wrote the same output as τ = none.</div>'
-    return (f'<div class="sweep-diff"><b>Where the outputs differ from τ = none</b> (from the first '
-            f'different character)<ul>{"".join(items)}</ul></div>')
+        return f'<div class="sweep-diff">{tr("views.sweep.same")}</div>'
+    return f'<div class="sweep-diff">{tr("views.sweep.differ", items="".join(items))}</div>'
 
 
 def sweep_point(rows: list[dict], threshold: float | None, lang: str = i18n.DEFAULT) -> dict | None:
     """The swept prompt at τ as a point of the law plot, when τ is one of the sweep's."""
     key = "none" if threshold is None else threshold
     row = next((r for r in rows if r["threshold"] == key), None)
-    return None if row is None else {"label": f"swept prompt (τ = {key})", "entropy": row["mean_fill_entropy"],
+    label = i18n.text(lang, "views.sweep.point", tau=tau_text(key, lang))
+    return None if row is None else {"label": label, "entropy": row["mean_fill_entropy"],
                                      "tokens_per_forward": row["tokens_per_forward"]}
 
 
 def sweep_figure(rows: list[dict], lang: str = i18n.DEFAULT) -> go.Figure:
     """TPF against τ: streaming (solid) and verified (dotted, beyond the paper). A marker is a
     red cross where the output differs from τ = none, a green circle where it is the same."""
-    x = [str(r["threshold"]) for r in rows]
+    tr = i18n.Texts(lang)
+    x = [tau_text(r["threshold"], lang) for r in rows]
     lines = []
-    for key, name, dash in (("", "WeDLM streaming (the paper)", "solid"),
-                            ("verified_", "WeDLM verified (lossless, beyond the paper)", "dot")):
+    for key, name, dash in (("", tr("views.sweep.streaming"), "solid"),
+                            ("verified_", tr("views.lane.verified"), "dot")):
         if rows and f"{key}tokens_per_forward" not in rows[0]:
             continue
         changed = [r[f"{key}output_changed"] for r in rows]
         lines.append(dict(type="scatter", x=x, y=[r[f"{key}tokens_per_forward"] for r in rows], name=name,
                           mode="lines+markers", line=dict(dash=dash, color=palette.decoder_colour(key.rstrip("_") or "streaming")),
-                          customdata=[["output differs from τ = none" if c else "same output as τ = none"] for c in changed],
-                          hovertemplate="τ = %{x}<br>TPF %{y:.2f}<br>%{customdata[0]}<extra>" + name + "</extra>",
+                          customdata=[[tr("views.sweep.differs") if c else tr("views.sweep.same_output")] for c in changed],
+                          hovertemplate=tr("views.sweep.hover") + "<extra>" + name + "</extra>",
                           marker=dict(size=11, symbol=["x" if c else "circle" for c in changed],
                                       color=["#dc2626" if c else "#16a34a" for c in changed])))
-    return make_figure(lines, "τ sweep (red ✕: output differs from τ = none; green ●: the same)", 380, lang=lang,
-                       xaxis=dict(title=dict(text="threshold τ"), type="category"),
-                       yaxis=dict(title=dict(text="tokens per forward")),
+    return make_figure(lines, tr("views.sweep.title"), 380, lang=lang,
+                       xaxis=dict(title=dict(text=tr("views.sweep.x")), type="category"),
+                       yaxis=dict(title=dict(text=tr("views.tokens_per_forward"))),
                        legend=dict(orientation="h", y=-0.3))

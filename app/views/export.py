@@ -8,7 +8,7 @@ from html import escape
 from pathlib import Path
 
 from .. import i18n
-from . import palette, stepper
+from . import palette, render, stepper
 from .timeline import Timeline
 
 STATIC = Path(__file__).parent.parent / "static"
@@ -35,17 +35,19 @@ def replay_html(timeline: Timeline, start: int | None = None, lang: str = i18n.D
     at step `start` (default: the first)."""
     trace = timeline.trace
     stats = trace.stats()
-    summary = (f"{stats.get('generated_tokens', 0)} tokens in {stats.get('forwards', 0)} forwards, "
-               f"{stats.get('tokens_per_forward', 0):.2f} per forward") if stats else "unfinished decode"
+    tr = i18n.Texts(lang)
+    summary = (tr("views.export.summary", tokens=stats.get('generated_tokens', 0), forwards=stats.get('forwards', 0),
+                  tpf=f"{stats.get('tokens_per_forward', 0):.2f}") if stats else tr("views.export.unfinished"))
     rows = "".join(f'<div class="{"export-grid" if len(row) > 1 else "export-row"}">'
                    + "".join(_box(v, i) for v, i in row) + "</div>" for row in LAYOUT)
     bundle = stepper.bundle_html(timeline, KEY, start=0 if start is None else start, keys=True,
                                  lang=lang)
-    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+    heading = tr("views.export.heading", decoder=escape(render.decoder_name(trace.decoder, lang)),
+                 model=escape(trace.model.split("/")[-1]))
+    return (f'<!doctype html><html lang="{i18n.HTML_LANG.get(lang, lang)}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f'<title>WeDLM trace replay</title><style>{STYLE}{EXPORT_CSS}</style></head><body>'
-            f'<h2>WeDLM trace replay: {escape(trace.decoder)} on {escape(trace.model.split("/")[-1])}</h2>'
-            f'<p>{escape(summary)}. Made by WeDLM Explorer; works offline.</p>'
+            f'<title>{tr("views.export.title")}</title><style>{STYLE}{EXPORT_CSS}</style></head><body>'
+            f'<h2>{heading}</h2><p>{tr("views.export.made_by", summary=escape(summary))}</p>'
             f'<div id="stepper">{bundle}</div>{rows}<script>{SCRIPTS}</script></body></html>')
 
 

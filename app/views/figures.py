@@ -12,11 +12,15 @@ from . import palette
 from .timeline import Timeline
 
 AXIS = dict(gridcolor="#e5e7eb", zerolinecolor="#d1d5db", automargin=True)
+# Fonts that draw Chinese, in the order a visitor's system may have them (Plotly draws text in SVG
+# with the browser's fonts; Debian/Ubuntu: fonts-noto-cjk, Windows: YaHei, macOS: PingFang).
+FONT_FAMILY = {"zh": "Noto Sans CJK SC, Microsoft YaHei, PingFang SC, sans-serif"}
 
 
 def make_figure(data: list[dict], title: str, height: int, *, lang: str = i18n.DEFAULT, **layout) -> go.Figure:
-    """A figure with the explorer's look and an explicit height (never zero)."""
-    base = dict(title=dict(text=title, font=dict(size=14)), height=height, font=dict(size=12),
+    """A figure with the explorer's look and an explicit height (never zero); in `lang`'s fonts."""
+    font = dict(size=12, family=FONT_FAMILY[lang]) if lang in FONT_FAMILY else dict(size=12)
+    base = dict(title=dict(text=title, font=dict(size=14)), height=height, font=font,
                 margin=dict(l=50, r=20, t=40, b=40), plot_bgcolor="white", paper_bgcolor="white",
                 xaxis=dict(AXIS), yaxis=dict(AXIS))
     for key, value in layout.items():
@@ -32,8 +36,8 @@ def training_mask_figure(is_mask: list[bool], block_size: int, lang: str = i18n.
     length = len(is_mask)
     names = [f"x0:{i}" for i in range(length)] + [f"xt:{i}{'[M]' if is_mask[i] else ''}" for i in range(length)]
     heat = dict(type="heatmap", z=allowed, x=names, y=names, colorscale=[[0, palette.NO_ATTEND_COLOUR], [1, palette.ATTEND_COLOUR]],
-                showscale=False, xgap=1, ygap=1, hovertemplate="%{y} sees %{x}: %{z}<extra></extra>")
-    return make_figure([heat], f"Dual-stream training mask (L = {length}, blocks of {block_size})", 560, lang=lang,
+                showscale=False, xgap=1, ygap=1, hovertemplate=i18n.text(lang, "views.fig.mask_hover"))
+    return make_figure([heat], i18n.text(lang, "views.fig.mask_title", length=length, block=block_size), 560, lang=lang,
                        xaxis=dict(tickangle=-60), yaxis=dict(autorange="reversed"))
 
 
@@ -43,51 +47,53 @@ def entropy_bars(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> go.
     if timeline.trace.decoder == "ar":
         return _ar_entropy_bars(timeline, step, lang)
     s = timeline.trace.steps[step]
+    tr = i18n.Texts(lang)
     data = []
     if s.masks:
         x = [str(m.pos) for m in s.masks]
         colours = [palette.STATE_COLOURS["new"] if m.selected else palette.STATE_COLOURS["mask"] for m in s.masks]
-        data.append(dict(type="bar", x=x, y=[m.entropy for m in s.masks], name="entropy H",
+        data.append(dict(type="bar", x=x, y=[m.entropy for m in s.masks], name=tr("views.fig.entropy_h"),
                          marker=dict(color=colours, line=dict(color="#374151", width=0.5)),
                          customdata=[m.pos for m in s.masks],
-                         hovertemplate="position %{x}<br>H = %{y:.3f} nats<extra></extra>"))
-        data.append(dict(type="bar", x=x, y=[m.score - m.entropy for m in s.masks], name="λ·d (distance penalty)",
+                         hovertemplate=tr("views.fig.h_hover")))
+        data.append(dict(type="bar", x=x, y=[m.score - m.entropy for m in s.masks], name=tr("views.penalty_name"),
                          marker=dict(color=palette.PENALTY_COLOUR), customdata=[m.pos for m in s.masks],
-                         hovertemplate="position %{x}<br>λ·d = %{y:.3f}<extra></extra>"))
+                         hovertemplate=tr("views.fig.penalty_hover")))
         if s.threshold is not None:
             data.append(dict(type="scatter", x=[x[0], x[-1]], y=[s.threshold, s.threshold], mode="lines",
                              name=f"τ = {s.threshold:g}", line=dict(color=palette.THRESHOLD_COLOUR, dash="dash")))
-    title = (f"Step {step}: open masks, score = H + λ·d (orange = filled, grey = stays a mask)"
-             if s.masks else f"Step {step}: no open masks")
+    title = tr("views.bars.title_masks", step=step) if s.masks else tr("views.fig.no_masks", step=step)
     return make_figure(data, title, 320, lang=lang, barmode="stack",
-                       xaxis=dict(title=dict(text="mask slot (logical position)"), type="category"),
-                       yaxis=dict(title=dict(text="nats")), legend=dict(orientation="h", y=-0.35))
+                       xaxis=dict(title=dict(text=tr("views.fig.mask_slot")), type="category"),
+                       yaxis=dict(title=dict(text=tr("views.nats"))), legend=dict(orientation="h", y=-0.35))
 
 
 def _ar_entropy_bars(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> go.Figure:
+    tr = i18n.Texts(lang)
     steps = timeline.trace.steps[: step + 1]
     fills = [(s.index, f) for s in steps for f in s.filled]
     colours = [palette.STATE_COLOURS["new"] if k == step else palette.STATE_COLOURS["committed"] for k, _ in fills]
     bar = dict(type="bar", x=[str(f.pos) for _, f in fills], y=[f.entropy for _, f in fills],
-               name="next-token entropy", marker=dict(color=colours), customdata=[f.pos for _, f in fills],
-               hovertemplate="position %{x}<br>H = %{y:.3f} nats<extra></extra>")
-    return make_figure([bar], f"AR: next-token entropy up to step {step} (orange = this step)", 320, lang=lang,
-                       xaxis=dict(title=dict(text="predicted position"), type="category"),
-                       yaxis=dict(title=dict(text="nats")))
+               name=tr("views.fig.next_entropy"), marker=dict(color=colours), customdata=[f.pos for _, f in fills],
+               hovertemplate=tr("views.fig.h_hover"))
+    return make_figure([bar], tr("views.fig.ar_title", step=step), 320, lang=lang,
+                       xaxis=dict(title=dict(text=tr("views.predicted_position")), type="category"),
+                       yaxis=dict(title=dict(text=tr("views.nats"))))
 
 
 def entropy_heatmap(timeline: Timeline, lang: str = i18n.DEFAULT) -> go.Figure:
     """Entropy of every open mask at every step on the fixed scale (0 to palette.ENTROPY_MAX
     nats); AR: one row, the next-token head's entropy at each position it predicted."""
     steps = timeline.trace.steps
+    tr = i18n.Texts(lang)
     scale = dict(colorscale=palette.ENTROPY_SCALE, zmin=0, zmax=palette.ENTROPY_MAX,
-                 colorbar=dict(title=dict(text="entropy (nats)"), thickness=12))
+                 colorbar=dict(title=dict(text=tr("views.fig.entropy_nats")), thickness=12))
     if timeline.trace.decoder == "ar":
         fills = [f for s in steps for f in s.filled]
         heat = dict(type="heatmap", z=[[f.entropy for f in fills]], x=[f.pos for f in fills],
-                    y=["next token"], hovertemplate="position %{x}<br>H = %{z:.2f} nats<extra></extra>", **scale)
-        return make_figure([heat], "AR: the next-token head's entropy at every position", 300, lang=lang,
-                           xaxis=dict(title=dict(text="logical position")))
+                    y=[tr("views.next_token")], hovertemplate=tr("views.fig.hz_hover"), **scale)
+        return make_figure([heat], tr("views.fig.heat_ar_title"), 300, lang=lang,
+                           xaxis=dict(title=dict(text=tr("views.logical_position"))))
     positions = sorted({m.pos for s in steps for m in s.masks})
     col = {p: i for i, p in enumerate(positions)}
     z = [[None] * len(positions) for _ in steps]
@@ -95,16 +101,17 @@ def entropy_heatmap(timeline: Timeline, lang: str = i18n.DEFAULT) -> go.Figure:
         for m in s.masks:
             z[s.index][col[m.pos]] = m.entropy
     heat = dict(type="heatmap", z=z, x=positions, y=list(range(len(steps))),
-                hovertemplate="step %{y}, position %{x}<br>H = %{z:.2f} nats<extra></extra>", **scale)
-    return make_figure([heat], f"Entropy of every open mask, step by step (scale fixed at 0–{palette.ENTROPY_MAX:g} nats)",
-                       360, lang=lang, xaxis=dict(title=dict(text="logical position")),
-                       yaxis=dict(title=dict(text="step"), autorange="reversed"))
+                hovertemplate=tr("views.fig.step_hover"), **scale)
+    return make_figure([heat], tr("views.fig.heat_title", max=f"{palette.ENTROPY_MAX:g}"),
+                       360, lang=lang, xaxis=dict(title=dict(text=tr("views.logical_position"))),
+                       yaxis=dict(title=dict(text=tr("views.table.step")), autorange="reversed"))
 
 
 def prefix_growth(timelines: dict[str, Timeline], current: int | None = None,
                   colours: dict[str, str] | None = None, lang: str = i18n.DEFAULT) -> go.Figure:
     """Committed output tokens against forward passes, one line per decode, each in its
     decoder's colour (or `colours[name]`); a dashed marker at forward `current + 1`."""
+    tr = i18n.Texts(lang)
     data, longest = [], 1
     for k, (name, tl) in enumerate(timelines.items()):
         y = list(tl.committed_after)
@@ -112,14 +119,14 @@ def prefix_growth(timelines: dict[str, Timeline], current: int | None = None,
         colour = (colours or {}).get(name) or palette.decoder_colour(tl.trace.decoder, k)
         data.append(dict(type="scatter", x=list(range(1, len(y) + 1)), y=y, mode="lines+markers", name=name,
                          line=dict(color=colour), marker=dict(color=colour, size=5),
-                         hovertemplate="forward %{x}: %{y} committed<extra>" + name + "</extra>"))
+                         hovertemplate=tr("views.fig.growth_hover") + "<extra>" + name + "</extra>"))
     data.append(dict(type="scatter", x=[0, longest], y=[0, longest], mode="lines",
-                     name="one token per forward (AR pace)", line=dict(dash="dot", color="#9ca3af")))
+                     name=tr("views.fig.pace"), line=dict(dash="dot", color="#9ca3af")))
     shapes = []
     if current is not None:
         shapes.append(dict(type="line", x0=current + 1, x1=current + 1, y0=0, y1=1, yref="paper",
                            line=dict(color=palette.THRESHOLD_COLOUR, dash="dash")))
-    return make_figure(data, "Committed prefix growth (dashed line: this step)", 340, lang=lang, shapes=shapes,
-                       xaxis=dict(title=dict(text="forward passes after prefill")),
-                       yaxis=dict(title=dict(text="committed tokens")),
+    return make_figure(data, tr("views.fig.growth_title"), 340, lang=lang, shapes=shapes,
+                       xaxis=dict(title=dict(text=tr("views.fig.growth_x"))),
+                       yaxis=dict(title=dict(text=tr("views.committed_tokens"))),
                        legend=dict(orientation="h", y=-0.3))

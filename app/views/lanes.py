@@ -9,13 +9,12 @@ from .. import i18n
 from .timeline import Timeline
 
 LANES = ("ar", "streaming", "block", "verified")
-LANE_TITLES = {"ar": "Autoregressive", "streaming": "WeDLM streaming", "block": "Block (stop-and-wait)",
-               "verified": "WeDLM verified (lossless, beyond the paper)"}
+LANE_TITLES = {name: i18n.text(i18n.DEFAULT, "views.lane." + name) for name in LANES}  # English; lane_title(name, lang)
 
 
 def lane_title(decoder: str, lang: str = i18n.DEFAULT) -> str:
     """A lane's title (LANE_TITLES in `lang`); a decoder with no title keeps its name."""
-    return LANE_TITLES.get(decoder, decoder)
+    return i18n.text(lang, "views.lane." + decoder) if decoder in LANE_TITLES else decoder
 
 
 def tokens_after(timeline: Timeline, forwards: int) -> int:
@@ -63,14 +62,15 @@ def lane_html(timeline: Timeline, forwards: int, ar_speed: float | None, paused:
     stats = trace.stats()
     done = forwards >= len(trace.steps)
     speed = stats.get("tokens_per_s", 0.0)
-    speedup = f" · {speed / ar_speed:.2f}× AR tokens/s" if ar_speed and trace.decoder != "ar" else ""
-    status = "finished" if done else "paused" if paused else "decoding…"
-    final = (f'<div class="lanefinal">finished: {stats.get("tokens_per_forward", 0):.2f} tokens per forward, '
-             f'{speed:.1f} tokens/s on the wall clock{speedup}</div>') if done else ""  # no spoiler
+    tr = i18n.Texts(lang)
+    speedup = (tr("views.lane.speedup", x=f"{speed / ar_speed:.2f}") if ar_speed and trace.decoder != "ar" else "")
+    status = tr("views.lane.finished") if done else tr("views.lane.paused") if paused else tr("views.lane.decoding")
+    final = (f'<div class="lanefinal">' + tr("views.lane.final", tpf=f'{stats.get("tokens_per_forward", 0):.2f}',
+                                             speed=f"{speed:.1f}", speedup=speedup)
+             + '</div>') if done else ""  # no spoiler
+    counts = tr("views.lane.counts", forwards=forwards, n=n, tpf=f"{(n / forwards if forwards else 0):.2f}")
     return (f'<div class="lane {escape(trace.decoder)}"><div class="lanehead">'
-            f'<b>{escape(lane_title(trace.decoder, lang))}</b> · {status} · '
-            f'{forwards} forwards · {n} tokens · '
-            f'{(n / forwards if forwards else 0):.2f} tokens per forward</div>{final}'
+            f'<b>{escape(lane_title(trace.decoder, lang))}</b> · {status} · {counts}</div>{final}'
             f'<div class="lanetext">{text}<span class="cursor">▌</span></div></div>')
 
 
@@ -96,12 +96,9 @@ def cost_note(timelines: dict[str, Timeline], lang: str = i18n.DEFAULT) -> str:
         return ""
     cost = st_ms / ar_ms
     tpf = stream.trace.stats()["tokens_per_forward"] / max(ar.trace.stats()["tokens_per_forward"], 1e-9)
-    return (f'<div class="racenote"><b>Why the wall-clock speedup is below the tokens-per-forward ratio:</b> '
-            f'a streaming forward carried {st_rows:.1f} rows on average and took {st_ms:.1f} ms; an AR forward '
-            f'carries 1 row and took {ar_ms:.1f} ms here, so one streaming forward costs {cost:.2f}× an AR '
-            f'forward on this machine. Streaming makes {tpf:.2f}× as many tokens per forward, so on the clock '
-            f'it can be at most about {tpf / cost:.2f}× faster (measured on these lanes; each lane ran warm, '
-            f'after one untimed warm-up decode).</div>')
+    return ('<div class="racenote">'
+            + i18n.text(lang, "views.lane.cost_note", rows=f"{st_rows:.1f}", st_ms=f"{st_ms:.1f}", ar_ms=f"{ar_ms:.1f}",
+                        cost=f"{cost:.2f}", tpf=f"{tpf:.2f}", most=f"{tpf / cost:.2f}") + '</div>')
 
 
 def race_frame(timelines: dict[str, Timeline], tick: int, wall_clock: bool, seconds_per_tick: float,

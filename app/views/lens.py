@@ -14,25 +14,22 @@ from .. import i18n
 from .palette import ENTROPY_MAX as ENTROPY_SCALE_MAX, entropy_colour  # the one fixed entropy scale
 
 
-COLOUR_BY = {"entropy when filled": "fill", "frontier mask (text before it known)": "frontier",
-             "next-token head (AR)": "head"}
-EXACT_NOTE = ("Re-grouped from the recorded entropies, no model: exact here, because every step "
-              "filled a leading run of masks, so every mask saw exactly the text before it, the "
-              "context the entropies were recorded in.")
-RERUN_NOTE = ("Re-run with the model: at this τ and λ a step fills a slot behind a still-open "
-              "mask, so later masks see a token to their right that the recorded entropies never "
-              "saw; re-grouping from them would not be exact.")
-DECODE_NOTE = "A forced streaming decode of this text (the model picks the slots, the text gives the tokens)."
+# The English texts; the catalog (app/i18n/views.py) holds every language: colour_by_labels(lang),
+# limits_note(lang), view_html(..., lang=lang)
+COLOUR_BY = {i18n.text(i18n.DEFAULT, f"views.lens.by_{key}"): key for key in ("fill", "frontier", "head")}
+EXACT_NOTE = i18n.text(i18n.DEFAULT, "views.lens.note_table")
+RERUN_NOTE = i18n.text(i18n.DEFAULT, "views.lens.note_rerun")
+DECODE_NOTE = i18n.text(i18n.DEFAULT, "views.lens.note_decode")
 
 
 def colour_by_labels(lang: str = i18n.DEFAULT) -> dict[str, str]:
     """COLOUR_BY in `lang`: the radio's label -> the lens's colouring ("fill", "frontier", "head")."""
-    return dict(COLOUR_BY)
+    return {i18n.text(lang, f"views.lens.by_{key}"): key for key in COLOUR_BY.values()}
 
 
 def limits_note(lang: str = i18n.DEFAULT) -> str:
     """LIMITS_NOTE in `lang`."""
-    return LIMITS_NOTE
+    return i18n.text(lang, "views.lens.limits", chars=MAX_TEXT_CHARS, tokens=MAX_TEXT_TOKENS)
 
 
 @dataclass
@@ -86,10 +83,11 @@ def _shown(text: str, is_stop: bool) -> str:
 
 def legend_html(lang: str = i18n.DEFAULT) -> str:
     stops = ", ".join(entropy_colour(ENTROPY_SCALE_MAX * x) for x in (0, 0.25, 0.5, 0.75, 1))
-    return (f'<div class="lens-legend"><span>entropy 0</span><span class="ramp" '
+    tr = i18n.Texts(lang)
+    return (f'<div class="lens-legend"><span>{tr("views.entropy_zero")}</span><span class="ramp" '
             f'style="background:linear-gradient(to right, {stops})"></span>'
-            f'<span>{ENTROPY_SCALE_MAX:g} nats or more</span>'
-            f'<span class="lgroup sample">one box = committed by one forward</span></div>')
+            f'<span>{tr("views.entropy_max", max=f"{ENTROPY_SCALE_MAX:g}")}</span>'
+            f'<span class="lgroup sample">{tr("views.lens.box")}</span></div>')
 
 
 def view_html(view: LensView | None, colour_by: str = "fill", title: str = "", lang: str = i18n.DEFAULT) -> str:
@@ -98,29 +96,27 @@ def view_html(view: LensView | None, colour_by: str = "fill", title: str = "", l
     lz, g = view.lens, view.lens.grouping
     values = {"fill": g.fill_entropy, "frontier": lz.frontier, "head": lz.head}[colour_by]
     n = len(lz.token_ids)
+    tr = i18n.Texts(lang)
     groups = []
     for members in g.groups():
         cells = []
         for k in members:
             is_stop = lz.stop and k == n - 1
-            tip = (f"token {k}: {view.texts[k]!r}\nfilled at step {g.fill_step[k]}, committed at "
-                   f"step {g.commit_step[k]}\nentropy when filled {g.fill_entropy[k]:.2f} nats\n"
-                   f"frontier mask {lz.frontier[k]:.2f}, next-token head {lz.head[k]:.2f}")
+            tip = tr("views.lens.tip", k=k, token=repr(view.texts[k]), fill=g.fill_step[k], commit=g.commit_step[k],
+                     entropy=f"{g.fill_entropy[k]:.2f}", frontier=f"{lz.frontier[k]:.2f}", head=f"{lz.head[k]:.2f}")
             cells.append(f'<span class="tok{" special" if is_stop else ""}" '
                          f'style="background:{entropy_colour(values[k])}" title="{escape(tip)}">'
                          f'{_shown(view.texts[k], is_stop)}</span>')
         groups.append(f'<span class="lgroup" data-size="{len(members)}">{"".join(cells)}</span>')
-    tau = "none" if g.threshold is None else f"{g.threshold:g}"
+    tau = tr("views.none") if g.threshold is None else f"{g.threshold:g}"
     longest = max(len(m) for m in g.groups())
-    note = {"table": EXACT_NOTE, "decode": DECODE_NOTE, "rerun": RERUN_NOTE}[g.source]
-    head = (f'<div class="lens-head"><b>{escape(title)}</b> {n} tokens in {g.forwards} forwards: '
-            f'<b class="tpf">{g.tokens_per_forward:.2f}</b> tokens per forward at τ = {tau}, '
-            f'λ = {g.penalty:g}; longest group {longest}; mean entropy when filled '
-            f'{lz.mean_fill_entropy():.2f} nats</div>')
+    note = tr(f"views.lens.note_{g.source}")
+    head = (f'<div class="lens-head"><b>{escape(title)}</b> '
+            + tr("views.lens.head", n=n, forwards=g.forwards, tpf=f"{g.tokens_per_forward:.2f}", tau=tau,
+                 penalty=f"{g.penalty:g}", longest=longest, mean=f"{lz.mean_fill_entropy():.2f}") + '</div>')
     return (f'<div class="lens" data-tpf="{g.tokens_per_forward:.4f}" data-longest="{longest}">{head}'
-            f'<div class="prompt" title="prompt">{escape(view.prompt)}</div>'
+            f'<div class="prompt" title="{tr("views.prompt")}">{escape(view.prompt)}</div>'
             f'<div class="tokens">{"".join(groups)}</div><div class="note">{escape(note)}</div></div>')
 
 
-LIMITS_NOTE = (f"At most {MAX_TEXT_CHARS} characters each for prompt and text (checked before "
-               f"tokenizing) and {MAX_TEXT_TOKENS} text tokens: the lens runs one forward per token.")
+LIMITS_NOTE = limits_note()  # English

@@ -57,8 +57,19 @@ COLOUR_WORDS = {  # hex -> the word for it (one word per hex, no two hexes share
 
 
 def colour_word(role: str, lang: str = i18n.DEFAULT) -> str:
-    """The word a sentence uses for a role's colour ("orange" for state-new)."""
-    return COLOUR_WORDS[ROLE_COLOURS[role]]
+    """The word a sentence uses for a role's colour ("orange" for state-new; in Chinese "橙色")."""
+    word = COLOUR_WORDS[ROLE_COLOURS[role]]
+    return word if lang == i18n.DEFAULT else i18n.text(lang, "views.colour." + word.replace(" ", "_"))
+
+
+def state_label(state: str, lang: str = i18n.DEFAULT) -> str:
+    """A token state's legend label (STATE_LABELS, the library's English) in `lang`."""
+    return STATE_LABELS[state] if lang == i18n.DEFAULT else i18n.text(lang, "views.state." + state)
+
+
+def verify_label(kind: str, lang: str = i18n.DEFAULT) -> str:
+    """A verified check's legend label (VERIFY_LABELS) in `lang`."""
+    return VERIFY_LABELS[kind] if lang == i18n.DEFAULT else i18n.text(lang, "views.verify." + kind)
 
 
 def decoder_colour(name: str, index: int = 0) -> str:
@@ -82,9 +93,10 @@ def entropy_colour(h: float | None) -> str:
 def entropy_legend_html(lang: str = i18n.DEFAULT) -> str:
     """The scale's legend, shown beside every view coloured by entropy."""
     stops = ", ".join(f"{entropy_colour(ENTROPY_MAX * x)} {round(100 * x)}%" for x in (0, 0.25, 0.5, 0.75, 1))
-    return (f'<div class="entropy-legend"><span>entropy 0</span>'
+    tr = i18n.Texts(lang)
+    return (f'<div class="entropy-legend"><span>{tr("views.entropy_zero")}</span>'
             f'<span class="ramp" style="background:linear-gradient(to right, {stops})"></span>'
-            f'<span>{ENTROPY_MAX:g} nats or more</span></div>')
+            f'<span>{tr("views.entropy_max", max=f"{ENTROPY_MAX:g}")}</span></div>')
 
 
 def css_variables() -> str:

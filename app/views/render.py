@@ -38,16 +38,19 @@ def _step_colour(step: int | None, steps: int) -> str:
 
 
 def _tooltip(timeline: Timeline, pos: int, lang: str = i18n.DEFAULT) -> str:
+    tr = i18n.Texts(lang)
     p = timeline.positions.get(pos)
     if p is None or p.token is None:
-        return f"position {pos}: mask"
+        return tr("views.tip.mask", pos=pos)
     tokens = timeline.trace.tokens
-    cands = ", ".join(f"{tokens.get(int(t), '#' + str(t))!r} {float(q):.2f}" for t, q in p.candidates[:5])
-    filled = "prefill" if p.fill_step == -1 else f"step {p.fill_step}"
-    committed = "not yet" if p.commit_step is None else f"step {p.commit_step}"
-    ent = "" if p.entropy is None else f"entropy {p.entropy:.2f} nats\n"
-    return (f"position {pos}: {tokens.get(p.token, '#' + str(p.token))!r}\n{ent}"
-            f"filled at {filled}, committed at {committed}\ntop candidates: {cands}")
+    cands = tr("views.list_sep").join(f"{tokens.get(int(t), '#' + str(t))!r} {float(q):.2f}"
+                                      for t, q in p.candidates[:5])
+    filled = tr("views.tip.filled_prefill") if p.fill_step == -1 else tr("views.tip.filled_step", step=p.fill_step)
+    committed = (tr("views.tip.committed_not_yet") if p.commit_step is None
+                 else tr("views.tip.committed_step", step=p.commit_step))
+    ent = "" if p.entropy is None else tr("views.tip.entropy", h=f"{p.entropy:.2f}")
+    return tr("views.tip.token", pos=pos, token=repr(tokens.get(p.token, '#' + str(p.token))), entropy=ent,
+              filled=filled, committed=committed, candidates=cands)
 
 
 def verify_marks(timeline: Timeline, step: int) -> dict[int, str]:
@@ -73,12 +76,12 @@ def verify_mark(kind: str | None) -> str:
 
 
 def verify_legend(lang: str = i18n.DEFAULT) -> str:
-    return "".join(f'<span class="tok vf-{k} legend">{escape(palette.VERIFY_LABELS[k])}</span>'
+    return "".join(f'<span class="tok vf-{k} legend">{escape(palette.verify_label(k, lang))}</span>'
                    for k in palette.VERIFY_COLOURS)
 
 
 def state_legend(states=CANVAS_STATES, lang: str = i18n.DEFAULT) -> str:
-    return "".join(f'<span class="tok st-{k} legend">{escape(palette.STATE_LABELS[k])}</span>' for k in states)
+    return "".join(f'<span class="tok st-{k} legend">{escape(palette.state_label(k, lang))}</span>' for k in states)
 
 
 def token_canvas(timeline: Timeline, step: int, colour_by: str = "state", tips: bool = True,
@@ -112,9 +115,9 @@ def token_canvas(timeline: Timeline, step: int, colour_by: str = "state", tips: 
     if v is not None:
         legend += verify_legend(lang)
     prompt = escape(timeline.trace.prompt)
-    return (f'<div class="canvas"><div class="viewtitle">Output after step {step} '
-            f'(the result of forward {step + 1}; tap a token to follow it in every view)</div>'
-            f'<div class="prompt" title="prompt">{prompt}</div>'
+    tr = i18n.Texts(lang)
+    return (f'<div class="canvas"><div class="viewtitle">{tr("views.canvas.title", step=step, forward=step + 1)}</div>'
+            f'<div class="prompt" title="{tr("views.prompt")}">{prompt}</div>'
             f'<div class="tokens">{"".join(cells)}</div><div class="legend">{legend}</div></div>')
 
 
@@ -144,18 +147,19 @@ def output_text(timeline: Timeline, step: int) -> str:
 
 def output_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     text = output_text(timeline, step)
-    return (f'<div class="outtext"><div class="viewtitle">Output text after step {step} (committed tokens '
-            f'only)</div><div class="outbox">{escape(text) or "<span class=note>nothing committed yet</span>"}'
-            f'</div></div>')
+    tr = i18n.Texts(lang)
+    nothing = f'<span class=note>{tr("views.output.nothing")}</span>'
+    return (f'<div class="outtext"><div class="viewtitle">{tr("views.output.title", step=step)}</div>'
+            f'<div class="outbox">{escape(text) or nothing}</div></div>')
 
 
 def step_summary(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     """One sentence about `step` for a screen reader (plain text)."""
     s = timeline.trace.steps[step]
-    end = "; the decode ends" if s.finished else ""
-    return (f"Step {step} of {timeline.num_steps - 1}: {len(s.filled)} filled, {len(s.committed)} committed, "
-            f"{sum(t is None for t in s.window)} masks in the window, KV cache {s.cache_before} to "
-            f"{s.cache_after} tokens{end}.")
+    end = i18n.text(lang, "views.summary.ends") if s.finished else ""
+    return i18n.text(lang, "views.summary", step=step, last=timeline.num_steps - 1, filled=len(s.filled),
+                     committed=len(s.committed), masks=sum(t is None for t in s.window), before=s.cache_before,
+                     after=s.cache_after, end=end)
 
 
 def slot_kinds(window: list, commit_n: int, stop_ids=(), filled_now=()) -> list[str]:
@@ -190,8 +194,9 @@ def order_rows(window: list, order: list[int], start: int, labels: list[str], ki
                 f'<div class="tokt">{labels[i]}{verify_mark(check)}</div><div class="pid">{start + i}</div></div>')
     logical = "".join(slot(i) for i in range(len(window)))
     physical = "".join(slot(i) for i in order)
-    return (f'<div class="row"><span class="lab">logical order (the text)</span><div class="slots">{logical}</div></div>'
-            f'<div class="row"><span class="lab">physical order (fed to the model)</span><div class="slots">{physical}</div></div>')
+    tr = i18n.Texts(lang)
+    return (f'<div class="row"><span class="lab">{tr("views.order.logical")}</span><div class="slots">{logical}</div></div>'
+            f'<div class="row"><span class="lab">{tr("views.order.physical")}</span><div class="slots">{physical}</div></div>')
 
 
 def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
@@ -207,22 +212,31 @@ def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     shown = cached[-cache_tail:]
     strip = "".join(f'<div class="kv">{token_label(timeline, t)}</div>' for t in shown)
     new = "".join(f'<div class="kv st-committed">{token_label(timeline, t)}</div>' for t in s.committed)
-    more = f'<div class="kv more">…{len(cached) - len(shown)} more</div>' if len(cached) > len(shown) else ""
+    tr = i18n.Texts(lang)
+    more = (f'<div class="kv more">{tr("views.orders.more", n=len(cached) - len(shown))}</div>'
+            if len(cached) > len(shown) else "")
     checks = verify_marks(timeline, step)
     if s.verify is not None:
         return _verified_order_view(timeline, step, labels, kinds, checks, more + strip + new, lang)
-    return (f'<div class="orders"><div class="viewtitle">Step {step}\'s input: the window fed to forward '
-            f'{step + 1} ({s.rows} row{"s" if s.rows != 1 else ""})</div>'
-            f'<button type="button" class="reorder-play" title="animate the move from logical to physical '
-            f'order">▶ Watch the reordering</button>'
+    title = _count(lang, "views.orders.title", s.rows, step=step, forward=step + 1)
+    return (f'<div class="orders"><div class="viewtitle">{title}</div>{_reorder_button(lang)}'
             f'{order_rows(s.window, s.order, s.start, labels, kinds, lang=lang)}'
-            f'<div class="row"><span class="lab">KV cache: {s.cache_before} → {s.cache_after} tokens</span>'
-            f'<div class="slots">{more}{strip}{new}</div></div>'
+            f'<div class="row"><span class="lab">{tr("views.orders.kv", before=s.cache_before, after=s.cache_after)}'
+            f'</span><div class="slots">{more}{strip}{new}</div></div>'
             f'<div class="legend">{state_legend(("mask", "committed", "filled", "stop"), lang)}'
-            f'<span class="tok st-mask fills legend">mask this forward fills</span></div>'
-            f'<div class="note">Small numbers are position ids (what RoPE sees). Filled slots move in front '
-            f'of the masks but keep their ids; the leading filled run (green) commits: its KV stays in the '
-            f'cache.</div></div>')
+            f'<span class="tok st-mask fills legend">{tr("views.orders.fills")}</span></div>'
+            f'<div class="note">{tr("views.orders.note")}</div></div>')
+
+
+def _count(lang: str, key: str, n: int, **values) -> str:
+    """Message `key`.one or `key`.many by n (English agrees in number; Chinese has one form)."""
+    return i18n.text(lang, f"{key}.{'one' if n == 1 else 'many'}", n=n, **values)
+
+
+def _reorder_button(lang: str) -> str:
+    tr = i18n.Texts(lang)
+    return (f'<button type="button" class="reorder-play" title="{tr("views.orders.play_title")}">'
+            f'{tr("views.orders.play")}</button>')
 
 
 def _verified_order_view(timeline: Timeline, step: int, labels: list[str], kinds: list[str],
@@ -231,29 +245,25 @@ def _verified_order_view(timeline: Timeline, step: int, labels: list[str], kinds
     draft marked ✓ / ✗, and the AR token this forward found, where it went."""
     s = timeline.trace.steps[step]
     v = s.verify
+    tr = i18n.Texts(lang)
     if v.replaced:
-        where = f"replaces the rejected draft at {v.ar_pos}"
+        where = tr("views.verified.replaces", pos=v.ar_pos)
     elif v.checked:
-        where = f"appended after the accepted drafts, at {v.ar_pos}, for free"
+        where = tr("views.verified.appended", pos=v.ar_pos)
     else:
-        where = f"the next token, at {v.ar_pos}"
-    ar = (f'<div class="row"><span class="lab">AR token this forward found ({where})</span><div class="slots">'
+        where = tr("views.verified.next", pos=v.ar_pos)
+    ar = (f'<div class="row"><span class="lab">{tr("views.verified.ar_found", where=where)}</span><div class="slots">'
           f'<div class="slot vf-ar" data-verify="ar" data-pos="{v.ar_pos}" tabindex="0"><div class="tokt">'
           f'{token_label(timeline, v.ar_token)}{verify_mark("ar")}</div><div class="pid">{v.ar_pos}</div></div>'
           f'</div></div>')
-    return (f'<div class="orders verified"><div class="viewtitle">Step {step}\'s input: the window fed to '
-            f'forward {step + 1} ({s.rows} row{"s" if s.rows != 1 else ""}); its drafts checked ✓ / ✗</div>'
-            f'<button type="button" class="reorder-play" title="animate the move from logical to physical '
-            f'order">▶ Watch the reordering</button>'
+    title = _count(lang, "views.verified.title", s.rows, step=step, forward=step + 1)
+    return (f'<div class="orders verified"><div class="viewtitle">{title}</div>{_reorder_button(lang)}'
             f'{order_rows(s.window, s.order, s.start, labels, kinds, checks, lang)}{ar}'
-            f'<div class="row"><span class="lab">KV cache: {s.cache_before} → {s.cache_after} tokens</span>'
-            f'<div class="slots">{cache}</div></div>'
+            f'<div class="row"><span class="lab">{tr("views.orders.kv", before=s.cache_before, after=s.cache_after)}'
+            f'</span><div class="slots">{cache}</div></div>'
             f'<div class="legend">{state_legend(("mask", "committed", "filled", "stop"), lang)}'
-            f'<span class="tok st-mask fills legend">mask this forward fills</span>{verify_legend(lang)}</div>'
-            f'<div class="note">Verified decoding (beyond the paper): slot {s.start} holds the AR token the '
-            f'previous forward found; each draft after it is checked against the model\'s own next-token '
-            f'prediction from the row before it. ✓ agreed and commits; ✗ the first that did not: the AR '
-            f'token replaces it and the drafts after it are dropped.</div></div>')
+            f'<span class="tok st-mask fills legend">{tr("views.orders.fills")}</span>{verify_legend(lang)}</div>'
+            f'<div class="note">{tr("views.verified.note", slot=s.start)}</div></div>')
 
 
 def _committed_before(timeline: Timeline, step: int) -> list[int]:
@@ -271,39 +281,46 @@ def step_table(timeline: Timeline, current: int | None = None, lang: str = i18n.
         cls = ' class="at-step current"' if s.index == current else ' class="at-step"'
         rows.append(f'<tr{cls} data-at-step="{s.index}"><td>{s.index}</td><td>{s.rows}</td><td>{len(s.filled)}</td>'
                     f"<td>{len(s.committed)}</td><td>{s.cache_after}</td><td>{s.seconds * 1000:.1f}</td></tr>")
-    head = ("<tr><th>step</th><th>rows in forward</th><th>filled</th><th>committed</th>"
-            "<th>cache length</th><th>ms</th></tr>")
+    tr = i18n.Texts(lang)
+    head = "<tr>" + "".join(f"<th>{tr('views.table.' + k)}</th>" for k in
+                            ("step", "rows", "filled", "committed", "cache", "ms")) + "</tr>"
     # focusable: it scrolls sideways, and a keyboard user must be able to scroll it (axe, tests/test_a11y.py)
-    return f'<div class="steptable" tabindex="0" role="region" aria-label="every step, one row each"><table>{head}{"".join(rows)}</table></div>'
+    return (f'<div class="steptable" tabindex="0" role="region" aria-label="{tr("views.table.label")}">'
+            f'<table>{head}{"".join(rows)}</table></div>')
 
 
 def badge(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     trace = timeline.trace
     stats = trace.stats()
+    tr = i18n.Texts(lang)
     extra = ""
     if stats:
         rows = stats.get("rows_processed", 0) / max(1, stats["forwards"])
-        extra = (f' · <span title="output tokens divided by forward passes: AR makes 1">'
-                 f'{stats["generated_tokens"]} tokens / {stats["forwards"]} forwards = '
-                 f'<b>{stats["tokens_per_forward"]:.2f} tokens per forward</b></span>'
-                 f' · <span title="rows per forward: what one forward carries; more rows cost more time">'
-                 f'{rows:.1f} rows per forward</span>'
-                 f' · <span title="p_cache: share of processed rows whose KV was kept (1 = nothing recomputed)">'
-                 f'p_cache {stats["p_cache"]:.2f}</span>')
+        extra = (f' · <span title="{tr("views.badge.tpf_title")}">'
+                 + tr("views.badge.tpf", tokens=stats["generated_tokens"], forwards=stats["forwards"],
+                      tpf=f'{stats["tokens_per_forward"]:.2f}') + '</span>'
+                 f' · <span title="{tr("views.badge.rows_title")}">{tr("views.badge.rows", rows=f"{rows:.1f}")}</span>'
+                 f' · <span title="{tr("views.badge.p_cache_title")}">p_cache {stats["p_cache"]:.2f}</span>')
     dec = escape(trace.decoder)
-    meaning = ('<div class="note">Tokens per forward: output tokens ÷ forward passes (AR makes 1). '
-               'Rows per forward: token rows one forward computes (its cost grows with them). '
-               'p_cache: share of computed rows whose KV was kept (1 = nothing recomputed).</div>'
-               if stats else "")
-    return (f'<div class="badge"><span class="dec dec-{dec}">{dec}</span> '
-            f'model {escape(trace.model.split("/")[-1])} · step {step} (forward {step + 1} of '
-            f'{timeline.num_steps}){extra}{meaning}</div>')
+    meaning = f'<div class="note">{tr("views.badge.meaning")}</div>' if stats else ""
+    main = tr("views.badge.main", model=escape(trace.model.split("/")[-1]), step=step, forward=step + 1,
+              forwards=timeline.num_steps)
+    return (f'<div class="badge"><span class="dec dec-{dec}">{escape(decoder_name(trace.decoder, lang))}</span> '
+            f'{main}{extra}{meaning}</div>')
+
+
+def decoder_name(decoder: str, lang: str = i18n.DEFAULT) -> str:
+    """A decoder's name as the page shows it: its own name in English ("streaming"), the usual
+    Chinese term in Chinese; an unknown decoder keeps its name."""
+    key = "views.decoder." + decoder
+    return decoder if lang == i18n.DEFAULT or key not in i18n.catalog() else i18n.text(lang, key)
 
 
 def narration_html(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     sentences = narration.narrate(timeline.trace, step, lang)
-    return ('<div class="narration"><div class="viewtitle">What happened at step '
-            f'{step} (forward {step + 1})</div><p>{" ".join(escape(t) for t in sentences)}</p></div>')
+    title = i18n.text(lang, "views.narration.title", step=step, forward=step + 1)
+    return (f'<div class="narration"><div class="viewtitle">{title}</div>'
+            f'<p>{narration.joined([escape(t) for t in sentences], lang)}</p></div>')
 
 
 GRID_CELL, GRID_LABEL, GRID_HEAD = 16, 100, 46  # SVG units: a cell, the row labels, the column ids
@@ -327,7 +344,7 @@ def grid_html(window: list, order: list[int], start: int, cache_len: int, labels
     parts = [f'<rect class="off" x="{left + c}" y="{top}" width="{c * n}" height="{c * n}"/>',
              f'<rect class="prefix" x="{left}" y="{top}" width="{c}" height="{c * n}"/>',
              f'<text class="colh" x="{left + c / 2 + 4}" y="{top - 3}" transform="rotate(-90 {left + c / 2 + 4} '
-             f'{top - 3})">prefix</text>']
+             f'{top - 3})">{i18n.text(lang, "views.grid.prefix")}</text>']
     for col, j in enumerate(idx):
         x = left + c * (col + 1)
         parts.append(f'<text class="colh" x="{x + c / 2 + 4}" y="{top - 3}" transform="rotate(-90 {x + c / 2 + 4} '
@@ -350,7 +367,7 @@ def grid_html(window: list, order: list[int], start: int, cache_len: int, labels
         later = "".join(f'<rect class="later" x="{left + c * (k + 1)}" y="{y}" width="{c}" height="{c}"/>'
                         f'<text class="lt" x="{left + c * (k + 1.5)}" y="{y + c - 4}">›</text>'
                         for k, v in enumerate(sees) if v == "2")
-        tip = ' <title>sees a filled token to its right</title>' if "2" in sees else ""
+        tip = f' <title>{i18n.text(lang, "views.grid.sees_later")}</title>' if "2" in sees else ""
         parts.append(f'<g class="gr" data-pos="{start + i}" data-sees="{"".join(sees)}">{tip}'
                      f'<rect class="rowlab st-{kinds[i].split()[0]}" x="0" y="{y}" width="{left - 2}" height="{c}"/>'
                      f'<text class="rowt" x="{left - 5}" y="{y + c - 4}">{start + i}:{labels[i]}</text>'
@@ -363,24 +380,24 @@ def grid_html(window: list, order: list[int], start: int, cache_len: int, labels
               f'height="{c}"/>' for row, i in enumerate(idx)]
     parts += [f'<rect class="gc" data-pos="{start + j}" x="{left + c * (col + 1)}" y="{top}" width="{c}" height="{c * n}"/>'
               for col, j in enumerate(idx)]
-    title = "logical order (the text)" if logical else "physical order (what runs)"
-    later_key = (f' {palette.colour_word("attend-later", lang).capitalize()} ›: a mask sees a filled token after it '
-                 'in the text.') if any_later else ""
-    return (f'<div class="maskgrid"><div class="gridtitle">Attention, {title}: a row sees a column where '
-            f'{palette.colour_word("attend", lang)}; the first column is the cached prefix ({cache_len} tokens).'
-            f'{later_key}</div>'
+    tr = i18n.Texts(lang)
+    title = tr("views.order.logical") if logical else tr("views.grid.physical")
+    later_key = (tr("views.grid.later", colour=palette.colour_word("attend-later", lang).capitalize())
+                 if any_later else "")
+    head = tr("views.grid.title", title=title, colour=palette.colour_word("attend", lang), n=cache_len, later=later_key)
+    return (f'<div class="maskgrid"><div class="gridtitle">{head}</div>'
             f'<svg class="grid" viewBox="0 0 {width} {height}" width="100%" style="max-width:{round(width * 1.3)}px" '
-            f'role="img" aria-label="attention mask, {title}">{"".join(parts)}</svg></div>')
+            f'role="img" aria-label="{tr("views.grid.label", title=title)}">{"".join(parts)}</svg></div>')
 
 
 def mask_grid(timeline: Timeline, step: int, logical: bool, lang: str = i18n.DEFAULT) -> str:
     """The attention mask of a recorded step (see grid_html)."""
     s = timeline.trace.steps[step]
     if timeline.trace.decoder == "ar":
-        return ('<div class="maskgrid"><div class="gridtitle">Attention, ' +
-                ("logical" if logical else "physical") + ' order</div><p class="note">The AR forward '
-                f'has one row: the token at position {s.start} sees the whole cached prefix ({s.cache_before} '
-                'tokens) and itself. Nothing is reordered, so both orders are the same.</p></div>')
+        tr = i18n.Texts(lang)
+        return (f'<div class="maskgrid"><div class="gridtitle">'
+                f'{tr("views.grid.ar_logical" if logical else "views.grid.ar_physical")}</div>'
+                f'<p class="note">{tr("views.grid.ar_note", pos=s.start, n=s.cache_before)}</p></div>')
     labels = [token_label(timeline, t) for t in s.window]
     kinds = slot_kinds(s.window, len(s.committed), timeline.trace.stop_ids)
     return grid_html(s.window, s.order, s.start, s.cache_before, labels, kinds, logical, lang)
@@ -389,5 +406,5 @@ def mask_grid(timeline: Timeline, step: int, logical: bool, lang: str = i18n.DEF
 def empty_view(message: str | None = None, lang: str = i18n.DEFAULT) -> str:
     """A view's placeholder; message None: "Run a decode or load a trace." in `lang`."""
     if message is None:
-        message = "Run a decode or load a trace."
+        message = i18n.text(lang, "views.empty")
     return f"<div class='empty'>{escape(message)}</div>"

@@ -24,7 +24,13 @@ API (stable: the Decode tab, the tour and the export use it)
 
 Bounds: a bundle holds at most MAX_STEPS steps and MAX_BUNDLE_BYTES of drawn HTML. A longer
 trace shows its first steps that fit, and the page says so (download the trace JSON for the
-rest; nothing freezes). Narration is English, the page's only language (lang="en").
+rest; nothing freezes).
+
+Language: bundle_html(..., lang=lang) draws every view, the step summaries (the aria-live
+sentence) and the controls in `lang` (app/i18n/views.py). The words app/static/stepper.js and
+present.js show themselves (Play/Pause, "copied", ...) travel with the bundle, as JSON in the
+stepper's data-words attribute (js_words); a page without a stepper can carry the same with
+words_html(lang). The scripts hold no words of their own.
 """
 from __future__ import annotations
 
@@ -74,6 +80,23 @@ def decode_views(lang: str = i18n.DEFAULT) -> Views:
 
 
 DECODE_VIEWS = decode_views()  # English; bundle_html/draw swap in decode_views(lang) for another language
+JS_WORDS = ("play", "pause", "waiting", "copied", "refused", "present", "stop_presenting")
+
+
+def js_words(lang: str = i18n.DEFAULT) -> dict[str, str]:
+    """The words app/static/stepper.js and present.js show, in `lang` (ids views.js.*)."""
+    return {key: i18n.text(lang, "views.js." + key) for key in JS_WORDS}
+
+
+def words_attr(lang: str = i18n.DEFAULT) -> str:
+    """js_words as an HTML attribute (data-words='{...}'), escaped."""
+    return f' data-words="{escape(json.dumps(js_words(lang), ensure_ascii=False), quote=True)}"'
+
+
+def words_html(lang: str = i18n.DEFAULT) -> str:
+    """A hidden element with the scripts' words, for a page that shows them without a stepper
+    (the scripts read the first element with data-words)."""
+    return f'<div class="wedlm-words" hidden{words_attr(lang)}></div>'
 LIVE_WHOLE = ("growth",)  # while decoding, the whole-trace views worth redrawing every refresh
 
 
@@ -133,29 +156,27 @@ def bundle_html(timeline: Timeline | None, key: str, views: Views = DECODE_VIEWS
     if timeline is None or timeline.num_steps == 0:
         return (f'<div class="wedlm-stepper empty" data-stepper="{escape(key)}">'
                 f'{render.empty_view(lang=lang)}</div>')
+    tr = i18n.Texts(lang)
     data = data if data is not None else draw(timeline, views, live=live, lang=lang)
     last = data["first"] + data["count"] - 1
     start = last if start is None else max(data["first"], min(int(start), last))
     note = ""
     if data["capped"]:
-        note = (f'<div class="stepper-note">This trace has {data["total"]} steps; the page holds the first '
-                f'{data["count"]} (a page holds at most {MAX_STEPS} steps or {MAX_BUNDLE_BYTES // 1_000_000} MB '
-                f'of views). Download the trace (JSON) to keep every step.</div>')
+        note = (f'<div class="stepper-note">' + tr("views.stepper.capped", total=data["total"], count=data["count"],
+                                                   max_steps=MAX_STEPS, mb=MAX_BUNDLE_BYTES // 1_000_000) + '</div>')
     keys_attr = ' data-keys="1"' if keys else ""
-    key_help = ('<div class="stepper-keys">Keys: ← → step · Space play/pause · Home/End first/last '
-                '(not while typing in a box)</div>' if keys else "")
+    key_help = f'<div class="stepper-keys">{tr("views.stepper.keys")}</div>' if keys else ""
     live_attr = ' data-live="1"' if live else ""
-    return (f'<div class="wedlm-stepper" lang="en" data-stepper="{escape(key)}" data-start="{start}"'
-            f' data-play-ms="{PLAY_MS}"{keys_attr}{live_attr}>'
-            f'<div class="stepper-controls" role="group" aria-label="step through the trace">'
-            f'<button type="button" data-act="first" title="first step (Home)">« first</button>'
-            f'<button type="button" data-act="prev" title="previous step (←)">◀ step</button>'
-            f'<button type="button" data-act="play" title="play / pause (Space)">▶ Play</button>'
-            f'<button type="button" data-act="next" title="next step (→)">step ▶</button>'
-            f'<button type="button" data-act="last" title="last step (End)">last »</button>'
-            f'<label class="stepper-range">step <input type="range" min="{data["first"]}" max="{last}" '
-            f'value="{start}" aria-label="step"> <output class="stepper-label">{start}</output>'
-            f' of {data["total"] - 1}</label></div>{key_help}{note}'
+    buttons = "".join(f'<button type="button" data-act="{act}" title="{tr(f"views.stepper.{act}_title")}">'
+                      f'{tr("views.js.play" if act == "play" else f"views.stepper.{act}")}</button>'
+                      for act in ("first", "prev", "play", "next", "last"))
+    slider = (f'<input type="range" min="{data["first"]}" max="{last}" value="{start}" '
+              f'aria-label="{tr("views.stepper.step")}"> <output class="stepper-label">{start}</output>')
+    return (f'<div class="wedlm-stepper" lang="{i18n.HTML_LANG.get(lang, lang)}" data-stepper="{escape(key)}" '
+            f'data-start="{start}" data-play-ms="{PLAY_MS}"{keys_attr}{live_attr}{words_attr(lang)}>'
+            f'<div class="stepper-controls" role="group" aria-label="{tr("views.stepper.group")}">{buttons}'
+            f'<label class="stepper-range">{tr("views.stepper.range", input=slider, last=data["total"] - 1)}'
+            f'</label></div>{key_help}{note}'
             f'{link_html(link, lang) if link and not live else ""}'
             f'<div class="stepper-summary" aria-live="polite"></div>'
             f'<div class="wedlm-steps" hidden>{encode(data)}</div></div>')
@@ -163,8 +184,10 @@ def bundle_html(timeline: Timeline | None, key: str, views: Views = DECODE_VIEWS
 
 def link_html(query: str, lang: str = i18n.DEFAULT) -> str:
     """A stepper's "Copy link to this step" button and the box the link always shows in."""
-    return (f'<div class="stepper-link"><button type="button" data-link="{escape(query)}">Copy link to this step'
-            f'</button> <input type="text" readonly class="link-url" hidden aria-label="link to this step"></div>')
+    tr = i18n.Texts(lang)
+    return (f'<div class="stepper-link"><button type="button" data-link="{escape(query)}">{tr("views.stepper.copy_link")}'
+            f'</button> <input type="text" readonly class="link-url" hidden aria-label="{tr("views.stepper.link_label")}">'
+            f'</div>')
 
 
 def slot_html(key: str, view: str) -> str:
