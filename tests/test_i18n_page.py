@@ -21,12 +21,14 @@ from app.serving.settings import LOCAL
 from app.tabs import knobs
 from wedlm import ValidationError
 from wedlm.config import KNOBS
+from wedlm.paths import BUNDLED_AR_MODEL, BUNDLED_MODEL
 
 EXAMPLE = "1-counting-streaming.json"  # the Decode tab opens on it
 # What the page shows that is a name in every language, besides tests/i18n_check.py's NAMES: the
-# server line's device, dtype and attention (identifiers), the decoders' and knobs' ids a link
-# notice may quote, Gradio's loading status words are not here: they must be Chinese too.
-PAGE_NAMES = {"cpu", "cuda", "float", "bfloat", "sdpa", "eager"}
+# switch names the other language in itself, the models (the recorded examples' and the served
+# one's: the server line's <b> is left out below), the server line's device, dtype and attention.
+PAGE_NAMES = ("English", BUNDLED_MODEL.name, BUNDLED_AR_MODEL.name, "cpu", "cuda", "float32", "float16",
+              "bfloat16", "sdpa", "eager")
 FILE_NAME = re.compile(r"[\w.-]+\.(?:json|gif|mp4|html)\b")
 
 # The visible text of the app's own content: every visible text node and placeholder, without
@@ -130,12 +132,20 @@ def show_decode_step(page, tab: str) -> None:
                            "return v && v.innerText.trim().length > 0; }", timeout=30_000)
 
 
+def open_folds(page) -> None:
+    """Open every closed accordion of the shown tab, so that its labels are read too."""
+    page.evaluate("""() => document.querySelectorAll('button.label-wrap:not(.open)').forEach(b => {
+        if (b.checkVisibility()) b.click(); })""")
+    page.wait_for_timeout(500)
+
+
 def test_the_chinese_page_has_no_english_left_on_any_tab(browser, app_url):  # noqa: F811
     page = open_page(browser, app_url + "zh")
     left = {}
     show_decode_step(page, "解码")
     # Gradio's own words follow the page (app/static/lang.js), once its Chinese messages are loaded
     page.wait_for_function("() => /上传/.test(document.querySelector('#upload').innerText)", timeout=30_000)
+    open_folds(page)
     left["decode"] = english_on(page)
     page.get_by_role("tab", name="赛跑").click()
     page.wait_for_selector("#race-run", timeout=30_000)
@@ -146,9 +156,12 @@ def test_the_chinese_page_has_no_english_left_on_any_tab(browser, app_url):  # n
     page.click("#race-run")
     page.wait_for_function("() => [...document.querySelectorAll('#race-lanes .lane')].length === 4 && "
                            "document.querySelector('#race-lanes .racenote')", timeout=120_000)
+    open_folds(page)
     left["race"] = english_on(page)
     page.get_by_role("tab", name="熵探索").click()
-    page.wait_for_selector("#lens-run", timeout=30_000)
+    page.click("#lens-run")  # the lens of the two example texts
+    page.wait_for_function("() => document.querySelector('#lens-a').innerText.trim() && "
+                           "document.querySelector('#lens-b').innerText.trim()", timeout=120_000)
     left["entropy"] = english_on(page)
     page.get_by_role("tab", name="原理").click()
     page.wait_for_function("() => document.querySelector('#pg-mask-logical .maskgrid g.gr')", timeout=30_000)
