@@ -28,15 +28,15 @@ EXAMPLE = "1-counting-streaming.json"  # the Decode tab opens on it
 # switch names the other language in itself, the models (the recorded examples' and the served
 # one's: the server line's <b> is left out below), the server line's device, dtype and attention.
 PAGE_NAMES = ("English", BUNDLED_MODEL.name, BUNDLED_AR_MODEL.name, "cpu", "cuda", "float32", "float16",
-              "bfloat16", "sdpa", "eager")
+              "bfloat16", "sdpa", "eager", "GIF", "MP4", "HTML", "Python")
 FILE_NAME = re.compile(r"[\w.-]+\.(?:json|gif|mp4|html)\b")
 
 # The visible text of the app's own content: every visible text node and placeholder, without
-# Gradio's footer, the model's text (token cells, lanes' text, prompts), form values (a prompt is
-# model text) and data cells of a result table (ids, numbers, the model's output); the served
+# Gradio's footer, the model's text (token cells, lanes' text, prompts, a prompt quoted as <code>),
+# form values (a prompt is model text) and data cells of a result table (ids, numbers, the model's output); the served
 # model's name in the server line is a name.
 VISIBLE_TEXT_JS = r"""() => {
-  const skip = 'footer, .tok, .tokt, .lanetext, .prompt, .cursor, [translate="no"], textarea, input, ' +
+  const skip = 'footer, .tok, .tokt, .lanetext, .prompt, .cursor, [translate="no"], code, textarea, input, ' +
                'tbody, .table-wrap td, #decode-examples table, #decode-examples .gallery, #server-line b, ' +
                'script, style, .sr-only';
   const root = document.querySelector('gradio-app') || document.body;
