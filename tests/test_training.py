@@ -413,6 +413,8 @@ def test_install_copies_only_the_stages_the_run_trained(tmp_path, tiny_corpora):
     install(tmp_path / "full", assets, max_new_tokens=8)  # short decodes: untrained
     ar_card = (assets / "ar-tiny" / "README.md").read_text()
     assert "| ar | 2 |" in ar_card and "| wedlm | 2 |" in (assets / "wedlm-tiny" / "README.md").read_text()
+    assert "## 中文简介" in ar_card and "自回归" in ar_card                  # the card's Chinese summary
+    assert ar_card.index("## 中文简介") < ar_card.index("## Measured decoding")  # kept by measured rewrites
     # a WeDLM-only run from that parent (how docs/training.md's levers were measured)
     for name in ("ar-hf", "tokenizer"):
         shutil.copytree(tmp_path / "full" / name, tmp_path / "lever" / name)

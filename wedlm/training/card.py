@@ -132,11 +132,25 @@ def write_card(folder: Path, stage: str, run_dir: Path, evaluation: dict, eval_c
             continue
         lines.append(f"![{s} loss](loss-{s}.png)")
     lines += ["", "## Prompt formats", "", FORMATS, ""]
+    lines += chinese_section(stage, params)
     lines += measured_section(evaluation, eval_command, params)
     (folder / "README.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 MEASURED_HEADING = "## Measured decoding"
+
+ZH_HEADING = "## 中文简介"
+
+
+def chinese_section(stage: str, params: int) -> list[str]:
+    """A short Chinese summary of the card (the model answers English prompts only)."""
+    what = ("由 WeDLM 探索器自己的训练代码训练的微型 WeDLM 模型：先训练自回归（AR）模型，再在其基础上做 WeDLM "
+            "双流掩码训练。" if stage == "wedlm" else
+            "内置 WeDLM 模型的自回归（AR）父模型：只做了下一词元预训练，是探索器默认的 AR 基线。")
+    return [ZH_HEADING, "",
+            f"{what}Qwen3 结构，约 {params / 1e6:.1f} M 参数，float32，在 2 核 CPU 上训练。它只认识英文提示"
+            "（计数、序列、算术、GSM8K 数学、代码、莎士比亚台词，格式见上表），用来在浏览器里逐步演示解码，"
+            "不是通用模型。复现命令、数据配比和下方的测量结果都由代码生成。", ""]
 
 
 def measured_section(evaluation: dict, eval_command: str, params: int) -> list[str]:
