@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from app import i18n
-from app.views import charts, entropy, export, figures, lanes, lens, lessons, narration, palette, render, stepper
+from app.views import (charts, entropy, export, figures, lanes, lens, lessons, narration, palette, render,
+                       script_words, stepper)
 from app.views.timeline import Timeline
 from tests.i18n_check import english_left, visible_text
 from wedlm import Trace
@@ -117,23 +118,24 @@ def test_the_stepper_speaks_the_pages_language(timeline):
     for name, html_w in data["whole"].items():
         assert english_left(html_w, names_of(timeline)) == [], name
     assert all(english_left(t, names_of(timeline), plain=True) == [] for t in data["tips"].values())
-    words = json.loads(re.search(r'data-words="([^"]*)"', html).group(1).replace("&quot;", '"'))
-    assert words == stepper.js_words("zh") and words["pause"] == "⏸ 暂停"
     english = stepper.bundle_html(timeline, "decode", keys=True, link="tab=decode")
     assert 'lang="en"' in english and "▶ Play</button>" in english and "Copy link to this step" in english
 
 
 def test_the_scripts_hold_no_words_of_their_own():
-    """Every word stepper.js and present.js show comes from data-words (stepper.js_words)."""
+    """Every word stepper.js and present.js show comes from the page's CSS (--wedlm-words)."""
     scripts = "".join((ROOT / "app" / "static" / n).read_text(encoding="utf-8")
                       for n in ("stepper.js", "present.js", "highlight.js"))
-    for key in stepper.JS_WORDS:
+    for key in script_words.JS_WORDS:
         for lang in i18n.LANGS:
             assert i18n.text(lang, "views.js." + key) not in scripts, (key, lang)
         assert f'"{key}"' in scripts or key in ("present", "stop_presenting") and f"w.{key}" in scripts, key
-    for lang in i18n.LANGS:
-        assert 'data-words="' in stepper.words_html(lang)
-    assert all(english_left(w, plain=True) == [] for w in stepper.js_words("zh").values())
+    css = palette.css_variables()
+    for lang in i18n.LANGS:   # each language's words, as JSON the scripts parse back
+        rule = re.search(rf":lang\({lang}\) {{ --wedlm-words: '([^']*)'; }}", css)
+        assert rule and json.loads(rule.group(1)) == script_words.js_words(lang), lang
+    assert script_words.js_words("zh")["pause"] == "⏸ 暂停"
+    assert all(english_left(w, plain=True) == [] for w in script_words.js_words("zh").values())
 
 
 def test_the_offline_replay_in_chinese():
@@ -257,5 +259,27 @@ def test_the_chinese_replay_steps_in_chromium_with_the_pages_words(tmp_path):
             assert page.inner_text("#stepper button[data-act=play]") == "⏸ 暂停"
             page.click("#stepper button[data-act=play]")
             assert page.inner_text("#stepper button[data-act=play]") == "▶ 播放"
+        finally:
+            browser.close()
+
+
+def test_the_present_button_speaks_chinese_on_the_chinese_page(app_url):
+    """present.js takes its labels from the page's CSS by the page's language: on /zh the tour's
+    projector button says 退出演示 while presenting, with no stepper on the chapter."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                     args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page(viewport={"width": 1024, "height": 768})
+            page.goto(app_url.rstrip("/") + "/zh?chapter=7", wait_until="domcontentloaded")
+            page.wait_for_selector("#tour-viz-7", state="visible", timeout=180_000)
+            page.wait_for_function("() => document.documentElement.lang === 'zh-CN'", timeout=60_000)
+            page.click("#tour-present-btn")
+            page.wait_for_function("() => document.body.classList.contains('tour-present')")
+            assert page.inner_text("#tour-present-btn") == script_words.js_words("zh")["stop_presenting"]
+            page.click("#tour-present-btn")
+            page.wait_for_function("() => !document.body.classList.contains('tour-present')")
+            assert page.inner_text("#tour-present-btn") == script_words.js_words("zh")["present"]
         finally:
             browser.close()

@@ -1,6 +1,6 @@
 """The views (app/views): narration, canvases, charts and figures, the race lanes, the lens, the
-lessons, the stepper's controls and the words app/static/*.js shows (views.js.*, shipped to the
-page by app/views/stepper.py). Counts that English inflects have a `.one` and a `.many` id
+lessons, the stepper's controls and the words app/static/*.js shows (views.js.*, put in the
+page's CSS by app/views/script_words.py). Counts that English inflects have a `.one` and a `.many` id
 (Chinese writes both the same)."""
 
 MESSAGES = {
@@ -162,7 +162,7 @@ MESSAGES = {
     },
     "views.narr.all_agreed": {
         "en": "All agreed, so the AR token {ar} after them, at position {pos}, comes for free.",
-        "zh": "全部一致，所以紧随其后、位于位置 {pos} 的 AR 词元 {ar} 是白得的。",
+        "zh": "全部一致，所以紧随其后、位于位置 {pos} 的 AR 词元 {ar} 是免费得到的。",
     },
     "views.narr.kept.one": {
         "en": "Position {positions} commits ({before} → {after} tokens in the KV cache){tail}",
@@ -243,7 +243,7 @@ MESSAGES.update({
     "views.verify.accepted": {"en": "✓ draft accepted (agrees with AR)", "zh": "✓ 草稿被接受（与 AR 一致）"},
     "views.verify.rejected": {"en": "✗ draft rejected", "zh": "✗ 草稿被拒绝"},
     "views.verify.ar": {"en": "AR token (replaces the rejected draft, or appended free)",
-                        "zh": "AR 词元（替换被拒绝的草稿，或白得地追加在后面）"},
+                        "zh": "AR 词元（替换被拒绝的草稿，或免费追加在后面）"},
 })
 
 MESSAGES.update({
@@ -294,7 +294,7 @@ MESSAGES.update({
     },
     "views.verified.replaces": {"en": "replaces the rejected draft at {pos}", "zh": "替换位置 {pos} 上被拒绝的草稿"},
     "views.verified.appended": {"en": "appended after the accepted drafts, at {pos}, for free",
-                                "zh": "白得地追加在已接受的草稿之后，位于 {pos}"},
+                                "zh": "免费追加在已接受的草稿之后，位于 {pos}"},
     "views.verified.next": {"en": "the next token, at {pos}", "zh": "下一个词元，位于 {pos}"},
     "views.verified.ar_found": {"en": "AR token this forward found ({where})",
                                 "zh": "本次前向计算得到的 AR 词元（{where}）"},
@@ -651,7 +651,7 @@ MESSAGES.update({
     "views.stepper.range": {"en": "step {input} of {last}", "zh": "步骤 {input} / {last}"},
     "views.stepper.copy_link": {"en": "Copy link to this step", "zh": "复制这一步的链接"},
     "views.stepper.link_label": {"en": "link to this step", "zh": "这一步的链接"},
-    # ---- words app/static/*.js shows (stepper.js_words: a stepper's data-words, or words_html) ----
+    # ---- words app/static/stepper.js and present.js show (app/views/script_words.py) ----
     "views.js.play": {"en": "▶ Play", "zh": "▶ 播放"},
     "views.js.pause": {"en": "⏸ Pause", "zh": "⏸ 暂停"},
     "views.js.waiting": {"en": "(shown when the decode finishes)", "zh": "（解码完成后显示）"},

@@ -2,14 +2,13 @@
 // everything but the chapter; the open chapter is zoomed to fill the screen without scrolling;
 // the keyboard moves through chapters (never while a text box has focus); Esc leaves. Also the
 // glossary panel, which term links in the narration open.
-// Words: none here. The button's labels come from the page (JSON in the first data-words
-// attribute: a stepper's, or app/views/stepper.py words_html), in the page's language; with no
-// words on the page the button keeps the label the server gave it.
+// Words: none here. The button's labels come from the page's CSS (--wedlm-words, JSON in the
+// page's language: app/views/script_words.py); without them the button keeps the server's label.
 (() => {
   let serverLabel = null;
   function words() {
-    const holder = document.querySelector("[data-words]");
-    try { return holder ? JSON.parse(holder.dataset.words) || {} : {}; } catch (e) { return {}; }
+    const raw = getComputedStyle(document.documentElement).getPropertyValue("--wedlm-words").trim();
+    try { return JSON.parse(raw.slice(1, -1)) || {}; } catch (e) { return {}; }
   }
   const ZOOMS = [2.2, 2.0, 1.8, 1.6, 1.45, 1.3, 1.2, 1.1, 1.0, 0.92, 0.85, 0.78, 0.72, 0.66, 0.6];
   const KEYS = { ArrowRight: "#tour-next", PageDown: "#tour-next", " ": "#tour-next",

@@ -8,15 +8,15 @@
 // Every shown view gets data-step; a "wedlm-step" event {key, step} follows every step.
 // API: window.wedlmStepper.show(key, step), .current(key), .toggle(key), .ready(key).
 // Words: this script holds none. Every word it shows (Play/Pause, "copied", ...) comes from the
-// stepper's data-words attribute (JSON, in the page's language: app/views/stepper.py js_words);
+// page's CSS: --wedlm-words, JSON in the language of the element (app/views/script_words.py);
 // the step summaries come drawn in the bundle.
 (() => {
   const steppers = {};   // key -> {el, data, step, timer}
 
-  // The words of stepper element `el` (its data-words, else the first on the page).
+  // The words in the language of element `el` (a stepper is marked with its bundle's lang).
   function words(el) {
-    const holder = (el && el.dataset && el.dataset.words) ? el : document.querySelector("[data-words]");
-    try { return JSON.parse(holder.dataset.words) || {}; } catch (e) { return {}; }
+    const raw = getComputedStyle(el || document.documentElement).getPropertyValue("--wedlm-words").trim();
+    try { return JSON.parse(raw.slice(1, -1)) || {}; } catch (e) { return {}; }
   }
   const word = (el, name) => words(el)[name] || "";
 

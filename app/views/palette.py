@@ -100,11 +100,13 @@ def entropy_legend_html(lang: str = i18n.DEFAULT) -> str:
 
 
 def css_variables() -> str:
-    """:root variables the stylesheet uses (app/static/style.css), so CSS and figures share colours."""
+    """:root variables the stylesheet uses (app/static/style.css), so CSS and figures share colours;
+    and --wedlm-words, the scripts' words in every language (app/views/script_words.py)."""
+    from .script_words import css as script_words_css  # here, not at the top: it is words, not colours
     lines = [f"--state-{k}: {v};" for k, v in STATE_COLOURS.items()]
     lines += [f"--decoder-{k}: {v};" for k, v in DECODER_COLOURS.items()]
     lines += [f"--verify-{k}: {v};" for k, v in VERIFY_COLOURS.items()]
     lines += [f"--attend: {ATTEND_COLOUR};", f"--attend-prefix: {PREFIX_COLOUR};",
               f"--attend-off: {NO_ATTEND_COLOUR};", f"--threshold: {THRESHOLD_COLOUR};",
               f"--attend-later: {LATER_COLOUR};"]
-    return ":root {\n  " + "\n  ".join(lines) + "\n}\n"
+    return ":root {\n  " + "\n  ".join(lines) + "\n}\n" + script_words_css()

@@ -27,10 +27,9 @@ trace shows its first steps that fit, and the page says so (download the trace J
 rest; nothing freezes).
 
 Language: bundle_html(..., lang=lang) draws every view, the step summaries (the aria-live
-sentence) and the controls in `lang` (app/i18n/views.py). The words app/static/stepper.js and
-present.js show themselves (Play/Pause, "copied", ...) travel with the bundle, as JSON in the
-stepper's data-words attribute (js_words); a page without a stepper can carry the same with
-words_html(lang). The scripts hold no words of their own.
+sentence) and the controls in `lang` (app/i18n/views.py), and marks the stepper lang="...". The
+words stepper.js shows itself (Play/Pause, "copied", ...) come from the page's CSS, by that lang
+(app/views/script_words.py); the script holds no words of its own.
 """
 from __future__ import annotations
 
@@ -80,23 +79,6 @@ def decode_views(lang: str = i18n.DEFAULT) -> Views:
 
 
 DECODE_VIEWS = decode_views()  # English; bundle_html/draw swap in decode_views(lang) for another language
-JS_WORDS = ("play", "pause", "waiting", "copied", "refused", "present", "stop_presenting")
-
-
-def js_words(lang: str = i18n.DEFAULT) -> dict[str, str]:
-    """The words app/static/stepper.js and present.js show, in `lang` (ids views.js.*)."""
-    return {key: i18n.text(lang, "views.js." + key) for key in JS_WORDS}
-
-
-def words_attr(lang: str = i18n.DEFAULT) -> str:
-    """js_words as an HTML attribute (data-words='{...}'), escaped."""
-    return f' data-words="{escape(json.dumps(js_words(lang), ensure_ascii=False), quote=True)}"'
-
-
-def words_html(lang: str = i18n.DEFAULT) -> str:
-    """A hidden element with the scripts' words, for a page that shows them without a stepper
-    (the scripts read the first element with data-words)."""
-    return f'<div class="wedlm-words" hidden{words_attr(lang)}></div>'
 LIVE_WHOLE = ("growth",)  # while decoding, the whole-trace views worth redrawing every refresh
 
 
@@ -173,7 +155,7 @@ def bundle_html(timeline: Timeline | None, key: str, views: Views = DECODE_VIEWS
     slider = (f'<input type="range" min="{data["first"]}" max="{last}" value="{start}" '
               f'aria-label="{tr("views.stepper.step")}"> <output class="stepper-label">{start}</output>')
     return (f'<div class="wedlm-stepper" lang="{i18n.HTML_LANG.get(lang, lang)}" data-stepper="{escape(key)}" '
-            f'data-start="{start}" data-play-ms="{PLAY_MS}"{keys_attr}{live_attr}{words_attr(lang)}>'
+            f'data-start="{start}" data-play-ms="{PLAY_MS}"{keys_attr}{live_attr}>'
             f'<div class="stepper-controls" role="group" aria-label="{tr("views.stepper.group")}">{buttons}'
             f'<label class="stepper-range">{tr("views.stepper.range", input=slider, last=data["total"] - 1)}'
             f'</label></div>{key_help}{note}'
