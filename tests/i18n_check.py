@@ -72,3 +72,22 @@ def english_left(html: str, names=(), plain: bool = False) -> list[str]:
     for name in sorted((*NAMES, *names), key=len, reverse=True):
         text = re.sub(r"(?<![A-Za-z])" + re.escape(name) + r"(?![A-Za-z])", " ", text)
     return re.findall(r"[A-Za-z]{3,}", text)
+
+
+def figure_words(fig) -> str:
+    """A Plotly figure's visible words: title, axis titles, legend names, annotations, hover
+    templates (their %{placeholders} and <extra> boxes left out). (From branch i18n-tourB.)"""
+    lay = fig.layout
+    words = [lay.title.text or ""]
+    for axis in ("xaxis", "yaxis", "yaxis2"):
+        ax = getattr(lay, axis, None)
+        if ax is not None and ax.title is not None:
+            words.append(ax.title.text or "")
+    words += [a.text or "" for a in (lay.annotations or ())]
+    for trace in fig.data:
+        words.append(getattr(trace, "name", None) or "")
+        if "text" in (getattr(trace, "mode", None) or ""):   # text drawn on the markers
+            words += [str(t) for t in (trace.text or ())]
+        hover = getattr(trace, "hovertemplate", None) or ""
+        words.append(re.sub(r"%\{[^}]*\}|<extra>.*?</extra>", " ", hover))
+    return " ".join(words)

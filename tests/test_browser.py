@@ -135,11 +135,11 @@ def test_slow_page_load_example_never_replaces_an_upload(browser, app_url, tiny_
     from wedlm import DecodeConfig, decode
     example_started = threading.Event()
 
-    def slow_for_examples(path):
+    def slow_for_examples(path, *args, **kwargs):
         if Path(path).parent == TRACE_DIR:
             example_started.set()
             time.sleep(6)
-        return read_trace_file(path)
+        return read_trace_file(path, *args, **kwargs)
 
     monkeypatch.setattr(decode_tab, "read_trace_file", slow_for_examples)
     decode_tab.example_bundle.cache_clear()  # examples are drawn once and cached: read it again

@@ -5,7 +5,6 @@ Also the tabs' words without a browser: the knobs' catalog is the library's meta
 notices, the tables and the error frame in Chinese."""
 from __future__ import annotations
 
-import html
 import re
 from urllib.parse import parse_qs, urlparse
 
@@ -22,20 +21,22 @@ from app.serving.settings import LOCAL
 from app.tabs import knobs
 from wedlm import ValidationError
 from wedlm.config import KNOBS
+from wedlm.paths import BUNDLED_AR_MODEL, BUNDLED_MODEL
 
 EXAMPLE = "1-counting-streaming.json"  # the Decode tab opens on it
 # What the page shows that is a name in every language, besides tests/i18n_check.py's NAMES: the
-# server line's device, dtype and attention (identifiers), the decoders' and knobs' ids a link
-# notice may quote, Gradio's loading status words are not here: they must be Chinese too.
-PAGE_NAMES = {"cpu", "cuda", "float32", "float16", "bfloat16", "sdpa", "eager"}
+# switch names the other language in itself, the models (the recorded examples' and the served
+# one's: the server line's <b> is left out below), the server line's device, dtype and attention.
+PAGE_NAMES = ("English", BUNDLED_MODEL.name, BUNDLED_AR_MODEL.name, "cpu", "cuda", "float32", "float16",
+              "bfloat16", "sdpa", "eager", "GIF", "MP4", "HTML", "Python")
 FILE_NAME = re.compile(r"[\w.-]+\.(?:json|gif|mp4|html)\b")
 
 # The visible text of the app's own content: every visible text node and placeholder, without
-# Gradio's footer, the model's text (token cells, lanes' text, prompts), form values (a prompt is
-# model text) and data cells of a result table (ids, numbers, the model's output); the served
+# Gradio's footer, the model's text (token cells, lanes' text, prompts, a prompt quoted as <code>),
+# form values (a prompt is model text) and data cells of a result table (ids, numbers, the model's output); the served
 # model's name in the server line is a name.
 VISIBLE_TEXT_JS = r"""() => {
-  const skip = 'footer, .tok, .tokt, .lanetext, .prompt, .cursor, [translate="no"], textarea, input, ' +
+  const skip = 'footer, .tok, .tokt, .lanetext, .prompt, .cursor, [translate="no"], code, textarea, input, ' +
                'tbody, .table-wrap td, #decode-examples table, #decode-examples .gallery, #server-line b, ' +
                'script, style, .sr-only';
   const root = document.querySelector('gradio-app') || document.body;
@@ -55,21 +56,21 @@ VISIBLE_TEXT_JS = r"""() => {
 
 def english_on(page) -> list[str]:
     text = FILE_NAME.sub(" ", page.evaluate(VISIBLE_TEXT_JS))
-    return sorted({w for w in english_left(html.escape(text)) if w not in PAGE_NAMES})
+    return sorted(set(english_left(text, PAGE_NAMES, plain=True)))
 
 
 # -- without a browser ------------------------------------------------------------------------
 
 def test_the_checker_finds_an_english_label():
-    assert english_left(html.escape("运行 Run · 提示词")) == ["Run"]
-    assert english_left(html.escape("WeDLM 流式解码，W = 16，τ = 0.4，12 ms")) == []
+    assert english_left("运行 Run · 提示词", plain=True) == ["Run"]
+    assert english_left("WeDLM 流式解码，W = 16，τ = 0.4，12 ms", plain=True) == []
 
 
 def test_knob_words_are_the_librarys_metadata_in_english_and_chinese_in_zh():
     for name, k in KNOBS.items():
         assert (knobs.label(name), knobs.help_text(name)) == (k.label, k.help), name
         zh = knobs.label(name, "zh") + " " + knobs.help_text(name, "zh")
-        assert re.search(r"[\u4e00-\u9fff]", zh) and not english_left(html.escape(zh)), (name, zh)
+        assert re.search(r"[\u4e00-\u9fff]", zh) and not english_left(zh, plain=True), (name, zh)
 
 
 def test_a_links_notices_in_the_pages_language():
@@ -131,10 +132,20 @@ def show_decode_step(page, tab: str) -> None:
                            "return v && v.innerText.trim().length > 0; }", timeout=30_000)
 
 
+def open_folds(page) -> None:
+    """Open every closed accordion of the shown tab, so that its labels are read too."""
+    page.evaluate("""() => document.querySelectorAll('button.label-wrap:not(.open)').forEach(b => {
+        if (b.checkVisibility()) b.click(); })""")
+    page.wait_for_timeout(500)
+
+
 def test_the_chinese_page_has_no_english_left_on_any_tab(browser, app_url):  # noqa: F811
     page = open_page(browser, app_url + "zh")
     left = {}
     show_decode_step(page, "解码")
+    # Gradio's own words follow the page (app/static/lang.js), once its Chinese messages are loaded
+    page.wait_for_function("() => /上传/.test(document.querySelector('#upload').innerText)", timeout=30_000)
+    open_folds(page)
     left["decode"] = english_on(page)
     page.get_by_role("tab", name="赛跑").click()
     page.wait_for_selector("#race-run", timeout=30_000)
@@ -145,9 +156,12 @@ def test_the_chinese_page_has_no_english_left_on_any_tab(browser, app_url):  # n
     page.click("#race-run")
     page.wait_for_function("() => [...document.querySelectorAll('#race-lanes .lane')].length === 4 && "
                            "document.querySelector('#race-lanes .racenote')", timeout=120_000)
+    open_folds(page)
     left["race"] = english_on(page)
     page.get_by_role("tab", name="熵探索").click()
-    page.wait_for_selector("#lens-run", timeout=30_000)
+    page.click("#lens-run")  # the lens of the two example texts
+    page.wait_for_function("() => document.querySelector('#lens-a').innerText.trim() && "
+                           "document.querySelector('#lens-b').innerText.trim()", timeout=120_000)
     left["entropy"] = english_on(page)
     page.get_by_role("tab", name="原理").click()
     page.wait_for_function("() => document.querySelector('#pg-mask-logical .maskgrid g.gr')", timeout=30_000)

@@ -111,6 +111,10 @@ explorer shows.""",
               "分支：{b_forwards} 次前向计算产出 {b_tokens} 个词元"
               "（每次前向计算 {b_rate} 个）。</div>",
     },
+    "decode.trace_gone": {"en": "the uploaded trace is no longer on the server; upload it again",
+                          "zh": "上传的轨迹已不在服务器上，请重新上传"},
+    "decode.trace_too_big": {"en": "trace file is larger than {mb} MB", "zh": "轨迹文件超过 {mb} MB"},
+    "decode.trace_invalid": {"en": "not a valid WeDLM trace: {error}", "zh": "不是有效的 WeDLM 轨迹：{error}"},
     "decode.original": {"en": "original", "zh": "原轨迹"},
     "decode.branch": {"en": "branch", "zh": "分支"},
 

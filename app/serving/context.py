@@ -62,16 +62,16 @@ def example_traces() -> list[str]:
     return sorted(p.name for p in TRACE_DIR.glob("*.json")) if TRACE_DIR.is_dir() else []
 
 
-def read_trace_file(path: str | Path) -> Trace:
+def read_trace_file(path: str | Path, lang: str = i18n.DEFAULT) -> Trace:
     path = Path(path)
     if not path.is_file():  # e.g. an upload dropped by the upload folder's cap (app/serving/guard.py)
-        raise gr.Error("the uploaded trace is no longer on the server; upload it again")
+        raise gr.Error(i18n.text(lang, "decode.trace_gone"))
     if path.stat().st_size > MAX_TRACE_BYTES:
-        raise gr.Error(f"trace file is larger than {MAX_TRACE_BYTES // (1024 * 1024)} MB")
+        raise gr.Error(i18n.text(lang, "decode.trace_too_big", mb=MAX_TRACE_BYTES // (1024 * 1024)))
     try:
         return Trace.load(path)
     except Exception as err:  # any malformed file: one clear message, no crash
-        raise gr.Error(f"not a valid WeDLM trace: {type(err).__name__}: {str(err)[:200]}")
+        raise gr.Error(i18n.text(lang, "decode.trace_invalid", error=f"{type(err).__name__}: {str(err)[:200]}"))
 
 
 def make_config(window=DEFAULTS["window"], threshold=DEFAULTS["threshold"], no_threshold=False,

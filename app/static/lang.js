@@ -15,19 +15,21 @@
     var base = location.pathname.replace(/\/zh\/?$/, "/").replace(/\/+$/, "/");
     a.href = base + a.dataset.path + "?" + q.toString() + location.hash;
   }
-  // Gradio's own words (an upload box, a table's tools, "Error") follow navigator.language, read
-  // once as the app starts (after this script): make it the page's language, so the Chinese page
-  // is Chinese in an English browser (and the English page English in a Chinese one).
-  try {
-    var page = pageLang() === "zh" ? "zh-CN" : "en";
-    Object.defineProperty(navigator, "language", {get: function () { return page; }, configurable: true});
-    Object.defineProperty(navigator, "languages", {get: function () { return [page]; }, configurable: true});
-  } catch (e) { /* a browser that refuses: Gradio's words stay in the browser's language */ }
+  // Gradio's own words (an upload box, "Error", "Loading...") follow the browser's language,
+  // chosen before this script is loaded: set them to the page's language through Gradio's own
+  // changeLocale (its core module, the one the page already loaded). Not found: they stay as they were.
+  function gradioLocale(lang) {
+    var core = (performance.getEntriesByType("resource") || []).map(function (e) { return e.name; })
+      .filter(function (name) { return /\/assets\/core-[\w-]+\.js$/.test(name); })[0];
+    if (core) import(core).then(function (m) { if (m.changeLocale) m.changeLocale(lang); }).catch(function () {});
+  }
   document.addEventListener("click", function (e) {
     if (e.target.closest && e.target.closest("a.lang-switch")) sync();
   }, true);
   var watch = new MutationObserver(function () {  // once, when Gradio has drawn the header
-    if (document.querySelector("a.lang-switch")) { sync(); watch.disconnect(); }
+    if (document.querySelector("a.lang-switch")) {
+      sync(); watch.disconnect(); gradioLocale(pageLang() === "zh" ? "zh-CN" : "en");
+    }
   });
   watch.observe(document.documentElement, {childList: true, subtree: true});
   window.wedlmLang = pageLang;

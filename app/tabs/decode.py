@@ -423,7 +423,7 @@ def load_upload(ui: DecodeTab, user_traces: UserTraces, file, request: gr.Reques
     user_traces.add(request)
     if file is None:
         return trace_updates(ui, None, lang=lang)
-    return trace_updates(ui, Timeline(read_trace_file(file)), lang=lang)
+    return trace_updates(ui, Timeline(read_trace_file(file, lang)), lang=lang)
 
 
 # The shown step lives in the page (app/static/stepper.js). The events that need it on the server

@@ -40,8 +40,13 @@ def law(rows, tau, decode_timeline, sweep_point, lang: str = i18n.DEFAULT):
     yours = []
     trace = getattr(decode_timeline, "trace", None)
     if trace is not None and trace.result is not None and trace.steps and trace.decoder != "ar":
-        yours.append(entropy.trace_point(trace, i18n.text(lang, "entropy.your_decode", decoder=trace.decoder,
-                                                          tau=trace.config.get("threshold"))))
+        decoder, tau_used = trace.decoder, trace.config.get("threshold")
+        if lang != i18n.DEFAULT:  # the decoder and "none" as the Decode tab's menu names them
+            decoder = i18n.text(lang, f"decode.choice.{decoder}") if f"decode.choice.{decoder}" in i18n.catalog() \
+                else decoder
+            tau_used = i18n.text(lang, "entropy.value.none") if tau_used is None else tau_used
+        yours.append(entropy.trace_point(trace, i18n.text(lang, "entropy.your_decode", decoder=decoder,
+                                                          tau=tau_used)))
     if sweep_point:
         yours.append(sweep_point)
     try:
@@ -118,7 +123,7 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
         show_progress="minimal", **gpu.forward_event(ctx.limits)).then(law_here, law_inputs, law_plot, api_name=False)
     sweep_btn.click(lambda: gr.Dataframe(visible=True), None, sweep_table, queue=False, api_name=False).then(
         in_language(run_sweep, lang), [prompt, max_new, tau], [sweep_plot, sweep_table, sweep_diff, sweep_point],
-                    api_name="tau_sweep", **gpu.forward_event(ctx.limits)).then(law_here, law_inputs, law_plot, api_name=False)
+                    api_name=i18n.api_name("tau_sweep", lang), **gpu.forward_event(ctx.limits)).then(law_here, law_inputs, law_plot, api_name=False)
     tau.submit(law_here, law_inputs, law_plot, api_name=False)
     if tab is not None:  # opening the tab places the Decode tab's latest decode
         tab.select(law_here, law_inputs, law_plot, api_name=False)
