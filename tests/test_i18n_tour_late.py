@@ -87,8 +87,6 @@ def test_chinese_chapters_leave_no_english_but_tokens_and_names(data):
         assert re.search(r"[\u4e00-\u9fff]", outputs[0]), n
 
 
-@pytest.mark.xfail(reason="app/i18n/views.py (i18n-views) names five of the suite's six classes: "
-                          "'arithmetic' has no views.class.arithmetic yet", strict=False)
 def test_chapter_7s_entropy_figure_in_chinese(data):
     law = late_views(data, "zh")[7][1]
     assert not english_left(figure_words(law)), english_left(figure_words(law))
@@ -181,12 +179,6 @@ CHAPTER_TEXT_JS = r"""n => {
 }"""
 
 
-# The English words of the τ / λ knobs (app/tabs/knobs.py) that frame.tau_lambda draws without the
-# page's language (it is i18n-tourA's, whose knobs have no lang yet; chapters 6 and 8 pass theirs).
-FRAME_KNOB_WORDS = sorted({i18n.text("en", f"knob.{name}.{part}") for name in ("threshold", "penalty")
-                           for part in ("label", "help")} | {i18n.text("en", "knob.no_tau")}, key=len, reverse=True)
-
-
 def test_the_chinese_page_walks_chapters_6_to_10(browser, app_url):  # noqa: F811
     """Each chapter as the /zh page draws it (words, views, try-it box, knobs, buttons): no
     English left but tokens and names, its title in the chapter picker, its step named."""
@@ -199,10 +191,7 @@ def test_the_chinese_page_walks_chapters_6_to_10(browser, app_url):  # noqa: F81
             page.wait_for_selector(f"#tour-text-{n} .tour-text", state="visible", timeout=60_000)
             assert module.title("zh") in page.input_value("#tour-pick input"), n
             shown = page.evaluate(CHAPTER_TEXT_JS, n)
-            if n == 10:   # chapter 10's τ / λ knobs come from frame.tau_lambda (i18n-tourA), English
-                for words in FRAME_KNOB_WORDS:   # until it passes the page's lang to the knobs
-                    shown = shown.replace(words, " ")
-            left = [w for w in english_left(escape(shown)) if n != 7 or w != "arithmetic"]  # see the xfail above
+            left = english_left(escape(shown))
             assert not left, (n, left)
             assert re.search(r"[\u4e00-\u9fff]", page.inner_text(f"#tour-try-{n}")), n
             if n in (6, 7, 10):

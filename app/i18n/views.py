@@ -517,6 +517,7 @@ MESSAGES.update({
 MESSAGES.update({
     # ---- the entropy explorer (app/views/entropy.py) ----
     "views.class.counting": {"en": "counting", "zh": "计数"},
+    "views.class.arithmetic": {"en": "arithmetic", "zh": "算术"},
     "views.class.sequence": {"en": "sequence", "zh": "数列"},
     "views.class.code": {"en": "code", "zh": "代码"},
     "views.class.math": {"en": "math", "zh": "数学"},

@@ -101,7 +101,7 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
             with try_box():
                 gr.Markdown(tr("ch5.try", step=step - 1))
                 from .. import knobs
-                penalty = knobs.number("penalty", value=pick["penalty"], elem_id="tour5-penalty")
+                penalty = knobs.number("penalty", value=pick["penalty"], elem_id="tour5-penalty", lang=lang)
                 btn = gr.Button(tr("ch5.button"), elem_id="tour-try-5")
 
     def run(lam):

@@ -72,11 +72,12 @@ def ar_and_streaming(lm, ar_lm, prompt: str, config: DecodeConfig, time_limit_s:
             for name, model in (("ar", ar_lm), ("streaming", lm))}
 
 
-def tau_lambda(prefix: str):
-    """The τ / λ pair of a chapter's "try it" (widgets from DecodeConfig's metadata)."""
+def tau_lambda(prefix: str, lang: str = i18n.DEFAULT):
+    """The τ / λ pair of a chapter's "try it" (widgets from DecodeConfig's metadata, worded in
+    the page's language)."""
     from .. import knobs
-    tau, no_tau = knobs.tau(elem_id=f"{prefix}-tau")
-    penalty = knobs.number("penalty", elem_id=f"{prefix}-penalty")
+    tau, no_tau = knobs.tau(elem_id=f"{prefix}-tau", lang=lang)
+    penalty = knobs.number("penalty", elem_id=f"{prefix}-penalty", lang=lang)
     return tau, no_tau, penalty
 
 
@@ -89,7 +90,7 @@ def window_try(ctx: Context, n: int, name: str, finder, key: str, views, fallbac
     from html import escape
     with try_box():
         gr.Markdown(i18n.text(lang, "tour.try_redecode", prompt=escape(TOUR_PROMPTS[name][0][:40])))
-        tau, no_tau, penalty = tau_lambda(f"tour{n}")
+        tau, no_tau, penalty = tau_lambda(f"tour{n}", lang)
         btn = gr.Button(i18n.text(lang, "tour.redecode"), elem_id=f"tour-try-{n}")
 
     def run(t, nt, lam):
