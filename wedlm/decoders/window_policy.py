@@ -219,6 +219,7 @@ class CostAwareWindow(WindowPolicy):
 
     def __init__(self, window: int, cost: CostCurve):
         self.window, self.cost = window, cost
+        self._costs: dict[int, float] = {}
         self.hits, self.trials = 0.0, 0.0   # decayed counts of agreeing drafts / checks
         self.backoff = FIRST_BACKOFF
         self.since_probe = 0
@@ -235,12 +236,40 @@ class CostAwareWindow(WindowPolicy):
         """Expected tokens per unit of cost if this forward carries `masks` masks: its AR token
         and checked drafts now, plus the masks-1 drafts they make, whose rows (what they add to
         a one-row forward when checked next) are charged now."""
+        return self._values(window, room, [masks])[0]
+
+    def _cost(self, rows: int) -> float:
+        """cost(rows), memoised: the policy asks it for every option at every forward."""
+        try:
+            return self._costs[rows]
+        except KeyError:
+            self._costs[rows] = cost = self.cost(rows)
+            return cost
+
+    def _values(self, window: list, room: int, options: list[int]) -> list[float]:
+        """`value` of each mask count in `options`, in one pass over the window (the rows of
+        `shape_window(window, m, room)` without building it: the policy runs every forward)."""
         a = self.acceptance
-        checked = leading_filled(window) - 1  # slot 0 is the AR token, exact
-        drafts = max(masks - 1, 0)
-        expected = 1 + sum(a ** i for i in range(1, checked + 1)) + sum(a ** i for i in range(1, drafts + 1))
-        later = self.cost(1 + drafts) - self.cost(1)  # what checking the drafts adds to a forward
-        return expected / (self.cost(len(shape_window(window, masks, room))) + later)
+        lead = leading_filled(window)
+        open_at = [i for i in range(lead, len(window)) if window[i] is None]  # masks after the run
+        powers = [1.0]  # powers[i] = a ** i, summed cumulatively below
+        for _ in range(max(lead - 1, max(options) - 1, 0)):
+            powers.append(powers[-1] * a)
+        sums = [0.0]    # sums[k] = a + a^2 + ... + a^k
+        for p in powers[1:]:
+            sums.append(sums[-1] + p)
+        now = 1 + sums[lead - 1] if lead else 1.0  # slot 0 is the AR token, exact
+        base, cap = self._cost(1), max(room, 1)
+        values = []
+        for m in options:
+            if m < len(open_at):  # up to the (m+1)-th mask, drafts after the m-th kept
+                rows = open_at[m]
+            else:
+                rows = len(window) + m - len(open_at)
+            drafts = max(m - 1, 0)
+            later = self._cost(1 + drafts) - base  # what checking the drafts adds to a forward
+            values.append((now + sums[drafts]) / (self._cost(min(rows, cap)) + later))
+        return values
 
     def masks(self, window: list, room: int) -> int:
         self.probing = False
@@ -251,7 +280,8 @@ class CostAwareWindow(WindowPolicy):
         if self.trials == 0 and drafts and None not in window:
             return self.window  # the first forward's drafts all stand in a run: keep the window
         options = [0] + list(range(2, self.window + 1))  # one mask drafts nothing (its slot gets the AR token)
-        best = max(options, key=lambda m: (self.value(window, m, room), -m))
+        values = self._values(window, room, options)
+        best = options[max(range(len(options)), key=lambda k: (values[k], -options[k]))]
         if best > 0:
             self.since_probe = 0
             return best
