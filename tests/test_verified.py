@@ -209,6 +209,25 @@ def test_cost_aware_window_keeps_w_where_drafts_agree_and_backs_off_where_they_f
     assert failing.backoff == 4
 
 
+def test_window_ceiling_bounds_a_decode_whose_drafts_all_agree():
+    """The bench's ceiling at W is the best case: on counting, where the bundled model's drafts
+    all agree, the full window reaches its forward count and costs no less than it charges."""
+    from wedlm.bench import window_ceiling
+    lm = load_model(str(BUNDLED_MODEL), device="cpu", dtype="float32")
+    prompt_ids = lm.encode("Count from 1 to 38:")
+    steps, result = run_steps(verified(lm, DecodeConfig(window=16, max_new_tokens=64), "full"), prompt_ids)
+    best = window_ceiling(len(result.token_ids), 16, TABLE)
+    assert all(s.verify.rejected_pos is None for s in steps)  # every draft agreed
+    assert [s.rows for s in steps] == best["rows"] and best["masks"] == 16  # the best case, forward by forward
+    paid = sum(TABLE(s.rows) for s in steps)
+    assert round((len(result.token_ids) - 1) * TABLE(1) / paid, 3) == best["ceiling_vs_ar"]
+    # with every draft agreeing, fewer masks per forward never pay on this cost curve
+    assert all(best["ceiling_vs_ar"] >= window_ceiling(64, w, TABLE)["ceiling_vs_ar"] for w in range(1, 16))
+    # no window policy beats AR steps by less than nothing: the bound never falls below 1x
+    assert window_ceiling(64, 1, TABLE)["ceiling_vs_ar"] == 1.0
+    assert window_ceiling(64, 16, TABLE)["steady_vs_ar"] == pytest.approx(16 * TABLE(1) / TABLE(32), abs=1e-3)
+
+
 def test_shape_window_keeps_the_leading_run_and_counts_masks():
     assert shape_window([5, 6, None, 7, None], 0, 10) == [5, 6]
     assert shape_window([5, 6, None, 7, None], 1, 10) == [5, 6, None, 7]

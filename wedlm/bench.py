@@ -36,17 +36,19 @@ SWEEP_DECODERS = ("streaming", "verified")  # the τ sweep: verified's text shou
 def run_generate(lm: LoadedModel, prompt_ids: list[int], max_new_tokens: int) -> dict:
     """transformers' own generate(): greedy, same stop ids, same budget."""
     ids = torch.tensor([prompt_ids], device=lm.device)
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     with torch.inference_mode():
         out = lm.model.generate(ids, max_new_tokens=max_new_tokens, do_sample=False,
                                 eos_token_id=list(lm.stop_ids),
                                 pad_token_id=lm.tokenizer.pad_token_id or lm.stop_ids[0])
     seconds = device_clock(lm.device) - t0
+    cpu_s = time.process_time() - cpu0
     tokens = out[0, len(prompt_ids):].tolist()
     forwards = max(len(tokens) - 1, 0)
     return {"token_ids": tokens, "forwards": forwards, "tokens_per_forward": len(tokens) / max(forwards, 1),
             "p_cache": 1.0, "rows_per_forward": 1.0, "decode_s": seconds, "prefill_s": 0.0,
             "tokens_per_s": len(tokens) / seconds if seconds else 0.0,
+            "tokens_per_cpu_s": len(tokens) / cpu_s if cpu_s > 0 else 0.0,
             "decode_tokens_per_s": len(tokens) / seconds if seconds else 0.0}  # prefill inside
 
 
@@ -64,7 +66,9 @@ def run_one(lm: LoadedModel, decoder: str, prompt_ids: list[int], config: Decode
         return run_generate(lm, prompt_ids, config.max_new_tokens)
     name, cfg = decoder_and_config(decoder, config)
     dec = make_decoder(name, lm, cfg)
+    cpu0 = time.process_time()
     forward_log = [(rec.rows, rec.forward_seconds) for rec in dec.steps(prompt_ids)]
+    cpu_s = time.process_time() - cpu0
     result = dec.result
     stats = result.stats()
     # rows per forward: what a forward costs (streaming carries W masks plus the tokens it commits)
@@ -72,6 +76,9 @@ def run_one(lm: LoadedModel, decoder: str, prompt_ids: list[int], config: Decode
     return {"token_ids": result.token_ids, "rows_per_forward": rows, "forward_log": forward_log,
             "forward_s": sum(sec for _, sec in forward_log),
             "decode_tokens_per_s": len(result.token_ids) / result.decode_s if result.decode_s else 0.0,
+            # CPU time of this process (prefill and decode): on a shared machine other work
+            # stretches wall time but not this, so it is the steadier yardstick of the two
+            "tokens_per_cpu_s": len(result.token_ids) / cpu_s if cpu_s > 0 else 0.0,
             **{k: v for k, v in stats.items() if k not in ("stop_reason", "rows_processed")}}
 
 
@@ -143,6 +150,56 @@ def ceilings(results: list[dict], summary: dict) -> dict:
     return out
 
 
+def best_case_forwards(tokens: int, masks: int) -> list[int]:
+    """Rows of each forward of a `verified` decode of `tokens` tokens carrying up to `masks`
+    masks per forward when every draft agrees. The first token comes from prefill (as in AR);
+    each forward checks the drafts the last one made (its masks but the first, whose slot the AR
+    token takes) and yields them plus the AR token; masks stop where the budget ends (as in the
+    decoder, whose window never reaches past max_new_tokens)."""
+    made, drafts, rows = 1, 0, []
+    while made < tokens:
+        m = max(0, min(masks, tokens - made - drafts))
+        rows.append(1 + drafts + m)
+        made += drafts + 1
+        drafts = max(m - 1, 0)
+    return rows
+
+
+def window_ceiling(tokens: int, window: int, cost) -> dict:
+    """An upper bound on what any window policy lets `verified` gain over AR decoding for a
+    decode of `tokens` tokens at window W, `cost(rows)` the measured forward cost: every draft
+    agrees and prefill is left out (it costs both the same); the best fixed mask count m <= W
+    (`best_case_forwards`), or AR steps (1×). AR pays tokens - 1 one-row forwards.
+    steady: the bound for long decodes, max over m <= W of m tokens per 2m-row forward."""
+    window = max(window, 1)
+    ar = (tokens - 1) * cost(1)
+    plans = {m: best_case_forwards(tokens, m) for m in range(2, window + 1)}
+    best = max(plans, key=lambda m: ar / sum(map(cost, plans[m])), default=None)
+    ceiling = ar / sum(map(cost, plans[best])) if best else 1.0
+    steady = max([m * cost(1) / cost(2 * m) for m in range(2, window + 1)], default=1.0)
+    rows = plans[best] if best and ceiling > 1 else [1] * (tokens - 1)
+    return {"tokens": tokens, "window": window, "masks": best if ceiling > 1 else 0,
+            "forwards": len(rows), "rows": rows, "tokens_per_forward": round(tokens / max(len(rows), 1), 3),
+            "ceiling_vs_ar": round(max(ceiling, 1.0), 3), "steady_vs_ar": round(max(steady, 1.0), 3)}
+
+
+def verified_ceilings(results: list[dict], forward: dict, window: int) -> dict:
+    """Per class: `window_ceiling` for verified's median output length, from this bench's own
+    forward cost table (monotone, interpolated between the row counts the decodes used)."""
+    from .decoders.window_policy import CostCurve
+    ms = {int(r): v for r, v in forward["ms_by_rows"].items()}
+    if 1 not in ms:
+        return {}
+    cost = CostCurve(ms, source="this bench's forwards")
+    out = {}
+    for cls in in_class_order({r["class"] for r in results}):
+        sel = [r for r in results if r["class"] == cls and r["decoder"] == "verified"]
+        if sel:
+            tokens = int(statistics.median(r["generated_tokens"] for r in sel))
+            out[cls] = window_ceiling(max(tokens, 2), window, cost)
+    return out
+
+
 def summarize(results: list[dict]) -> dict:
     """Per class and decoder: medians of TPF, tokens/s; speedups; agreement with the AR parent."""
     summary = {}
@@ -156,6 +213,7 @@ def summarize(results: list[dict]) -> dict:
                 "tokens_per_forward": round(statistics.mean(r["tokens_per_forward"] for r in sel), 3),
                 "min_tokens_per_forward": round(min(r["tokens_per_forward"] for r in sel), 3),
                 "tokens_per_s": round(statistics.mean(r["tokens_per_s"] for r in sel), 2),
+                "tokens_per_cpu_s": round(statistics.mean(r["tokens_per_cpu_s"] for r in sel), 2),
                 "p_cache": round(statistics.mean(r["p_cache"] for r in sel), 3),
                 "rows_per_forward": round(statistics.mean(r["rows_per_forward"] for r in sel), 1),
                 "exact_match": round(statistics.mean(r["exact_match"] for r in sel), 3),
@@ -166,6 +224,9 @@ def summarize(results: list[dict]) -> dict:
         for dec, stats in per.items():
             if "generate" in per and per["generate"]["tokens_per_s"]:
                 stats["speedup_vs_generate"] = round(stats["tokens_per_s"] / per["generate"]["tokens_per_s"], 2)
+            if "generate" in per and per["generate"]["tokens_per_cpu_s"]:
+                stats["cpu_speedup_vs_generate"] = round(
+                    stats["tokens_per_cpu_s"] / per["generate"]["tokens_per_cpu_s"], 2)
         if "streaming" in per and "block" in per and per["block"]["tokens_per_s"]:
             per["streaming"]["speedup_vs_block"] = round(
                 per["streaming"]["tokens_per_s"] / per["block"]["tokens_per_s"], 2)
@@ -204,7 +265,7 @@ def bench(lm: LoadedModel, ar_lm: LoadedModel | None, prompts: list[dict], repea
             rs = runs[(p["id"], dec, True)]
             med = {k: statistics.median(r[k] for r in rs)
                    for k in ("tokens_per_s", "decode_s", "prefill_s", "tokens_per_forward", "p_cache",
-                             "rows_per_forward", "decode_tokens_per_s")}
+                             "rows_per_forward", "decode_tokens_per_s", "tokens_per_cpu_s")}
             if dec != "generate":
                 med["forward_s"] = statistics.median(r["forward_s"] for r in rs)
             ids = rs[0]["token_ids"]
@@ -224,6 +285,7 @@ def bench(lm: LoadedModel, ar_lm: LoadedModel | None, prompts: list[dict], repea
               "summary": summary, "best_wedlm": best_wedlm(summary),
               "forward_cost": forward_cost({k: v for k, v in runs.items() if k[2]}),
               "ceiling": ceilings(results, summary)}
+    report["verified_ceiling"] = verified_ceilings(results, report["forward_cost"], config.window)
     if other_dtype_lm is not None:
         report["dtype_comparison"] = dtype_comparison(prompts, runs, other_dtype_lm)
     if sweep:
@@ -320,11 +382,14 @@ def markdown_table(report: dict) -> str:
     verified = {cls: per["verified"] for cls, per in report["summary"].items() if "verified" in per}
     if verified:
         lines += ["", "Verified (lossless, beyond the paper): its text should equal generate() on the same weights "
-                  "on every prompt; speedup is tokens/s over generate()'s; TPF: mean and lowest prompt.", "",
-                  "| class | speedup vs generate() | TPF (lowest) | rows/forward | exact match generate() |",
-                  "|---|---|---|---|---|"]
+                  "on every prompt; speedup is tokens/s over generate()'s (wall clock); in CPU time: tokens per "
+                  "CPU-second of this process over generate()'s (steadier on a shared machine); TPF: mean and "
+                  "lowest prompt.", "",
+                  "| class | speedup vs generate() | in CPU time | TPF (lowest) | rows/forward | exact match generate() |",
+                  "|---|---|---|---|---|---|"]
         for cls, v in verified.items():
             lines.append(f"| {cls} | {v.get('speedup_vs_generate', float('nan')):.2f}× | "
+                         f"{v.get('cpu_speedup_vs_generate', float('nan')):.2f}× | "
                          f"{v['tokens_per_forward']:.2f} ({v['min_tokens_per_forward']:.2f}) | "
                          f"{v['rows_per_forward']:.1f} | {v['exact_match_generate']:.2f} |")
     cost = report["forward_cost"]
@@ -345,6 +410,21 @@ def markdown_table(report: dict) -> str:
             lines.append(f"| {cls} | {dec} | {c['tokens_per_forward']:.2f} | {c['rows_per_forward']:.1f} | "
                          f"{c['cost_ratio']:.2f}× | {c['ceiling_vs_ar']:.2f}× | {c['measured_vs_ar']:.2f}× | "
                          f"{c['share_of_ceiling']:.2f} |")
+    vc = report.get("verified_ceiling", {})
+    if vc:
+        lines += ["", "Verified's ceiling at W, an upper bound for any window policy: every draft agrees, prefill "
+                  "left out, the best fixed mask count m <= W (each forward checks the last one's m - 1 drafts and "
+                  "yields them plus the AR token: m tokens for 2m rows), costs from the forward cost table above. "
+                  "Against AR decoding (generate() runs at AR's pace to within the noise); steady: the bound for long "
+                  "decodes, max over m of m / cost(2m).", "",
+                  "| class | tokens | W | best masks | forwards (rows) | TPF at best | ceiling vs AR | "
+                  "steady ceiling vs AR | verified measured vs AR |", "|---|---|---|---|---|---|---|---|---|"]
+        for cls, c in vc.items():
+            measured = report["ceiling"].get(cls, {}).get("verified", {}).get("measured_vs_ar", float("nan"))
+            shown = ", ".join(map(str, c["rows"])) if len(c["rows"]) <= 8 else f"{len(c['rows'])} forwards"
+            lines.append(f"| {cls} | {c['tokens']} | {c['window']} | {c['masks']} | {c['forwards']} ({shown}) | "
+                         f"{c['tokens_per_forward']:.2f} | {c['ceiling_vs_ar']:.2f}× | {c['steady_vs_ar']:.2f}× | "
+                         f"{measured:.2f}× |")
     if "dtype_comparison" in report:
         cmp = report["dtype_comparison"]
         native = "native bf16 units" if report.get("cpu_native_bf16") else "no native bf16 units: bf16 is emulated"
@@ -457,7 +537,7 @@ def main_bench(args) -> int:
         write_outputs(report, Path(args.out))
     if args.json:
         keys = ("device", "dtype", "results", "summary", "best_wedlm", "forward_cost", "ceiling",
-                "dtype_comparison", "tau_sweep", "tau_sweep_verified")
+                "verified_ceiling", "dtype_comparison", "tau_sweep", "tau_sweep_verified")
         print(json.dumps({k: report.get(k) for k in keys}, ensure_ascii=False))
     else:
         print(markdown_table(report))

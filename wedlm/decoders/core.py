@@ -22,6 +22,18 @@ from .adaptive import adaptive_width, initial_width
 from .records import DecodeResult, FilledSlot, MaskSlot, StepRecord
 
 
+def slot_record(logits: torch.Tensor, pos: int, token: int, k: int) -> FilledSlot:
+    """The record of `token` put at `pos` from these logits (1, V): its entropy and top-k
+    candidates from one log-softmax (the entropy is `selection.entropy`'s expression, so the
+    same value; the candidates' probabilities are its exp)."""
+    logp = torch.log_softmax(logits[0].to(torch.promote_types(logits.dtype, torch.float32)), dim=-1)
+    probs = logp.exp()
+    ent = -(probs * logp).sum()
+    top, ids = torch.topk(probs, min(k, probs.size(-1)))
+    return FilledSlot(pos=pos, token=token, entropy=ent.item(),
+                      candidates=[[i, round(q, 6)] for i, q in zip(ids.tolist(), top.tolist())])
+
+
 # Picks the token of each slot being filled: (logits (m, V), their logical positions) -> m ids.
 TokenChooser = Callable[[torch.Tensor, list[int]], list[int]]
 

@@ -31,8 +31,8 @@ import torch
 from ..config import ValidationError
 from ..loading import LoadedModel
 from ..reorder import leading_filled, physical_order
-from ..selection import entropy, filter_top_k, filter_top_p, top_candidates
-from .core import Resume, WindowDecoder, WindowForward
+from ..selection import filter_top_k, filter_top_p
+from .core import Resume, WindowDecoder, WindowForward, slot_record
 from .records import DecodeResult, FilledSlot, StepRecord, Verification
 from .reference import RecomputeForward
 from .streaming import CachedForward
@@ -106,14 +106,13 @@ class VerifiedDecoder(WindowDecoder):
 
     def _slot(self, logits: torch.Tensor, pos: int, token: int) -> FilledSlot:
         """A filled slot record for `token` chosen at `pos` from these logits (1, V)."""
-        probs, ids = top_candidates(logits, self.config.top_candidates)
-        return FilledSlot(pos=pos, token=int(token), entropy=entropy(logits).item(),
-                          candidates=[[i, round(q, 6)] for i, q in zip(ids[0].tolist(), probs[0].tolist())])
+        return slot_record(logits, pos, int(token), self.config.top_candidates)
 
-    def _ar_slot(self, logits: torch.Tensor, pos: int) -> FilledSlot:
-        """The AR token at `pos` from the previous row's logits (1, V)."""
+    def _ar_slot(self, logits: torch.Tensor, pos: int, greedy_token: int | None = None) -> FilledSlot:
+        """The AR token at `pos` from the previous row's logits (1, V) (greedy: its argmax,
+        passed in when the caller already has it)."""
         if self.greedy:
-            token = int(logits[0].argmax())
+            token = int(logits[0].argmax()) if greedy_token is None else greedy_token
         else:
             token = int(torch.multinomial(self._probs(logits)[0], 1, generator=self.generator))
         return self._slot(logits, pos, token)
@@ -132,13 +131,15 @@ class VerifiedDecoder(WindowDecoder):
         """Check the drafts window[1:n] against the AR rows lead (n, V). Returns (accepted, the
         AR token: for the first rejected slot, or after the run when all agree)."""
         n = lead.size(0)
+        if self.greedy:  # one argmax over the run, compared in Python (no per-row tensor ops)
+            best = lead.argmax(dim=-1).tolist()
+            for j in range(1, n):
+                if window[j] != best[j - 1]:
+                    return j - 1, self._slot(lead[j - 1:j], start + j, best[j - 1])
+            return n - 1, self._ar_slot(lead[n - 1:n], start + n, best[n - 1])
         for j in range(1, n):
             target, draft, pos = lead[j - 1:j], window[j], start + j
-            if self.greedy:
-                ar = int(target[0].argmax())
-                ok = draft == ar
-            else:
-                ok, ar = speculative_accept(draft, self._probs(target)[0], self._draft_q[pos], self.generator)
+            ok, ar = speculative_accept(draft, self._probs(target)[0], self._draft_q[pos], self.generator)
             if not ok:
                 return j - 1, self._slot(target, pos, ar)
         return n - 1, self._ar_slot(lead[n - 1:n], start + n)

@@ -14,13 +14,14 @@ exponential forgetting); cost(rows) is a curve measured on the running device (`
 With m = 0 the forward is one row: exactly an AR step. Where drafts fail the value picks 0 and
 the policy only probes (3 masks: two drafts) every `backoff` forwards, doubling the gap after
 each probe whose two drafts do not both agree (4, 8, ... 64) and resetting it when they do; where
-drafts succeed, a -> 1 and the whole window W pays.
+drafts succeed, a -> 1 and the whole window W pays. Drafting is chosen only when its value beats
+an AR step's by MARGIN (a few rows cost little more than one, so timing noise must not decide).
+Whatever it picks, the text is the same: a worse choice costs time, never a token.
 """
 from __future__ import annotations
 
 import json
 import os
-import statistics
 import time
 from bisect import bisect_left
 from pathlib import Path
@@ -38,6 +39,10 @@ FIRST_BACKOFF = 4        # forwards without masks before the first probe
 MAX_BACKOFF = 64
 FORGET = 0.8             # weight of older acceptance counts per observation
 PRIOR = (0.5, 1.0)       # (accepted, trials) before any draft was checked
+# Drafting is chosen only when its value beats an AR step's by this share: a few rows cost only
+# a little more than one (1.1-1.3x), so on a busy machine timing noise alone can make them look
+# free; where drafts agree (counting) drafting wins by far more than this.
+MARGIN = 0.1
 
 
 class CostCurve:
@@ -98,11 +103,13 @@ def isotonic(values: list[float]) -> list[float]:
     return [total / count for total, count in blocks for _ in range(int(count))]
 
 
-def measure_cost_curve(lm: LoadedModel, rows=MEASURED_ROWS, repeats: int = 5,
+def measure_cost_curve(lm: LoadedModel, rows=MEASURED_ROWS, repeats: int = 9,
                        prefix: int = 64) -> CostCurve:
     """Time window forwards of each row count over a `prefix`-token cache on this device,
-    sizes interleaved round by round (so a burst of load hits them alike), the median time per
-    size after one warm-up round, made non-decreasing (`isotonic`)."""
+    sizes interleaved round by round (so a burst of load hits them alike), the least time per
+    size after one warm-up round, made non-decreasing (`isotonic`). The least, not the median:
+    on a shared machine other work only ever adds time, and under heavy load a median drifts
+    with it (a flat curve makes drafting look free)."""
     prefix = max(1, min(prefix, lm.max_context - max(rows)))
     ids = [lm.mask_token_id] * prefix  # content does not change a forward's cost
     cache = DynamicCache(config=lm.model.config)
@@ -123,9 +130,9 @@ def measure_cost_curve(lm: LoadedModel, rows=MEASURED_ROWS, repeats: int = 5,
                 if k:  # the first round is a warm-up
                     times[r].append(time.perf_counter() - t0)
                 cache.crop(-r)
-    # the median time per size, made non-decreasing in rows
+    # the least time per size, made non-decreasing in rows
     sizes = sorted(times)
-    costs = isotonic([statistics.median(times[r]) for r in sizes])
+    costs = isotonic([min(times[r]) for r in sizes])
     return CostCurve(dict(zip(sizes, costs)),
                      source=f"measured on {lm.device} ({lm.dtype}, {torch.get_num_threads()} threads)")
 
@@ -219,6 +226,7 @@ class CostAwareWindow(WindowPolicy):
 
     def __init__(self, window: int, cost: CostCurve):
         self.window, self.cost = window, cost
+        self._costs: dict[int, float] = {}
         self.hits, self.trials = 0.0, 0.0   # decayed counts of agreeing drafts / checks
         self.backoff = FIRST_BACKOFF
         self.since_probe = 0
@@ -235,12 +243,40 @@ class CostAwareWindow(WindowPolicy):
         """Expected tokens per unit of cost if this forward carries `masks` masks: its AR token
         and checked drafts now, plus the masks-1 drafts they make, whose rows (what they add to
         a one-row forward when checked next) are charged now."""
+        return self._values(window, room, [masks])[0]
+
+    def _cost(self, rows: int) -> float:
+        """cost(rows), memoised: the policy asks it for every option at every forward."""
+        try:
+            return self._costs[rows]
+        except KeyError:
+            self._costs[rows] = cost = self.cost(rows)
+            return cost
+
+    def _values(self, window: list, room: int, options: list[int]) -> list[float]:
+        """`value` of each mask count in `options`, in one pass over the window (the rows of
+        `shape_window(window, m, room)` without building it: the policy runs every forward)."""
         a = self.acceptance
-        checked = leading_filled(window) - 1  # slot 0 is the AR token, exact
-        drafts = max(masks - 1, 0)
-        expected = 1 + sum(a ** i for i in range(1, checked + 1)) + sum(a ** i for i in range(1, drafts + 1))
-        later = self.cost(1 + drafts) - self.cost(1)  # what checking the drafts adds to a forward
-        return expected / (self.cost(len(shape_window(window, masks, room))) + later)
+        lead = leading_filled(window)
+        open_at = [i for i in range(lead, len(window)) if window[i] is None]  # masks after the run
+        powers = [1.0]  # powers[i] = a ** i, summed cumulatively below
+        for _ in range(max(lead - 1, max(options) - 1, 0)):
+            powers.append(powers[-1] * a)
+        sums = [0.0]    # sums[k] = a + a^2 + ... + a^k
+        for p in powers[1:]:
+            sums.append(sums[-1] + p)
+        now = 1 + sums[lead - 1] if lead else 1.0  # slot 0 is the AR token, exact
+        base, cap = self._cost(1), max(room, 1)
+        values = []
+        for m in options:
+            if m < len(open_at):  # up to the (m+1)-th mask, drafts after the m-th kept
+                rows = open_at[m]
+            else:
+                rows = len(window) + m - len(open_at)
+            drafts = max(m - 1, 0)
+            later = self._cost(1 + drafts) - base  # what checking the drafts adds to a forward
+            values.append((now + sums[drafts]) / (self._cost(min(rows, cap)) + later))
+        return values
 
     def masks(self, window: list, room: int) -> int:
         self.probing = False
@@ -251,7 +287,9 @@ class CostAwareWindow(WindowPolicy):
         if self.trials == 0 and drafts and None not in window:
             return self.window  # the first forward's drafts all stand in a run: keep the window
         options = [0] + list(range(2, self.window + 1))  # one mask drafts nothing (its slot gets the AR token)
-        best = max(options, key=lambda m: (self.value(window, m, room), -m))
+        values = self._values(window, room, options)
+        values[0] *= 1 + MARGIN  # drafting must beat an AR step clearly (the curve is noisy)
+        best = options[max(range(len(options)), key=lambda k: (values[k], -options[k]))]
         if best > 0:
             self.since_probe = 0
             return best
