@@ -10,7 +10,8 @@ API (stable: the Decode tab, the tour and the export use it)
       in one gr.HTML and update that gr.HTML when the trace changes (nothing else needs to).
       start: the step shown first (default: the last); live: a decode still running (only its
       newest step is drawn, the controls wait); keys: ←/→, Space, Home/End drive this stepper
-      while it is visible and no text box has focus.
+      while it is visible and no text box has focus; play_ms: one step every this many
+      milliseconds while playing; autoplay: play from `start` as soon as the bundle arrives.
   slot_html(key, view)
       An empty box where view `view` of stepper `key` appears; put it anywhere on the page (the
       same gr.HTML as the bundle or another, which then never changes). stepper.js fills it at
@@ -117,7 +118,8 @@ def draw(timeline: Timeline, views: Views = DECODE_VIEWS, *, live: bool = False)
 
 
 def bundle_html(timeline: Timeline | None, key: str, views: Views = DECODE_VIEWS, *, start: int | None = None,
-                live: bool = False, keys: bool = False, data: dict | None = None, link: str | None = None) -> str:
+                live: bool = False, keys: bool = False, data: dict | None = None, link: str | None = None,
+                play_ms: int = PLAY_MS, autoplay: bool = False) -> str:
     """The stepper `key` for `timeline` (see the module's docstring); `data`: draw()'s result
     when the caller cached it; `link`: a query string (e.g. "chapter=3") for a "Copy link to
     this step" button that copies the page's URL with it and step=K (app/links.py reads it)."""
@@ -136,8 +138,9 @@ def bundle_html(timeline: Timeline | None, key: str, views: Views = DECODE_VIEWS
     key_help = ('<div class="stepper-keys">Keys: ← → step · Space play/pause · Home/End first/last '
                 '(not while typing in a box)</div>' if keys else "")
     live_attr = ' data-live="1"' if live else ""
+    play_attr = ' data-autoplay="1"' if autoplay and not live else ""
     return (f'<div class="wedlm-stepper" lang="en" data-stepper="{escape(key)}" data-start="{start}"'
-            f' data-play-ms="{PLAY_MS}"{keys_attr}{live_attr}>'
+            f' data-play-ms="{int(play_ms)}"{keys_attr}{live_attr}{play_attr}>'
             f'<div class="stepper-controls" role="group" aria-label="step through the trace">'
             f'<button type="button" data-act="first" title="first step (Home)">« first</button>'
             f'<button type="button" data-act="prev" title="previous step (←)">◀ step</button>'
