@@ -12,7 +12,8 @@ with Playwright (in this process) at 1440×900 and measures:
   round trip);
 - requests to the server during 20 step / scrub / play / key actions;
 - the reordering animation's frames per second (requestAnimationFrame callbacks while it runs);
-- server CPU while --visitors pages each step once a second for --seconds: the CPU time (user +
+- server CPU with no page open for --seconds, then while --visitors pages each step once a second
+  for --seconds: the CPU time (user +
   system, every thread) of the server's process over the wall time, read from /proc/<pid>/stat.
   The window opens once every page has loaded and stepped once (page loads and their load
   events are not in it). The Playwright client's own CPU (this process) is reported beside it,
@@ -201,6 +202,14 @@ def thread_cpu_seconds(pid: int) -> dict[int, float]:
     return out
 
 
+def measure_idle(server_pid: int, seconds: float) -> dict:
+    """The server's CPU with no page open (the measures above closed theirs), over `seconds`."""
+    cpu0, t0 = cpu_seconds(server_pid), time.perf_counter()
+    time.sleep(seconds)
+    return {"idle_seconds": round(time.perf_counter() - t0, 1),
+            "idle_server_cpu_percent_of_one_core": round(100 * (cpu_seconds(server_pid) - cpu0) / (time.perf_counter() - t0), 2)}
+
+
 def measure_visitors(browser, url: str, server_pid: int, visitors: int, seconds: float) -> dict:
     """`visitors` pages open the Decode tab, then each steps once a second; once every page has
     stepped once, the server's CPU is read over `seconds`."""
@@ -215,20 +224,22 @@ def measure_visitors(browser, url: str, server_pid: int, visitors: int, seconds:
     origin = url.rstrip("/")
     for page in pages:
         page.on("request", lambda r: requests.append(r.url) if r.url.startswith(origin) else None)
-        page.evaluate("""() => { window.__steps = 0; setInterval(() => {
+        page.evaluate("""() => { window.stepTimes = []; setInterval(() => {
             const last = +document.querySelector('#stepper input[type=range]').max;
             const k = window.wedlmStepper.current('decode');
             document.querySelector('#stepper button[data-act=' + (k >= last ? 'first' : 'next') + ']').click();
-            window.__steps++; }, 1000); }""")
+            window.stepTimes.push(Date.now()); }, 1000); }""")
     for page in pages:
-        page.wait_for_function("() => window.__steps >= 1", timeout=60_000)
-    steps0 = sum(page.evaluate("() => window.__steps") for page in pages)
+        page.wait_for_function("() => window.stepTimes.length >= 1", timeout=60_000)
     requests.clear()
     threads0, cpu0, own0, t0 = thread_cpu_seconds(server_pid), cpu_seconds(server_pid), time.process_time(), time.perf_counter()
+    start_ms = time.time() * 1000
     time.sleep(seconds)  # the Playwright client idles (its event handling is its own CPU, not the server's)
     cpu, own, wall = cpu_seconds(server_pid) - cpu0, time.process_time() - own0, time.perf_counter() - t0
+    end_ms = time.time() * 1000
     threads = thread_cpu_seconds(server_pid)
-    steps = sum(page.evaluate("() => window.__steps") for page in pages) - steps0
+    steps = sum(page.evaluate("([a, b]) => window.stepTimes.filter(t => t >= a && t <= b).length", [start_ms, end_ms])
+                for page in pages)  # the steps taken inside the window (the pages share this clock)
     for page in pages:
         page.context.close()
     busy = sorted(((t - threads0.get(tid, 0.0), tid) for tid, t in threads.items()), reverse=True)
@@ -240,11 +251,13 @@ def measure_visitors(browser, url: str, server_pid: int, visitors: int, seconds:
 
 
 def write_doc(path: Path, out: dict, command: str) -> None:
+    from app.ui import PROGRESS_POLL_S as progress_poll, QUEUE_POLL_S as queue_poll
     goals = [("step click shows every view of the new step (median, in the page)", f"{out['step_ms_median']} ms", "≤ 50 ms"),
              ("the same with Playwright's round trip", f"{out['step_ms_median_with_playwright']} ms", "≤ 100 ms"),
              ("the page's main-thread CPU time per step click (median)",
               f"{out['step_main_thread_cpu_ms_median']} ms", ""),
              ("requests to the server during 20 step/scrub/play/key actions", str(out["requests_during_20_actions"]), "0"),
+             ("server CPU, no page open", f"{out['idle_server_cpu_percent_of_one_core']} % of one core", ""),
              (f"server CPU, {out['visitors']} visitors stepping once a second",
               f"{out['server_cpu_percent_of_one_core']} % of one core", "< 5 %"),
              ("requests from those visitors while stepping", str(out["visitor_requests"]), "0"),
@@ -276,7 +289,13 @@ the same window, not counted above; the server's busiest threads used
 
 Stepping runs in the page (app/views/stepper.py draws every view of every step once;
 app/static/stepper.js switches them): a step, a scrub, play and the keys send nothing to the
-server, so the visitors' CPU above is the server idling with {out['visitors']} pages open.
+server ({out['visitor_requests']} requests from {out['visitor_steps']} steps in the window), so the
+visitors' CPU above is the server idling with {out['visitors']} pages open: asyncio's loop, Gradio's
+queue and the pages' open connections. Most of a server's idle CPU was Gradio 6.31's queue looking
+for work every 1 ms while it has none (py-spy on an idle server: `start_processing` in
+gradio/queueing.py and its `asyncio.sleep(0.001)`, about 7-8 % of one core with no page open, in
+the one thread that runs asyncio's loop); app/ui.py has it look every {1000 * queue_poll:.0f} ms (an
+event starts at most that much later) and for progress every {1000 * progress_poll:.0f} ms.
 
 ```json
 {json.dumps(out, indent=2, ensure_ascii=False)}
@@ -312,6 +331,7 @@ def main() -> int:
             out["reorder_fps"] = None if fps is None else round(fps, 1)
             page.close()
             print(json.dumps(out, ensure_ascii=False), flush=True)  # the single-page figures
+            out |= measure_idle(server.pid, args.seconds)
             out |= measure_visitors(browser, url, server.pid, args.visitors, args.seconds)
             browser.close()
     finally:
