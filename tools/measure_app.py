@@ -13,8 +13,8 @@ with Playwright (in this process) at 1440×900 and measures:
 - requests to the server during 20 step / scrub / play / key actions;
 - the reordering animation's frames per second (requestAnimationFrame callbacks while it runs);
 - server CPU with no page open for --seconds, then while --visitors pages each step once a second
-  for --seconds: the CPU time (user +
-  system, every thread) of the server's process over the wall time, read from /proc/<pid>/stat.
+  for --seconds: the CPU time (user + system, every thread) of the server's process over the
+  wall time, read from /proc/<pid>/stat.
   The window opens once every page has loaded and stepped once (page loads and their load
   events are not in it). The Playwright client's own CPU (this process) is reported beside it,
   and the server's busiest threads.
