@@ -62,7 +62,7 @@ def test_reduced_motion_stops_every_animation(browser, app_url):  # noqa: F811
     context.close()
 
 
-@pytest.mark.parametrize("where", ["#stepper"] + [f"#chapter-{n}" for n in range(1, 6)])
+@pytest.mark.parametrize("where", ["#stepper"] + [f"#chapter-{n}" for n in range(1, 7)])
 def test_every_stepper_says_each_step_in_a_sentence_to_screen_readers(page, where):
     if where == "#stepper":
         page.get_by_role("tab", name="Decode").click()

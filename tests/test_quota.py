@@ -88,12 +88,8 @@ def test_the_tour_replays_and_recorded_examples_never_enter_the_gpu_door(app_dem
             f.fn(n)
         for f in handlers(app_demo, event="load", name="open_link"):
             f.fn(n)  # a link to chapter n
-    for f in handlers(app_demo, elem_id="tour6-tick"):  # chapter 6's recorded race, tick by tick
-        lanes = f.inputs[0].value
-        for tick in range(1, 40, 3):
-            f.fn(lanes, tick)
     # the recorded examples, picked and uploaded (a replay of a file); stepping, scrubbing and
-    # playing happen in the page (app/static/stepper.js, no request: tests/test_browser.py)
+    # playing happen in the page, in the tour too (app/static/stepper.js, no request: tests/test_browser.py)
     pick = handlers(app_demo, name="on_pick")[0]
     upload = handlers(app_demo, name="on_upload")[0]
     exports = handlers(app_demo, name="make_exports")[0]

@@ -601,6 +601,37 @@ def test_a_chapters_step_controls_move_every_view_and_the_words(browser, app_url
         page.close()
 
 
+def test_the_race_steps_in_the_page_and_a_live_race_plays_itself_out(browser, app_url, data):
+    """Chapter 6: a step sends nothing to the server and moves the lanes, the growth marker and the
+    words; a live race arrives as one bundle that plays once, every tick in order."""
+    page = open_page(browser, app_url, (1024, 768), "?chapter=6")
+    origin = app_url.rstrip("/")
+    try:
+        page.wait_for_selector("#tour-viz-6 .lane", state="visible", timeout=180_000)
+        wait_plots(page, 6)
+        tick = data.picks["race"]["tick"]   # forwards so far: the stepper shows step tick - 1
+        assert stepper_steps(page, 6) == {"stepper": tick - 1, "views": [tick - 1] * 3, "text": tick - 1,
+                                          "markers": [tick - 1]}
+        requests = []
+        page.on("request", lambda r: requests.append(r.url) if r.url.startswith(origin) else None)
+        page.click("#chapter-6 .wedlm-stepper button[data-act=next]")
+        page.wait_for_function("t => document.querySelector('#tour-text-6').innerText.includes('After ' + t + ' forwards')",
+                               arg=tick + 1)
+        assert stepper_steps(page, 6) == {"stepper": tick, "views": [tick] * 3, "text": tick, "markers": [tick]}
+        assert requests == []
+        page.evaluate("""() => { window.raceSteps = [];
+            document.addEventListener('wedlm-step', e => { if (e.detail.key === 'tour-6') window.raceSteps.push(e.detail.step); }); }""")
+        page.click("#tour-try-6")
+        page.wait_for_function("""() => { const s = document.querySelector('#chapter-6 .wedlm-stepper');
+            return s.dataset.autoplay && +s.dataset.step === +s.querySelector('input[type=range]').max; }""",
+                               timeout=120_000)
+        last = page.evaluate("() => +document.querySelector('#chapter-6 .wedlm-stepper input[type=range]').max")
+        assert page.evaluate("() => window.raceSteps") == list(range(last + 1))
+        assert f"After {last + 1} forwards" in page.inner_text("#tour-text-6")
+    finally:
+        page.close()
+
+
 def test_a_live_redecode_without_the_moment_shows_that_run(browser, app_url):
     """Chapter 2 at τ = 1000 fills every mask every step (the chapter's moment never happens):
     the chapter steps the live run, and its words say what that run did."""

@@ -3,7 +3,8 @@
 python -m tools.measure_app [--model PATH] [--max-new-tokens N] [--prompt TEXT] [--steps 20]
                             [--visitors 30] [--seconds 20] [--out docs/app-timings.md]
 
-Launches the app on loopback, drives Debian's chromium with Playwright at 1440×900 and measures:
+Starts the app (`python app.py`) in a process of its own on loopback, drives Debian's chromium
+with Playwright (in this process) at 1440×900 and measures:
 - live decode: seconds from clicking Run to the finished badge (after a warm-up decode);
 - step click: milliseconds from a "step ▶" click to the next painted frame with every view of
   the new step shown (narration on, a position followed by the highlight), median and max over
@@ -11,8 +12,12 @@ Launches the app on loopback, drives Debian's chromium with Playwright at 1440×
   round trip);
 - requests to the server during 20 step / scrub / play / key actions;
 - the reordering animation's frames per second (requestAnimationFrame callbacks while it runs);
-- server CPU while --visitors pages each step once a second for --seconds: this process's CPU
-  time (the server's threads; Playwright's client sleeps meanwhile) over the wall time.
+- server CPU with no page open for --seconds, then while --visitors pages each step once a second
+  for --seconds: the CPU time (user + system, every thread) of the server's process over the
+  wall time, read from /proc/<pid>/stat.
+  The window opens once every page has loaded and stepped once (page loads and their load
+  events are not in it). The Playwright client's own CPU (this process) is reported beside it,
+  and the server's busiest threads.
 Prints the figures as JSON and writes them, with the machine and the command, to --out.
 """
 from __future__ import annotations
@@ -21,9 +26,13 @@ import argparse
 import json
 import os
 import platform
+import socket
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 from wedlm.config import DEFAULTS
@@ -135,8 +144,75 @@ def count_requests(page, origin: str) -> int:
     return len(requests)
 
 
-def measure_visitors(browser, url: str, visitors: int, seconds: float) -> dict:
-    """`visitors` pages open the Decode tab, then each steps once a second for `seconds`."""
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(model: str | None, log) -> tuple[subprocess.Popen, str]:
+    """`python app.py` in its own process (offline), once it answers: (process, its URL)."""
+    port = free_port()
+    env = os.environ | {"GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1", "HF_HUB_DISABLE_TELEMETRY": "1"}
+    cmd = [sys.executable, str(REPO_ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port)]
+    proc = subprocess.Popen(cmd + (["--model", model] if model else []), cwd=REPO_ROOT, env=env,
+                            stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    deadline = time.monotonic() + 900  # the models load and warm before it serves (slow under load)
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            with urllib.request.urlopen(url, timeout=10) as reply:
+                if reply.status == 200:
+                    return proc, url
+        except OSError:
+            time.sleep(1)
+    stop_server(proc)
+    raise RuntimeError(f"the app did not answer at {url} (exit code {proc.returncode}); see {log.name}")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def _stat_cpu(stat: str) -> float:
+    """user + system CPU seconds from a /proc/.../stat line (fields 14 and 15; the name in
+    parentheses may hold spaces, so count from its closing parenthesis)."""
+    fields = stat.rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system, all threads) process `pid` has used so far."""
+    return _stat_cpu(Path(f"/proc/{pid}/stat").read_text())
+
+
+def thread_cpu_seconds(pid: int) -> dict[int, float]:
+    """CPU seconds per thread id of process `pid` (threads that ended meanwhile are left out)."""
+    out = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            out[int(task.name)] = _stat_cpu((task / "stat").read_text())
+        except (FileNotFoundError, ProcessLookupError):
+            pass
+    return out
+
+
+def measure_idle(server_pid: int, seconds: float) -> dict:
+    """The server's CPU with no page open (the measures above closed theirs), over `seconds`."""
+    cpu0, t0 = cpu_seconds(server_pid), time.perf_counter()
+    time.sleep(seconds)
+    return {"idle_seconds": round(time.perf_counter() - t0, 1),
+            "idle_server_cpu_percent_of_one_core": round(100 * (cpu_seconds(server_pid) - cpu0) / (time.perf_counter() - t0), 2)}
+
+
+def measure_visitors(browser, url: str, server_pid: int, visitors: int, seconds: float) -> dict:
+    """`visitors` pages open the Decode tab, then each steps once a second; once every page has
+    stepped once, the server's CPU is read over `seconds`."""
     pages, requests = [], []
     for _ in range(visitors):
         # a context each: like a visitor's own browser (Chromium keeps 6 connections per host
@@ -148,27 +224,40 @@ def measure_visitors(browser, url: str, visitors: int, seconds: float) -> dict:
     origin = url.rstrip("/")
     for page in pages:
         page.on("request", lambda r: requests.append(r.url) if r.url.startswith(origin) else None)
-        page.evaluate("""() => { window.__steps = 0; setInterval(() => {
+        page.evaluate("""() => { window.stepTimes = []; setInterval(() => {
             const last = +document.querySelector('#stepper input[type=range]').max;
             const k = window.wedlmStepper.current('decode');
             document.querySelector('#stepper button[data-act=' + (k >= last ? 'first' : 'next') + ']').click();
-            window.__steps++; }, 1000); }""")
-    cpu0, t0 = time.process_time(), time.perf_counter()
-    time.sleep(seconds)  # the Playwright client idles; this process's CPU is the server's
-    cpu, wall = time.process_time() - cpu0, time.perf_counter() - t0
-    steps = sum(page.evaluate("() => window.__steps") for page in pages)
+            window.stepTimes.push(Date.now()); }, 1000); }""")
+    for page in pages:
+        page.wait_for_function("() => window.stepTimes.length >= 1", timeout=60_000)
+    requests.clear()
+    threads0, cpu0, own0, t0 = thread_cpu_seconds(server_pid), cpu_seconds(server_pid), time.process_time(), time.perf_counter()
+    start_ms = time.time() * 1000
+    time.sleep(seconds)  # the Playwright client idles (its event handling is its own CPU, not the server's)
+    cpu, own, wall = cpu_seconds(server_pid) - cpu0, time.process_time() - own0, time.perf_counter() - t0
+    end_ms = time.time() * 1000
+    threads = thread_cpu_seconds(server_pid)
+    steps = sum(page.evaluate("([a, b]) => window.stepTimes.filter(t => t >= a && t <= b).length", [start_ms, end_ms])
+                for page in pages)  # the steps taken inside the window (the pages share this clock)
     for page in pages:
         page.context.close()
+    busy = sorted(((t - threads0.get(tid, 0.0), tid) for tid, t in threads.items()), reverse=True)
     return {"visitors": visitors, "visitor_seconds": round(wall, 1), "visitor_steps": steps,
-            "visitor_requests": len(requests), "server_cpu_percent_of_one_core": round(100 * cpu / wall, 2)}
+            "visitor_requests": len(requests), "server_cpu_percent_of_one_core": round(100 * cpu / wall, 2),
+            "server_threads": len(threads),
+            "server_busiest_threads_cpu_percent": [round(100 * c / wall, 2) for c, _ in busy[:5]],
+            "playwright_client_cpu_percent_of_one_core": round(100 * own / wall, 2)}
 
 
 def write_doc(path: Path, out: dict, command: str) -> None:
+    from app.ui import PROGRESS_POLL_S as progress_poll, QUEUE_POLL_S as queue_poll
     goals = [("step click shows every view of the new step (median, in the page)", f"{out['step_ms_median']} ms", "≤ 50 ms"),
              ("the same with Playwright's round trip", f"{out['step_ms_median_with_playwright']} ms", "≤ 100 ms"),
              ("the page's main-thread CPU time per step click (median)",
               f"{out['step_main_thread_cpu_ms_median']} ms", ""),
              ("requests to the server during 20 step/scrub/play/key actions", str(out["requests_during_20_actions"]), "0"),
+             ("server CPU, no page open", f"{out['idle_server_cpu_percent_of_one_core']} % of one core", ""),
              (f"server CPU, {out['visitors']} visitors stepping once a second",
               f"{out['server_cpu_percent_of_one_core']} % of one core", "< 5 %"),
              ("requests from those visitors while stepping", str(out["visitor_requests"]), "0"),
@@ -186,9 +275,27 @@ does not); {out['badge']}.
 |---|---|---|
 {rows}
 
+Which process each figure is for: the app runs as `python app.py` in a process of its own; the
+step clicks and the animation are timed in the browser's page (its main thread's CPU time from
+Chromium's own counter); the live decode is the wall time from the Run click to the badge; the
+server CPU is the server process's CPU time (user + system, all its
+{out['server_threads']} threads, from /proc/<pid>/stat) over {out['visitor_seconds']} s of wall time.
+That window opens once all {out['visitors']} pages have loaded the page, opened the Decode tab
+and stepped once: page loads (and the events a load runs) are not in it, the visitors' idle
+pages and their stepping are. The measuring process (the Playwright client that drives the
+{out['visitors']} pages) used {out['playwright_client_cpu_percent_of_one_core']} % of one core in
+the same window, not counted above; the server's busiest threads used
+{", ".join(f"{c} %" for c in out['server_busiest_threads_cpu_percent'])} of one core.
+
 Stepping runs in the page (app/views/stepper.py draws every view of every step once;
 app/static/stepper.js switches them): a step, a scrub, play and the keys send nothing to the
-server, so the visitors' CPU above is the server idling (Gradio's own bookkeeping).
+server ({out['visitor_requests']} requests from {out['visitor_steps']} steps in the window), so the
+visitors' CPU above is the server idling with {out['visitors']} pages open: asyncio's loop, Gradio's
+queue and the pages' open connections. Most of a server's idle CPU was Gradio 6.31's queue looking
+for work every 1 ms while it has none (py-spy on an idle server: `start_processing` in
+gradio/queueing.py and its `asyncio.sleep(0.001)`, about 7-8 % of one core with no page open, in
+the one thread that runs asyncio's loop); app/ui.py has it look every {1000 * queue_poll:.0f} ms (an
+event starts at most that much later) and for progress every {1000 * progress_poll:.0f} ms.
 
 ```json
 {json.dumps(out, indent=2, ensure_ascii=False)}
@@ -198,7 +305,6 @@ server, so the visitors' CPU above is the server idling (Gradio's own bookkeepin
 
 def main() -> int:
     from playwright.sync_api import sync_playwright
-    from app.ui import build_ui, launch
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=None)
@@ -209,9 +315,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--out", default=str(REPO_ROOT / "docs" / "app-timings.md"))
     args = parser.parse_args()
-    demo = build_ui(args.model)
-    launch(demo, prevent_thread_lock=True, server_name="127.0.0.1", quiet=True)
-    url = demo.local_url
+    log = tempfile.NamedTemporaryFile("w", prefix="measure-app-server-", suffix=".log", delete=False)
+    server, url = start_server(args.model, log)
     load = os.getloadavg()[0]
     try:
         with sync_playwright() as pw:
@@ -226,10 +331,13 @@ def main() -> int:
             out["reorder_fps"] = None if fps is None else round(fps, 1)
             page.close()
             print(json.dumps(out, ensure_ascii=False), flush=True)  # the single-page figures
-            out |= measure_visitors(browser, url, args.visitors, args.seconds)
+            out |= measure_idle(server.pid, args.seconds)
+            out |= measure_visitors(browser, url, server.pid, args.visitors, args.seconds)
             browser.close()
     finally:
-        demo.close()
+        stop_server(server)
+        log.close()
+    os.unlink(log.name)
     out["load_average"] = round(max(load, os.getloadavg()[0]), 1)
     print(json.dumps(out, ensure_ascii=False))
     command = "python -m tools.measure_app" + "".join(f" {a}" for a in sys.argv[1:])

@@ -5,6 +5,8 @@ Chinese texts, English model text is marked translate="no" (a prompt's name as <
 arithmetic question in “quotes”): it is what the model read, not words of the page."""
 
 MESSAGES = {
+    "ch6.summary": {"en": "After {forwards} forwards: AR has {ar} tokens, WeDLM {wedlm}.",
+                    "zh": "{forwards} 次前向计算后：AR 有 {ar} 个词元，WeDLM 有 {wedlm} 个。"},
     # ---------- chapter 6: the race against AR ----------
     "ch6.title": {"en": "6 · The race against AR", "zh": "6 · 与 AR 赛跑"},
     "ch6.p1": {
@@ -29,7 +31,6 @@ MESSAGES = {
               "（平均 {rows:.0f} 行），而 AR 的一次前向计算只处理一行，行数越多越费时间。（“赛跑”标签页里还有"
               "{block}，也就是 WeDLM 所改进的那种“停下来等”的老办法。）",
     },
-    "ch6.tick": {"en": "Forward passes so far", "zh": "已做的前向计算次数"},
     "ch6.try": {
         "en": "**Try it:** race both decoders live with another τ; the race then plays out one forward per tick.",
         "zh": "**试一试：**换一个 τ，让两个解码器现场赛跑；赛跑随后按每拍一次前向计算的节奏回放。",

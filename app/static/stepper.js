@@ -1,6 +1,6 @@
 // The client-side stepper (app/views/stepper.py draws the bundles): a trace's views are drawn
 // once on the server; this script switches between them in the page, with no request.
-//   <div class="wedlm-stepper" data-stepper=KEY data-start=K [data-keys] [data-live]>
+//   <div class="wedlm-stepper" data-stepper=KEY data-start=K [data-keys] [data-live] [data-autoplay]>
 //     controls (buttons data-act=first|prev|play|next|last, input[type=range]), .stepper-summary,
 //     a hidden div.wedlm-steps holding base64(gzip(JSON)) of the drawn views
 //   (a div, not a script element: Gradio's gr.HTML warns about scripts, and base64 is inert text)
@@ -142,6 +142,7 @@
     s.data = await unpack(text);
     if (steppers[key] !== s) return;   // a newer bundle arrived while this one unpacked
     show(key, Number(el.dataset.start));
+    if (el.dataset.autoplay) toggle(key);   // a fresh bundle that plays itself out (once)
   }
 
   function scan() {

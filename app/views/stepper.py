@@ -10,7 +10,8 @@ API (stable: the Decode tab, the tour and the export use it)
       in one gr.HTML and update that gr.HTML when the trace changes (nothing else needs to).
       start: the step shown first (default: the last); live: a decode still running (only its
       newest step is drawn, the controls wait); keys: ←/→, Space, Home/End drive this stepper
-      while it is visible and no text box has focus.
+      while it is visible and no text box has focus; play_ms: one step every this many
+      milliseconds while playing; autoplay: play from `start` as soon as the bundle arrives.
   slot_html(key, view)
       An empty box where view `view` of stepper `key` appears; put it anywhere on the page (the
       same gr.HTML as the bundle or another, which then never changes). stepper.js fills it at
@@ -131,7 +132,7 @@ def draw(timeline: Timeline, views: Views = DECODE_VIEWS, *, live: bool = False,
 
 def bundle_html(timeline: Timeline | None, key: str, views: Views = DECODE_VIEWS, *, start: int | None = None,
                 live: bool = False, keys: bool = False, data: dict | None = None, link: str | None = None,
-                lang: str = i18n.DEFAULT) -> str:
+                play_ms: int = PLAY_MS, autoplay: bool = False, lang: str = i18n.DEFAULT) -> str:
     """The stepper `key` for `timeline` (see the module's docstring); `data`: draw()'s result
     when the caller cached it; `link`: a query string (e.g. "chapter=3") for a "Copy link to
     this step" button that copies the page's URL with it and step=K (app/links.py reads it)."""
@@ -144,18 +145,19 @@ def bundle_html(timeline: Timeline | None, key: str, views: Views = DECODE_VIEWS
     start = last if start is None else max(data["first"], min(int(start), last))
     note = ""
     if data["capped"]:
-        note = (f'<div class="stepper-note">' + tr("views.stepper.capped", total=data["total"], count=data["count"],
+        note = ('<div class="stepper-note">' + tr("views.stepper.capped", total=data["total"], count=data["count"],
                                                    max_steps=MAX_STEPS, mb=MAX_BUNDLE_BYTES // 1_000_000) + '</div>')
     keys_attr = ' data-keys="1"' if keys else ""
     key_help = f'<div class="stepper-keys">{tr("views.stepper.keys")}</div>' if keys else ""
     live_attr = ' data-live="1"' if live else ""
+    play_attr = ' data-autoplay="1"' if autoplay and not live else ""
     buttons = "".join(f'<button type="button" data-act="{act}" title="{tr(f"views.stepper.{act}_title")}">'
                       f'{tr("views.js.play" if act == "play" else f"views.stepper.{act}")}</button>'
                       for act in ("first", "prev", "play", "next", "last"))
     slider = (f'<input type="range" min="{data["first"]}" max="{last}" value="{start}" '
               f'aria-label="{tr("views.stepper.step")}"> <output class="stepper-label">{start}</output>')
     return (f'<div class="wedlm-stepper" lang="{i18n.HTML_LANG.get(lang, lang)}" data-stepper="{escape(key)}" '
-            f'data-start="{start}" data-play-ms="{PLAY_MS}"{keys_attr}{live_attr}>'
+            f'data-start="{start}" data-play-ms="{int(play_ms)}"{keys_attr}{live_attr}{play_attr}>'
             f'<div class="stepper-controls" role="group" aria-label="{tr("views.stepper.group")}">{buttons}'
             f'<label class="stepper-range">{tr("views.stepper.range", input=slider, last=data["total"] - 1)}'
             f'</label></div>{key_help}{note}'

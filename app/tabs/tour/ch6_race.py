@@ -2,22 +2,21 @@
 and a live race that plays out forward by forward."""
 from __future__ import annotations
 
-import time
-
 import gradio as gr
 
 from ... import i18n
 from ...serving import gpu
 from ...serving.context import make_config
-from ...views import lanes as race, palette
+from ...views import lanes as race, palette, stepper
 from ...views.timeline import Timeline
 from . import figs
 from .data import TOUR_PROMPTS
-from .frame import ar_and_streaming, body, pool, try_box
+from .frame import ar_and_streaming, body, pool, slot, try_box
 from .words import colour, narration, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch6.title")
 PLAY_TICK_S = 0.15   # a live race replays one forward per this many seconds
+KEY = "tour-6"
 
 
 def title(lang: str = i18n.DEFAULT) -> str:
@@ -46,45 +45,43 @@ def view(timelines: dict[str, Timeline], tick: int, playing: bool = False, lang:
     return text, lanes, growth
 
 
+def race_bundle(timelines: dict[str, Timeline], tick: int, autoplay: bool = False, lang: str = i18n.DEFAULT) -> str:
+    """The race at every tick drawn once, stepped in the page (step k: k + 1 forwards so far)."""
+    longest = max(timelines.values(), key=lambda t: t.num_steps)
+    frames = [view(timelines, k + 1, lang=lang) for k in range(longest.num_steps)]
+    views = stepper.Views(step={name: (lambda _, k, i=i: frames[k][i]) for i, name in enumerate(("text", "lanes", "growth"))})
+    data = stepper.draw(longest, views)
+    data["summaries"] = [i18n.text(lang, "ch6.summary", forwards=k + 1, ar=race.tokens_after(timelines["ar"], k + 1),
+                                   wedlm=race.tokens_after(timelines["streaming"], k + 1)) for k in range(data["count"])]
+    return stepper.bundle_html(longest, KEY, data=data, start=tick - 1, link="chapter=6",
+                               play_ms=int(PLAY_TICK_S * 1000), autoplay=autoplay, lang=lang)
+
+
 def build(ctx, data, lang: str = i18n.DEFAULT):
     tr = i18n.Texts(lang)
     pick = data.picks["race"]
     timelines = {"ar": data.timelines[pick["ar"]], "streaming": data.timelines[pick["streaming"]]}
-    text, lanes, growth = view(timelines, pick["tick"], lang=lang)
-    longest = max(len(t.trace.steps) for t in timelines.values())
-    state = gr.State(timelines)
     with body(6) as (views, words):
         with views:
-            v_lanes = gr.HTML(lanes, elem_id="tour-viz-6", elem_classes=["tour-viz"])
-            tick = gr.Slider(1, longest, value=pick["tick"], step=1, label=tr("ch6.tick"),
-                             elem_id="tour6-tick")
-            v_growth = gr.HTML(growth)
+            steps = gr.HTML(race_bundle(timelines, pick["tick"], lang=lang), elem_id="tour-stepper-6", js_on_load=None)
+            slot(KEY, "lanes", "tour-viz-6", elem_classes=["tour-viz"])
+            slot(KEY, "growth")
         with words:
-            v_text = gr.HTML(text, elem_id="tour-text-6")
+            slot(KEY, "text", "tour-text-6")
             with try_box():
                 gr.Markdown(tr("ch6.try"))
                 from .. import knobs
                 tau, no_tau = knobs.tau(elem_id="tour6-tau", lang=lang)
                 btn = gr.Button(tr("ch6.button"), elem_id="tour-try-6")
 
-    tick.release(lambda t, k: view(t, k, lang=lang), [state, tick], [v_text, v_lanes, v_growth], api_name=False,
-                 show_progress="hidden", queue=False)
-
     def run(t, nt):
+        """Both decoders live, then the race replayed one forward per tick in the page."""
         prompt, _, max_new = TOUR_PROMPTS[pick["streaming"]]
         config = make_config(threshold=t, no_threshold=nt, max_new_tokens=max_new)
         work = gpu.Work.of(config.max_new_tokens, config.window, ["ar", "streaming"], ctx.limits)
         traces = gpu.run_on_gpu(ar_and_streaming, ctx.models.wedlm, ctx.models.ar, prompt, config,
                                 work.time_limit_s, work=work)
-        return {name: Timeline(t) for name, t in traces.items()}
+        return race_bundle({name: Timeline(t) for name, t in traces.items()}, 1, autoplay=True, lang=lang)
 
-    def play(live):
-        """The finished race replayed one forward per tick (no forwards run: outside the pool)."""
-        top = max(x.num_steps for x in live.values())
-        for k in range(1, top + 1):
-            yield [gr.Slider(1, top, value=k, step=1)] + list(view(live, k, playing=k < top, lang=lang))
-            if k < top:
-                time.sleep(PLAY_TICK_S)
-
-    btn.click(run, [tau, no_tau], [state], api_name=i18n.api_name("tour_race", lang), show_progress="minimal", **pool(ctx)).then(
-        play, [state], [tick, v_text, v_lanes, v_growth], api_name=False, show_progress="hidden")
+    btn.click(run, [tau, no_tau], [steps], api_name=i18n.api_name("tour_race", lang), show_progress="minimal",
+              **pool(ctx))
