@@ -446,7 +446,11 @@ COLOUR_BY_JS = "(mode) => { window.wedlmStepper && window.wedlmStepper.colourBy(
 
 def wire(ui: DecodeTab, ctx: Context, demo: gr.Blocks, lang: str = i18n.DEFAULT) -> None:
     user_traces = UserTraces()
-    bind = functools.partial
+    def bind(fn, *args, **kwargs):
+        """functools.partial keeping the handler's name (what logs and the tests find it by)."""
+        bound = functools.partial(fn, *args, **kwargs)
+        bound.__name__ = fn.__name__
+        return bound
     trace_views = ui.trace_views()
 
     # Handlers that take the gr.Request get a plain function each (Gradio finds the request by
