@@ -13,7 +13,7 @@ from app.tabs import tour
 from app.tabs.tour import ch1_ar, ch2_fill_rule, ch3_reordering, ch4_commit, ch5_stall, figs, glossary, present
 from app.tabs.tour.frame import drawn
 from app.views import render, script_words
-from i18n_check import english_left as latin_left
+from i18n_check import english_left as latin_left, figure_words
 from test_browser import browser  # noqa: F401 (the headless Chromium fixture)
 
 PICKS = {1: "ar", 2: "fill_rule", 3: "reorder", 4: "commit", 5: "stall"}
@@ -23,20 +23,6 @@ GLOSSARY_NAMES = ("forward_ratio",)   # a reported number's name, as the Race ta
 
 def english_left(html: str) -> list[str]:
     return latin_left(html, names=GLOSSARY_NAMES)
-
-
-def figure_words(fig) -> str:
-    """A Plotly figure's visible words: title, axis titles, legend names, text on markers, hover
-    templates (their %{placeholders} and <extra> boxes left out)."""
-    lay = fig.layout
-    words = [lay.title.text or ""] + [getattr(lay, a).title.text or "" for a in ("xaxis", "yaxis", "yaxis2")
-                                      if getattr(lay, a, None) is not None and getattr(lay, a).title]
-    for trace in fig.data:
-        words.append(getattr(trace, "name", None) or "")
-        if "text" in (getattr(trace, "mode", None) or ""):
-            words += [str(t) for t in (trace.text or ())]
-        words.append(re.sub(r"%\{[^}]*\}|<extra>.*?</extra>", " ", getattr(trace, "hovertemplate", None) or ""))
-    return "\n".join(words)
 
 
 @pytest.fixture(scope="module")

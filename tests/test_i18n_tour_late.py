@@ -12,7 +12,7 @@ from app import i18n
 from app.tabs import tour
 from app.tabs.tour import ch6_race, ch7_entropy, ch8_tau, ch9_training, ch10_verified
 from app.tabs.tour.frame import drawn
-from i18n_check import english_left
+from i18n_check import english_left, figure_words
 from test_browser import browser  # noqa: F401 (the headless Chromium fixture)
 
 LATE = {6: ch6_race, 7: ch7_entropy, 8: ch8_tau, 9: ch9_training, 10: ch10_verified}
@@ -35,21 +35,6 @@ def late_views(data, lang: str) -> dict[int, tuple]:
             8: ch8_tau.view(data.tau_sweep, lang=lang),
             9: ch9_training.view(pattern, 8, source, lang=lang),
             10: ch10_verified.view(*data.at("verified"), lang=lang)}
-
-
-def figure_words(fig) -> str:
-    """A Plotly figure's visible words: title, axis titles, annotations, legend names, text on
-    markers, hover templates (their %{placeholders} and <extra> boxes left out)."""
-    lay = fig.layout
-    words = [lay.title.text or ""] + [a.text or "" for a in (lay.annotations or ())]
-    words += [getattr(lay, a).title.text or "" for a in ("xaxis", "yaxis", "yaxis2")
-              if getattr(lay, a, None) is not None and getattr(lay, a).title]
-    for trace in fig.data:
-        words.append(getattr(trace, "name", None) or "")
-        if "text" in (getattr(trace, "mode", None) or ""):
-            words += [str(t) for t in (trace.text or ())]
-        words.append(re.sub(r"%\{[^}]*\}|<extra>.*?</extra>", " ", getattr(trace, "hovertemplate", None) or ""))
-    return "\n".join(words)
 
 
 def plain(html: str) -> str:
