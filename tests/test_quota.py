@@ -168,6 +168,24 @@ def test_only_spaces_refusals_are_reworded():
     assert gpu.plain_words(illegal) is illegal
 
 
+def test_gpu_refusals_read_in_the_page_language():
+    """On /zh the same refusal arrives in Chinese, whole (an event's in_language reframes it),
+    naming the recorded example; an English page keeps the English words."""
+    import gradio as gr
+
+    from app.serving import errors, gpu
+    from tests.i18n_check import english_left
+    for title, zh_title in (("ZeroGPU quota exceeded", "GPU 配额已用完"), ("ZeroGPU queue timeout", "没有空闲的 GPU")):
+        refusal = gpu.plain_words(gr.Error("spaces' words", title=title))
+        assert errors.reframed(refusal, "en") is refusal
+        with pytest.raises(gr.Error) as info:
+            with errors.worded(kinds=(), lang="zh"):
+                raise refusal
+        zh = info.value
+        assert zh.title == zh_title and gpu.RECORDED_EXAMPLE in zh.message
+        assert not english_left(zh.message.replace(gpu.RECORDED_EXAMPLE, ""), names=("Space",), plain=True), zh.message
+
+
 def test_a_link_to_a_recorded_example_spends_no_gpu_time(app_demo, door):
     """Opening ?tab=decode&example=...&step=K restores the recorded trace at its step (app/links.py)
     with no decode: the page-load events and the chained run_link stay out of the GPU door."""

@@ -226,6 +226,25 @@ def test_window_ceiling_bounds_a_decode_whose_drafts_all_agree():
     # no window policy beats AR steps by less than nothing: the bound never falls below 1x
     assert window_ceiling(64, 1, TABLE)["ceiling_vs_ar"] == 1.0
     assert window_ceiling(64, 16, TABLE)["steady_vs_ar"] == pytest.approx(16 * TABLE(1) / TABLE(32), abs=1e-3)
+    # against generate(): its measured time per token over what the plan's forwards cost
+    vs_gen = window_ceiling(len(result.token_ids), 16, TABLE, generate_s_per_token=1.5 * TABLE(1))
+    assert vs_gen["ceiling_vs_generate"] == pytest.approx(len(result.token_ids) * 1.5 * TABLE(1) / paid, abs=1e-3)
+    assert vs_gen["steady_vs_generate"] == pytest.approx(16 * 1.5 * TABLE(1) / TABLE(32), abs=1e-3)
+    # where drafting never pays, AR steps bound it: generate()'s pace over one row's cost
+    assert window_ceiling(64, 1, TABLE, 1.5 * TABLE(1))["steady_vs_generate"] == pytest.approx(1.5)
+
+
+def test_the_bench_ceiling_curve_weighs_row_counts_by_their_forwards():
+    """Three lucky forwards at 26 rows must not pull the hundreds at 16 and 24 rows below what
+    they cost (a plain running minimum did, and lifted the ceiling past what decodes reach)."""
+    from wedlm.bench import forward_cost_curve
+    table = {"ms_by_rows": {"1": 6.0, "16": 10.0, "24": 11.0, "26": 8.0, "32": 12.0},
+             "forwards_by_rows": {"1": 900, "16": 400, "24": 300, "26": 3, "32": 100}}
+    curve = forward_cost_curve(table)
+    assert curve.costs == sorted(curve.costs)
+    assert curve(16) == pytest.approx(10.0) and curve(24) > 10.9 and curve(32) == pytest.approx(12.0)
+    assert forward_cost_curve({"ms_by_rows": {"4": 2.0}}) is None  # no 1-row cost: no ceiling
+    assert isotonic([1.0, 5.0, 2.0], weights=[1, 1, 3]) == pytest.approx([1.0, 2.75, 2.75])
 
 
 def test_shape_window_keeps_the_leading_run_and_counts_masks():

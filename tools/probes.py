@@ -72,6 +72,9 @@ class Server:
             raise SystemExit("app.py did not start in 300 s")
         config = json.loads(urllib.request.urlopen(self.url + "/config", timeout=30).read())
         self.fn = {d["api_name"]: d["id"] for d in config["dependencies"] if d.get("api_name")}
+        # the export (no API name): the event whose output is the export's file list
+        files = next(c["id"] for c in config["components"] if c.get("props", {}).get("elem_id") == "export-files")
+        self.export_fn = next(d["id"] for d in config["dependencies"] if d.get("outputs") == [files])
 
     def rss_mb(self) -> float:
         for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
@@ -307,20 +310,25 @@ def probe_errors(server: Server) -> dict:
                                                  '{"data": ["Count:", "streaming", 1e400, 0.4, 0.02, 0, 16, 0]}'),
         "race with too few arguments": call(server, "race", '{"data": ["Count:", 16]}'),
     }
-    session = uuid.uuid4().hex[:10]  # show_step with NaN in a live session (a trace loaded)
+    # A NaN step in a live session (a trace loaded). Stepping happens in the page; the step
+    # reaches the server only with the events that start from it: the export is one.
+    session = uuid.uuid4().hex[:10]
     trace_name = sorted(p.name for p in (ROOT / "assets" / "traces").glob("*.json"))[0]
     join(server, "load_example_1", [trace_name, "state"], session)
     stream = open_stream(server, session, "process_completed")
     stream.close()
-    body = json.dumps({"data": [None, float("nan"), "state"], "fn_index": server.fn["show_step"],
-                       "session_hash": session})
-    req = urllib.request.Request(f"{server.url}/gradio_api/run/predict", data=body.encode(),
-                                 headers={"Content-Type": "application/json"})
-    try:
-        reply = json.loads(urllib.request.urlopen(req, timeout=30).read())
-        out["show_step with NaN in a live session"] = ("complete", reply.get("error", reply.get("data", ""))[:1])
-    except urllib.error.HTTPError as err:
-        out["show_step with NaN in a live session"] = ("error", json.loads(err.read()).get("error"))
+    body = json.dumps({"data": [None, float("nan")], "fn_index": server.export_fn, "session_hash": session,
+                       "event_data": None, "trigger_id": None})
+    urllib.request.urlopen(urllib.request.Request(f"{server.url}/gradio_api/queue/join", data=body.encode(),
+                                                  headers={"Content-Type": "application/json"}), timeout=30).read()
+    message = None
+    for line in urllib.request.urlopen(f"{server.url}/gradio_api/queue/data?session_hash={session}", timeout=60):
+        if b"process_completed" in line:
+            reply = json.loads(line.decode().split(":", 1)[1])
+            message = (reply.get("output") or {}).get("error")
+            out["export with a NaN step in a live session"] = (
+                "error" if reply.get("success") is False else "complete", message)
+            break
     return {name: {"event": event, "message": data} for name, (event, data) in out.items()}
 
 

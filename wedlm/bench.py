@@ -165,12 +165,15 @@ def best_case_forwards(tokens: int, masks: int) -> list[int]:
     return rows
 
 
-def window_ceiling(tokens: int, window: int, cost) -> dict:
+def window_ceiling(tokens: int, window: int, cost, generate_s_per_token: float | None = None) -> dict:
     """An upper bound on what any window policy lets `verified` gain over AR decoding for a
     decode of `tokens` tokens at window W, `cost(rows)` the measured forward cost: every draft
     agrees and prefill is left out (it costs both the same); the best fixed mask count m <= W
     (`best_case_forwards`), or AR steps (1×). AR pays tokens - 1 one-row forwards.
-    steady: the bound for long decodes, max over m <= W of m tokens per 2m-row forward."""
+    steady: the bound for long decodes, max over m <= W of m tokens per 2m-row forward.
+    With generate()'s measured seconds per token (its prefill and overhead inside), the same
+    bounds against generate(): verified's prefill and work outside the forward are left out,
+    so they stay upper bounds."""
     window = max(window, 1)
     ar = (tokens - 1) * cost(1)
     plans = {m: best_case_forwards(tokens, m) for m in range(2, window + 1)}
@@ -178,25 +181,48 @@ def window_ceiling(tokens: int, window: int, cost) -> dict:
     ceiling = ar / sum(map(cost, plans[best])) if best else 1.0
     steady = max([m * cost(1) / cost(2 * m) for m in range(2, window + 1)], default=1.0)
     rows = plans[best] if best and ceiling > 1 else [1] * (tokens - 1)
-    return {"tokens": tokens, "window": window, "masks": best if ceiling > 1 else 0,
-            "forwards": len(rows), "rows": rows, "tokens_per_forward": round(tokens / max(len(rows), 1), 3),
-            "ceiling_vs_ar": round(max(ceiling, 1.0), 3), "steady_vs_ar": round(max(steady, 1.0), 3)}
+    out = {"tokens": tokens, "window": window, "masks": best if ceiling > 1 else 0,
+           "forwards": len(rows), "rows": rows, "tokens_per_forward": round(tokens / max(len(rows), 1), 3),
+           "ceiling_vs_ar": round(max(ceiling, 1.0), 3), "steady_vs_ar": round(max(steady, 1.0), 3)}
+    if generate_s_per_token:
+        plan_s = sum(map(cost, rows))
+        out["ceiling_vs_generate"] = round(tokens * generate_s_per_token / plan_s, 3)
+        # m = 0 is an AR step: one token per one-row forward
+        out["steady_vs_generate"] = round(max([generate_s_per_token / cost(1)] + [
+            m * generate_s_per_token / cost(2 * m) for m in range(2, window + 1)]), 3)
+    return out
+
+
+def forward_cost_curve(forward: dict):
+    """The bench's forward cost table (median ms per row count) as a monotone curve: weighted
+    isotonic regression by how many forwards each row count had, so a row count seen in three
+    lucky forwards cannot pull every smaller count below what hundreds of forwards cost."""
+    from .decoders.window_policy import CostCurve, isotonic
+    ms = {int(r): v for r, v in forward["ms_by_rows"].items()}
+    if 1 not in ms:
+        return None
+    rows = sorted(ms)
+    counts = forward.get("forwards_by_rows", {})
+    weights = [counts.get(str(r), 1) for r in rows]
+    return CostCurve(dict(zip(rows, isotonic([ms[r] for r in rows], weights))),
+                     source="this bench's forwards (isotonic, weighted by forwards)")
 
 
 def verified_ceilings(results: list[dict], forward: dict, window: int) -> dict:
     """Per class: `window_ceiling` for verified's median output length, from this bench's own
-    forward cost table (monotone, interpolated between the row counts the decodes used)."""
-    from .decoders.window_policy import CostCurve
-    ms = {int(r): v for r, v in forward["ms_by_rows"].items()}
-    if 1 not in ms:
+    forward cost table (`forward_cost_curve`), against AR and against generate()'s measured pace."""
+    cost = forward_cost_curve(forward)
+    if cost is None:
         return {}
-    cost = CostCurve(ms, source="this bench's forwards")
     out = {}
     for cls in in_class_order({r["class"] for r in results}):
         sel = [r for r in results if r["class"] == cls and r["decoder"] == "verified"]
+        gen = [r for r in results if r["class"] == cls and r["decoder"] == "generate" and r["generated_tokens"]]
         if sel:
             tokens = int(statistics.median(r["generated_tokens"] for r in sel))
-            out[cls] = window_ceiling(max(tokens, 2), window, cost)
+            # generate()'s ms per token (cost is in ms): its whole decode over its tokens
+            per_token = statistics.median(r["decode_s"] * 1000 / r["generated_tokens"] for r in gen) if gen else None
+            out[cls] = window_ceiling(max(tokens, 2), window, cost, per_token)
     return out
 
 
@@ -414,17 +440,22 @@ def markdown_table(report: dict) -> str:
     if vc:
         lines += ["", "Verified's ceiling at W, an upper bound for any window policy: every draft agrees, prefill "
                   "left out, the best fixed mask count m <= W (each forward checks the last one's m - 1 drafts and "
-                  "yields them plus the AR token: m tokens for 2m rows), costs from the forward cost table above. "
-                  "Against AR decoding (generate() runs at AR's pace to within the noise); steady: the bound for long "
-                  "decodes, max over m of m / cost(2m).", "",
+                  "yields them plus the AR token: m tokens for 2m rows), costs from the forward cost table above "
+                  "made non-decreasing (isotonic, weighted by forwards). Against AR decoding, and against "
+                  "generate()'s measured time per token (its prefill and overhead inside; verified's left out); "
+                  "steady: the bound for long decodes, max over m of m tokens per 2m-row forward.", "",
                   "| class | tokens | W | best masks | forwards (rows) | TPF at best | ceiling vs AR | "
-                  "steady ceiling vs AR | verified measured vs AR |", "|---|---|---|---|---|---|---|---|---|"]
+                  "steady ceiling vs AR | ceiling vs generate() | steady vs generate() | "
+                  "verified measured vs AR | verified measured vs generate() |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|"]
         for cls, c in vc.items():
             measured = report["ceiling"].get(cls, {}).get("verified", {}).get("measured_vs_ar", float("nan"))
+            vs_gen = report["summary"].get(cls, {}).get("verified", {}).get("speedup_vs_generate", float("nan"))
             shown = ", ".join(map(str, c["rows"])) if len(c["rows"]) <= 8 else f"{len(c['rows'])} forwards"
             lines.append(f"| {cls} | {c['tokens']} | {c['window']} | {c['masks']} | {c['forwards']} ({shown}) | "
                          f"{c['tokens_per_forward']:.2f} | {c['ceiling_vs_ar']:.2f}× | {c['steady_vs_ar']:.2f}× | "
-                         f"{measured:.2f}× |")
+                         f"{c.get('ceiling_vs_generate', float('nan')):.2f}× | "
+                         f"{c.get('steady_vs_generate', float('nan')):.2f}× | {measured:.2f}× | {vs_gen:.2f}× |")
     if "dtype_comparison" in report:
         cmp = report["dtype_comparison"]
         native = "native bf16 units" if report.get("cpu_native_bf16") else "no native bf16 units: bf16 is emulated"

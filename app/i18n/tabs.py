@@ -311,4 +311,22 @@ explorer shows.""",
 
     # -- the page's frame around an error (app/serving/errors.py) -------------------------------------
     "error.framed": {"en": "{message}", "zh": "出错了：{message}"},
+
+    # -- ZeroGPU's refusals, reworded for a visitor (app/serving/gpu.plain_words) ---------------------
+    "gpu.quota": {
+        "en": "The GPU time this Space may use for you is used up for now (on ZeroGPU everyone behind one "
+              "network, a classroom for example, shares one quota). Replays cost no GPU time: pick the "
+              "recorded example {example} (or another) under 'Recorded example traces' on the Decode tab, "
+              "or follow the Tour; try a live decode again later.",
+        "zh": "这个 Space 暂时能为你使用的 GPU 时间已经用完（在 ZeroGPU 上，同一网络后的所有人——比如一间教室——"
+              "共用一份配额）。回放不花 GPU 时间：在“解码”标签页的“录制好的示例轨迹”中选择录制好的示例 {example}"
+              "（或其他示例），或者跟着“导览”走；稍后再试实时解码。"},
+    "gpu.quota_title": {"en": "GPU quota used up", "zh": "GPU 配额已用完"},
+    "gpu.no_gpu": {
+        "en": "No GPU was free in time for this decode. Replays cost no GPU time: pick the recorded example "
+              "{example} (or another) under 'Recorded example traces' on the Decode tab, or follow the Tour; "
+              "try a live decode again later.",
+        "zh": "这次解码没能及时等到空闲的 GPU。回放不花 GPU 时间：在“解码”标签页的“录制好的示例轨迹”中选择录制好的"
+              "示例 {example}（或其他示例），或者跟着“导览”走；稍后再试实时解码。"},
+    "gpu.no_gpu_title": {"en": "No GPU free", "zh": "没有空闲的 GPU"},
 }

@@ -29,10 +29,23 @@ def framed(message: str, lang: str = i18n.DEFAULT) -> str:
     return message if message.startswith(frame) else i18n.text(lang, "error.framed", message=message)
 
 
+def catalog_error(key: str, lang: str = i18n.DEFAULT, **values) -> gr.Error:
+    """A gr.Error worded from the catalog (message `key`, title `key_title`), raised where the
+    page's language is not known: it remembers its words, so `reframed` rewords it whole in
+    the page's language instead of framing the English."""
+    err = gr.Error(i18n.text(lang, key, **values), title=i18n.text(lang, f"{key}_title"))
+    err.catalog = (key, values)
+    return err
+
+
 def reframed(err: gr.Error, lang: str) -> gr.Error:
-    """The same gr.Error (title, duration, visibility) with its message in the page's frame."""
+    """The same gr.Error (title, duration, visibility) with its message in the page's frame
+    (a catalog-worded error: its own words in the page's language)."""
     if lang == i18n.DEFAULT:
         return err
+    if getattr(err, "catalog", None):
+        key, values = err.catalog
+        return catalog_error(key, lang, **values)
     again = gr.Error(framed(str(err.message), lang), duration=err.duration, visible=err.visible,
                      title=err.title, print_exception=getattr(err, "print_exception", True))
     return again

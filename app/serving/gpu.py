@@ -38,7 +38,7 @@ except ImportError:
     spaces = None
 import gradio as gr
 
-from .errors import worded
+from .errors import catalog_error, worded
 from .settings import Limits, on_zero_gpu
 
 GPU_STARTUP_S = 10.0   # a ZeroGPU call's worker start and weight move, planned into its lease
@@ -210,17 +210,13 @@ RECORDED_EXAMPLE = "1-counting-streaming.json"  # assets/traces/: the Decode tab
 
 
 def plain_words(err: gr.Error) -> gr.Error:
-    """spaces' refusal of a GPU call, reworded for a visitor; any other error unchanged."""
+    """spaces' refusal of a GPU call, reworded for a visitor (in English here; the page's
+    language when an event's `errors.in_language` reframes it); any other error unchanged."""
     title = getattr(err, "title", "")
     if title not in QUOTA_TITLES + NO_GPU_TITLES:
         return err
-    what = ("The GPU time this Space may use for you is used up for now (on ZeroGPU everyone "
-            "behind one network, a classroom for example, shares one quota)" if title in QUOTA_TITLES
-            else "No GPU was free in time for this decode")
-    return gr.Error(f"{what}. Replays cost no GPU time: pick the recorded example "
-                    f"{RECORDED_EXAMPLE} (or another) under 'Recorded example traces' on the Decode "
-                    f"tab, or follow the Tour; try a live decode again later.",
-                    title="GPU quota used up" if title in QUOTA_TITLES else "No GPU free")
+    key = "gpu.quota" if title in QUOTA_TITLES else "gpu.no_gpu"
+    return catalog_error(key, example=RECORDED_EXAMPLE)
 
 
 def run_on_gpu(fn, *args, work: Work, **kwargs):

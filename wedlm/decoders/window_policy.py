@@ -90,17 +90,20 @@ def _device_key(lm: LoadedModel) -> tuple:
     return (lm.name, str(lm.device), str(lm.dtype), lm.attn_implementation, torch.get_num_threads())
 
 
-def isotonic(values: list[float]) -> list[float]:
-    """The closest non-decreasing sequence (least squares; pool adjacent violators): one noisy
-    size is averaged with its neighbours instead of dragging the whole curve."""
-    blocks: list[list[float]] = []  # [sum, count]
-    for v in values:
-        blocks.append([v, 1])
+def isotonic(values: list[float], weights: list[float] | None = None) -> list[float]:
+    """The closest non-decreasing sequence (weighted least squares; pool adjacent violators):
+    one noisy size is averaged with its neighbours, by how many timings each holds, instead of
+    dragging the whole curve."""
+    weights = [1.0] * len(values) if weights is None else [float(w) for w in weights]
+    blocks: list[list[float]] = []  # [weighted sum, weight, sizes pooled]
+    for v, w in zip(values, weights):
+        blocks.append([v * w, w, 1])
         while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] > blocks[-1][0] / blocks[-1][1]:
-            total, count = blocks.pop()
+            total, weight, count = blocks.pop()
             blocks[-1][0] += total
-            blocks[-1][1] += count
-    return [total / count for total, count in blocks for _ in range(int(count))]
+            blocks[-1][1] += weight
+            blocks[-1][2] += count
+    return [total / weight for total, weight, count in blocks for _ in range(int(count))]
 
 
 def measure_cost_curve(lm: LoadedModel, rows=MEASURED_ROWS, repeats: int = 9,
