@@ -13,7 +13,7 @@ import torch
 from wedlm import DecodeConfig, Trace, decode, load_model, make_decoder
 from wedlm.decoders.verified import (ReferenceVerifiedDecoder, VerifiedDecoder, speculative_accept,
                                      verification_summary)
-from wedlm.decoders.window_policy import (MAX_BACKOFF, CostAwareWindow, CostCurve, cost_curve, isotonic,
+from wedlm.decoders.window_policy import (MAX_BACKOFF, CostAwareWindow, CostCurve, before_stop, cost_curve, isotonic,
                                           measure_cost_curve, shape_window)
 from wedlm.paths import BUNDLED_MODEL, TRACES_DIR
 from wedlm.trace_schema import TraceFormatError
@@ -97,6 +97,21 @@ def test_verified_matches_generate_on_the_bundled_model():
         assert result.token_ids == generate_ids(lm, prompt_ids, 48)
         accepted += sum(s.verify.accepted for s in steps)
     assert accepted > 20  # the trained model's drafts agree: speed from the same forward
+
+
+def test_a_drafted_stop_token_ends_the_window():
+    """Nothing after a drafted stop token can commit, and the row before it predicts it: the
+    window ends there. On counting to its end the last forward is one row, the text unchanged."""
+    assert before_stop([5, 6, 0, 7, None], stop_ids=(0,)) == [5, 6]
+    assert before_stop([0, 6, None], stop_ids=(0,)) == [0, 6, None]  # slot 0 is already text
+    assert before_stop([5, None, 6, 0], stop_ids=(0, 9)) == [5, None, 6]
+    lm = load_model(str(BUNDLED_MODEL), device="cpu", dtype="float32")
+    prompt_ids = lm.encode("Count from 1 to 38:")
+    steps, result = run_steps(VerifiedDecoder(lm, DecodeConfig(max_new_tokens=200), cost=TABLE), prompt_ids)
+    assert result.stop_reason == "stop_token" and result.token_ids == generate_ids(lm, prompt_ids, 200)
+    assert all(not set(s.window[1:]) & set(lm.stop_ids) for s in steps)  # no stop draft is fed
+    last = steps[-1]  # its drafts end before the stop draft: no masks, the AR token is the stop
+    assert last.verify.masks == 0 and last.rows == len(last.window) and last.verify.ar_token in lm.stop_ids
 
 
 # -- the oracle -------------------------------------------------------------------------------

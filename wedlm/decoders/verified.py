@@ -8,6 +8,7 @@ logits. The official engine discards them; this decoder keeps them. Each step:
 
 1. the window is slot 0 (the AR token found by the previous forward, or by prefill: exact), the
    drafts after it, and m masks (m from the window policy, 0 ... W; decoders/window_policy.py);
+   a drafted stop token ends it (`before_stop`: nothing after it can commit);
 2. one causal forward, reordered exactly as in `streaming`;
 3. verify: draft j is checked against the AR prediction of the row before it (greedy: equal to
    its argmax; sampling: the speculative rule, accept with min(1, p/q) else resample from
@@ -36,7 +37,7 @@ from .core import Resume, WindowDecoder, WindowForward, slot_record
 from .records import DecodeResult, FilledSlot, StepRecord, Verification
 from .reference import RecomputeForward
 from .streaming import CachedForward
-from .window_policy import CostCurve, WindowPolicy, make_policy, shape_window
+from .window_policy import CostCurve, WindowPolicy, before_stop, make_policy, shape_window
 
 
 def sampling_probs(logits: torch.Tensor, temperature: float, top_k: int, top_p: float) -> torch.Tensor:
@@ -177,7 +178,7 @@ class VerifiedDecoder(WindowDecoder):
                 room = min(end - start, 1 + budget - len(generated))
                 masks = self.policy.masks(window, room)
                 probe = self.policy.probing
-                window = shape_window(window, masks, room)
+                window = before_stop(shape_window(window, masks, room), self.lm.stop_ids)
                 n = leading_filled(window)  # >= 1: slot 0 plus the drafts to check
                 order = physical_order(window)
                 cache_before = fwd.cache_length()

@@ -193,6 +193,17 @@ def shape_window(window: list, masks: int, room: int) -> list:
     return out[:max(room, 1)]
 
 
+def before_stop(window: list, stop_ids) -> list:
+    """The window up to its first drafted stop token (slot 0, already in the text, aside). The
+    row before a stop draft already predicts that slot (the AR token there), and nothing after
+    it can commit: accepted, the decode ends; rejected, what follows is dropped. So the stop
+    draft and every slot after it would cost rows and never a token."""
+    for i in range(1, len(window)):
+        if window[i] is not None and window[i] in stop_ids:
+            return window[:i]
+    return window
+
+
 class WindowPolicy:
     """Masks per forward, told what each forward's verification found."""
 
