@@ -200,7 +200,9 @@ def order_rows(window: list, order: list[int], start: int, labels: list[str], ki
 
 
 def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
-    """Step `step`'s input: the window fed to its forward, in both orders, and the KV cache."""
+    """Step `step`'s input: the window fed to its forward, in both orders, and the KV cache. For
+    the verified decoder (BEYOND THE PAPER) each checked draft is marked ✓ / ✗ and a row shows
+    the AR token this forward found, where it went."""
     s = timeline.trace.steps[step]
     labels = [token_label(timeline, t) for t in s.window]
     filled_now = {f.pos - s.start for f in s.filled}
@@ -215,17 +217,20 @@ def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     tr = i18n.Texts(lang)
     more = (f'<div class="kv more">{tr("views.orders.more", n=len(cached) - len(shown))}</div>'
             if len(cached) > len(shown) else "")
-    checks = verify_marks(timeline, step)
-    if s.verify is not None:
-        return _verified_order_view(timeline, step, labels, kinds, checks, more + strip + new, lang)
-    title = _count(lang, "views.orders.title", s.rows, step=step, forward=step + 1)
-    return (f'<div class="orders"><div class="viewtitle">{title}</div>{_reorder_button(lang)}'
-            f'{order_rows(s.window, s.order, s.start, labels, kinds, lang=lang)}'
+    if s.verify is None:
+        kind, title_key, ar_row, checks_legend = "orders", "views.orders.title", "", ""
+        note = tr("views.orders.note")
+    else:
+        kind, title_key, ar_row = "orders verified", "views.verified.title", _ar_found_row(timeline, s.verify, lang)
+        checks_legend, note = verify_legend(lang), tr("views.verified.note", slot=s.start)
+    title = _count(lang, title_key, s.rows, step=step, forward=step + 1)
+    return (f'<div class="{kind}"><div class="viewtitle">{title}</div>{_reorder_button(lang)}'
+            f'{order_rows(s.window, s.order, s.start, labels, kinds, verify_marks(timeline, step), lang)}{ar_row}'
             f'<div class="row"><span class="lab">{tr("views.orders.kv", before=s.cache_before, after=s.cache_after)}'
             f'</span><div class="slots">{more}{strip}{new}</div></div>'
             f'<div class="legend">{state_legend(("mask", "committed", "filled", "stop"), lang)}'
-            f'<span class="tok st-mask fills legend">{tr("views.orders.fills")}</span></div>'
-            f'<div class="note">{tr("views.orders.note")}</div></div>')
+            f'<span class="tok st-mask fills legend">{tr("views.orders.fills")}</span>{checks_legend}</div>'
+            f'<div class="note">{note}</div></div>')
 
 
 def _count(lang: str, key: str, n: int, **values) -> str:
@@ -239,12 +244,8 @@ def _reorder_button(lang: str) -> str:
             f'{tr("views.orders.play")}</button>')
 
 
-def _verified_order_view(timeline: Timeline, step: int, labels: list[str], kinds: list[str],
-                         checks: dict[int, str], cache: str, lang: str = i18n.DEFAULT) -> str:
-    """order_view for the verified decoder (BEYOND THE PAPER): the window with each checked
-    draft marked ✓ / ✗, and the AR token this forward found, where it went."""
-    s = timeline.trace.steps[step]
-    v = s.verify
+def _ar_found_row(timeline: Timeline, v, lang: str = i18n.DEFAULT) -> str:
+    """The verified decoder's AR token at a step (BEYOND THE PAPER): what it is and where it went."""
     tr = i18n.Texts(lang)
     if v.replaced:
         where = tr("views.verified.replaces", pos=v.ar_pos)
@@ -252,18 +253,10 @@ def _verified_order_view(timeline: Timeline, step: int, labels: list[str], kinds
         where = tr("views.verified.appended", pos=v.ar_pos)
     else:
         where = tr("views.verified.next", pos=v.ar_pos)
-    ar = (f'<div class="row"><span class="lab">{tr("views.verified.ar_found", where=where)}</span><div class="slots">'
-          f'<div class="slot vf-ar" data-verify="ar" data-pos="{v.ar_pos}" tabindex="0"><div class="tokt">'
-          f'{token_label(timeline, v.ar_token)}{verify_mark("ar")}</div><div class="pid">{v.ar_pos}</div></div>'
-          f'</div></div>')
-    title = _count(lang, "views.verified.title", s.rows, step=step, forward=step + 1)
-    return (f'<div class="orders verified"><div class="viewtitle">{title}</div>{_reorder_button(lang)}'
-            f'{order_rows(s.window, s.order, s.start, labels, kinds, checks, lang)}{ar}'
-            f'<div class="row"><span class="lab">{tr("views.orders.kv", before=s.cache_before, after=s.cache_after)}'
-            f'</span><div class="slots">{cache}</div></div>'
-            f'<div class="legend">{state_legend(("mask", "committed", "filled", "stop"), lang)}'
-            f'<span class="tok st-mask fills legend">{tr("views.orders.fills")}</span>{verify_legend(lang)}</div>'
-            f'<div class="note">{tr("views.verified.note", slot=s.start)}</div></div>')
+    return (f'<div class="row"><span class="lab">{tr("views.verified.ar_found", where=where)}</span><div class="slots">'
+            f'<div class="slot vf-ar" data-verify="ar" data-pos="{v.ar_pos}" tabindex="0"><div class="tokt">'
+            f'{token_label(timeline, v.ar_token)}{verify_mark("ar")}</div><div class="pid">{v.ar_pos}</div></div>'
+            f'</div></div>')
 
 
 def _committed_before(timeline: Timeline, step: int) -> list[int]:
