@@ -7,7 +7,7 @@
 //   <div class="wedlm-view" data-stepper=KEY data-view=NAME>  (anywhere on the page)
 // Every shown view gets data-step; a "wedlm-step" event {key, step} follows every step.
 // API: window.wedlmStepper.show(key, step), .current(key), .toggle(key), .ready(key).
-// Words: this script holds none. Every word it shows (Play/Pause, "copied", ...) comes from the
+// Words: this script holds none. Every word it shows (play/pause, "copied", ...) comes from the
 // page's CSS: --wedlm-words, JSON in the language of the element (app/views/script_words.py);
 // the step summaries come drawn in the bundle.
 (() => {
@@ -89,7 +89,7 @@
     document.dispatchEvent(new CustomEvent("wedlm-step", { detail: { key, step } }));
   }
 
-  // Playing or still, on the stepper and its views (.playing: a lane says "decoding…", not
+  // Moving or still, on the stepper and its views (.playing: a lane says "decoding…", not
   // "paused"); the play button's icon is drawn by the style from its data-state (no font has ⏸).
   function mark(key, s) {
     const playing = !!s.timer;
