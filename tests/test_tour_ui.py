@@ -126,3 +126,20 @@ def test_a_phone_reads_the_narration_first_and_reaches_every_tab(browser, app_ur
         assert tabs == 5 and not page.locator(".overflow-menu button").is_visible()
     finally:
         page.close()
+
+
+def test_the_address_moves_the_tour_and_links_reach_the_last_chapter(browser, app_url):
+    """Editing #chapter-N (or Back/Forward to it) opens that chapter; a link to the last chapter
+    is a link like any other (it was refused as 'must be 1 to 9')."""
+    last = len(tour.TITLES)
+    page = open_page(browser, app_url, (1440, 900), f"?chapter={last}")
+    try:
+        page.wait_for_selector(f"#tour-viz-{last}", state="visible", timeout=180_000)
+        page.wait_for_timeout(1500)
+        assert page.inner_text("#link-note").strip() == ""
+        assert not page.locator(".toast-body").count()
+        page.evaluate("() => { location.hash = '#chapter-4'; }")
+        page.wait_for_selector("#tour-viz-4", state="visible", timeout=180_000)
+        assert page.evaluate("() => location.hash") == "#chapter-4"
+    finally:
+        page.close()

@@ -140,5 +140,15 @@
     if (size !== lastSize || drift) { lastSize = size; fit(); }
   }, 400);
   document.addEventListener("wedlm-step", () => { if (presenting()) fit(); });
+  // The chapter in the address edited by hand (#chapter-N), or Back/Forward to such an address:
+  // the page reads its chapter when it loads (present.py READ_LINK_JS), so load it again. The
+  // page's own moves rewrite the address with replaceState, which fires neither event.
+  function followAddress() {
+    const m = location.hash.match(/^#chapter-(\d+)$/), open = openChapter();
+    // (never on load: no loop; the server checks the number, as for any link)
+    if (m && open && open.id !== "chapter-" + m[1]) location.reload();
+  }
+  window.addEventListener("hashchange", followAddress);
+  window.addEventListener("popstate", followAddress);
   window.wedlmPresent = { start, stop, toggle, fit, glossary, presenting };
 })();
