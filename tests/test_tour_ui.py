@@ -42,7 +42,8 @@ def test_a_race_lane_says_decoding_while_playing_and_paused_when_held(browser, a
             assert page.evaluate(TOFU_JS, list(text)) == [], (state, text)
             icon = page.evaluate("""() => { const s = getComputedStyle(document.querySelector(
                 '#chapter-6 .wedlm-stepper button[data-act=play]'), '::before');
-                return [s.content, parseFloat(s.height) + parseFloat(s.borderTopWidth) + parseFloat(s.borderBottomWidth)]; }""")
+                return [s.content,
+                        parseFloat(s.height) + parseFloat(s.borderTopWidth) + parseFloat(s.borderBottomWidth)]; }""")
             assert icon[0] == '""' and icon[1] >= 10, icon   # an icon drawn by the style
         controls = page.inner_text("#chapter-6 .wedlm-stepper .stepper-controls")
         assert page.evaluate(TOFU_JS, [ch for ch in controls if not ch.isspace()]) == []
@@ -122,7 +123,8 @@ def test_a_phone_reads_the_narration_first_and_reaches_every_tab(browser, app_ur
                 document.querySelector('#chapter-' + n + ' ' + s).getBoundingClientRect().top)""", n)
             assert words < views, (n, words, views)
         page.wait_for_timeout(500)
-        tabs = page.eval_on_selector_all("[role=tablist] button[role=tab]", "bs => bs.filter(b => b.offsetParent).length")
+        tabs = page.eval_on_selector_all("[role=tablist] button[role=tab]",
+                                         "bs => bs.filter(b => b.offsetParent).length")
         assert tabs == 5 and not page.locator(".overflow-menu button").is_visible()
     finally:
         page.close()
