@@ -239,11 +239,32 @@ def test_a_live_run_without_the_moment_is_summed_up_not_refused(data):
 def test_a_still_race_frame_says_paused(data):
     race = data.picks["race"]
     timelines = {"ar": data.timelines[race["ar"]], "streaming": data.timelines[race["streaming"]]}
-    _, still, _ = ch6_race.view(timelines, 3)
+    _, still, _ = ch6_race.view(timelines, 3, playing=False)
     _, moving, _ = ch6_race.view(timelines, 3, playing=True)
     assert "paused" in still and "decoding…" not in still
-    assert "decoding…" in moving
+    assert "decoding…" in moving and "paused" not in moving
     assert "finished" in lanes.lane_html(timelines["ar"], 10_000, None, paused=True)
+    # the page's frames (the stepper plays them or holds them): both words, the style shows the true one
+    _, stepped, _ = ch6_race.view(timelines, 3)
+    assert stepped.count('<span class="when-playing">decoding…</span><span class="when-still">paused</span>') == 2
+
+
+def test_the_race_counts_ar_one_token_per_forward_as_chapter_1_does(data):
+    """The prefill's token came before the first forward: AR makes exactly 1.00 per forward in the
+    lanes and the narration, and the lane says where the extra token came from."""
+    race = data.picks["race"]
+    ar, wd = data.timelines[race["ar"]], data.timelines[race["streaming"]]
+    assert lanes.prefill_tokens(ar) == 1 and lanes.prefill_tokens(wd) == 0
+    assert lanes.tokens_per_forward(ar) == 1.0 and lanes.tokens_per_forward(ar, 3) == 1.0
+    assert ar.trace.stats()["tokens_per_forward"] > 1.0   # the library's count includes the prefill's token
+    lane = plain(lanes.lane_html(ar, 5, None))
+    assert ("5 forwards · 6 tokens (1 of them from the prefill, not counted per forward) · 1.00 tokens per forward"
+            in lane)
+    assert "(1 of them" not in plain(lanes.lane_html(wd, 5, None))
+    text, _, _ = ch6_race.view({"ar": ar, "streaming": wd}, 3)
+    assert "(AR 1.00)" in plain(text)
+    done = plain(lanes.lane_html(ar, 10_000, None))
+    assert "finished: 1.00 tokens per forward" in done
 
 
 def test_sweep_diff_shows_where_a_changed_output_departs():

@@ -499,8 +499,11 @@ MESSAGES.update({
     "views.lane.decoding": {"en": "decoding…", "zh": "解码中…"},
     "views.lane.final": {"en": "finished: {tpf} tokens per forward, {speed} tokens/s on the wall clock{speedup}",
                          "zh": "已完成：每次前向计算 {tpf} 个词元，按挂钟时间每秒 {speed} 个词元{speedup}"},
-    "views.lane.counts": {"en": "{forwards} forwards · {n} tokens · {tpf} tokens per forward",
-                          "zh": "{forwards} 次前向计算 · {n} 个词元 · 每次前向计算 {tpf} 个词元"},
+    "views.lane.counts": {"en": "{forwards} forwards · {n} tokens{prefill} · {tpf} tokens per forward",
+                          "zh": "{forwards} 次前向计算 · {n} 个词元{prefill} · 每次前向计算 {tpf} 个词元"},
+    # the prefill's token: written before the first forward, so not counted per forward (as chapter 1 counts)
+    "views.lane.prefill": {"en": " ({n} of them from the prefill, not counted per forward)",
+                           "zh": "（其中 {n} 个来自预填充，不计入每次前向计算）"},
     "views.lane.cost_note": {
         "en": "<b>Why the wall-clock speedup is below the tokens-per-forward ratio:</b> a streaming forward carried "
               "{rows} rows on average and took {st_ms} ms; an AR forward carries 1 row and took {ar_ms} ms here, so "
@@ -653,12 +656,15 @@ MESSAGES.update({
     "views.stepper.copy_link": {"en": "Copy link to this step", "zh": "复制这一步的链接"},
     "views.stepper.link_label": {"en": "link to this step", "zh": "这一步的链接"},
     # ---- words app/static/stepper.js and present.js show (app/views/script_words.py) ----
-    "views.js.play": {"en": "▶ Play", "zh": "▶ 播放"},
-    "views.js.pause": {"en": "⏸ Pause", "zh": "⏸ 暂停"},
+    # no icon in the words: the style draws the play button's ▶ / ❚❚ (Debian's fonts have no ⏸)
+    "views.js.play": {"en": "Play", "zh": "播放"},
+    "views.js.pause": {"en": "Pause", "zh": "暂停"},
     "views.js.waiting": {"en": "(shown when the decode finishes)", "zh": "（解码完成后显示）"},
     "views.js.copied": {"en": "copied to the clipboard", "zh": "已复制到剪贴板"},
     "views.js.refused": {"en": "the clipboard is not allowed here: copy the link from this box",
                          "zh": "这里不允许使用剪贴板：请从这个框里复制链接"},
+    # projector mode's step keys (app/static/present.js), after the badge's tour.presenting_badge
+    "views.present.step_keys": {"en": " · ↓/↑ steps", "zh": " · ↓/↑ 单步"},
     "views.js.present": {"en": "Present ▣", "zh": "演示 ▣"},
     "views.js.stop_presenting": {"en": "Stop presenting (Esc)", "zh": "退出演示（Esc）"},
 })

@@ -2,8 +2,13 @@
 // view: the canvas, both order rows, both attention grids (row and column), the entropy bars and
 // the heatmap. Views mark positions with data-pos; Plotly bars carry the position as x. An
 // attention grid (SVG) marks its row and its column with outlines that carry data-pos.
+// A tap (a click) pins a position and shows its story (the tooltip's text) in a caption under
+// the view: touch screens and a projector's audience see no tooltips. The pin belongs to the view
+// it was tapped in: a new decode or step set there (stepper.js's "wedlm-bundle"), or that view
+// hidden (another chapter or tab), clears it. Hover is the mouse's only: a touch's emulated
+// mouseover would outline a token nobody pointed at.
 (() => {
-  let pinned = null, hovered = null;
+  let pinned = null, hovered = null, pinView = null;
   const PLOTS = ["entropy-bars", "entropy-heatmap"];
 
   function clear() {
@@ -48,12 +53,45 @@
   }
 
   const posOf = target => { const e = target.closest && target.closest("[data-pos]"); return e ? e.dataset.pos : null; };
-  document.addEventListener("mouseover", ev => { const p = posOf(ev.target); if (p !== null) { hovered = p; apply(); } });
-  document.addEventListener("mouseout", ev => { if (posOf(ev.target) !== null) { hovered = null; apply(); } });
+  const mouse = ev => ev.pointerType === "mouse" || ev.pointerType === "pen";
+  document.addEventListener("pointerover", ev => { if (!mouse(ev)) return; const p = posOf(ev.target); if (p !== null) { hovered = p; apply(); } });
+  document.addEventListener("pointerout", ev => { if (mouse(ev) && posOf(ev.target) !== null) { hovered = null; apply(); } });
+
+  // The caption: the tapped element's tooltip (its title, the stepper's story of the position,
+  // or an SVG <title>), drawn by the server in the page's language.
+  function story(el) {
+    if (!el) return "";
+    const view = el.closest(".wedlm-view[data-stepper]");
+    const drawn = view && window.wedlmStepper ? window.wedlmStepper.tip(view.dataset.stepper, el.dataset.pos) : "";
+    const svgTitle = el.querySelector && el.querySelector(":scope > title");
+    return el.getAttribute("title") || drawn || (svgTitle ? svgTitle.textContent : "") || "";
+  }
+  function caption(text) {
+    document.querySelectorAll(".tap-caption").forEach(c => c.remove());
+    if (!text || !pinView || !pinView.parentNode) return;
+    const c = document.createElement("div");
+    c.className = "tap-caption";
+    c.setAttribute("role", "status");
+    c.textContent = text;
+    pinView.after(c);   // under the view, outside what the stepper redraws
+  }
+  function pin(p, el, view) {
+    pinned = p; pinView = p === null ? null : view;
+    caption(p === null ? "" : story(el));
+    apply();
+  }
+  const unpin = () => { if (pinned !== null) pin(null); };
   document.addEventListener("click", ev => {   // a tap pins (touch screens have no hover); again unpins
-    const p = posOf(ev.target);
-    if (p === null) return;
-    pinned = pinned === p ? null : p; apply();
+    const el = ev.target.closest && ev.target.closest("[data-pos]");
+    if (!el) return;
+    const p = el.dataset.pos;
+    if (pinned === p) { pin(null); return; }
+    pin(p, el, el.closest(".wedlm-view, .tour-step, .gr-html, .block") || el.parentElement);
+  });
+  document.addEventListener("wedlm-bundle", ev => {   // a new decode or step set: its positions are new
+    if (pinned === null) return;
+    const view = pinView && pinView.closest(".wedlm-view[data-stepper]");
+    if (!view || view.dataset.stepper === ev.detail.key) unpin();
   });
 
   // Plotly plots: hovering or tapping a bar or heatmap cell highlights that position elsewhere.
@@ -64,15 +102,18 @@
       const pick = e => e && e.points && e.points[0] ? String(e.points[0].customdata ?? e.points[0].x) : null;
       el.on("plotly_hover", e => { hovered = pick(e); apply(); });
       el.on("plotly_unhover", () => { hovered = null; apply(); });
-      el.on("plotly_click", e => { const p = pick(e); pinned = pinned === p ? null : p; apply(); });
+      el.on("plotly_click", e => { const p = pick(e); if (pinned === p) pin(null); else pin(p, null, el); });
     }));
   }
   // Views re-render while stepping: every half second, link new plots and restore a pinned mark
   // (a timer, not a MutationObserver: plots make thousands of mutations while they draw).
   setInterval(() => {
     linkPlots();
+    // the view the pin was tapped in is gone or hidden (another chapter, another tab): unpin
+    if (pinned !== null && pinView && (!document.contains(pinView) || pinView.offsetParent === null)) unpin();
     if (pinned !== null && !document.querySelector(".hl")) apply();
   }, 500);
   // refresh: the stepper swapped a view's content; mark the followed position in it again
-  window.wedlmHighlight = { pin: p => { pinned = p === null ? null : String(p); apply(); }, refresh: () => apply() };
+  window.wedlmHighlight = { pin: p => pin(p === null ? null : String(p), null, null), unpin,
+                            pinned: () => pinned, refresh: () => apply() };
 })();

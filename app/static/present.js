@@ -1,6 +1,7 @@
 // Projector mode for the tour (app/tabs/tour/present.py): a "presenting" class on <body> hides
 // everything but the chapter; the open chapter is zoomed to fill the screen without scrolling;
-// the keyboard moves through chapters (never while a text box has focus); Esc leaves. Also the
+// the keyboard moves through chapters (←/→, Space, PageUp/PageDown, Home/End) and through the
+// open chapter's steps (↓/↑ or . and ,), never while a text box or slider has focus; Esc leaves. Also the
 // glossary panel, which term links in the narration open.
 // Words: none here. The button's labels come from the page's CSS (--wedlm-words, JSON in the
 // page's language: app/views/script_words.py); without them the button keeps the server's label.
@@ -13,6 +14,8 @@
   const ZOOMS = [2.2, 2.0, 1.8, 1.6, 1.45, 1.3, 1.2, 1.1, 1.0, 0.92, 0.85, 0.78, 0.72, 0.66, 0.6];
   const KEYS = { ArrowRight: "#tour-next", PageDown: "#tour-next", " ": "#tour-next",
                  ArrowLeft: "#tour-back", PageUp: "#tour-back", Home: "#tour-first", End: "#tour-last" };
+  // the open chapter's own step controls (its stepper): ↓ / . the next step, ↑ / , the previous
+  const STEP_KEYS = { ArrowDown: "next", ".": "next", ArrowUp: "prev", ",": "prev" };
   let ownFullscreen = false;
 
   const presenting = () => document.body.classList.contains("tour-present");
@@ -39,6 +42,8 @@
     // Scale the chapter (a transform, so the page's height is the scaled height: CSS zoom leaves
     // the unscaled height scrollable in Chromium) to the largest size at which it fits the screen.
     document.querySelectorAll(".tour-chapter").forEach(reset);
+    // a laptop or a 1024 px projector: the compact nav and the larger narration (style.css)
+    document.body.classList.toggle("present-compact", presenting() && window.innerWidth <= 1366);
     const chapter = openChapter();
     const body = chapter && chapter.querySelector(".tour-body");
     if (!presenting() || !body) return;
@@ -106,6 +111,13 @@
     if (ev.key === "Escape" && panel() && !panel().hidden) { panel().hidden = true; ev.preventDefault(); return; }
     if (!presenting() || typing(ev.target) || ev.altKey || ev.ctrlKey || ev.metaKey) return;
     if (ev.key === "Escape") { ev.preventDefault(); stop(); return; }
+    const step = STEP_KEYS[ev.key], chapter = step && openChapter();
+    const stepButton = chapter && chapter.querySelector(`.wedlm-stepper button[data-act="${step}"]`);
+    if (step) {   // within the chapter; at its first or last step the button is disabled: nothing
+      ev.preventDefault();
+      if (stepButton && !stepButton.disabled) stepButton.click();
+      return;
+    }
     const target = ev.key === " " && ev.shiftKey ? "#tour-back" : KEYS[ev.key];
     const button = target && document.querySelector(target);
     if (!button) return;
@@ -128,5 +140,15 @@
     if (size !== lastSize || drift) { lastSize = size; fit(); }
   }, 400);
   document.addEventListener("wedlm-step", () => { if (presenting()) fit(); });
+  // The chapter in the address edited by hand (#chapter-N), or Back/Forward to such an address:
+  // the page reads its chapter when it loads (present.py READ_LINK_JS), so load it again. The
+  // page's own moves rewrite the address with replaceState, which fires neither event.
+  function followAddress() {
+    const m = location.hash.match(/^#chapter-(\d+)$/), open = openChapter();
+    // (never on load: no loop; the server checks the number, as for any link)
+    if (m && open && open.id !== "chapter-" + m[1]) location.reload();
+  }
+  window.addEventListener("hashchange", followAddress);
+  window.addEventListener("popstate", followAddress);
   window.wedlmPresent = { start, stop, toggle, fit, glossary, presenting };
 })();

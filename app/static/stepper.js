@@ -7,7 +7,7 @@
 //   <div class="wedlm-view" data-stepper=KEY data-view=NAME>  (anywhere on the page)
 // Every shown view gets data-step; a "wedlm-step" event {key, step} follows every step.
 // API: window.wedlmStepper.show(key, step), .current(key), .toggle(key), .ready(key).
-// Words: this script holds none. Every word it shows (Play/Pause, "copied", ...) comes from the
+// Words: this script holds none. Every word it shows (play/pause, "copied", ...) comes from the
 // page's CSS: --wedlm-words, JSON in the language of the element (app/views/script_words.py);
 // the step summaries come drawn in the bundle.
 (() => {
@@ -59,6 +59,7 @@
       slot.__drawn = null;
     }
     if (name === "canvas") tint(slot, s);
+    slot.classList.toggle("playing", !!s.timer);
     slot.dataset.step = String(step);
   }
 
@@ -88,10 +89,21 @@
     document.dispatchEvent(new CustomEvent("wedlm-step", { detail: { key, step } }));
   }
 
+  // Moving or still, on the stepper and its views (.playing: a lane says "decoding…", not
+  // "paused"); the play button's icon is drawn by the style from its data-state (no font has ⏸).
+  function mark(key, s) {
+    const playing = !!s.timer;
+    s.el.classList.toggle("playing", playing);
+    viewsOf(key).forEach(slot => slot.classList.toggle("playing", playing));
+    const b = s.el.querySelector('button[data-act="play"]');
+    if (!b) return;
+    b.dataset.state = playing ? "pause" : "play";
+    b.textContent = word(s.el, playing ? "pause" : "play") || b.textContent;
+  }
+
   function stop(s) {
     if (s.timer) { clearInterval(s.timer); s.timer = null; }
-    const b = s.el && s.el.querySelector('button[data-act="play"]');
-    if (b) b.textContent = word(s.el, "play") || b.textContent;
+    if (s.el) mark(s.el.dataset.stepper, s);
   }
 
   function toggle(key) {
@@ -100,12 +112,11 @@
     if (s.timer) { stop(s); return; }
     const last = s.data.first + s.data.count - 1;
     if (s.step >= last) show(key, s.data.first);   // play from the end starts over
-    const pause = s.el.querySelector('button[data-act="play"]');
-    pause.textContent = word(s.el, "pause") || pause.textContent;
     s.timer = setInterval(() => {
       if (!document.contains(s.el) || s.step >= last) { stop(s); return; }
       show(key, s.step + 1);
     }, Number(s.el.dataset.playMs) || 500);
+    mark(key, s);
   }
 
   function act(key, what) {
@@ -141,6 +152,7 @@
     }
     s.data = await unpack(text);
     if (steppers[key] !== s) return;   // a newer bundle arrived while this one unpacked
+    document.dispatchEvent(new CustomEvent("wedlm-bundle", { detail: { key } }));   // a new decode or step set
     show(key, Number(el.dataset.start));
     if (el.dataset.autoplay) toggle(key);   // a fresh bundle that plays itself out (once)
   }
@@ -181,6 +193,8 @@
     const s = steppers[t.closest(".wedlm-view").dataset.stepper];
     if (s && s.data && s.data.tips[t.dataset.pos]) t.title = s.data.tips[t.dataset.pos];
   });
+  // a position's story (its tooltip's text) in stepper `key`'s trace, for a tap's caption
+  const tip = (key, pos) => { const s = steppers[key]; return s && s.data && s.data.tips ? s.data.tips[pos] || "" : ""; };
 
   // The reordering, animated: every slot of the logical row travels (its position id with it)
   // to its place in the physical row, the filled ones moving in front of the masks. Web
@@ -257,6 +271,7 @@
 
   window.wedlmStepper = {
     copyLink,
+    tip,
     show: (key, step) => { const s = steppers[key]; if (s) { stop(s); show(key, step); } },
     current: key => (steppers[key] ? steppers[key].step : null),
     toggle,

@@ -32,8 +32,12 @@ def race_outputs(timelines: dict, tick: int, wall_clock: bool, lang: str = i18n.
     spt = max(race.total_seconds(t) for t in timelines.values()) / RACE_TICKS
     html, finished = race.race_frame(timelines, tick, wall_clock, spt, lang=lang)
     longest = max(len(t.trace.steps) for t in timelines.values())
-    current = None if finished else min(tick, longest) - 1
-    chart = figures.prefix_growth({race.lane_title(k, lang): v for k, v in timelines.items()}, current, lang=lang)
+    # each line as far as its lane has got (the lanes and the chart read one count); the marker
+    # is the tick's forward, which only means one thing when every lane moves a forward per tick
+    current = None if finished or wall_clock else min(tick, longest) - 1
+    shown = race.lane_forwards(timelines, tick, wall_clock, spt)
+    chart = figures.prefix_growth({race.lane_title(k, lang): v for k, v in timelines.items()}, current,
+                                  shown={race.lane_title(k, lang): n for k, n in shown.items()}, lang=lang)
     return [timelines, tick, html, chart, gr.Timer(active=not finished)]
 
 

@@ -108,14 +108,19 @@ def entropy_heatmap(timeline: Timeline, lang: str = i18n.DEFAULT) -> go.Figure:
 
 
 def prefix_growth(timelines: dict[str, Timeline], current: int | None = None,
-                  colours: dict[str, str] | None = None, lang: str = i18n.DEFAULT) -> go.Figure:
+                  colours: dict[str, str] | None = None, shown: dict[str, int] | None = None,
+                  lang: str = i18n.DEFAULT) -> go.Figure:
     """Committed output tokens against forward passes, one line per decode, each in its
-    decoder's colour (or `colours[name]`); a dashed marker at forward `current + 1`."""
+    decoder's colour (or `colours[name]`); a dashed marker at forward `current + 1`. shown: a
+    race in progress: each line only up to the forwards its lane has shown (the axes already
+    span the whole run, so the chart never runs ahead of the lanes nor rescales)."""
     tr = i18n.Texts(lang)
-    data, longest = [], 1
+    data, longest, top = [], 1, 1
     for k, (name, tl) in enumerate(timelines.items()):
         y = list(tl.committed_after)
-        longest = max(longest, len(y))
+        longest, top = max(longest, len(y)), max([top] + y)
+        if shown is not None:
+            y = y[:max(0, shown.get(name, len(y)))]
         colour = (colours or {}).get(name) or palette.decoder_colour(tl.trace.decoder, k)
         data.append(dict(type="scatter", x=list(range(1, len(y) + 1)), y=y, mode="lines+markers", name=name,
                          line=dict(color=colour), marker=dict(color=colour, size=5),
@@ -126,7 +131,9 @@ def prefix_growth(timelines: dict[str, Timeline], current: int | None = None,
     if current is not None:
         shapes.append(dict(type="line", x0=current + 1, x1=current + 1, y0=0, y1=1, yref="paper",
                            line=dict(color=palette.THRESHOLD_COLOUR, dash="dash")))
+    fixed = dict(range=[0, longest + 0.5]) if shown is not None else {}
     return make_figure(data, tr("views.fig.growth_title"), 340, lang=lang, shapes=shapes,
-                       xaxis=dict(title=dict(text=tr("views.fig.growth_x"))),
-                       yaxis=dict(title=dict(text=tr("views.committed_tokens"))),
+                       xaxis=dict(title=dict(text=tr("views.fig.growth_x")), **fixed),
+                       yaxis=dict(title=dict(text=tr("views.committed_tokens")),
+                                  **({"range": [0, max(top, longest) * 1.05]} if shown is not None else {})),
                        legend=dict(orientation="h", y=-0.3))

@@ -33,6 +33,22 @@ def tokens_after(timeline: Timeline, forwards: int) -> int:
     return timeline.committed_after[min(forwards, len(timeline.committed_after)) - 1]
 
 
+def prefill_tokens(timeline: Timeline) -> int:
+    """Output tokens the prefill wrote before the first forward (AR and verified: one; streaming
+    and block: none). The lanes count them apart, so AR makes exactly one token per forward, as
+    chapter 1 says."""
+    return tokens_after(timeline, 0)
+
+
+def tokens_per_forward(timeline: Timeline, forwards: int | None = None) -> float:
+    """Tokens per forward after `forwards` forwards (default: the whole decode), the prefill's
+    token not counted (it came before the first forward)."""
+    forwards = len(timeline.trace.steps) if forwards is None else min(forwards, len(timeline.trace.steps))
+    if forwards <= 0:
+        return 0.0
+    return (tokens_after(timeline, forwards) - prefill_tokens(timeline)) / forwards
+
+
 def forwards_by(timeline: Timeline, seconds: float) -> int:
     """Forwards finished `seconds` after the decode started (prefill included)."""
     trace = timeline.trace
@@ -52,8 +68,10 @@ def total_seconds(timeline: Timeline) -> float:
 
 
 def lane_html(timeline: Timeline, forwards: int, ar_speed: float | None, paused: bool = False,
-              lang: str = i18n.DEFAULT) -> str:
-    """A lane after `forwards` forwards; paused: a still frame (it says "paused", not "decoding…")."""
+              stepped: bool = False, lang: str = i18n.DEFAULT) -> str:
+    """A lane after `forwards` forwards; paused: a still frame (it says "paused", not "decoding…");
+    stepped: a frame the page plays or holds (app/static/stepper.js), so it carries both words and
+    the page's style shows the one that is true (.playing on the view while Play runs)."""
     trace = timeline.trace
     forwards = min(forwards, len(trace.steps))
     n = tokens_after(timeline, forwards)
@@ -64,11 +82,21 @@ def lane_html(timeline: Timeline, forwards: int, ar_speed: float | None, paused:
     speed = stats.get("tokens_per_s", 0.0)
     tr = i18n.Texts(lang)
     speedup = (tr("views.lane.speedup", x=f"{speed / ar_speed:.2f}") if ar_speed and trace.decoder != "ar" else "")
-    status = tr("views.lane.finished") if done else tr("views.lane.paused") if paused else tr("views.lane.decoding")
-    final = (f'<div class="lanefinal">' + tr("views.lane.final", tpf=f'{stats.get("tokens_per_forward", 0):.2f}',
+    if done:
+        status = f'<span class="lanestate" data-state="done">{tr("views.lane.finished")}</span>'
+    elif stepped:
+        status = (f'<span class="lanestate" data-state="stepped"><span class="when-playing">{tr("views.lane.decoding")}'
+                  f'</span><span class="when-still">{tr("views.lane.paused")}</span></span>')
+    else:
+        state = "paused" if paused else "playing"
+        status = (f'<span class="lanestate" data-state="{state}">'
+                  f'{tr("views.lane.paused") if paused else tr("views.lane.decoding")}</span>')
+    final = (f'<div class="lanefinal">' + tr("views.lane.final", tpf=f"{tokens_per_forward(timeline):.2f}",
                                              speed=f"{speed:.1f}", speedup=speedup)
              + '</div>') if done else ""  # no spoiler
-    counts = tr("views.lane.counts", forwards=forwards, n=n, tpf=f"{(n / forwards if forwards else 0):.2f}")
+    prefill = prefill_tokens(timeline)
+    counts = tr("views.lane.counts", forwards=forwards, n=n, tpf=f"{tokens_per_forward(timeline, forwards):.2f}",
+                prefill=tr("views.lane.prefill", n=prefill) if prefill and n else "")
     return (f'<div class="lane {escape(trace.decoder)}"><div class="lanehead">'
             f'<b>{escape(lane_title(trace.decoder, lang))}</b> · {status} · {counts}</div>{final}'
             f'<div class="lanetext">{text}<span class="cursor">▌</span></div></div>')
@@ -101,20 +129,29 @@ def cost_note(timelines: dict[str, Timeline], lang: str = i18n.DEFAULT) -> str:
                         cost=f"{cost:.2f}", tpf=f"{tpf:.2f}", most=f"{tpf / cost:.2f}") + '</div>')
 
 
+def lane_forwards(timelines: dict[str, Timeline], tick: int, wall_clock: bool,
+                  seconds_per_tick: float) -> dict[str, int]:
+    """Forwards each lane has shown at `tick` (one per tick, or as many as its decode had done
+    on the wall clock), capped at its decode's end: the lanes and the chart read the same count."""
+    return {name: min(forwards_by(tl, tick * seconds_per_tick) if wall_clock else tick, len(tl.trace.steps))
+            for name, tl in timelines.items()}
+
+
 def race_frame(timelines: dict[str, Timeline], tick: int, wall_clock: bool, seconds_per_tick: float,
-               paused: bool = False, lang: str = i18n.DEFAULT) -> tuple[str, bool]:
+               paused: bool = False, stepped: bool = False, lang: str = i18n.DEFAULT) -> tuple[str, bool]:
     """HTML of all lanes at `tick` (the cost note once every lane has finished); and whether
-    every lane has finished. paused: a still frame, not a replay in motion."""
+    every lane has finished. paused: a still frame, not a replay in motion; stepped: the page
+    says which (lane_html)."""
     ar = timelines.get("ar")
     ar_speed = ar.trace.stats().get("tokens_per_s") if ar else None
     parts, finished = [], True
+    shown = lane_forwards(timelines, tick, wall_clock, seconds_per_tick)
     for name in LANES:
         tl = timelines.get(name)
         if tl is None:
             continue
-        forwards = forwards_by(tl, tick * seconds_per_tick) if wall_clock else tick
-        finished &= forwards >= len(tl.trace.steps)
-        parts.append(lane_html(tl, forwards, ar_speed, paused, lang))
+        finished &= shown[name] >= len(tl.trace.steps)
+        parts.append(lane_html(tl, shown[name], ar_speed, paused, stepped, lang))
     if finished:
         parts.append(cost_note(timelines, lang))
     return "".join(parts), finished

@@ -151,7 +151,9 @@ def bundle_html(timeline: Timeline | None, key: str, views: Views = DECODE_VIEWS
     key_help = f'<div class="stepper-keys">{tr("views.stepper.keys")}</div>' if keys else ""
     live_attr = ' data-live="1"' if live else ""
     play_attr = ' data-autoplay="1"' if autoplay and not live else ""
-    buttons = "".join(f'<button type="button" data-act="{act}" title="{tr(f"views.stepper.{act}_title")}">'
+    state = {"play": ' data-state="play"'}  # the play button's icon is drawn by style.css from it
+    buttons = "".join(f'<button type="button" data-act="{act}"{state.get(act, "")} '
+                      f'title="{tr(f"views.stepper.{act}_title")}">'
                       f'{tr("views.js.play" if act == "play" else f"views.stepper.{act}")}</button>'
                       for act in ("first", "prev", "play", "next", "last"))
     slider = (f'<input type="range" min="{data["first"]}" max="{last}" value="{start}" '

@@ -23,18 +23,22 @@ def title(lang: str = i18n.DEFAULT) -> str:
     return i18n.text(lang, "ch6.title")
 
 
-def view(timelines: dict[str, Timeline], tick: int, playing: bool = False, lang: str = i18n.DEFAULT):
+def view(timelines: dict[str, Timeline], tick: int, playing: bool | None = None, lang: str = i18n.DEFAULT):
+    """The chapter at `tick`; playing None: a frame of the page's stepper, whose lanes say
+    "decoding…" while Play runs and "paused" otherwise (the page shows the true one)."""
     tr = i18n.Texts(lang)
     tick = max(1, min(int(tick), max(len(t.trace.steps) for t in timelines.values())))
-    html, _ = race.race_frame(timelines, tick, False, 0.0, paused=not playing, lang=lang)
+    html, _ = race.race_frame(timelines, tick, False, 0.0, paused=playing is False, stepped=playing is None,
+                              lang=lang)
     wd, ar = timelines["streaming"], timelines["ar"]
     n_wd, n_ar = race.tokens_after(wd, tick), race.tokens_after(ar, tick)
     st_wd, st_ar = wd.trace.stats(), ar.trace.stats()
     wall = (st_wd["tokens_per_s"] / st_ar["tokens_per_s"]) if st_ar.get("tokens_per_s") else 0.0
     text = narration([
         tr("ch6.p1", ar_colour=colour("decoder-ar", lang=lang), wd_colour=colour("decoder-streaming", lang=lang)),
-        tr("ch6.p2", tick=tick, step=tick - 1, n_ar=n_ar, n_wd=n_wd, tpf_wd=st_wd["tokens_per_forward"],
-           tpf=term("tpf", lang=lang), tpf_ar=st_ar["tokens_per_forward"]),
+        # per forward, the prefill's token not counted: AR makes exactly one, as chapter 1 says
+        tr("ch6.p2", tick=tick, step=tick - 1, n_ar=n_ar, n_wd=n_wd, tpf_wd=race.tokens_per_forward(wd),
+           tpf=term("tpf", lang=lang), tpf_ar=race.tokens_per_forward(ar)),
         tr("ch6.p3", wall=wall, rows=st_wd["rows_processed"] / max(st_wd["forwards"], 1),
            block=term("block", lang=lang)),
     ], lang=lang)

@@ -1,7 +1,8 @@
 """Links and projector mode. A chapter can be linked: ?chapter=3 or #chapter-3; ?present=1 opens
 the tour presenting. Presenting (app/static/present.js) hides everything but the chapter, scales
 it to fill the screen without scrolling, and takes the keyboard: ←/→, Space, PageUp/PageDown,
-Home/End, Esc to leave (never while a text box has focus)."""
+Home/End between chapters, ↓/↑ (or . and ,) through the open chapter's steps, Esc to leave (never
+while a text box or slider has focus)."""
 from __future__ import annotations
 
 from ... import i18n
@@ -44,7 +45,7 @@ def stop_label(lang: str = i18n.DEFAULT) -> str:
 def badge(lang: str = i18n.DEFAULT) -> str:
     """The badge projector mode shows in the nav (keys to move and to leave)."""
     return (f'<div id="presenting-badge" class="presenting-badge" aria-live="polite">'
-            f'{i18n.text(lang, "tour.presenting_badge")}</div>')
+            f'{i18n.text(lang, "tour.presenting_badge")}{i18n.text(lang, "views.present.step_keys")}</div>')
 
 
 BADGE = badge()   # the English

@@ -1,0 +1,33 @@
+"""The Race tab's replay: its chart never runs ahead of its lanes (each line only as far as its lane
+has got, on one forward per tick and on the wall clock), and every lane's word is what is true."""
+import pytest
+
+from app.tabs import race as race_tab
+from app.tabs.tour import load_tour
+from app.views import lanes
+
+
+@pytest.fixture(scope="module")
+def timelines():
+    data = load_tour()
+    pick = data.picks["race"]
+    return {"ar": data.timelines[pick["ar"]], "streaming": data.timelines[pick["streaming"]]}
+
+
+@pytest.mark.parametrize("wall_clock", [False, True])
+def test_the_chart_draws_each_line_only_as_far_as_its_lane(timelines, wall_clock):
+    spt = max(lanes.total_seconds(t) for t in timelines.values()) / race_tab.RACE_TICKS
+    longest = max(t.num_steps for t in timelines.values())
+    for tick in (1, 5, 20, 10_000):
+        _, _, html, chart, _ = race_tab.race_outputs(timelines, tick, wall_clock)
+        shown = lanes.lane_forwards(timelines, tick, wall_clock, spt)
+        lines = {trace.name: trace for trace in chart.data if trace.name in [lanes.lane_title(k) for k in timelines]}
+        for name, tl in timelines.items():
+            line = lines[lanes.lane_title(name)]
+            assert len(line.x) == shown[name], (tick, name)   # the chart is where the lane is
+            assert f"{shown[name]} forwards" in html
+            done = shown[name] >= tl.num_steps
+            head = html.split(f'<div class="lane {name}">', 1)[1].split("</div>", 1)[0]
+            assert ("finished" in head) == done and ("decoding…" in head) == (not done), (tick, name, head)
+            assert "paused" not in head   # the Race tab never holds a frame: it plays to the end
+        assert chart.layout.xaxis.range[1] >= longest   # the axes span the whole run from the first tick
