@@ -74,7 +74,7 @@ def build_page(ctx: Context, demo: gr.Blocks, lang: str) -> None:
     def open_link(request: gr.Request = None):
         """Page load: the linked tab, and a worded line for whatever the link could not restore."""
         link = links.read(links.query(request), ctx.limits, ctx.prompt_chars(),
-                          ctx.models.wedlm_lm.max_context, lang=lang)
+                          ctx.models.wedlm_lm.max_context, chapters=len(tour.CHAPTERS), lang=lang)
         if link.notices:
             gr.Warning(tr("link.unused", notes="; ".join(link.notices))[:400])
         return gr.Tabs(selected=link.tab) if link.tab else gr.skip(), links.notice_html(link, lang)
