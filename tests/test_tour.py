@@ -182,11 +182,11 @@ def test_entropy_chapter_says_why_code_is_slow_from_the_recorded_code_decode(dat
     words = plain(chapter_views(data)[7][0])
     assert (f"front slot stays a mask until step {step}, when ‘{unescape(render.token_label(tl, front.token))}’ "
             f"fills it at {front.entropy:.2f} nats") in words
-    assert f"{waited} of its {sum(len(t.filled) for t in tl.trace.steps)} fills" in words
-    assert f"{st['generated_tokens']} tokens in {st['forwards']} forwards ({st['tokens_per_forward']:.2f} per forward" in words
+    assert f"{waited} of {sum(len(t.filled) for t in tl.trace.steps)} fills" in words
+    assert f"{st['generated_tokens']} tokens in {st['forwards']} forwards, {st['tokens_per_forward']:.2f} per forward" in words
     slowest = min(data.law_rows, key=lambda r: r["tokens_per_forward"])
     assert f"{slowest['id']} makes {slowest['tokens_per_forward']:.2f} tokens per forward" in words
-    assert f"mean entropy of {slowest['entropy']:.2f} nats" in words
+    assert f"at a mean entropy of {slowest['entropy']:.2f} nats" in words
 
 
 def test_score_bars_mark_every_filled_slot_in_the_colour_named(data):

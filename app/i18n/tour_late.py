@@ -40,53 +40,47 @@ MESSAGES = {
     # ---------- chapter 7: entropy decides speed ----------
     "ch7.title": {"en": "7 · Entropy decides speed", "zh": "7 · 熵决定速度"},
     "ch7.p1": {
-        "en": "Each point is one prompt decoded by the bundled model: across, the mean entropy of the "
-              "slots when they were filled; up, {tpf}.",
+        "en": "Each point is one prompt decoded by the bundled model: across, the mean entropy of its slots when "
+              "filled; up, {tpf}.",
         "zh": "每个点是内置模型解码的一个提示词：横轴是各槽位被填充时的平均熵，纵轴是{tpf}。",
     },
     "ch7.p2": {
-        "en": "Counting is nearly certain (mean entropy {count_h:.2f} nats): many masks fall under τ at once, "
-              "{count_tpf:.1f} tokens per forward. Plays (prose) are not ({plays_h:.2f} nats): about "
-              "{plays_tpf:.1f} per forward, no faster than AR.",
-        "zh": "计数类提示词几乎毫无悬念（平均熵 {count_h:.2f} 奈特）：许多掩码同时落到 τ 以下，每次前向计算 {count_tpf:.1f} "
-              "个词元。剧本类（散文）则不然（{plays_h:.2f} 奈特）：每次前向计算大约 {plays_tpf:.1f} 个，"
-              "并不比 AR 快。",
+        "en": "Counting is nearly certain ({count_h:.2f} nats): many masks fall under τ at once, {count_tpf:.1f} "
+              "tokens per forward. Plays (prose) are not ({plays_h:.2f} nats): about {plays_tpf:.1f}.",
+        "zh": "计数几乎毫无悬念（{count_h:.2f} 奈特）：许多掩码同时落到 τ 以下，每次前向计算 {count_tpf:.1f} 个词元。"
+              "剧本（散文）则不然（{plays_h:.2f} 奈特）：大约 {plays_tpf:.1f} 个。",
     },
     "ch7.p3": {
-        "en": "<b>Below 1?</b> {id} makes {tpf:.2f} tokens per forward: fewer tokens than forwards, at a "
-              "mean entropy of {h:.2f} nats. A slot filled by one forward commits only in a later one: "
-              "its KV must be computed with its token as input, and the forward that filled it saw a mask there. "
-              "So a forward that fills only the front slot commits less than one token per forward.",
-        "zh": "<b>低于 1？</b>提示词 <code translate=\"no\">{id}</code> 每次前向计算只产出 {tpf:.2f} 个词元："
-              "词元比前向计算次数还少，而它的平均熵是 {h:.2f} 奈特。某次前向计算填上的槽位，要到之后的某次前向计算"
-              "才能提交：它的 KV 必须以它自己的词元为输入来计算，而填它的那次前向计算在那里看到的还是掩码。"
-              "所以，一次只填了最前面那个槽位的前向计算，平均提交不到一个词元。",
+        "en": "<b>Below 1?</b> {id} makes {tpf:.2f} tokens per forward at a mean entropy of {h:.2f} nats. A slot "
+              "commits one forward after it is filled (its KV needs its own token as input), so a forward that "
+              "fills only the front slot commits less than one token.",
+        "zh": "<b>低于 1？</b>提示词 <code translate=\"no\">{id}</code> 的平均熵是 {h:.2f} 奈特，每次前向计算却只产出 "
+              "{tpf:.2f} 个词元。槽位要在被填上后的下一次前向计算才能提交（它的 KV 需要以它自己的词元为输入），"
+              "所以只填了最前面那个槽位的前向计算，提交不到一个词元。",
     },
     "ch7.code": {
-        "en": "<b>Why is code slow, though its mean entropy is low?</b> The doubt sits at the <b>front</b> of "
-              "the window. In the recorded code decode, {waiting} of its {fills} fills are far slots "
-              "(mostly {far}{eos}), filled early because they are easy, while the front slot stays a mask until step {step}, when {token} fills it at "
-              "{front_h:.2f} nats. Only the leading filled run commits, so those far fills wait behind the open "
-              "front mask, are recomputed each forward, and commit nothing: {idle} of its {forwards} forwards "
-              "commit nothing, {tokens} tokens in {forwards} forwards ({code_tpf:.2f} per forward, AR makes 1). "
-              "The mean entropy ({code_h:.2f} nats) counts the easy far fills and hides the hard front.",
-        "zh": "<b>代码的平均熵不高，为什么还是慢？</b>因为没把握的地方在窗口的<b>最前面</b>。在录制的代码解码里，"
-              "{fills} 次填充中有 {waiting} 次是远处的槽位（大多是 {far}{eos}），"
-              "它们容易，所以早早就被填上；而最前面的槽位一直是掩码，直到第 {step} 步才由 {token} "
-              "以 {front_h:.2f} 奈特的熵填上。只有开头连续的已填充段才能提交，所以那些远处的填充只能排在未填的最前面"
-              "掩码后面等待，每次前向计算都要重算，却什么也提交不了：{forwards} 次前向计算中有 {idle} 次什么也没提交，"
-              "{forwards} 次前向计算只得到 {tokens} 个词元（每次 {code_tpf:.2f} 个，而 AR 每次 1 个）。平均熵"
-              "（{code_h:.2f} 奈特）把这些容易的远处填充也算了进去，掩盖了最前面那个难词元。",
+        "en": "<b>Below 1: why is code slow?</b> {id} makes {tpf:.2f} tokens per forward at a mean entropy of "
+              "{h:.2f} nats. The doubt sits at the <b>front</b> of the window. In a recorded code decode, "
+              "{waiting} of {fills} fills are easy far slots (mostly {far}{eos}), but the front slot stays a mask "
+              "until step {step}, when {token} fills it at {front_h:.2f} nats. Only the leading filled run commits: "
+              "the far fills wait behind it, are recomputed, and commit nothing. And a slot commits one forward "
+              "after it is filled (its KV needs its own token as input): {tokens} tokens in {forwards} forwards, "
+              "{code_tpf:.2f} per forward. The mean entropy ({code_h:.2f} nats) hides the hard front.",
+        "zh": "<b>低于 1：代码为什么慢？</b>提示词 <code translate=\"no\">{id}</code> 的平均熵是 {h:.2f} 奈特，"
+              "每次前向计算却只产出 {tpf:.2f} 个词元。没把握的地方在窗口的<b>最前面</b>。在录制的代码解码里，"
+              "{fills} 次填充中有 {waiting} 次是容易的远处槽位（大多是 {far}{eos}），可最前面的槽位一直是掩码，"
+              "直到第 {step} 步才由 {token} 以 {front_h:.2f} 奈特的熵填上。只有开头连续的已填充段才能提交："
+              "远处的填充只能在它后面等待，被反复重算，却什么也提交不了。而且槽位要在被填上后的下一次前向计算才能提交"
+              "（它的 KV 需要以它自己的词元为输入）：{forwards} 次前向计算只得到 {tokens} 个词元，每次 "
+              "{code_tpf:.2f} 个。平均熵（{code_h:.2f} 奈特）掩盖了最前面那个难词元。",
     },
-    "ch7.eos": {"en": ": end of sequence, the stop token that ends a text, easy to predict once the text is over",
-                "zh": "：即“序列结束”，表示一段文本到此为止的停止词元；文本一旦写完，它很好预测"},
+    "ch7.eos": {"en": ", end of sequence: the stop token that ends a text", "zh": "，即“序列结束”：表示文本到此为止的停止词元"},
     "ch7.p4": {
-        "en": "Below, left: counting step {low_step} fills {filled} masks at once ({new_colour}). Right: a "
-              "play's step {high_step}: no mask under τ, so one slot is filled (the lowest score) and {stay} "
-              "stay masks ({mask_colour}). Both on the same scale.",
-        "zh": "下方左图：计数的第 {low_step} 步一次填了 {filled} 个掩码（{new_colour}）。右图：剧本的第 {high_step} "
-              "步没有掩码低于 τ，于是只填一个槽位（得分最低的那个），其余 {stay} 个仍是掩码（{mask_colour}）。"
-              "两图纵轴刻度相同。",
+        "en": "Below (same scale), left: counting step {low_step} fills {filled} masks at once ({new_colour}, each "
+              "marked). Right: a play's step {high_step} fills one slot, the lowest score; {stay} stay masks "
+              "({mask_colour}).",
+        "zh": "下方两图刻度相同。左图：计数的第 {low_step} 步一次填了 {filled} 个掩码（{new_colour}，每个都有标记）。"
+              "右图：剧本的第 {high_step} 步只填一个槽位（得分最低的那个），其余 {stay} 个仍是掩码（{mask_colour}）。",
     },
     "ch7.yours": {
         "en": "<b>Your prompt</b>: mean entropy {entropy:.2f} nats, {tpf:.2f} tokens per forward (the star).",
@@ -150,7 +144,8 @@ MESSAGES = {
               "干净的一份 <b>x0</b>（记忆）和加了掩码的一份 <b>xt</b>（预测），两份占用相同的位置编号。",
     },
     "ch9.p2": {
-        "en": "xt is cut into blocks of {block} (training blocks: a unit of this mask, not block decoding); in each block some tokens are masked, and inside the "
+        "en": "xt is cut into blocks of {block} (training blocks: a unit of this mask, not block decoding); "
+              "in each block some tokens are masked, and inside the "
               "block the observed tokens sit in front of the masks, exactly like the reordered window. "
               "x0 is plainly causal; an xt block sees the clean x0 of all earlier blocks and itself in "
               "reordered causal order. Each mask is trained to predict its own token.",

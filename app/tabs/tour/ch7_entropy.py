@@ -24,15 +24,17 @@ def title(lang: str = i18n.DEFAULT) -> str:
     return i18n.text(lang, "ch7.title")
 
 
-def code_paragraph(code, lang: str = i18n.DEFAULT) -> str:
-    """Why code is slow, from the recorded code decode (its pick: the hardest front fill)."""
-    tl, _ = code
-    wait = entropy.front_wait(tl.trace)
+def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT) -> str:
+    """Why code is slow, from the recorded code decode (its pick: the hardest front fill); without
+    it, why a decode can make fewer tokens than forwards."""
+    wait = entropy.front_wait(code[0].trace) if code else None
     if wait is None:
-        return ""
+        return i18n.text(lang, "ch7.p3", id=slowest["id"], tpf=slowest["tokens_per_forward"], h=slowest["entropy"])
+    tl = code[0]
     far = wait["waiting_token"]
     eos = i18n.text(lang, "ch7.eos") if far in tl.trace.stop_ids else ""
-    return i18n.text(lang, "ch7.code", far=tok(tl, far, lang), eos=eos, waiting=wait["waiting"], fills=wait["fills"], step=wait["step"],
+    return i18n.text(lang, "ch7.code", id=slowest["id"], tpf=slowest["tokens_per_forward"], h=slowest["entropy"],
+                     far=tok(tl, far, lang), eos=eos, waiting=wait["waiting"], fills=wait["fills"], step=wait["step"],
                      token=tok(tl, wait["token"], lang), front_h=wait["entropy"], idle=wait["idle"],
                      forwards=wait["forwards"], tokens=wait["tokens"], code_tpf=wait["tokens_per_forward"],
                      code_h=wait["mean_entropy"])
@@ -49,12 +51,10 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
         tr("ch7.p2", count_h=class_mean(rows, "counting", "entropy"),
            count_tpf=class_mean(rows, "counting", "tokens_per_forward"),
            plays_h=class_mean(rows, "plays", "entropy"), plays_tpf=class_mean(rows, "plays", "tokens_per_forward")),
-        tr("ch7.p3", id=slowest["id"], tpf=slowest["tokens_per_forward"], h=slowest["entropy"]),
-        code_paragraph(code, lang) if code else "",
+        code_paragraph(code, slowest, lang),
         tr("ch7.p4", low_step=lstep, filled=len(ls.filled), new_colour=colour("state-new", lang=lang),
            high_step=hstep, stay=len(hs.masks) - len(hs.filled), mask_colour=colour("state-mask", lang=lang)),
     ]
-    paras = [p for p in paras if p]
     if yours:
         paras.append(tr("ch7.yours", entropy=yours["entropy"], tpf=yours["tokens_per_forward"]))
     top = max(figs.max_score(ltl, lstep), figs.max_score(htl, hstep)) * 1.1
