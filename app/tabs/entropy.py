@@ -78,8 +78,7 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
                            ctx.limits)
         for rows in gpu.stream_on_gpu(entropy.iter_suite, models.wedlm, models.ar if ar_name else models.wedlm,
                                       config, prompts, work.time_limit_s, work=work):
-            yield (rows, entropy.law_figure(rows, config.threshold, lang=lang), rows_frame(rows, lang),
-                   entropy.law_note(rows, lang))
+            yield rows, entropy.law_figure(rows, config.threshold, lang=lang), rows_frame(rows, lang)
 
     def run_sweep(prompt, max_new_tokens, tau):
         config = make_config(threshold=tau, max_new_tokens=max_new_tokens)
@@ -121,8 +120,9 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
     law_inputs = [suite_rows, tau, ctx.decode_state or gr.State(None), sweep_point]
     law_here = functools.partial(law, lang=lang)
     suite_btn.click(lambda: gr.Dataframe(visible=True), None, table, queue=False, api_name=False).then(
-        in_language(run_suite, lang), [tau, max_new], [suite_rows, law_plot, table, law_why], api_name=i18n.api_name("entropy_suite", lang),
-        show_progress="minimal", **gpu.forward_event(ctx.limits)).then(law_here, law_inputs, law_plot, api_name=False)
+        in_language(run_suite, lang), [tau, max_new], [suite_rows, law_plot, table], api_name=i18n.api_name("entropy_suite", lang),
+        show_progress="minimal", **gpu.forward_event(ctx.limits)).then(law_here, law_inputs, law_plot, api_name=False).then(
+        lambda rows: entropy.law_note(rows or [], lang), [suite_rows], law_why, api_name=False, queue=False)
     sweep_btn.click(lambda: gr.Dataframe(visible=True), None, sweep_table, queue=False, api_name=False).then(
         in_language(run_sweep, lang), [prompt, max_new, tau], [sweep_plot, sweep_table, sweep_diff, sweep_point],
                     api_name=i18n.api_name("tau_sweep", lang), **gpu.forward_event(ctx.limits)).then(law_here, law_inputs, law_plot, api_name=False)
