@@ -26,12 +26,14 @@ def data():
 def late_views(data, lang: str) -> dict[int, tuple]:
     """Chapters 6-10's outputs as each opens in `lang` (the calls its build makes)."""
     race = data.picks["race"]
-    tl, step = data.at("reorder")
+    tl, first = data.at("reorder")
+    step = ch9_training.example_step(tl, first)
     pattern = [t is None for t in tl.trace.steps[step].window]
-    source = i18n.text(lang, "ch9.source_ch3", slots=len(pattern))
+    source = i18n.text(lang, "ch9.source_ch3", step=step, slots=len(pattern))
     return {6: ch6_race.view({"ar": data.timelines[race["ar"]], "streaming": data.timelines[race["streaming"]]},
                              race["tick"], lang=lang),
-            7: ch7_entropy.view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"), lang=lang),
+            7: ch7_entropy.view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"),
+                                code=data.at("entropy_code"), lang=lang),
             8: ch8_tau.view(data.tau_sweep, lang=lang),
             9: ch9_training.view(pattern, 8, source, lang=lang),
             10: ch10_verified.view(*data.at("verified"), lang=lang)}

@@ -24,7 +24,8 @@ STEP_CHAPTERS = {1: "ar", 2: "fill_rule", 3: "reorder", 4: "commit", 5: "stall",
 FINDERS = {"ar": moments.ar_step, "fill_rule": moments.fill_rule_step, "reorder": moments.reorder_step,
            "commit": moments.commit_step, "stall": moments.stall_step,
            "entropy_low": moments.busiest_step, "entropy_high": moments.fallback_step,
-           "verified": moments.verified_rejection_step}
+           "verified": moments.verified_rejection_step,
+           "entropy_code": lambda trace: (entropy.front_wait(trace) or {}).get("step")}
 COLOUR_WORDS = sorted(set(palette.COLOUR_WORDS.values()) | {"purple", "gray", "brown", "black", "white"},
                       key=len, reverse=True)
 
@@ -42,7 +43,7 @@ def chapter_views(data) -> dict[int, tuple]:
     out[5] = c[4].view(*data.at("stall"), data.timelines["stall-branch"], data.picks["stall"]["penalty"])
     out[6] = c[5].view({"ar": data.timelines[race["ar"]], "streaming": data.timelines[race["streaming"]]},
                        race["tick"])
-    out[7] = c[6].view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"))
+    out[7] = c[6].view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"), code=data.at("entropy_code"))
     out[8] = c[7].view(data.tau_sweep)
     tl, step = data.at("reorder")
     out[9] = c[8].view([t is None for t in tl.trace.steps[step].window], 8, "a test pattern")
@@ -142,6 +143,96 @@ def test_tau_chapter_states_the_recorded_numbers(data):
     assert [b for b in fig.data if b.type == "bar"][0].y == tuple(r["right"] for r in rows)
     for o in worst["outputs"]:
         assert (unescape(o["question"]) in unescape(wrong)) == (not o["right"])
+
+
+def test_tau_chapter_says_up_to_which_tau_every_answer_stays_right(data):
+    """'Up to τ = X every answer stays right' names the LAST τ of the all-right run the bars show."""
+    rows = sorted(data.tau_sweep["rows"], key=lambda r: r["threshold"])
+    run = []
+    for r in rows:
+        if r["right"] != r["total"]:
+            break
+        run.append(r)
+    assert run and len(run) < len(rows)  # the recording has both: a run of all-right τ, then a wrong one
+    words = plain(chapter_views(data)[8][0])
+    assert f"Up to τ = {run[-1]['threshold']:g} every answer stays right, at {run[-1]['tokens_per_forward']:.2f}" in words
+    assert ch8_tau.last_all_right([{**r, "right": 0} for r in rows]) is None
+
+
+def test_tau_bars_are_drawn_in_the_colour_their_word_names(data):
+    """No opacity: a translucent dark green looks mint, and the words say "dark green"."""
+    bars = [b for b in chapter_views(data)[8][1].data if b.type == "bar"]
+    assert bars and all(b.marker.color == palette.ROLE_COLOURS["right"] and b.marker.opacity in (None, 1)
+                        for b in bars)
+    assert "dark green" in plain(chapter_views(data)[8][0])
+
+
+def test_entropy_chapter_says_why_code_is_slow_from_the_recorded_code_decode(data):
+    """Chapter 7 names the token at the FRONT of the code decode's window (its hardest fill), the
+    far fills that waited behind it, and the decode's tokens per forward (< 1), all from the record."""
+    tl, step = data.at("entropy_code")
+    s = tl.trace.steps[step]
+    front = next(f for f in s.filled if f.pos == s.start)
+    assert front.entropy == max(f.entropy for t in tl.trace.steps for f in t.filled if f.pos == t.start)
+    st = tl.trace.stats()
+    assert st["tokens_per_forward"] < 1 and entropy.fill_entropy(tl.trace) < 1  # low mean entropy, still slow
+    waited = sum(1 for t in tl.trace.steps for f in t.filled
+                 if any(not m.selected and m.pos < f.pos for m in t.masks))
+    assert waited > len(tl.trace.steps) // 2
+    words = plain(chapter_views(data)[7][0])
+    assert (f"front slot stays a mask until step {step}, when ‘{unescape(render.token_label(tl, front.token))}’ "
+            f"fills it at {front.entropy:.2f} nats") in words
+    assert f"{waited} of {sum(len(t.filled) for t in tl.trace.steps)} fills" in words
+    assert f"{st['generated_tokens']} tokens in {st['forwards']} forwards, {st['tokens_per_forward']:.2f} per forward" in words
+    slowest = min(data.law_rows, key=lambda r: r["tokens_per_forward"])
+    assert f"{slowest['id']} makes {slowest['tokens_per_forward']:.2f} tokens per forward" in words
+    assert f"at a mean entropy of {slowest['entropy']:.2f} nats" in words
+
+
+def test_score_bars_mark_every_filled_slot_in_the_colour_named(data):
+    """Counting's fills have near-zero bars: each filled slot also gets an orange marker on top."""
+    tl, step = data.at("entropy_low")
+    s = tl.trace.steps[step]
+    assert s.filled and max(m.entropy for m in s.masks if m.selected) < 0.1  # the bars alone are ~invisible
+    fig = tour.figs.score_bars(tl, step)
+    marks = [t for t in fig.data if t.type == "scatter" and t.mode == "markers"]
+    assert len(marks) == 1 and marks[0].marker.color == palette.ROLE_COLOURS["state-new"]
+    assert list(marks[0].x) == [str(m.pos) for m in s.masks if m.selected]
+    assert list(marks[0].y) == [m.score for m in s.masks if m.selected]
+
+
+def test_training_example_pattern_shows_a_reordering(data):
+    """Chapter 9's default pattern has a mask before an observed token inside a block, so the
+    dual-stream mask really moves something; a pattern with masks only at block ends does not."""
+    from app.tabs.tour import ch9_training
+    tl, first = data.at("reorder")
+    step = ch9_training.example_step(tl, first)
+    pattern = [t is None for t in tl.trace.steps[step].window]
+    assert ch9_training.blocks_reorder(pattern, ch9_training.TRAINING_BLOCK)
+    assert not ch9_training.blocks_reorder([False] * 7 + [True] + [False] * 7 + [True], 8)
+    assert ch9_training.blocks_reorder([True] + [False] * 7, 8)
+
+
+def test_verified_chapter_says_it_goes_beyond_the_paper_first():
+    from app import i18n
+    from app.tabs.tour import ch10_verified
+    assert ch10_verified.title().startswith("10 · Beyond the paper")
+    assert ch10_verified.title("zh").startswith("10 · 超出论文")
+    for lang in ("en", "zh"):
+        assert "WeDLM" in i18n.text(lang, "ch10.beyond")
+
+
+def test_entropy_explorer_explains_its_slow_low_entropy_row():
+    """The explorer's note under the law plot uses the recorded row that is slow at a low entropy;
+    the τ note sits beside the dashed line, not on it."""
+    recorded = entropy.recorded_suite()
+    row = entropy.slow_low_entropy_row(recorded["rows"])
+    assert row["tokens_per_forward"] < 1 and row["entropy"] < 1
+    note = plain(entropy.law_note(recorded["rows"]))
+    assert f"Mean entropy {row['entropy']:.2f} nats, yet {row['tokens_per_forward']:.2f} tokens per forward" in note
+    assert "front" in note and entropy.law_note([r for r in recorded["rows"] if r["tokens_per_forward"] >= 1]) == ""
+    (cliff,) = entropy.law_figure(recorded["rows"], 0.4).layout.annotations
+    assert cliff.xanchor == "left" and cliff.xshift > 0
 
 
 def test_tour_assets_stay_small():

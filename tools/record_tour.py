@@ -1,13 +1,14 @@
 """Record the guided tour's traces and pick the step each chapter lands on (run after retraining).
 
-python -m tools.record_tour [--only tau_sweep|verified]     (from the repository's root)
+python -m tools.record_tour [--only tau_sweep|verified|entropy_code]     (from the repository's root)
 
 Decodes a few prompts on the bundled models, applies each chapter's rule (app/tabs/tour/moments.py)
 to find its moment, branches the stall with larger penalties λ to find one that ends it sooner,
 runs the entropy suite for the entropy -> speed plot, answers the suite's arithmetic questions at
 every τ of the sweep grid (chapter 8), decodes with the verified decoder (chapter 10, beyond the
 paper) and writes assets/tour/tour.json. --only tau_sweep (or verified) re-records chapter 8's sweep
-(or chapter 10's trace and pick) alone and keeps the rest of the file.
+(or chapter 10's trace and pick; or entropy_code, chapter 7's code decode) alone and keeps the rest
+of the file.
 """
 from __future__ import annotations
 
@@ -62,15 +63,34 @@ def verified(lm, trace=None):
     return trace, {"trace": "verified", "step": step}
 
 
+def code_front(trace) -> int | None:
+    """Chapter 7's code moment: the step whose front slot was the hardest fill (app/views/entropy.front_wait)."""
+    wait = entropy.front_wait(trace)
+    return None if wait is None else wait["step"]
+
+
+def entropy_code(lm):
+    """Chapter 7: the code decode that shows why code is slow (its pick: code_front)."""
+    prompt, decoder, max_new = TOUR_PROMPTS["code"]
+    trace = decode(lm, prompt, decoder, DecodeConfig(top_candidates=TOP_CANDIDATES, max_new_tokens=max_new))
+    step = code_front(trace)
+    if step is None:
+        raise SystemExit("the code decode never filled its front slot: chapter 7 has no code moment")
+    return trace, {"trace": "code", "step": step}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["tau_sweep", "verified"], help="re-record this part alone, keep the rest")
+    parser.add_argument("--only", choices=["tau_sweep", "verified", "entropy_code"], help="re-record this part alone, keep the rest")
     args = parser.parse_args()
     lm = load_model(str(BUNDLED_MODEL), device="cpu")
     if args.only:
         data = json.loads(TOUR_FILE.read_text(encoding="utf-8"))
         if args.only == "tau_sweep":
             data["tau_sweep"] = tau_sweep(lm)
+        elif args.only == "entropy_code":
+            trace, data["picks"]["entropy_code"] = entropy_code(lm)
+            data["traces"]["code"] = trace.to_dict()
         else:
             trace, pick = verified(lm)
             data["traces"]["verified"], data["picks"]["verified"] = trace.to_dict(), pick
@@ -95,6 +115,7 @@ def main() -> int:
         "stall": first_with(traces, ["plays", "code", "table"], moments.stall_step),
         "entropy_low": first_with(traces, ["counting"], moments.busiest_step),
         "entropy_high": first_with(traces, ["plays", "code"], moments.fallback_step),
+        "entropy_code": first_with(traces, ["code"], code_front),
     }
     missing = [k for k, v in picks.items() if v is None]
     if missing:

@@ -160,19 +160,28 @@ explorer shows.""",
     "entropy.live": {"en": "“Run the suite” measures it live, row by row.",
                      "zh": "点“运行测试集”会现场逐行测量。"},
     "entropy.columns": {
-        "en": " Columns: *tokens_per_forward*, output tokens per forward pass; *forward_ratio*, AR's "
-              "forward passes divided by WeDLM's on the same prompt; *speedup_tokens_per_s*, WeDLM's tokens per "
-              "second divided by AR's.",
-        "zh": "各列：*每次前向词元数*，每次前向计算产出的词元数；*前向次数比*，同一提示词上 AR 的前向计算次数"
-              "除以 WeDLM 的；*每秒词元加速比*，WeDLM 每秒产出的词元数除以 AR 的。",
+        "en": " Columns: *entropy*, the mean entropy (nats) of WeDLM's slots when they were filled; "
+              "*tokens_per_forward*, output tokens per forward pass; *speedup_tokens_per_s*, WeDLM's tokens per "
+              "second divided by AR's; *forward_ratio*, AR's decode forward passes divided by WeDLM's on the same "
+              "prompt (each stops at its own stop token, so the two may write texts of different lengths; 0 = AR "
+              "stopped at once: the first token it chose, from the prompt's own forward, was the stop token); "
+              "*text*, the start of WeDLM's output. The bundled tiny model learned answers that end with the "
+              "answer marker “#### number”; on a prompt it barely knows (code) it may write just that marker.",
+        "zh": "各列：*熵*，WeDLM 各槽位被填充时的平均熵（奈特）；*每次前向词元数*，每次前向计算产出的词元数；"
+              "*每秒词元加速比*，WeDLM 每秒产出的词元数除以 AR 的；*前向次数比*，同一提示词上 AR 解码的前向计算次数"
+              "除以 WeDLM 的（两者各自在自己的停止词元处停下，写出的文本长度可能不同；0 表示 AR 一开始就停了："
+              "它由提示词本身那次前向计算选出的第一个词元就是停止词元）；*文本*，WeDLM 输出的开头。内置的小模型学过的"
+              "答案都以答案标记“#### 数字”结尾；遇到它几乎不会的提示词（代码），它可能只写出这个标记。",
     },
     "entropy.intro": {
         "en": "WeDLM's speedup follows **output entropy**: where the next tokens are nearly "
               "certain (counting, sequences), many masks fall under τ at once; where they are "
-              "not (plays), decoding is close to one token per forward. Your own decode (Decode "
-              "tab) and the swept prompt are drawn as stars.",
+              "not (plays), decoding is close to one token per forward. A low *mean* entropy is not "
+              "enough, though: where the one unsure token sits matters (code, see the note under the chart). "
+              "Your own decode (Decode tab) and the swept prompt are drawn as stars.",
         "zh": "WeDLM 的加速取决于**输出的熵**：接下来的词元几乎确定时（计数、序列），很多掩码同时低于 τ；"
-              "不确定时（剧本台词），解码接近每次前向计算一个词元。你自己的解码（“解码”页）和扫描的提示词"
+              "不确定时（剧本台词），解码接近每次前向计算一个词元。不过，*平均*熵低还不够："
+              "那个没把握的词元在哪里也很关键（代码就是例子，见图下的说明）。你自己的解码（“解码”页）和扫描的提示词"
               "画成星形。",
     },
     "entropy.max_new": {"en": "Max new tokens", "zh": "最多新词元数"},

@@ -40,37 +40,47 @@ MESSAGES = {
     # ---------- chapter 7: entropy decides speed ----------
     "ch7.title": {"en": "7 · Entropy decides speed", "zh": "7 · 熵决定速度"},
     "ch7.p1": {
-        "en": "Each point is one prompt decoded by the bundled model: across, the mean entropy of the "
-              "slots when they were filled; up, {tpf}.",
+        "en": "Each point is one prompt decoded by the bundled model: across, the mean entropy of its slots when "
+              "filled; up, {tpf}.",
         "zh": "每个点是内置模型解码的一个提示词：横轴是各槽位被填充时的平均熵，纵轴是{tpf}。",
     },
     "ch7.p2": {
-        "en": "Counting is nearly certain (mean entropy {count_h:.2f} nats): many masks fall under τ at once, "
-              "{count_tpf:.1f} tokens per forward. Plays (prose) are not ({plays_h:.2f} nats): about "
-              "{plays_tpf:.1f} per forward, no faster than AR.",
-        "zh": "计数类提示词几乎毫无悬念（平均熵 {count_h:.2f} 奈特）：许多掩码同时落到 τ 以下，每次前向计算 {count_tpf:.1f} "
-              "个词元。剧本类（散文）则不然（{plays_h:.2f} 奈特）：每次前向计算大约 {plays_tpf:.1f} 个，"
-              "并不比 AR 快。",
+        "en": "Counting is nearly certain ({count_h:.2f} nats): many masks fall under τ at once, {count_tpf:.1f} "
+              "tokens per forward. Plays (prose) are not ({plays_h:.2f} nats): about {plays_tpf:.1f}.",
+        "zh": "计数几乎毫无悬念（{count_h:.2f} 奈特）：许多掩码同时落到 τ 以下，每次前向计算 {count_tpf:.1f} 个词元。"
+              "剧本（散文）则不然（{plays_h:.2f} 奈特）：大约 {plays_tpf:.1f} 个。",
     },
     "ch7.p3": {
-        "en": "<b>Below 1?</b> {id} makes {tpf:.2f} tokens per forward: fewer tokens than forwards. A slot "
-              "filled by one forward commits only in a later one: its KV must be computed with its token as "
-              "input, and the forward that filled it saw a mask there. When each forward fills one slot this "
-              "pipelines to about one token per forward; a far fill that waits behind an open mask, and the "
-              "last fill before the stop token, cost forwards that commit nothing.",
-        "zh": "<b>低于 1？</b>提示词 <code translate=\"no\">{id}</code> 每次前向计算只产出 {tpf:.2f} 个词元："
-              "词元比前向计算次数还少。某次前向计算填上的槽位，要到之后的某次前向计算才能提交：它的 KV 必须以它自己的"
-              "词元为输入来计算，而填它的那次前向计算在那里看到的还是掩码。若每次前向计算只填一个槽位，流水线下来"
-              "大约每次前向计算一个词元；可一个填得太远、只能排在未填掩码后面等待的槽位，以及停止词元之前的最后一次"
-              "填充，都会花掉一些什么也没提交的前向计算。",
+        "en": "<b>Below 1?</b> {id} makes {tpf:.2f} tokens per forward at a mean entropy of {h:.2f} nats. A slot "
+              "commits one forward after it is filled (its KV needs its own token as input), so a forward that "
+              "fills only the front slot commits less than one token.",
+        "zh": "<b>低于 1？</b>提示词 <code translate=\"no\">{id}</code> 的平均熵是 {h:.2f} 奈特，每次前向计算却只产出 "
+              "{tpf:.2f} 个词元。槽位要在被填上后的下一次前向计算才能提交（它的 KV 需要以它自己的词元为输入），"
+              "所以只填了最前面那个槽位的前向计算，提交不到一个词元。",
     },
+    "ch7.code": {
+        "en": "<b>Below 1: why is code slow?</b> {id} makes {tpf:.2f} tokens per forward at a mean entropy of "
+              "{h:.2f} nats. The doubt sits at the <b>front</b> of the window. In a recorded code decode, "
+              "{waiting} of {fills} fills are easy far slots (mostly {far}{eos}), but the front slot stays a mask "
+              "until step {step}, when {token} fills it at {front_h:.2f} nats. Only the leading filled run commits: "
+              "the far fills wait behind it, are recomputed, and commit nothing. And a slot commits one forward "
+              "after it is filled (its KV needs its own token as input): {tokens} tokens in {forwards} forwards, "
+              "{code_tpf:.2f} per forward. The mean entropy ({code_h:.2f} nats) hides the hard front.",
+        "zh": "<b>低于 1：代码为什么慢？</b>提示词 <code translate=\"no\">{id}</code> 的平均熵是 {h:.2f} 奈特，"
+              "每次前向计算却只产出 {tpf:.2f} 个词元。没把握的地方在窗口的<b>最前面</b>。在录制的代码解码里，"
+              "{fills} 次填充中有 {waiting} 次是容易的远处槽位（大多是 {far}{eos}），可最前面的槽位一直是掩码，"
+              "直到第 {step} 步才由 {token} 以 {front_h:.2f} 奈特的熵填上。只有开头连续的已填充段才能提交："
+              "远处的填充只能在它后面等待，被反复重算，却什么也提交不了。而且槽位要在被填上后的下一次前向计算才能提交"
+              "（它的 KV 需要以它自己的词元为输入）：{forwards} 次前向计算只得到 {tokens} 个词元，每次 "
+              "{code_tpf:.2f} 个。平均熵（{code_h:.2f} 奈特）掩盖了最前面那个难词元。",
+    },
+    "ch7.eos": {"en": ", end of sequence: the stop token that ends a text", "zh": "，即“序列结束”：表示文本到此为止的停止词元"},
     "ch7.p4": {
-        "en": "Below, left: counting step {low_step} fills {filled} masks at once ({new_colour}). Right: a "
-              "play's step {high_step}: no mask under τ, so one slot is filled (the lowest score) and {stay} "
-              "stay masks ({mask_colour}). Both on the same scale.",
-        "zh": "下方左图：计数的第 {low_step} 步一次填了 {filled} 个掩码（{new_colour}）。右图：剧本的第 {high_step} "
-              "步没有掩码低于 τ，于是只填一个槽位（得分最低的那个），其余 {stay} 个仍是掩码（{mask_colour}）。"
-              "两图纵轴刻度相同。",
+        "en": "Below (same scale), left: counting step {low_step} fills {filled} masks at once ({new_colour}, each "
+              "marked). Right: a play's step {high_step} fills one slot, the lowest score; {stay} stay masks "
+              "({mask_colour}).",
+        "zh": "下方两图刻度相同。左图：计数的第 {low_step} 步一次填了 {filled} 个掩码（{new_colour}，每个都有标记）。"
+              "右图：剧本的第 {high_step} 步只填一个槽位（得分最低的那个），其余 {stay} 个仍是掩码（{mask_colour}）。",
     },
     "ch7.yours": {
         "en": "<b>Your prompt</b>: mean entropy {entropy:.2f} nats, {tpf:.2f} tokens per forward (the star).",
@@ -101,9 +111,9 @@ MESSAGES = {
     "ch8.p2": {
         "en": "Here the bundled model answers the suite's {total} arithmetic questions at each τ. The "
               "{line_colour} line is speed ({tpf}); the {bar_colour} bars count "
-              "right answers (the final number after ####).",
+              "right answers (an answer ends with the marker #### and then the final number, which is checked).",
         "zh": "这里，内置模型在每个 τ 下回答测试集里的 {total} 道算术题。{line_colour}折线是速度（{tpf}）；"
-              "{bar_colour}柱子是答对的题数（看 #### 后面的最终数字）。",
+              "{bar_colour}柱子是答对的题数（每个答案以标记 #### 加最终数字结尾，核对的就是这个数字）。",
     },
     "ch8.safe": {
         "en": " Up to τ = {tau:g} every answer stays right, at {tpf:.2f} per forward.",
@@ -134,23 +144,29 @@ MESSAGES = {
               "干净的一份 <b>x0</b>（记忆）和加了掩码的一份 <b>xt</b>（预测），两份占用相同的位置编号。",
     },
     "ch9.p2": {
-        "en": "xt is cut into blocks of {block}; in each block some tokens are masked, and inside the "
+        "en": "xt is cut into blocks of {block} (training blocks: a unit of this mask, not block decoding); "
+              "in each block some tokens are masked, and inside the "
               "block the observed tokens sit in front of the masks, exactly like the reordered window. "
               "x0 is plainly causal; an xt block sees the clean x0 of all earlier blocks and itself in "
               "reordered causal order. Each mask is trained to predict its own token.",
-        "zh": "xt 被切成若干块，每块 {block} 个词元；每块里有一些词元被掩码，块内已知的词元排在掩码前面，和重排后的窗口一模一样。"
+        "zh": "xt 被切成若干块，每块 {block} 个词元（这是训练掩码里的块，与块解码无关）；每块里有一些词元被掩码，块内已知的词元排在掩码前面，和重排后的窗口一模一样。"
               "x0 用普通的因果注意力；xt 的一块能看到之前所有块的干净 x0，以及按重排后因果顺序排列的本块。"
               "每个掩码都被训练去预测它自己位置上的词元。",
     },
     "ch9.p3": {
         "en": "The mask pattern here ({masked} of {slots} masked) is {source}. The grid is built by "
-              "the project's training code: {attend_colour} = row sees column.",
+              "the project's training code: L = {slots} is the text's length, so the grid is 2L × 2L (x0's L "
+              "rows, then xt's); {attend_colour} = row sees column.",
         "zh": "这里的掩码模式（{slots} 个中 {masked} 个被掩码）是{source}。网格由本项目的训练代码生成："
+              "L = {slots} 是文本的长度，所以网格是 2L × 2L（先是 x0 的 L 行，再是 xt 的 L 行）；"
               "{attend_colour} = 该行能看到该列。",
     },
     "ch9.source_ch3": {
-        "en": "the input window of chapter 3's step ({slots} slots, 1 = mask)",
-        "zh": "第 3 章那一步的输入窗口（{slots} 个槽位，1 = 掩码）",
+        "en": "the input window of step {step} of chapter 3's decode ({slots} slots, 1 = mask; one of its blocks "
+              "has a mask in front of observed tokens: reordered, they move before it, so in the grid that mask's xt "
+              "row sees them although they come after it, above the diagonal)",
+        "zh": "第 3 章那次解码第 {step} 步的输入窗口（{slots} 个槽位，1 = 掩码；它有一块里掩码排在已知词元前面："
+              "重排后这些词元移到掩码前面，所以在网格里，那个掩码的 xt 行能看到逻辑上在它后面的词元，也就是对角线上方的格子）",
     },
     "ch9.source_yours": {"en": "yours", "zh": "你输入的"},
     "ch9.try": {"en": "Try it: a mask pattern (1 = masked in xt), up to 32 slots",
@@ -160,12 +176,14 @@ MESSAGES = {
     "ch9.too_short": {"en": "type at least two 0/1 characters", "zh": "请至少输入两个 0/1 字符"},
 
     # ---------- chapter 10 (beyond the paper): verified decoding ----------
-    "ch10.title": {"en": "10 · Lossless: the same forward checks the drafts",
-                   "zh": "10 · 无损：同一次前向计算检验草稿"},
+    "ch10.title": {"en": "10 · Beyond the paper: a lossless check of the drafts",
+                   "zh": "10 · 超出论文：对草稿的无损检验"},
     "ch10.beyond": {
-        "en": "<b>Beyond the paper:</b> the explorer's own addition; the paper's <i>streaming</i> stays the "
-              "default.",
-        "zh": "<b>超出论文的部分：</b>这是本探索器自己加的功能；默认仍是论文的<i>流式</i>解码。",
+        "en": "<b>Beyond the paper:</b> this chapter's check is this explorer's own addition, not part of "
+              "WeDLM. WeDLM itself (the paper's <i>streaming</i> decoder, the default) is not lossless: "
+              "chapter 8 showed a large τ changing answers.",
+        "zh": "<b>超出论文的部分：</b>本章的检验是本探索器自己加的功能，不属于 WeDLM。WeDLM 本身（论文的<i>流式</i>"
+              "解码器，也是默认选项）并不是无损的：第 8 章已经看到，τ 较大时答案会变。",
     },
     "ch10.not_rejected": {"en": "No draft was rejected at this step. {what}",
                           "zh": "这一步没有草稿被拒绝。{what}"},

@@ -535,12 +535,29 @@ MESSAGES.update({
     "views.law.x": {"en": "mean entropy of filled slots (nats)", "zh": "已填充槽位的平均熵（奈特）"},
     "views.law.cliff": {
         "en": " τ = {tau}: a mask is filled in parallel only when<br> its entropy (+ λ·distance) is under τ. Past the "
-              "line,<br> most steps fill one slot: the cliff to 1 token per forward.",
-        "zh": " τ = {tau}：只有当掩码的熵（+ λ·距离）低于 τ 时，<br> 它才会被并行填充。越过这条线，<br>"
-              " 多数步骤只填一个槽位：跌下悬崖，每次前向计算只剩 1 个词元。",
+              "line:<br> about 1 token per forward (the cliff). Left of it<br> is not always fast: see below "
+              "the chart.",
+        "zh": " τ = {tau}：只有当掩码的熵（+ λ·距离）低于 τ 时，<br> 它才会被并行填充。越过这条线：<br>"
+              " 每次前向计算约 1 个词元（悬崖）。线的左边<br> 也不一定快：见图下的说明。",
+    },
+    "views.law.why": {
+        "en": "<b>Why is {id} ({cls}) slow, though its mean entropy is low?</b> Mean entropy {h:.2f} nats, yet "
+              "{tpf:.2f} tokens per forward (AR makes 1). The mean counts every filled slot: easy far slots "
+              "(stop tokens, indentation) fill early at nearly zero entropy, while the one unsure token sits at "
+              "the <b>front</b> of the window. Only the leading filled run commits, so the far fills wait behind "
+              "the open front mask, are recomputed each forward and commit nothing; and a slot commits one "
+              "forward after it is filled (its KV needs its own token as input), so a forward that fills only the "
+              "front slot commits less than one token. The tour's chapter 7 steps through such a code decode.",
+        "zh": "<b>{id}（{cls}）的平均熵不高，为什么还是慢？</b>平均熵 {h:.2f} 奈特，每次前向计算却只有 {tpf:.2f} "
+              "个词元（AR 每次 1 个）。平均熵把每个已填充的槽位都算进去：容易的远处槽位（停止词元、缩进）熵几乎为零，"
+              "早早就被填上，而那个没把握的词元在窗口的<b>最前面</b>。只有开头连续的已填充段才能提交，所以远处的填充"
+              "只能排在未填的最前面掩码后面等待，每次前向计算都要重算，却什么也提交不了；而且一个槽位要在被填上后的"
+              "下一次前向计算才能提交（它的 KV 需要以它自己的词元为输入），所以只填了最前面那个槽位的前向计算，"
+              "提交不到一个词元。导览的第 7 章会一步一步展示这样一次代码解码。",
     },
     "views.law.empty": {"en": "Run the suite to measure it", "zh": "运行测试集来测量"},
-    "views.law.title": {"en": "Low entropy, many tokens per forward", "zh": "熵越低，每次前向计算的词元越多"},
+    "views.law.title": {"en": "Mean entropy and tokens per forward (low is not always fast)",
+                        "zh": "平均熵与每次前向计算的词元数（熵低不一定快）"},
     "views.sweep.ends": {"en": "(ends here)", "zh": "（到此结束）"},
     "views.sweep.nothing_more": {"en": "(nothing more)", "zh": "（没有更多）"},
     "views.sweep.item": {

@@ -103,6 +103,7 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
     gr.Markdown(suite_source(recorded, lang), elem_id="suite-source")
     law_plot = gr.Plot(value=entropy.law_figure(recorded["rows"], recorded["config"]["threshold"], lang=lang)
                        if recorded else None, elem_id="entropy-law", label=tr("entropy.law"))
+    law_why = gr.HTML(entropy.law_note(recorded["rows"], lang) if recorded else "", elem_id="law-why")
     table = gr.Dataframe(value=rows_frame(recorded["rows"], lang) if recorded else None, elem_id="suite-table",
                          label=tr("entropy.per_prompt"), interactive=False, visible=recorded is not None)
     gr.Markdown(tr("entropy.sweep_title"))
@@ -120,7 +121,8 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
     law_here = functools.partial(law, lang=lang)
     suite_btn.click(lambda: gr.Dataframe(visible=True), None, table, queue=False, api_name=False).then(
         in_language(run_suite, lang), [tau, max_new], [suite_rows, law_plot, table], api_name=i18n.api_name("entropy_suite", lang),
-        show_progress="minimal", **gpu.forward_event(ctx.limits)).then(law_here, law_inputs, law_plot, api_name=False)
+        show_progress="minimal", **gpu.forward_event(ctx.limits)).then(law_here, law_inputs, law_plot, api_name=False).then(
+        lambda rows: entropy.law_note(rows or [], lang), [suite_rows], law_why, api_name=False, queue=False)
     sweep_btn.click(lambda: gr.Dataframe(visible=True), None, sweep_table, queue=False, api_name=False).then(
         in_language(run_sweep, lang), [prompt, max_new, tau], [sweep_plot, sweep_table, sweep_diff, sweep_point],
                     api_name=i18n.api_name("tau_sweep", lang), **gpu.forward_event(ctx.limits)).then(law_here, law_inputs, law_plot, api_name=False)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import statistics
+from collections import Counter
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -35,6 +36,29 @@ def fill_entropy(trace) -> float:
     """Mean entropy (nats) of the slots at the step they were filled."""
     values = [f.entropy for s in trace.steps for f in s.filled]
     return statistics.mean(values) if values else 0.0
+
+
+def front_wait(trace) -> dict | None:
+    """Why a decode with a low mean entropy can still be slow: the step whose FRONT slot (the
+    window's first, the next token to commit) was filled with the highest entropy, and what waited
+    for it. Only the leading filled run commits, so a fill past the first still-open mask (an easy
+    far slot: a stop token, indentation) waits behind it, is recomputed each forward and commits
+    nothing. None when no step filled its front slot."""
+    front = [(f.entropy, k, f) for k, s in enumerate(trace.steps) for f in s.filled if f.pos == s.start]
+    if not front:
+        return None
+    _, step, fill = max(front, key=lambda e: (e[0], -e[1]))
+    waiting = []  # the tokens of the fills that waited behind an open mask
+    for s in trace.steps:
+        still_open = [m.pos for m in s.masks if not m.selected]
+        waiting += [f.token for f in s.filled if still_open and f.pos > min(still_open)]
+    st = trace.stats()
+    return {"step": step, "pos": fill.pos, "token": fill.token, "entropy": fill.entropy,
+            "fills": sum(len(s.filled) for s in trace.steps), "waiting": len(waiting),
+            "waiting_token": Counter(waiting).most_common(1)[0][0] if waiting else None,
+            "idle": sum(1 for s in trace.steps if not s.committed), "forwards": st["forwards"],
+            "tokens": st["generated_tokens"], "tokens_per_forward": st["tokens_per_forward"],
+            "mean_entropy": fill_entropy(trace)}
 
 
 def trace_point(trace, label: str) -> dict:
@@ -112,6 +136,7 @@ def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dic
         layout["shapes"] = [dict(type="line", xref="x", yref="paper", x0=threshold, x1=threshold, y0=0, y1=1,
                                  line=dict(color="#dc2626", dash="dash", width=1.5))]
         annotations.append(dict(x=threshold, y=1, xref="x", yref="paper", xanchor="left", yanchor="top",
+                                xshift=8, bgcolor="rgba(255,255,255,0.9)",  # beside the dashed line, not on it
                                 showarrow=False, align="left", font=dict(size=11, color="#991b1b"),
                                 text=tr("views.law.cliff", tau=f"{threshold:g}")))
     if not rows and not yours:
@@ -119,6 +144,24 @@ def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dic
                                 yref="paper", x=0.5, y=0.5))
     layout["annotations"] = annotations
     return make_figure(data, tr("views.law.title"), 460, lang=lang, **layout)
+
+
+def slow_low_entropy_row(rows: list[dict]) -> dict | None:
+    """The row that contradicts "low entropy is fast" most: under 1 token per forward at the lowest
+    mean entropy (the suite's code prompts), or None."""
+    slow = [r for r in rows if r["tokens_per_forward"] < 1]
+    return min(slow, key=lambda r: (r["entropy"], r["tokens_per_forward"])) if slow else None
+
+
+def law_note(rows: list[dict], lang: str = i18n.DEFAULT) -> str:
+    """Beside the law plot: why a point with a low mean entropy can still be slow, in the rows' numbers."""
+    from html import escape
+    row = slow_low_entropy_row(rows)
+    if row is None:
+        return ""
+    text = i18n.text(lang, "views.law.why", id=f'<code translate="no">{escape(row["id"])}</code>',
+                     cls=escape(class_name(row["class"], lang)), h=row["entropy"], tpf=row["tokens_per_forward"])
+    return f'<div class="note law-why">{text}</div>'
 
 
 def class_name(cls: str, lang: str = i18n.DEFAULT) -> str:

@@ -10,7 +10,7 @@ from ...views import entropy
 from . import figs
 from .data import LAW_MAX_NEW
 from .frame import body, live_decode, pool, try_box
-from .words import colour, narration, term
+from .words import colour, narration, term, tok
 
 TITLE = i18n.text(i18n.DEFAULT, "ch7.title")
 
@@ -24,7 +24,24 @@ def title(lang: str = i18n.DEFAULT) -> str:
     return i18n.text(lang, "ch7.title")
 
 
-def view(rows: list[dict], low, high, yours: dict | None = None, lang: str = i18n.DEFAULT):
+def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT) -> str:
+    """Why code is slow, from the recorded code decode (its pick: the hardest front fill); without
+    it, why a decode can make fewer tokens than forwards."""
+    wait = entropy.front_wait(code[0].trace) if code else None
+    if wait is None:
+        return i18n.text(lang, "ch7.p3", id=slowest["id"], tpf=slowest["tokens_per_forward"], h=slowest["entropy"])
+    tl = code[0]
+    far = wait["waiting_token"]
+    eos = i18n.text(lang, "ch7.eos") if far in tl.trace.stop_ids else ""
+    return i18n.text(lang, "ch7.code", id=slowest["id"], tpf=slowest["tokens_per_forward"], h=slowest["entropy"],
+                     far=tok(tl, far, lang), eos=eos, waiting=wait["waiting"], fills=wait["fills"], step=wait["step"],
+                     token=tok(tl, wait["token"], lang), front_h=wait["entropy"], idle=wait["idle"],
+                     forwards=wait["forwards"], tokens=wait["tokens"], code_tpf=wait["tokens_per_forward"],
+                     code_h=wait["mean_entropy"])
+
+
+def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang: str = i18n.DEFAULT):
+    """`code`: (timeline, step) of the recorded code decode, for the paragraph on why code is slow."""
     tr = i18n.Texts(lang)
     (ltl, lstep), (htl, hstep) = low, high
     ls, hs = ltl.trace.steps[lstep], htl.trace.steps[hstep]
@@ -34,7 +51,7 @@ def view(rows: list[dict], low, high, yours: dict | None = None, lang: str = i18
         tr("ch7.p2", count_h=class_mean(rows, "counting", "entropy"),
            count_tpf=class_mean(rows, "counting", "tokens_per_forward"),
            plays_h=class_mean(rows, "plays", "entropy"), plays_tpf=class_mean(rows, "plays", "tokens_per_forward")),
-        tr("ch7.p3", id=slowest["id"], tpf=slowest["tokens_per_forward"]),
+        code_paragraph(code, slowest, lang),
         tr("ch7.p4", low_step=lstep, filled=len(ls.filled), new_colour=colour("state-new", lang=lang),
            high_step=hstep, stay=len(hs.masks) - len(hs.filled), mask_colour=colour("state-mask", lang=lang)),
     ]
@@ -50,8 +67,8 @@ def view(rows: list[dict], low, high, yours: dict | None = None, lang: str = i18
 
 def build(ctx, data, lang: str = i18n.DEFAULT):
     tr = i18n.Texts(lang)
-    low, high = data.at("entropy_low"), data.at("entropy_high")
-    text, law, bars_low, bars_high = view(data.law_rows, low, high, lang=lang)
+    low, high, code = data.at("entropy_low"), data.at("entropy_high"), data.at("entropy_code")
+    text, law, bars_low, bars_high = view(data.law_rows, low, high, code=code, lang=lang)
     with body(7) as (views, words):
         with views:
             v_law = gr.Plot(law, show_label=False, elem_id="tour-viz-7", elem_classes=["tour-viz"])
@@ -69,7 +86,7 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
         trace = live_decode(ctx, prompt, "streaming", make_config(max_new_tokens=LAW_MAX_NEW)).trace
         yours = {"id": "yours", "class": tr("ch7.your_prompt"), "entropy": round(entropy.fill_entropy(trace), 3),
                  "tokens_per_forward": round(trace.stats()["tokens_per_forward"], 2)}
-        out = view(data.law_rows, low, high, yours, lang=lang)
+        out = view(data.law_rows, low, high, yours, code, lang=lang)
         return out[0], out[1]
 
     btn.click(run, [prompt], [v_text, v_law], api_name=i18n.api_name("tour_entropy", lang), **pool(ctx))

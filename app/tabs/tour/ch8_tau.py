@@ -63,12 +63,21 @@ def wrong_answers_html(row: dict, lang: str = i18n.DEFAULT) -> str:
     return f'<div class="tour-wrong">{tr("ch8.wrong", tau=row["threshold"], items=items)}</div>'
 
 
+def last_all_right(rows: list[dict]) -> dict | None:
+    """The largest τ up to which (from the smallest τ on) every answer is right, or None."""
+    last = None
+    for r in sorted(rows, key=lambda r: r["threshold"]):
+        if r["right"] != r["total"]:
+            break
+        last = r
+    return last
+
+
 def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT):
     tr = i18n.Texts(lang)
     rows = sweep["rows"]
     total = rows[0]["total"] if rows else 0
-    safe = [r for r in rows if r["right"] == r["total"]]
-    fastest_safe = max(safe, key=lambda r: r["tokens_per_forward"]) if safe else None
+    fastest_safe = last_all_right(rows)
     worst = min(rows, key=lambda r: (r["right"], -r["threshold"])) if rows else None
     low = rows[0] if rows else None
     paras = [

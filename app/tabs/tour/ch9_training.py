@@ -16,6 +16,22 @@ def title(lang: str = i18n.DEFAULT) -> str:
     return i18n.text(lang, "ch9.title")
 
 
+def blocks_reorder(pattern: list[bool], block: int) -> bool:
+    """Whether some block has a mask before an observed token: reordering then visibly moves a token."""
+    for b in range(0, len(pattern), block):
+        part = pattern[b:b + block]
+        if any(m and not later for i, m in enumerate(part) for later in part[i + 1:]):
+            return True
+    return False
+
+
+def example_step(tl, first: int, block: int = TRAINING_BLOCK) -> int:
+    """The step whose input window is the example pattern: the first from `first` on (then from
+    the start) whose window, cut into blocks, has a mask before an observed token; else `first`."""
+    order = list(range(first, tl.num_steps)) + list(range(first))
+    return next((k for k in order if blocks_reorder([t is None for t in tl.trace.steps[k].window], block)), first)
+
+
 def view(pattern: list[bool], block: int, source: str, lang: str = i18n.DEFAULT):
     tr = i18n.Texts(lang)
     text = narration([
@@ -28,10 +44,11 @@ def view(pattern: list[bool], block: int, source: str, lang: str = i18n.DEFAULT)
 
 def build(ctx, data, lang: str = i18n.DEFAULT):
     tr = i18n.Texts(lang)
-    tl, step = data.at("reorder")
+    tl, first = data.at("reorder")
+    step = example_step(tl, first)
     window = tl.trace.steps[step].window
     pattern = [t is None for t in window]
-    text, fig = view(pattern, TRAINING_BLOCK, tr("ch9.source_ch3", slots=len(window)), lang=lang)
+    text, fig = view(pattern, TRAINING_BLOCK, tr("ch9.source_ch3", step=step, slots=len(window)), lang=lang)
     with body(9) as (views, words):
         with views:
             v_fig = gr.Plot(fig, show_label=False, elem_id="tour-viz-9", elem_classes=["tour-viz"])

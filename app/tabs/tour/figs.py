@@ -15,7 +15,8 @@ SMALL = 330   # height of a chart that sits beside another
 def score_bars(tl: Timeline, step: int, title: str | None = None, y_max: float | None = None,
                height: int = 340, lang: str = i18n.DEFAULT):
     """Step `step`'s open masks: entropy H (orange where the mask fills, grey where it stays a
-    mask) with λ·d stacked on top (slate), against τ (red dashed)."""
+    mask) with λ·d stacked on top (slate), against τ (red dashed); an orange marker on top of
+    every filled slot, so a fill with a near-zero score still shows."""
     tr = i18n.Texts(lang)
     s = tl.trace.steps[step]
     x = [str(m.pos) for m in s.masks]
@@ -30,6 +31,13 @@ def score_bars(tl: Timeline, step: int, title: str | None = None, y_max: float |
     data.append(dict(type="bar", x=x, y=[m.score - m.entropy for m in s.masks], name="λ·d",
                      marker=dict(color=palette.ROLE_COLOURS["penalty"]), customdata=[m.pos for m in s.masks],
                      hovertemplate=tr("tour.fig.hover_penalty", x="%{x}", y="%{y:.3f}") + "<extra></extra>"))
+    fills = [m for m in s.masks if m.selected]
+    if fills:  # a fill's bar can be ~0 high (counting): a marker on top of it shows it in the colour named
+        data.append(dict(type="scatter", x=[str(m.pos) for m in fills], y=[m.score for m in fills],
+                         mode="markers", showlegend=False, name=tr("tour.fig.fills"), customdata=[m.pos for m in fills],
+                         marker=dict(symbol="triangle-down", size=11, color=palette.ROLE_COLOURS["state-new"],
+                                     line=dict(color="#374151", width=1)),
+                         cliponaxis=False, hoverinfo="skip"))
     if s.threshold is not None and x:
         data.append(dict(type="scatter", x=[x[0], x[-1]], y=[s.threshold, s.threshold], mode="lines",
                          name=f"τ = {s.threshold:g}",
@@ -89,27 +97,29 @@ def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, h
 
 
 def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEFAULT):
-    """Tokens per forward (blue line, left axis) and right answers (dark green bars, right axis)
-    for each τ of the sweep."""
+    """Tokens per forward (blue line, left axis, drawn over the bars) and right answers (dark green
+    bars, right axis) for each τ of the sweep."""
     tr = i18n.Texts(lang)
     x = [f"{r['threshold']:g}" for r in rows]
     total = max([r["total"] for r in rows] or [1])
     data = [dict(type="bar", x=x, y=[r["right"] for r in rows], name=tr("tour.fig.right_of", total=total),
-                 yaxis="y2", marker=dict(color=palette.ROLE_COLOURS["right"], opacity=0.55),
+                 marker=dict(color=palette.ROLE_COLOURS["right"]),  # solid: the colour the words name
                  hovertemplate=tr("tour.fig.hover_right", x="%{x}", y="%{y}") + "<extra></extra>"),
             dict(type="scatter", x=x, y=[r["tokens_per_forward"] for r in rows], mode="lines+markers",
-                 name=tr("tour.fig.tpf"), line=dict(color=palette.ROLE_COLOURS["decoder-streaming"], width=3),
+                 name=tr("tour.fig.tpf"), yaxis="y2",
+                 line=dict(color=palette.ROLE_COLOURS["decoder-streaming"], width=3),
                  marker=dict(size=8),
                  hovertemplate=tr("tour.fig.hover_tpf", x="%{x}", y="%{y:.2f}") + "<extra></extra>")]
     if yours:
         data.append(dict(type="scatter", x=[f"{yours['threshold']:g}"], y=[yours["tokens_per_forward"]],
-                         mode="markers+text", name=tr("tour.fig.your_run"),
+                         yaxis="y2", mode="markers+text", name=tr("tour.fig.your_run"),
                          text=[tr("tour.fig.your_right", right=yours["right"], total=yours["total"])],
                          textposition="top center", marker=dict(size=16, symbol="star", color="#111827")))
     return figures.make_figure(
         data, tr("tour.fig.tau_title"), 400, lang=lang,
         xaxis=dict(title=dict(text=tr("tour.fig.tau_axis")), type="category"),
-        yaxis=dict(title=dict(text=tr("tour.fig.tpf")), rangemode="tozero"),
-        yaxis2=dict(title=dict(text=tr("tour.fig.right")), overlaying="y", side="right", range=[0, total + 0.5],
-                    showgrid=False, dtick=1),
+        # the bars' axis is the base one and the line's overlays it: the line is drawn over the bars
+        yaxis=dict(title=dict(text=tr("tour.fig.right")), side="right", range=[0, total + 0.5], showgrid=False,
+                   dtick=1),
+        yaxis2=dict(title=dict(text=tr("tour.fig.tpf")), overlaying="y", side="left", rangemode="tozero"),
         legend=dict(orientation="h", y=-0.25, yanchor="top", x=0), margin=dict(l=50, r=50, t=40, b=100))
