@@ -154,11 +154,18 @@ def output_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
 
 
 def step_summary(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
-    """One sentence about `step` for a screen reader (plain text)."""
+    """One sentence about `step` for a screen reader (plain text); the last step says what ended
+    the decode and that the masks still in the window are never scored."""
     s = timeline.trace.steps[step]
-    end = i18n.text(lang, "views.summary.ends") if s.finished else ""
-    return i18n.text(lang, "views.summary", step=step, last=timeline.num_steps - 1, filled=len(s.filled),
-                     committed=len(s.committed), masks=sum(t is None for t in s.window), before=s.cache_before,
+    masks = sum(t is None for t in s.window)
+    end = ""
+    if s.finished:
+        why = {"stop_token": "ends_stop", "max_new_tokens": "ends_budget"}.get(s.stop_reason)
+        end = (_count(lang, f"views.summary.{why}", masks) if why and masks
+               else i18n.text(lang, "views.summary.ends"))
+    return i18n.text(lang, "views.summary", step=step, last=timeline.num_steps - 1, forward=step + 1,
+                     forwards=timeline.num_steps, filled=len(s.filled), committed=len(s.committed),
+                     masks=_count(lang, "views.summary.masks", masks), before=s.cache_before,
                      after=s.cache_after, end=end)
 
 

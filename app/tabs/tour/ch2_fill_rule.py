@@ -26,7 +26,8 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     s = tl.trace.steps[step]
     chosen = [m for m in s.masks if m.selected]
     if not chosen:
-        return elsewhere(tl, step, tr("ch2.ended"), moment, lang=lang)
+        # the last step says what ended the decode (words.ending); any other, that the window was full
+        return elsewhere(tl, step, "" if s.finished else tr("ch2.full"), moment, lang=lang)
     tau, lam = s.threshold, s.penalty
     open_ = [m for m in s.masks if not m.selected]
 
@@ -44,7 +45,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     tau_words = (tr("ch2.tau_is", tau=tau, threshold_colour=colour("threshold", lang)) if tau is not None
                  else tr("ch2.tau_none"))
     paragraphs = ([note] if note else []) + [
-        tr("ch2.p1", window=tl.trace.config["window"], mask=term("mask", tr("tour.link.mask"), lang=lang),
+        tr("ch2.p1", window=tl.trace.config["window"], mask=term("mask", tr("tour.link.masks"), lang=lang),
            entropy=term("entropy", tr("tour.link.entropy"), lang=lang)),
         tr("ch2.p2", d=term("distance", "<b>d</b>", lang=lang), lam=term("lambda", "<b>λ</b>", lang=lang),
            tau=term("tau", "<b>τ</b>", lang=lang), tau_words=tau_words, penalty=lam,
