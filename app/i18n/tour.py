@@ -236,13 +236,10 @@ MESSAGES = {
               "之后，它写出了 {tokens} 个词元：每次前向计算一个。WeDLM 保留了这种缓存，但{tpf}不止一个。",
     },
     "ch1.p4": {
-        "en": "Steps are numbered from 0 and forwards from 1, so step k is forward k + 1. Neither counts the "
-              "<b>prefill</b>: the one forward that first reads the whole prompt into the cache. The decode ends "
-              "when the model writes its stop token, &lt;EOS&gt; (end of sequence), or uses up its budget of new "
-              "tokens.",
-        "zh": "步从 0 开始编号，前向计算从 1 开始数，所以第 k 步就是第 k + 1 次前向计算。两者都不算<b>预填充</b>："
-              "也就是最先把整个提示词读进缓存的那一次前向计算。模型写出停止词元 &lt;EOS&gt;（序列结束），"
-              "或用完新词元的预算时，解码结束。",
+        "en": "Steps count from 0, forwards from 1: step k is forward k + 1 (the <b>prefill</b>, one first forward "
+              "over the whole prompt, is not counted). It stops at &lt;EOS&gt; (end of sequence).",
+        "zh": "步从 0 数起，前向计算从 1 数起：第 k 步就是第 k + 1 次前向计算（<b>预填充</b>，即最先读入整个提示词的"
+              "那次前向计算，不计在内）。写出 &lt;EOS&gt;（序列结束）时停止。",
     },
     "ch1.lane": {"en": "autoregressive", "zh": "自回归"},
     "ch1.try": {"en": "Try it: your prompt, decoded by the AR model", "zh": "试一试：输入你的提示词，由 AR 模型解码"},
@@ -266,11 +263,11 @@ MESSAGES = {
         "en": "WeDLM appends a <b>window</b> of W = {window} slots (W is the window's size) after the text, at "
               "first all {mask} (placeholders for tokens not written yet), and runs one forward over all of "
               "them. Every mask predicts its own token, with an {entropy} H (in nats; 0 = certain, higher = "
-              "unsure). The window always keeps W slots: some already filled (waiting to commit), the rest still "
+              "unsure). The window always keeps W slots: some already filled (waiting to {commit}), the rest still "
               "masks, so a later step can show fewer than W masks.",
         "zh": "WeDLM 在文本后面追加一个由 W = {window} 个槽位组成的<b>窗口</b>（W 是窗口的大小），起初全是{mask}"
               "（为尚未写出的词元占位），然后用一次前向计算处理全部槽位。每个掩码都预测自己的词元，并给出{entropy} H"
-              "（单位为奈特；0 = 完全确定，越高越没把握）。窗口始终保持 W 个槽位：有些已经填充（等待提交），"
+              "（单位为奈特；0 = 完全确定，越高越没把握）。窗口始终保持 W 个槽位：有些已经填充（等待{commit}），"
               "其余仍是掩码，所以后面的步骤里掩码可能少于 W 个。",
     },
     "ch2.p2": {

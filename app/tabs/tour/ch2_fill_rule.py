@@ -46,6 +46,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
                  else tr("ch2.tau_none"))
     paragraphs = ([note] if note else []) + [
         tr("ch2.p1", window=tl.trace.config["window"], mask=term("mask", tr("tour.link.masks"), lang=lang),
+           commit=term("commit", tr("tour.link.commit"), lang=lang),
            entropy=term("entropy", tr("tour.link.entropy"), lang=lang)),
         tr("ch2.p2", d=term("distance", "<b>d</b>", lang=lang), lam=term("lambda", "<b>λ</b>", lang=lang),
            tau=term("tau", "<b>τ</b>", lang=lang), tau_words=tau_words, penalty=lam,
