@@ -29,7 +29,7 @@ MESSAGES = {
         "en": "Model <b>{model}</b> · {ar} · {device}, {dtype}, {attn} attention (the PyTorch routine that "
               "computes attention) · {mode}: ≤ {new_tokens} new tokens, window W ≤ {window} slots, {seconds} s per "
               "request, {concurrency} at a time",
-        "zh": "模型 <b>{model}</b> · {ar} · {device}，{dtype}，{attn} 注意力（PyTorch 计算注意力的实现）· {mode}："
+        "zh": "模型 <b>{model}</b> · {ar} · {device}，{dtype}，{attn} 注意力（计算注意力的底层实现）· {mode}："
               "新词元 ≤ {new_tokens}，窗口 W ≤ {window} 个槽位，每个请求 {seconds} 秒，同时 {concurrency} 个",
     },
     "link.unused": {"en": "Some of this link was not used: {notes}", "zh": "此链接有部分内容未被采用：{notes}"},
