@@ -393,7 +393,7 @@ def test_chapter_3_points_at_no_direction_and_words_come_before_use(data):
     assert "placeholder" in header and "the numbers that say where" in header and "no mask before them" in header
     line = i18n.text("en", "server.line", model="m", ar="a", device="cpu", dtype="float32", attn="sdpa",
                      mode="limits", new_tokens=1, window=64, seconds=1, concurrency=1)
-    assert "window W ≤ 64 slots" in line and "routine that computes attention" in line
+    assert "window W ≤ 64 slots" in line and "sdpa attention (the routine that computes it)" in line
 
 
 # ---------- in a real browser ----------
