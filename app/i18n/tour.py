@@ -93,7 +93,7 @@ MESSAGES = {
 
     # ---------- a chapter's "try it" (frame.py) ----------
     "tour.try_redecode": {"en": "**Try it:** re-decode “{prompt}” live with other knobs.",
-                          "zh": "**试一试：**换一组参数，现场重新解码“{prompt}”。"},
+                          "zh": "**试一试**：换一组参数，现场重新解码“{prompt}”。"},
     "tour.redecode": {"en": "Re-decode live", "zh": "现场重新解码"},
 
     # ---------- glossary (glossary.py) ----------
@@ -422,6 +422,6 @@ MESSAGES = {
     "ch5.branch_line": {"en": "λ = {penalty:g} (branch)", "zh": "λ = {penalty:g}（分支）"},
     "ch5.panel": {"en": "<b>λ = {penalty:g}</b>, step {step}", "zh": "<b>λ = {penalty:g}</b>，第 {step} 步"},
     "ch5.try": {"en": "**Try it:** branch from step {step} with another λ (live).",
-                "zh": "**试一试：**换一个 λ，从第 {step} 步现场分支。"},
+                "zh": "**试一试**：换一个 λ，从第 {step} 步现场分支。"},
     "ch5.button": {"en": "Branch live", "zh": "现场分支"},
 }
