@@ -269,7 +269,7 @@ MESSAGES.update({
     "views.summary": {
         "en": "Step {step} of 0–{last} (forward {forward} of {forwards}): {filled} filled, {committed} committed, "
               "{masks}, KV cache {before} to {after} tokens{end}.",
-        "zh": "第 {step} 步（0–{last}；{forwards} 次前向计算中的第 {forward} 次）：填充 {filled} 个，提交 {committed} 个，"
+        "zh": "第 {step} 步（最后一步为第 {last} 步；共 {forwards} 次前向计算中的第 {forward} 次）：填充 {filled} 个，提交 {committed} 个，"
               "{masks}，KV 缓存从 {before} 个词元变为 {after} 个{end}。",
     },
     "views.summary.masks.one": {"en": "{n} mask in the window", "zh": "窗口中有 {n} 个掩码"},
