@@ -313,6 +313,7 @@ def test_mask_counts_agree_in_number_in_both_languages(data):
     # chapter 2 says why the window's mask count falls below W
     text = plain(ch2_fill_rule.text(tl, counts[1], None))
     assert "always keeps W slots" in text and "fewer than W masks" in text
+    assert "1 of the 1 open mask fills" in text and "1 open masks" not in text
 
 
 def test_a_last_step_says_what_ended_the_decode_and_never_claims_its_masks_were_scored(data):

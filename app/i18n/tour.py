@@ -237,7 +237,7 @@ MESSAGES = {
     },
     "ch1.p4": {
         "en": "Steps count from 0, forwards from 1: step k is forward k + 1 (the <b>prefill</b>, one first forward "
-              "over the whole prompt, is not counted). It stops at &lt;EOS&gt; (end of sequence).",
+              "over the whole prompt, is not counted). Decoding stops at &lt;EOS&gt; (end of sequence).",
         "zh": "步从 0 数起，前向计算从 1 数起：第 k 步就是第 k + 1 次前向计算（<b>预填充</b>，即最先读入整个提示词的"
               "那次前向计算，不计在内）。写出 &lt;EOS&gt;（序列结束）时停止。",
     },
@@ -278,21 +278,28 @@ MESSAGES = {
               "得分 = H + {lam}·d。得分低于 {tau} 的掩码全部填充；一个都没有的话，就只填得分最低的那一个。"
               "{tau_words}，λ = {penalty:g}（每根柱顶端{penalty_colour}的部分）。",
     },
-    "ch2.p3": {
-        "en": "On this step, step {step}, {chosen} of {masks} open masks fill ({new_colour} bars, ✓ above, a "
-              "{new_colour} mark under each), e.g. "
-              "position {pos}: {score}{verdict}{why_open}",
-        "zh": "在这一步（第 {step} 步），{masks} 个未填掩码中有 {chosen} 个被填充（{new_colour}柱，上方有 ✓，"
-              "下方各有一个{new_colour}标记），"
-              "例如位置 {pos}：{score}{verdict}{why_open}",
+    # by the number of masks that fill ({n}); {open} is ch2.open_masks by the number scored
+    "ch2.p3.one": {
+        "en": "On this step, step {step}, {n} of {open} fills ({new_colour} bar, ✓ above, a mark in {new_colour} "
+              "under it): position {pos}: {score}{verdict}{why_open}",
+        "zh": "在这一步（第 {step} 步），{open}中有 {n} 个被填充（{new_colour}柱，上方有 ✓，下方有一个{new_colour}"
+              "标记），即位置 {pos}：{score}{verdict}{why_open}",
     },
+    "ch2.p3.many": {
+        "en": "On this step, step {step}, {n} of {open} fill ({new_colour} bars, ✓ above, a mark in {new_colour} "
+              "under each), e.g. position {pos}: {score}{verdict}{why_open}",
+        "zh": "在这一步（第 {step} 步），{open}中有 {n} 个被填充（{new_colour}柱，上方有 ✓，下方各有一个"
+              "{new_colour}标记），例如位置 {pos}：{score}{verdict}{why_open}",
+    },
+    "ch2.open_masks.one": {"en": "the {n} open mask", "zh": "{n} 个未填掩码"},
+    "ch2.open_masks.many": {"en": "{n} open masks", "zh": "{n} 个未填掩码"},
     "ch2.under_tau": {"en": " &lt; τ.", "zh": " &lt; τ。"},
     "ch2.lowest": {"en": ", the lowest score.", "zh": "，是最低的得分。"},
     "ch2.fallback": {
         "en": " No step of it both filled several masks and left some open (the moment this chapter explains), "
-              "so here is its busiest step, step {step}: {filled} of {masks} masks filled at once.",
+              "so here is its busiest step, step {step}: {filled} of {masks} filled at once.",
         "zh": "它没有哪一步既填充了多个掩码、又留下一些未填（本章讲的正是这个时刻），所以这里显示它最忙的一步，"
-              "第 {step} 步：{masks} 个掩码中有 {filled} 个被同时填充。",
+              "第 {step} 步：{masks}中有 {filled} 个被同时填充。",
     },
 
     # ---------- chapter 3: reordering ----------

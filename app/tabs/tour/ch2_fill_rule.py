@@ -11,7 +11,7 @@ from ...views import charts, render
 from ...views.stepper import Views
 from . import moments
 from .frame import at_step, body, drawn, slot, stepper_html, window_try
-from .words import colour, elsewhere, narration, none_word, run_summary, term
+from .words import colour, elsewhere, narration, none_word, plural, run_summary, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch2.title")
 KEY = "tour-2"
@@ -51,9 +51,10 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
         tr("ch2.p2", d=term("distance", "<b>d</b>", lang=lang), lam=term("lambda", "<b>λ</b>", lang=lang),
            tau=term("tau", "<b>τ</b>", lang=lang), tau_words=tau_words, penalty=lam,
            penalty_colour=colour("penalty", lang)),
-        tr("ch2.p3", step=step, chosen=len(chosen), masks=len(s.masks), new_colour=colour("state-new", lang),
-           pos=best.pos, score=score(best), why_open=why_open,
-           verdict=tr("ch2.under_tau") if tau is not None and best.score < tau else tr("ch2.lowest")),
+        plural("ch2.p3", len(chosen), lang, step=step, open=plural("ch2.open_masks", len(s.masks), lang),
+               new_colour=colour("state-new", lang),
+               pos=best.pos, score=score(best), why_open=why_open,
+               verdict=tr("ch2.under_tau") if tau is not None and best.score < tau else tr("ch2.lowest")),
     ]
     return narration(paragraphs, tl, step, lang=lang)
 
@@ -74,7 +75,8 @@ def fallback(tl, lang: str = i18n.DEFAULT) -> tuple[int, str]:
     k = moments.busiest_step(tl.trace)
     s = tl.trace.steps[k]
     note = (i18n.text(lang, "tour.your_run", summary=run_summary(tl, lang=lang))
-            + i18n.text(lang, "ch2.fallback", step=k, filled=sum(m.selected for m in s.masks), masks=len(s.masks)))
+            + i18n.text(lang, "ch2.fallback", step=k, filled=sum(m.selected for m in s.masks),
+                        masks=plural("ch2.open_masks", len(s.masks), lang)))
     return k, note
 
 
