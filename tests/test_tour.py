@@ -325,7 +325,8 @@ def test_a_last_step_says_what_ended_the_decode_and_never_claims_its_masks_were_
     s = tl.trace.steps[last]
     left = sum(t is None for t in s.window)
     assert s.finished and left > 1 and not s.masks
-    for lang, ends in (("en", f"the {left} masks left are never scored"), ("zh", f"剩下的 {left} 个掩码不再打分")):
+    for lang, ends in (("en", f"the stop token ends the decode ({left} masks unscored)"),
+                       ("zh", f"停止词元结束了解码（{left} 个掩码未打分）")):
         assert ends in render.step_summary(tl, last, lang)
     words = plain(ch2_fill_rule.text(tl, last, 3))
     assert "stop token" in words and f"The {left} masks left in the window are never scored" in words
@@ -356,7 +357,7 @@ def test_chapter_5_steps_to_the_longer_decodes_end_and_the_shorter_holds_its_las
     assert f"ended at step {tl.num_steps - 1}" in words and f"ended at step {other.num_steps - 1}" in words
     assert f'data-at-step="{last}"' in growth
     summary = drawn_["summaries"][last]
-    assert summary.count("the decode ends") == 2
+    assert summary.count("ends the decode") == 2
 
 
 def test_positions_are_written_one_way():
@@ -370,14 +371,14 @@ def test_positions_are_written_one_way():
 
 def test_step_and_forward_counts_are_said_once_and_agree(data):
     """Issue 32: step k is forward k + 1 (forwards after prefill, as the decoder counts them), and
-    chapter 1 says so where both first appear; the status line names both the same way."""
+    chapter 1 says so where both first appear; the status line numbers steps from 0 and says so."""
     from app.tabs.tour import ch1_ar
     tl, step = data.at("ar")
     assert tl.trace.stats()["forwards"] == tl.num_steps     # prefill is not counted
     words = plain(ch1_ar.text(tl, step, step))
     assert "step k is forward k + 1" in words and "prefill" in words and "end of sequence" in words
     assert f"Step {step} (forward {step + 1} of {tl.num_steps})" in words
-    assert f"(forward {step + 1} of {tl.num_steps})" in render.step_summary(tl, step)
+    assert render.step_summary(tl, step).startswith(f"Step {step} of 0–{tl.num_steps - 1}:")   # not "of 58" steps
 
 
 def test_chapter_3_points_at_no_direction_and_words_come_before_use(data):
@@ -391,10 +392,11 @@ def test_chapter_3_points_at_no_direction_and_words_come_before_use(data):
         assert not re.search(r"\b(below|above|to the left|on the left|on the right)\b", words), lang
         assert "下面两行" not in words
     header = i18n.text("en", "page.header")
-    assert "placeholder" in header and "the numbers that say where" in header and "no mask before them" in header
+    assert "slots not yet written" in header and "places in the text" in header and "no mask before it" in header
     line = i18n.text("en", "server.line", model="m", ar="a", device="cpu", dtype="float32", attn="sdpa",
                      mode="limits", new_tokens=1, window=64, seconds=1, concurrency=1)
-    assert "window W ≤ 64 slots" in line and "sdpa attention (the routine that computes it)" in line
+    assert 'title="W: the window\'s size, in slots">W</abbr> ≤ 64' in line
+    assert '<abbr title="the routine that computes attention">sdpa</abbr> attention' in line
 
 
 # ---------- in a real browser ----------

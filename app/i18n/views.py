@@ -267,31 +267,29 @@ MESSAGES.update({
                            "zh": "第 {step} 步之后的输出文本（只含已提交的词元）"},
     "views.output.nothing": {"en": "nothing committed yet", "zh": "还没有提交任何词元"},
     "views.summary": {
-        "en": "Step {step} of 0–{last} (forward {forward} of {forwards}): {filled} filled, {committed} committed, "
+        "en": "Step {step} of 0–{last}: {filled} filled, {committed} committed, "
               "{masks}, KV cache {before} to {after} tokens{end}.",
-        "zh": "第 {step} 步（最后一步为第 {last} 步；共 {forwards} 次前向计算中的第 {forward} 次）：填充 {filled} 个，提交 {committed} 个，"
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：填充 {filled} 个，提交 {committed} 个，"
               "{masks}，KV 缓存从 {before} 个词元变为 {after} 个{end}。",
     },
     "views.summary.masks.one": {"en": "{n} mask in the window", "zh": "窗口中有 {n} 个掩码"},
     "views.summary.masks.many": {"en": "{n} masks in the window", "zh": "窗口中有 {n} 个掩码"},
     "views.summary.ends": {"en": "; the decode ends", "zh": "；解码结束"},
+    # the last step when it filled nothing: its masks are counted in the ending ("16 masks unscored"), so
+    # the line stays one line
+    "views.summary.last": {
+        "en": "Step {step} of 0–{last}: {committed} committed, KV cache {before} to {after}{end}.",
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：提交 {committed} 个，KV 缓存从 {before} 个词元变为 {after} 个{end}。",
+    },
     # the last step: what ended the decode, and that the masks still in the window are never scored
-    "views.summary.ends_stop.one": {
-        "en": "; the stop token commits, so the decode ends: the {n} mask left is never scored",
-        "zh": "；停止词元已提交，解码结束：剩下的 {n} 个掩码不再打分",
-    },
-    "views.summary.ends_stop.many": {
-        "en": "; the stop token commits, so the decode ends: the {n} masks left are never scored",
-        "zh": "；停止词元已提交，解码结束：剩下的 {n} 个掩码不再打分",
-    },
-    "views.summary.ends_budget.one": {
-        "en": "; the budget of new tokens is reached, so the decode ends: the {n} mask left is never scored",
-        "zh": "；新词元的预算已用完，解码结束：剩下的 {n} 个掩码不再打分",
-    },
-    "views.summary.ends_budget.many": {
-        "en": "; the budget of new tokens is reached, so the decode ends: the {n} masks left are never scored",
-        "zh": "；新词元的预算已用完，解码结束：剩下的 {n} 个掩码不再打分",
-    },
+    "views.summary.ends_stop.one": {"en": "; the stop token ends the decode ({n} mask unscored)",
+                                    "zh": "；停止词元结束了解码（{n} 个掩码未打分）"},
+    "views.summary.ends_stop.many": {"en": "; the stop token ends the decode ({n} masks unscored)",
+                                     "zh": "；停止词元结束了解码（{n} 个掩码未打分）"},
+    "views.summary.ends_budget.one": {"en": "; the token budget ends the decode ({n} mask unscored)",
+                                      "zh": "；新词元预算用完，解码结束（{n} 个掩码未打分）"},
+    "views.summary.ends_budget.many": {"en": "; the token budget ends the decode ({n} masks unscored)",
+                                       "zh": "；新词元预算用完，解码结束（{n} 个掩码未打分）"},
     # ---- the window in both orders (order_view) ----
     "views.order.logical": {"en": "logical order (the text)", "zh": "逻辑顺序（文本中的顺序）"},
     "views.order.physical": {"en": "physical order (fed to the model)", "zh": "物理顺序（送入模型的顺序）"},
@@ -414,7 +412,7 @@ MESSAGES.update({
     "views.bars.none": {"en": "No bars at this step.", "zh": "这一步没有柱子。"},
     "views.bars.tip": {"en": "position {pos}: H {h} nats", "zh": "位置 {pos}：H {h} 奈特"},
     "views.bars.xlabel": {"en": "mask slot (logical position); ✓ = filled", "zh": "掩码槽位（逻辑位置）；✓ = 已填充"},
-    "views.bars.key_filled": {"en": "filled (✓, and a mark under its slot)", "zh": "已填充（✓，槽位下方另有标记）"},
+    "views.bars.key_filled": {"en": "filled (✓)", "zh": "已填充（✓）"},
     "views.bars.key_mask": {"en": "stays a mask", "zh": "仍是掩码"},
     "views.growth.xlabel": {"en": "forward passes after prefill (1 to {n})", "zh": "预填充之后的前向计算（第 1 到 {n} 次）"},
     "views.growth.title": {
