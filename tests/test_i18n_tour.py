@@ -85,7 +85,7 @@ def test_the_chapters_moments_state_their_numbers_in_chinese(data):
     text = plain(ch2_fill_rule.view(tl, step, "zh")[0])
     chosen = sum(m.selected for m in s.masks)
     assert f"{len(s.masks)} 个未填掩码中有 {chosen} 个被填充" in text
-    assert f"W = {tl.trace.config['window']} 个掩码槽位" in text and f"λ = {s.penalty:g}" in text
+    assert f"W = {tl.trace.config['window']} 个槽位" in text and f"λ = {s.penalty:g}" in text
 
     tl, step = data.at("commit")
     s = tl.trace.steps[step]

@@ -279,7 +279,7 @@ def test_every_step_a_chapter_can_step_to_agrees(data):
                 10: (ch10_verified.views(None), "verified")}
     for n, (views, name) in chapters.items():
         tl, _ = data.at(name)
-        for k in range(tl.num_steps):
+        for k in range(views.steps(tl) if views.steps else tl.num_steps):
             outputs = drawn(views, tl, k)
             assert f'class="tour-text" data-step="{k}"' in outputs[0], (n, k)
             words = plain(outputs[0]).lower()
@@ -386,6 +386,129 @@ def test_worded_turns_an_input_error_into_its_message():
     with pytest.raises(RuntimeError):
         with worded():
             raise RuntimeError("a bug is not an input error")
+
+
+def test_chapter_2_marks_every_filled_slot_in_the_colour_its_words_name(data):
+    """Issue 32: a filled slot's entropy is low, so its true bar is a sliver: every filled slot of
+    every step still shows the filled colour (a bar at least MIN_FILLED_H tall and a mark under
+    the axis), and the tallest bar leaves headroom under the plot's top for its ✓."""
+    from app.views import charts
+    tl, _ = data.at("fill_rule")
+    filled = palette.STATE_COLOURS["new"]
+    plot_h = 240 - charts.TOP - charts.BOTTOM
+    for s in tl.trace.steps:
+        svg = charts.entropy_bars(tl, s.index)
+        for m in s.masks:
+            group = re.search(rf'<g data-pos="{m.pos}">(.*?)</g>', svg).group(1)
+            marks = re.findall(rf'<rect class="fill-mark"[^>]*height="([\d.]+)" fill="{filled}"', group)
+            bar = re.search(r'<rect class="bar(?: chosen)?" x="[\d.]+" y="[\d.]+" width="[\d.]+" '
+                            r'height="([\d.]+)" fill="(#\w+)"', group)
+            if m.selected:
+                assert marks and float(marks[0]) >= 4, (s.index, m.pos)
+                assert bar.group(2) == filled and float(bar.group(1)) >= charts.MIN_FILLED_H, (s.index, m.pos)
+            else:
+                assert not marks and bar.group(2) != filled, (s.index, m.pos)
+        tops = [float(y) for y in re.findall(r'<rect class="bar[^"]*" x="[\d.]+" y="([\d.]+)"', svg)]
+        if tops:
+            assert min(tops) >= charts.TOP + 0.1 * plot_h, (s.index, min(tops))   # headroom above the tallest
+
+
+def test_mask_counts_agree_in_number_in_both_languages(data):
+    """Issue 32: "1 masks" nowhere: the step's sentence says mask/masks by its count."""
+    tl, _ = data.at("fill_rule")
+    counts = {sum(t is None for t in s.window): s.index for s in tl.trace.steps}
+    assert 1 in counts and 2 in counts
+    assert "1 mask in the window" in render.step_summary(tl, counts[1])
+    assert "1 masks" not in render.step_summary(tl, counts[1])
+    assert "2 masks in the window" in render.step_summary(tl, counts[2])
+    assert "窗口中有 1 个掩码" in render.step_summary(tl, counts[1], "zh")
+    # chapter 2 says why the window's mask count falls below W
+    text = plain(ch2_fill_rule.text(tl, counts[1], None))
+    assert "always keeps W slots" in text and "fewer than W masks" in text
+    assert "1 of the 1 open mask fills" in text and "1 open masks" not in text
+
+
+def test_a_last_step_says_what_ended_the_decode_and_never_claims_its_masks_were_scored(data):
+    """Issue 32: at the decode's last step the status line and the chapter's words agree: the
+    stop token (or budget) ended it and the masks left in the window are never scored."""
+    from app.tabs.tour import ch5_stall
+    tl, _ = data.at("fill_rule")
+    last = tl.num_steps - 1
+    s = tl.trace.steps[last]
+    left = sum(t is None for t in s.window)
+    assert s.finished and left > 1 and not s.masks
+    for lang, ends in (("en", f"the stop token ends the decode ({left} masks unscored)"),
+                       ("zh", f"停止词元结束了解码（{left} 个掩码未打分）")):
+        assert ends in render.step_summary(tl, last, lang)
+    words = plain(ch2_fill_rule.text(tl, last, 3))
+    assert "stop token" in words and f"The {left} masks left in the window are never scored" in words
+    assert "every slot was filled" not in words
+    pick = data.picks["stall"]
+    stall, other = data.timelines[pick["trace"]], data.timelines[pick["branch"]]
+    k = stall.num_steps - 1
+    words = plain(ch5_stall.text(stall, k, other, pick["penalty"], pick["step"]))
+    assert f"ended at step {k}" in words and "never scored" in words and "does not stall" not in words
+
+
+def test_chapter_5_steps_to_the_longer_decodes_end_and_the_shorter_holds_its_last_state(data):
+    """Issue 32: the λ branch (longer) can be seen finishing; the first decode holds its final step."""
+    from app.tabs.tour import ch5_stall
+    from app.views import stepper
+    pick = data.picks["stall"]
+    tl, other = data.timelines[pick["trace"]], data.timelines[pick["branch"]]
+    assert other.num_steps != tl.num_steps
+    views = ch5_stall.views(other, pick["penalty"], pick["step"])
+    drawn_ = stepper.draw(tl, views)
+    n = max(tl.num_steps, other.num_steps)
+    assert drawn_["total"] == drawn_["count"] == n
+    last = n - 1
+    text, left, right, growth = drawn(views, tl, last)
+    assert f"step {tl.num_steps - 1} (ended)" in plain(left) and f"step {other.num_steps - 1} (ended)" in plain(right)
+    assert "[M]" not in plain(right).split("Output after", 1)[1] or other.trace.steps[-1].finished
+    words = plain(text)
+    assert f"ended at step {tl.num_steps - 1}" in words and f"ended at step {other.num_steps - 1}" in words
+    assert f'data-at-step="{last}"' in growth
+    summary = drawn_["summaries"][last]
+    assert summary.count("ends the decode") == 2
+
+
+def test_positions_are_written_one_way():
+    """Issue 32: runs as "74–80", other positions listed: one format in every chapter."""
+    from app.tabs.tour.words import some, span
+    assert span([74, 75, 76, 77]) == some([74, 75, 76, 77]) == "74–77"
+    assert span([74, 75, 76, 79]) == some([74, 75, 76, 79]) == "74–76, 79"
+    assert span([74, 80]) == "74, 80"      # never "74–80" for two apart
+    assert span([74, 80], lang="zh") == "74、80"
+
+
+def test_step_and_forward_counts_are_said_once_and_agree(data):
+    """Issue 32: step k is forward k + 1 (forwards after prefill, as the decoder counts them), and
+    chapter 1 says so where both first appear; the status line numbers steps from 0 and says so."""
+    from app.tabs.tour import ch1_ar
+    tl, step = data.at("ar")
+    assert tl.trace.stats()["forwards"] == tl.num_steps     # prefill is not counted
+    words = plain(ch1_ar.text(tl, step, step))
+    assert "step k is forward k + 1" in words and "prefill" in words and "end of sequence" in words
+    assert f"Step {step} (forward {step + 1} of {tl.num_steps})" in words
+    assert render.step_summary(tl, step).startswith(f"Step {step} of 0–{tl.num_steps - 1}:")   # not "of 58" steps
+
+
+def test_chapter_3_points_at_no_direction_and_words_come_before_use(data):
+    """Issue 32: the window's rows sit beside the words on a desktop and above them on a phone;
+    the page's header and server line explain their words (masks, position ids, W, sdpa)."""
+    from app import i18n
+    from app.tabs.tour import ch3_reordering
+    tl, step = data.at("reorder")
+    for lang in ("en", "zh"):
+        words = plain(ch3_reordering.text(tl, step, step, lang=lang))
+        assert not re.search(r"\b(below|above|to the left|on the left|on the right)\b", words), lang
+        assert "下面两行" not in words
+    header = i18n.text("en", "page.header")
+    assert "slots not yet written" in header and "places in the text" in header and "no mask before it" in header
+    line = i18n.text("en", "server.line", model="m", ar="a", device="cpu", dtype="float32", attn="sdpa",
+                     mode="limits", new_tokens=1, window=64, seconds=1, concurrency=1)
+    assert 'title="W: the window\'s size, in slots">W</abbr> ≤ 64' in line
+    assert '<abbr title="the routine that computes attention">sdpa</abbr> attention' in line
 
 
 # ---------- in a real browser ----------

@@ -4,10 +4,11 @@ MESSAGES = {
     "page.title": {"en": "WeDLM Explorer", "zh": "WeDLM 探索器"},
     "page.header": {
         "en": "# WeDLM Explorer\nA real **WeDLM streaming parallel decoder** on a real KV cache, step by step: "
-              "masks are filled in parallel, filled tokens move in front of masks (keeping their position ids), "
-              "and the leading filled run commits to the cache.",
-        "zh": "# WeDLM 探索器\n在真实的 KV 缓存上逐步运行真实的 **WeDLM 流式并行解码器**：掩码被并行填充，"
-              "已填充的词元移到掩码前面（保留各自的位置编号），开头连续的已填充词元提交进缓存。",
+              "masks (slots not yet written) fill in parallel, filled tokens move in front of them (keeping their "
+              "position ids: places in the text), and the leading filled run (no mask before it) commits (is final).",
+        "zh": "# WeDLM 探索器\n在真实的 KV 缓存上逐步运行真实的 **WeDLM 流式并行解码器**：掩码（尚未写出的槽位）被并行填充，"
+              "已填充的词元移到掩码前面（保留各自的位置编号，即在文本中的位置），开头连续的已填充词元"
+              "（前面没有掩码）随即提交：成为定稿，KV 留在缓存中。",
     },
     "page.switch": {"en": "中文", "zh": "English"},
     "page.switch_title": {"en": "Read this page in Chinese (简体中文)", "zh": "Read this page in English（英文）"},
@@ -21,10 +22,12 @@ MESSAGES = {
     "server.limits": {"en": "limits", "zh": "限制"},
     "server.space_limits": {"en": "public Space limits", "zh": "公开 Space 的限制"},
     "server.line": {
-        "en": "Model <b>{model}</b> · {ar} · {device}, {dtype}, {attn} attention · {mode}: ≤ {new_tokens} new "
-              "tokens, W ≤ {window}, {seconds} s per request, {concurrency} at a time",
-        "zh": "模型 <b>{model}</b> · {ar} · {device}，{dtype}，{attn} 注意力 · {mode}：新词元 ≤ {new_tokens}，"
-              "W ≤ {window}，每个请求 {seconds} 秒，同时 {concurrency} 个",
+        "en": "Model <b>{model}</b> · {ar} · {device}, {dtype}, <abbr title=\"the routine that computes attention\">"
+              "{attn}</abbr> attention · {mode}: ≤ {new_tokens} new tokens, <abbr title=\"W: the window's size, "
+              "in slots\">W</abbr> ≤ {window}, {seconds} s per request, {concurrency} at a time",
+        "zh": "模型 <b>{model}</b> · {ar} · {device}，{dtype}，<abbr title=\"计算注意力所用的实现\">{attn}</abbr> 注意力 · "
+              "{mode}：新词元 ≤ {new_tokens}，<abbr title=\"W：窗口的大小（槽位数）\">W</abbr> ≤ {window}，"
+              "每个请求 {seconds} 秒，同时 {concurrency} 个",
     },
     "link.unused": {"en": "Some of this link was not used: {notes}", "zh": "此链接有部分内容未被采用：{notes}"},
 }

@@ -40,6 +40,21 @@ MESSAGES = {
         "zh": "这次运行（τ = {tau}，λ = {penalty}）用 {forwards} 次前向计算写出了 {tokens} 个词元"
               "（每次前向计算 {tpf:.2f} 个）：{text}。",
     },
+    # the last step of a decode: what ended it, and the masks it leaves unscored
+    "tour.ending.stop": {
+        "en": "In this forward the stop token (&lt;EOS&gt;, end of sequence) at position {pos} commits, so the decode "
+              "ends here.",
+        "zh": "这次前向计算中，位置 {pos} 的停止词元（&lt;EOS&gt;，即序列结束）提交了，解码就此结束。",
+    },
+    "tour.ending.budget": {
+        "en": "This forward reaches the budget of {budget} new tokens, so the decode ends here.",
+        "zh": "这次前向计算用完了 {budget} 个新词元的预算，解码就此结束。",
+    },
+    "tour.ending.stopped": {"en": "The decode was stopped here.", "zh": "解码在这里被停止了。"},
+    "tour.ending.left.one": {"en": " The {n} mask left in the window is never scored.",
+                             "zh": "窗口里剩下的 {n} 个掩码不再打分。"},
+    "tour.ending.left.many": {"en": " The {n} masks left in the window are never scored.",
+                              "zh": "窗口里剩下的 {n} 个掩码不再打分。"},
     "tour.elsewhere": {"en": "<b>Step {step}.</b> ", "zh": "<b>第 {step} 步。</b>"},
     "tour.moment_is": {"en": " This chapter's moment is step {moment}.", "zh": "本章要讲的时刻在第 {moment} 步。"},
     "tour.your_run": {"en": "<b>Your run.</b> {summary}", "zh": "<b>你的运行。</b>{summary}"},
@@ -47,6 +62,7 @@ MESSAGES = {
     "tour.link.position_id": {"en": "position id", "zh": "位置编号"},
     "tour.link.entropy": {"en": "entropy", "zh": "熵"},
     "tour.link.mask": {"en": "mask", "zh": "掩码"},
+    "tour.link.masks": {"en": "masks", "zh": "掩码"},
     "tour.link.commit": {"en": "commit", "zh": "提交"},
 
     # ---------- the tour's figures (figs.py) ----------
@@ -77,7 +93,7 @@ MESSAGES = {
 
     # ---------- a chapter's "try it" (frame.py) ----------
     "tour.try_redecode": {"en": "**Try it:** re-decode “{prompt}” live with other knobs.",
-                          "zh": "**试一试：**换一组参数，现场重新解码“{prompt}”。"},
+                          "zh": "**试一试**：换一组参数，现场重新解码“{prompt}”。"},
     "tour.redecode": {"en": "Re-decode live", "zh": "现场重新解码"},
 
     # ---------- glossary (glossary.py) ----------
@@ -219,6 +235,12 @@ MESSAGES = {
               "并为位置 {pos} 预测出 {predicted}，{entropy}为 {h:.2f} 奈特（0 = 完全确定）。{steps} 次前向计算"
               "之后，它写出了 {tokens} 个词元：每次前向计算一个。WeDLM 保留了这种缓存，但{tpf}不止一个。",
     },
+    "ch1.p4": {
+        "en": "Steps count from 0, forwards from 1: step k is forward k + 1 (the <b>prefill</b>, one first forward "
+              "over the whole prompt, is not counted). Decoding stops at &lt;EOS&gt; (end of sequence).",
+        "zh": "步从 0 数起，前向计算从 1 数起：第 k 步就是第 k + 1 次前向计算（<b>预填充</b>，即最先读入整个提示词的"
+              "那次前向计算，不计在内）。写出 &lt;EOS&gt;（序列结束）时停止。",
+    },
     "ch1.lane": {"en": "autoregressive", "zh": "自回归"},
     "ch1.try": {"en": "Try it: your prompt, decoded by the AR model", "zh": "试一试：输入你的提示词，由 AR 模型解码"},
     "ch1.button": {"en": "Decode live", "zh": "现场解码"},
@@ -227,8 +249,8 @@ MESSAGES = {
 
     # ---------- chapter 2: masks and the fill rule ----------
     "ch2.title": {"en": "2 · Masks and the fill rule (τ, λ, d)", "zh": "2 · 掩码与填充规则（τ、λ、d）"},
-    "ch2.ended": {"en": "No mask was scored at this step: the decode had ended or every slot was filled.",
-                  "zh": "这一步没有给任何掩码打分：解码已经结束，或者每个槽位都已填充。"},
+    "ch2.full": {"en": "No mask was scored at this step: every slot of the window was filled.",
+                 "zh": "这一步没有给任何掩码打分：窗口的每个槽位都已填充。"},
     "ch2.stays": {"en": " Position {pos} stays a mask ({mask_colour} bar): {score} is not under τ {tau}.",
                   "zh": "位置 {pos} 仍是掩码（{mask_colour}柱）：{score} 不低于 τ（{tau}）。"},
     "ch2.lambda_kept": {"en": " Its entropy alone was under τ: the distance penalty kept it open.",
@@ -238,11 +260,15 @@ MESSAGES = {
     "ch2.tau_none": {"en": "Here τ = none: exactly one mask fills per forward",
                      "zh": "这里 τ = 无：每次前向计算恰好填充一个掩码"},
     "ch2.p1": {
-        "en": "WeDLM appends a <b>window</b> of W = {window} {mask} slots after the text and runs one forward "
-              "over all of them. Every mask predicts its own token, with an {entropy} H (in nats; 0 = certain, "
-              "higher = unsure).",
-        "zh": "WeDLM 在文本后面追加一个由 W = {window} 个{mask}槽位组成的<b>窗口</b>，用一次前向计算处理全部槽位。"
-              "每个掩码都预测自己的词元，并给出{entropy} H（单位为奈特；0 = 完全确定，越高越没把握）。",
+        "en": "WeDLM appends a <b>window</b> of W = {window} slots (W is the window's size) after the text, at "
+              "first all {mask} (placeholders for tokens not written yet), and runs one forward over all of "
+              "them. Every mask predicts its own token, with an {entropy} H (in nats; 0 = certain, higher = "
+              "unsure). The window always keeps W slots: some already filled (waiting to {commit}), the rest still "
+              "masks, so a later step can show fewer than W masks.",
+        "zh": "WeDLM 在文本后面追加一个由 W = {window} 个槽位组成的<b>窗口</b>（W 是窗口的大小），起初全是{mask}"
+              "（为尚未写出的词元占位），然后用一次前向计算处理全部槽位。每个掩码都预测自己的词元，并给出{entropy} H"
+              "（单位为奈特；0 = 完全确定，越高越没把握）。窗口始终保持 W 个槽位：有些已经填充（等待{commit}），"
+              "其余仍是掩码，所以后面的步骤里掩码可能少于 W 个。",
     },
     "ch2.p2": {
         "en": "<b>The fill rule.</b> Let {d} = how many slots after the first open mask a slot is (the first open "
@@ -252,19 +278,28 @@ MESSAGES = {
               "得分 = H + {lam}·d。得分低于 {tau} 的掩码全部填充；一个都没有的话，就只填得分最低的那一个。"
               "{tau_words}，λ = {penalty:g}（每根柱顶端{penalty_colour}的部分）。",
     },
-    "ch2.p3": {
-        "en": "On this step, step {step}, {chosen} of {masks} open masks fill ({new_colour} bars, ✓), e.g. "
-              "position {pos}: {score}{verdict}{why_open}",
-        "zh": "在这一步（第 {step} 步），{masks} 个未填掩码中有 {chosen} 个被填充（{new_colour}柱，✓），"
-              "例如位置 {pos}：{score}{verdict}{why_open}",
+    # by the number of masks that fill ({n}); {open} is ch2.open_masks by the number scored
+    "ch2.p3.one": {
+        "en": "On this step, step {step}, {n} of {open} fills ({new_colour} bar, ✓ above, a mark in {new_colour} "
+              "under it): position {pos}: {score}{verdict}{why_open}",
+        "zh": "在这一步（第 {step} 步），{open}中有 {n} 个被填充（{new_colour}柱，上方有 ✓，下方有一个{new_colour}"
+              "标记），即位置 {pos}：{score}{verdict}{why_open}",
     },
+    "ch2.p3.many": {
+        "en": "On this step, step {step}, {n} of {open} fill ({new_colour} bars, ✓ above, a mark in {new_colour} "
+              "under each), e.g. position {pos}: {score}{verdict}{why_open}",
+        "zh": "在这一步（第 {step} 步），{open}中有 {n} 个被填充（{new_colour}柱，上方有 ✓，下方各有一个"
+              "{new_colour}标记），例如位置 {pos}：{score}{verdict}{why_open}",
+    },
+    "ch2.open_masks.one": {"en": "the {n} open mask", "zh": "{n} 个未填掩码"},
+    "ch2.open_masks.many": {"en": "{n} open masks", "zh": "{n} 个未填掩码"},
     "ch2.under_tau": {"en": " &lt; τ.", "zh": " &lt; τ。"},
     "ch2.lowest": {"en": ", the lowest score.", "zh": "，是最低的得分。"},
     "ch2.fallback": {
         "en": " No step of it both filled several masks and left some open (the moment this chapter explains), "
-              "so here is its busiest step, step {step}: {filled} of {masks} masks filled at once.",
+              "so here is its busiest step, step {step}: {filled} of {masks} filled at once.",
         "zh": "它没有哪一步既填充了多个掩码、又留下一些未填（本章讲的正是这个时刻），所以这里显示它最忙的一步，"
-              "第 {step} 步：{masks} 个掩码中有 {filled} 个被同时填充。",
+              "第 {step} 步：{masks}中有 {filled} 个被同时填充。",
     },
 
     # ---------- chapter 3: reordering ----------
@@ -283,10 +318,11 @@ MESSAGES = {
     "ch3.p2": {
         "en": "The mask needs to see them (they are its right-hand context), yet attention must stay causal to "
               "keep the {kv_cache}. WeDLM's trick: physically move every filled token in front of every mask, "
-              "keeping each token's {position_id} (the number under it). Compare the two rows below.",
+              "keeping each token's {position_id} (the number under it). Compare the window's two rows: logical "
+              "order (the text) and physical order (what the model is fed).",
         "zh": "这个掩码需要看到它们（它们是它右边的上下文），可为了保住 {kv_cache}，注意力又必须保持因果。"
               "WeDLM 的妙招是：把每个已填充的词元在物理上挪到所有掩码前面，同时保留每个词元的{position_id}"
-              "（它下面的数字）。对比下面两行。",
+              "（它下面的数字）。对比窗口视图的两行：逻辑顺序（文本中的顺序）和物理顺序（送入模型的顺序）。",
     },
     "ch3.p3": {
         "en": "The forward runs a plain causal triangle in <b>physical</b> order (first grid): a row sees a column "
@@ -311,6 +347,8 @@ MESSAGES = {
                  "zh": "这一步什么也没提交：它输入的第一个槽位仍是掩码。"},
     "ch4.top_below": {"en": "Top: the input of step {step}. Below: step {next}, the next forward.",
                       "zh": "上方：第 {step} 步的输入。下方：第 {next} 步，即下一次前向计算。"},
+    "ch4.top_last": {"en": "Top: the input of step {step}, the last forward. There is no next one: below shows it again.",
+                     "zh": "上方：第 {step} 步的输入，也就是最后一次前向计算。没有下一次了：下方再次显示它。"},
     "ch4.later": {"en": "They commit at step {later}, once every slot before them is filled.",
                   "zh": "它们在第 {later} 步提交，那时它们前面的每个槽位都已填充。"},
     "ch4.never": {"en": "They never commit in this decode.", "zh": "在这次解码中它们始终没有提交。"},
@@ -379,9 +417,18 @@ MESSAGES = {
               "个词元（每次 {b_tpf:.2f} 个），原来是 {a_forwards} 次写出 {a_tokens} 个（{a_tpf:.2f}），{changed}。"
               "下方是两个解码在第 {step} 步的样子。",
     },
+    "ch5.ended": {
+        "en": "The {colour} decode (λ = {penalty:g}) ended at step {last}: {tokens} tokens in {forwards} forwards.{held}",
+        "zh": "{colour}的解码（λ = {penalty:g}）在第 {last} 步结束：用 {forwards} 次前向计算写出了 {tokens} 个词元。{held}",
+    },
+    "ch5.held": {"en": " Its panel holds that final state at step {step}.",
+                 "zh": "到第 {step} 步，它的面板仍停在那个最终状态。"},
+    "ch5.running": {"en": "The {colour} branch (λ = {penalty:g}) is still decoding: step {step} of 0–{last}.",
+                    "zh": "{colour}的分支（λ = {penalty:g}）还在解码：第 {step} 步（0–{last}）。"},
+    "ch5.panel_ended": {"en": " (ended)", "zh": "（已结束）"},
     "ch5.branch_line": {"en": "λ = {penalty:g} (branch)", "zh": "λ = {penalty:g}（分支）"},
     "ch5.panel": {"en": "<b>λ = {penalty:g}</b>, step {step}", "zh": "<b>λ = {penalty:g}</b>，第 {step} 步"},
     "ch5.try": {"en": "**Try it:** branch from step {step} with another λ (live).",
-                "zh": "**试一试：**换一个 λ，从第 {step} 步现场分支。"},
+                "zh": "**试一试**：换一个 λ，从第 {step} 步现场分支。"},
     "ch5.button": {"en": "Branch live", "zh": "现场分支"},
 }

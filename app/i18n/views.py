@@ -267,12 +267,29 @@ MESSAGES.update({
                            "zh": "第 {step} 步之后的输出文本（只含已提交的词元）"},
     "views.output.nothing": {"en": "nothing committed yet", "zh": "还没有提交任何词元"},
     "views.summary": {
-        "en": "Step {step} of {last}: {filled} filled, {committed} committed, {masks} masks in the window, "
-              "KV cache {before} to {after} tokens{end}.",
-        "zh": "第 {step} 步（最后一步为第 {last} 步）：填充 {filled} 个，提交 {committed} 个，窗口中有 {masks} 个掩码，"
-              "KV 缓存从 {before} 个词元变为 {after} 个{end}。",
+        "en": "Step {step} of 0–{last}: {filled} filled, {committed} committed, "
+              "{masks}, KV cache {before} to {after} tokens{end}.",
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：填充 {filled} 个，提交 {committed} 个，"
+              "{masks}，KV 缓存从 {before} 个词元变为 {after} 个{end}。",
     },
+    "views.summary.masks.one": {"en": "{n} mask in the window", "zh": "窗口中有 {n} 个掩码"},
+    "views.summary.masks.many": {"en": "{n} masks in the window", "zh": "窗口中有 {n} 个掩码"},
     "views.summary.ends": {"en": "; the decode ends", "zh": "；解码结束"},
+    # the last step when it filled nothing: its masks are counted in the ending ("16 masks unscored"), so
+    # the line stays one line
+    "views.summary.last": {
+        "en": "Step {step} of 0–{last}: {committed} committed, KV cache {before} to {after}{end}.",
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：提交 {committed} 个，KV 缓存从 {before} 个词元变为 {after} 个{end}。",
+    },
+    # the last step: what ended the decode, and that the masks still in the window are never scored
+    "views.summary.ends_stop.one": {"en": "; the stop token ends the decode ({n} mask unscored)",
+                                    "zh": "；停止词元结束了解码（{n} 个掩码未打分）"},
+    "views.summary.ends_stop.many": {"en": "; the stop token ends the decode ({n} masks unscored)",
+                                     "zh": "；停止词元结束了解码（{n} 个掩码未打分）"},
+    "views.summary.ends_budget.one": {"en": "; the token budget ends the decode ({n} mask unscored)",
+                                      "zh": "；新词元预算用完，解码结束（{n} 个掩码未打分）"},
+    "views.summary.ends_budget.many": {"en": "; the token budget ends the decode ({n} masks unscored)",
+                                       "zh": "；新词元预算用完，解码结束（{n} 个掩码未打分）"},
     # ---- the window in both orders (order_view) ----
     "views.order.logical": {"en": "logical order (the text)", "zh": "逻辑顺序（文本中的顺序）"},
     "views.order.physical": {"en": "physical order (fed to the model)", "zh": "物理顺序（送入模型的顺序）"},
@@ -669,7 +686,7 @@ MESSAGES.update({
     "views.stepper.last_title": {"en": "last step (End)", "zh": "最后一步（End）"},
     "views.stepper.last": {"en": "last »", "zh": "最后一步 »"},
     "views.stepper.step": {"en": "step", "zh": "步"},
-    "views.stepper.range": {"en": "step {input} of {last}", "zh": "步骤 {input} / {last}"},
+    "views.stepper.range": {"en": "step {input} of 0–{last}", "zh": "第 {input} 步（0–{last}）"},
     "views.stepper.copy_link": {"en": "Copy link to this step", "zh": "复制这一步的链接"},
     "views.stepper.link_label": {"en": "link to this step", "zh": "这一步的链接"},
     # ---- words app/static/stepper.js and present.js show (app/views/script_words.py) ----

@@ -16,6 +16,9 @@ from .timeline import Timeline
 WIDTH = 420          # viewBox units; the chart scales to its box
 LEFT, RIGHT, TOP, BOTTOM = 44, 8, 10, 40
 AR_BARS = 40         # the AR bars show the last this many predictions
+HEADROOM = 1.2       # the bar chart's top value over its tallest bar (room for the ✓ and the τ label)
+MIN_FILLED_H = 4     # a filled slot's bar is drawn at least this tall (viewBox units)
+FILL_MARK_H = 6      # the filled-colour mark under the axis at each filled slot
 
 
 def _frame(height: int, body: str, label: str) -> str:
@@ -70,25 +73,33 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
     title = f'<div class="charttitle">{escape(entropy_bars_title(timeline, step, lang))}</div>'
     if not bars:
         return title + f'<p class="note chart-empty">{tr("views.bars.none")}</p>'
-    top = max([h + d for _, h, d, _ in bars] + [tau or 0.0, 0.5]) * 1.08
+    # headroom above the tallest bar for its ✓ and the τ label: nothing touches the plot's top
+    top = max([h + d for _, h, d, _ in bars] + [tau or 0.0, 0.5]) * HEADROOM
     plot_w, plot_h = WIDTH - LEFT - RIGHT, height - TOP - BOTTOM
     slot = plot_w / len(bars)
     bar_w = max(2.0, slot * 0.7)
     y = lambda v: TOP + plot_h * (1 - v / top)  # noqa: E731
+    filled_colour, filled_edge = palette.STATE_COLOURS["new"], palette.STATE_EDGES["new"]
     marks = []
     for k, (pos, h, d, chosen) in enumerate(bars):
         x = LEFT + slot * k + (slot - bar_w) / 2
-        colour = palette.STATE_COLOURS["new"] if chosen else palette.STATE_COLOURS["mask"]
+        colour = filled_colour if chosen else palette.STATE_COLOURS["mask"]
         pattern = ' class="bar chosen"' if chosen else ' class="bar"'
         tip = tr("views.bars.tip", pos=pos, h=f"{h:.2f}") + (f" + λ·d {d:.2f} = {h + d:.2f}" if d else "")
+        # a filled slot is sure of itself (low H), so its true bar is often a sliver: it is also drawn
+        # at least MIN_FILLED_H tall and gets a mark in the filled colour under the axis, so the
+        # colour the words name shows at every filled slot (the tip keeps the true value)
+        h_top = min(y(h), y(0) - MIN_FILLED_H) if chosen else y(h)
         marks.append(f'<g data-pos="{pos}"><title>{tip}</title>'
-                     f'<rect{pattern} x="{x:.1f}" y="{y(h):.1f}" width="{bar_w:.1f}" height="{y(0) - y(h):.1f}" '
-                     f'fill="{colour}"/>'
                      + (f'<rect class="bar penalty" x="{x:.1f}" y="{y(h + d):.1f}" width="{bar_w:.1f}" '
                         f'height="{y(h) - y(h + d):.1f}" fill="{palette.PENALTY_COLOUR}"/>' if d > 0 else "")
-                     + (f'<text x="{x + bar_w / 2:.1f}" y="{y(h + d) - 3:.1f}" class="mark" text-anchor="middle">✓</text>'
-                        if chosen else "")
-                     + (f'<text x="{x + bar_w / 2:.1f}" y="{height - BOTTOM + 14}" class="tick" '
+                     + f'<rect{pattern} x="{x:.1f}" y="{h_top:.1f}" width="{bar_w:.1f}" height="{y(0) - h_top:.1f}" '
+                       f'fill="{colour}"/>'
+                     + (f'<rect class="fill-mark" x="{x:.1f}" y="{y(0) + 2:.1f}" width="{bar_w:.1f}" '
+                        f'height="{FILL_MARK_H}" fill="{filled_colour}" stroke="{filled_edge}" stroke-width="0.8"/>'
+                        f'<text x="{x + bar_w / 2:.1f}" y="{min(y(h + d), h_top) - 3:.1f}" class="mark" '
+                        f'text-anchor="middle" fill="{filled_edge}">✓</text>' if chosen else "")
+                     + (f'<text x="{x + bar_w / 2:.1f}" y="{height - BOTTOM + 18}" class="tick" '
                         f'text-anchor="middle">{pos}</text>' if len(bars) <= 24 or k % 2 == 0 else "")
                      + "</g>")
     tau_line = (f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(tau):.1f}" y2="{y(tau):.1f}" class="tau" '

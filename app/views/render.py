@@ -154,11 +154,18 @@ def output_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
 
 
 def step_summary(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
-    """One sentence about `step` for a screen reader (plain text)."""
+    """One sentence about `step` for a screen reader (plain text); the last step says what ended
+    the decode and that the masks still in the window are never scored."""
     s = timeline.trace.steps[step]
-    end = i18n.text(lang, "views.summary.ends") if s.finished else ""
-    return i18n.text(lang, "views.summary", step=step, last=timeline.num_steps - 1, filled=len(s.filled),
-                     committed=len(s.committed), masks=sum(t is None for t in s.window), before=s.cache_before,
+    masks = sum(t is None for t in s.window)
+    why = {"stop_token": "ends_stop", "max_new_tokens": "ends_budget"}.get(s.stop_reason) if s.finished else None
+    counted = bool(why and masks)   # the ending names the masks left, so the line stays one line
+    end = (_count(lang, f"views.summary.{why}", masks) if counted
+           else i18n.text(lang, "views.summary.ends") if s.finished else "")
+    key = "views.summary.last" if counted and not s.filled else "views.summary"
+    return i18n.text(lang, key, step=step, last=timeline.num_steps - 1,
+                     filled=len(s.filled), committed=len(s.committed),
+                     masks=_count(lang, "views.summary.masks", masks), before=s.cache_before,
                      after=s.cache_after, end=end)
 
 

@@ -57,6 +57,10 @@ WholeView = Callable[[Timeline], str]
 class Views:
     step: dict[str, StepView] = field(default_factory=dict)
     whole: dict[str, WholeView] = field(default_factory=dict)
+    # a page that steps two decodes at once (the tour's chapter 5) steps the longer one's count and
+    # words each step's one-sentence summary itself; by default: the timeline's steps, step_summary
+    steps: Callable[[Timeline], int] | None = None
+    summary: StepView | None = None
 
 
 def decode_views(lang: str = i18n.DEFAULT) -> Views:
@@ -106,7 +110,7 @@ def draw(timeline: Timeline, views: Views = DECODE_VIEWS, *, live: bool = False,
     """Every view of the steps that fit the bounds, as plain data (what the page receives)."""
     if views is DECODE_VIEWS and lang != i18n.DEFAULT:
         views = decode_views(lang)
-    n = timeline.num_steps
+    n = views.steps(timeline) if views.steps else timeline.num_steps
     first = n - 1 if live else 0
     drawn: dict[str, list[str]] = {name: [] for name in views.step}
     summaries: list[str] = []
@@ -122,7 +126,7 @@ def draw(timeline: Timeline, views: Views = DECODE_VIEWS, *, live: bool = False,
         used += size
         for name, h in html.items():
             drawn[name].append(h)
-        summaries.append(render.step_summary(timeline, k, lang))
+        summaries.append(views.summary(timeline, k) if views.summary else render.step_summary(timeline, k, lang))
     count = len(summaries)
     return {"total": n, "first": first, "count": count, "views": drawn, "whole": whole,
             "summaries": summaries, "tips": {str(p): t for p, t in render.position_tips(timeline, lang).items()},

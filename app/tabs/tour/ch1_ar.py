@@ -24,7 +24,7 @@ def text(tl, step: int, moment: int | None = None, lang: str = i18n.DEFAULT) -> 
     tr = i18n.Texts(lang)
     s = tl.trace.steps[step]
     if not s.filled:
-        return elsewhere(tl, step, tr("ch1.ended"), moment, lang=lang)
+        return elsewhere(tl, step, "" if s.finished else tr("ch1.ended"), moment, lang=lang)
     fill = s.filled[0]
     return narration([
         tr("ch1.p1", forward=term("forward", lang=lang)),
@@ -34,6 +34,7 @@ def text(tl, step: int, moment: int | None = None, lang: str = i18n.DEFAULT) -> 
            after=s.cache_after, predicted=tok(tl, fill.token, lang), pos=fill.pos,
            entropy=term("entropy", tr("tour.link.entropy"), lang=lang), h=fill.entropy, steps=tl.num_steps,
            tokens=len(tl.trace.token_ids), tpf=term("tpf", lang=lang)),
+        tr("ch1.p4"),
     ], tl, step, lang=lang)
 
 

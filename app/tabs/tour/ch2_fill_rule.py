@@ -11,7 +11,7 @@ from ...views import charts, render
 from ...views.stepper import Views
 from . import moments
 from .frame import at_step, body, drawn, slot, stepper_html, window_try
-from .words import colour, elsewhere, narration, none_word, run_summary, term
+from .words import colour, elsewhere, narration, none_word, plural, run_summary, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch2.title")
 KEY = "tour-2"
@@ -26,7 +26,8 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     s = tl.trace.steps[step]
     chosen = [m for m in s.masks if m.selected]
     if not chosen:
-        return elsewhere(tl, step, tr("ch2.ended"), moment, lang=lang)
+        # the last step says what ended the decode (words.ending); any other, that the window was full
+        return elsewhere(tl, step, "" if s.finished else tr("ch2.full"), moment, lang=lang)
     tau, lam = s.threshold, s.penalty
     open_ = [m for m in s.masks if not m.selected]
 
@@ -44,14 +45,16 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     tau_words = (tr("ch2.tau_is", tau=tau, threshold_colour=colour("threshold", lang)) if tau is not None
                  else tr("ch2.tau_none"))
     paragraphs = ([note] if note else []) + [
-        tr("ch2.p1", window=tl.trace.config["window"], mask=term("mask", tr("tour.link.mask"), lang=lang),
+        tr("ch2.p1", window=tl.trace.config["window"], mask=term("mask", tr("tour.link.masks"), lang=lang),
+           commit=term("commit", tr("tour.link.commit"), lang=lang),
            entropy=term("entropy", tr("tour.link.entropy"), lang=lang)),
         tr("ch2.p2", d=term("distance", "<b>d</b>", lang=lang), lam=term("lambda", "<b>λ</b>", lang=lang),
            tau=term("tau", "<b>τ</b>", lang=lang), tau_words=tau_words, penalty=lam,
            penalty_colour=colour("penalty", lang)),
-        tr("ch2.p3", step=step, chosen=len(chosen), masks=len(s.masks), new_colour=colour("state-new", lang),
-           pos=best.pos, score=score(best), why_open=why_open,
-           verdict=tr("ch2.under_tau") if tau is not None and best.score < tau else tr("ch2.lowest")),
+        plural("ch2.p3", len(chosen), lang, step=step, open=plural("ch2.open_masks", len(s.masks), lang),
+               new_colour=colour("state-new", lang),
+               pos=best.pos, score=score(best), why_open=why_open,
+               verdict=tr("ch2.under_tau") if tau is not None and best.score < tau else tr("ch2.lowest")),
     ]
     return narration(paragraphs, tl, step, lang=lang)
 
@@ -72,7 +75,8 @@ def fallback(tl, lang: str = i18n.DEFAULT) -> tuple[int, str]:
     k = moments.busiest_step(tl.trace)
     s = tl.trace.steps[k]
     note = (i18n.text(lang, "tour.your_run", summary=run_summary(tl, lang=lang))
-            + i18n.text(lang, "ch2.fallback", step=k, filled=sum(m.selected for m in s.masks), masks=len(s.masks)))
+            + i18n.text(lang, "ch2.fallback", step=k, filled=sum(m.selected for m in s.masks),
+                        masks=plural("ch2.open_masks", len(s.masks), lang)))
     return k, note
 
 

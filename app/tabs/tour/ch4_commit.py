@@ -30,7 +30,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     n = len(s.committed)
     waiting = [s.start + i for i in moments.waits_behind_mask(s)]
     nxt = following(tl, step)
-    top_below = tr("ch4.top_below", step=step, next=nxt)
+    top_below = tr("ch4.top_below", step=step, next=nxt) if nxt != step else tr("ch4.top_last", step=step)
     if not (n and waiting):
         why = tr("ch4.all_lead") if n else tr("ch4.none")
         return elsewhere(tl, step, (note + gap(lang) if note else "") + why + gap(lang) + top_below, moment,

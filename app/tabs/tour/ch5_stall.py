@@ -15,7 +15,7 @@ from ...views.stepper import Views
 from ...views.timeline import Timeline
 from . import figs, moments
 from .frame import at_step, body, drawn, pool, slot, stepper_html, try_box
-from .words import colour, elsewhere, narration, plural, term
+from .words import colour, elsewhere, ending, gap, narration, plural, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch5.title")
 KEY = "tour-5"
@@ -31,15 +31,46 @@ def stalls(s) -> bool:
         m.selected and m.distance >= moments.FAR for m in s.masks)
 
 
+def steps(tl: Timeline, other: Timeline) -> int:
+    """The chapter steps through the longer decode; the shorter holds its final state."""
+    return max(tl.num_steps, other.num_steps)
+
+
+def held(timeline: Timeline, step: int) -> int:
+    """The step a decode shows at the chapter's `step`: its last once it has ended."""
+    return min(step, timeline.num_steps - 1)
+
+
+def ended(timeline: Timeline, step: int, colour_word: str, penalty: float, lang: str = i18n.DEFAULT) -> str:
+    """Which decode has ended by `step` (and how), or "" while it runs."""
+    last = timeline.num_steps - 1
+    if step < last:
+        return ""
+    st = timeline.trace.stats()
+    return i18n.text(lang, "ch5.ended", colour=colour_word, penalty=penalty, last=last,
+                     tokens=st["generated_tokens"], forwards=st["forwards"],
+                     held="" if step == last else i18n.text(lang, "ch5.held", step=step))
+
+
 def text(tl, step: int, other: Timeline, other_penalty: float, moment: int | None = None,
          lang: str = i18n.DEFAULT) -> str:
     tr = i18n.Texts(lang)
-    s = tl.trace.steps[step]
     lam = tl.trace.config["penalty"]
     streaming, branched = colour("decoder-streaming", lang), colour("branch", lang)
+    kb = held(other, step)
+    a_end, b_end = ended(tl, step, streaming, lam, lang), ended(other, step, branched, other_penalty, lang)
+    b_now = b_end or tr("ch5.running", colour=branched, penalty=other_penalty, step=kb, last=other.num_steps - 1)
+    if step >= tl.num_steps:
+        # past the first decode's end: the words (and the facts box) follow the branch, running or ending
+        said = gap(lang).join(p for p in (a_end, b_now, ending(other, kb, lang) if step == kb else "") if p)
+        return narration([tr("tour.elsewhere", step=step) + said], other, kb, lang=lang)
+    s = tl.trace.steps[step]
+    if a_end:   # the first decode's last step (elsewhere says what ended it): which one runs on
+        return elsewhere(tl, step, gap(lang).join([a_end, b_now]), moment, lang=lang)
     if not stalls(s):
-        return elsewhere(tl, step, tr("ch5.no_stall", streaming_colour=streaming, penalty=lam,
-                                      branch_colour=branched, other=other_penalty), moment, lang=lang)
+        return elsewhere(tl, step, gap(lang).join(p for p in (tr("ch5.no_stall", streaming_colour=streaming, penalty=lam,
+                                                                 branch_colour=branched, other=other_penalty),
+                                                              b_end) if p), moment, lang=lang)
     first = s.masks[0]
     far = next(m for m in s.masks if m.selected and m.distance >= moments.FAR)
     flat = moments.flat_run(tl.trace, step)
@@ -69,14 +100,20 @@ def views(other: Timeline, other_penalty: float, moment: int | None, lang: str =
                 tr("ch5.branch_line", penalty=other_penalty): (other, palette.ROLE_COLOURS["branch"])}
 
     def panel(timeline, penalty, k, **kw):
-        return at_step(tr("ch5.panel", penalty=penalty, step=k) + render.token_canvas(timeline, k, lang=lang), k, **kw)
+        shown = held(timeline, k)   # a decode that has ended holds its final state
+        head = tr("ch5.panel", penalty=penalty, step=shown) + (tr("ch5.panel_ended") if k >= timeline.num_steps - 1
+                                                               else "")
+        return at_step(head + render.token_canvas(timeline, shown, lang=lang), k, **kw)
 
-    def theirs(tl, k):
-        return panel(other, other_penalty, min(k, other.num_steps - 1), secondary=True)
+    def summary(tl, k):
+        """The stepper's sentence: both decodes, each at the step it shows."""
+        return gap(lang).join(f"λ = {t.trace.config['penalty'] if t is tl else other_penalty:g}: "
+                              + render.step_summary(t, held(t, k), lang) for t in (tl, other))
     return Views(step={"text": lambda tl, k: text(tl, k, other, other_penalty, moment, lang),
                        "left": lambda tl, k: panel(tl, tl.trace.config["penalty"], k),
-                       "right": theirs},
-                 whole={"growth": lambda tl: figs.growth(lines(tl), lang=lang)})
+                       "right": lambda tl, k: panel(other, other_penalty, k, secondary=True)},
+                 whole={"growth": lambda tl: figs.growth(lines(tl), lang=lang, steps=steps(tl, other))},
+                 steps=lambda tl: steps(tl, other), summary=summary)
 
 
 def view(tl, step: int, other: Timeline, other_penalty: float, lang: str = i18n.DEFAULT):

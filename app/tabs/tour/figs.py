@@ -60,10 +60,11 @@ def max_score(tl: Timeline, step: int) -> float:
 
 
 def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, height: int = 230,
-           lang: str = i18n.DEFAULT) -> str:
+           lang: str = i18n.DEFAULT, steps: int | None = None) -> str:
     """Committed tokens after each forward, one line per decode in its own colour (HTML legend
     under the chart: it never overlaps the axes), the AR pace dotted, and a marker per step of the
-    first decode (app/static/stepper.js shows the current one; `current`: drawn as shown)."""
+    first decode, or one per step of `steps` (a page that steps the longer of two decodes)
+    (app/static/stepper.js shows the current one; `current`: drawn as shown)."""
     tr = i18n.Texts(lang)
     first = next(iter(lines.values()))[0]
     n = max([1] + [len(tl.committed_after) for tl, _ in lines.values()])
@@ -77,7 +78,7 @@ def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, h
     for tl, colour in lines.values():
         pts = " ".join(f"{x(k + 1):.1f},{y(v):.1f}" for k, v in enumerate(tl.committed_after))
         body.append(f'<polyline points="{x(0):.1f},{y(0):.1f} {pts}" class="growth" stroke="{colour}"/>')
-    for k, v in enumerate(first.committed_after):
+    for k in range(steps or len(first.committed_after)):
         now = " now" if k == current else ""
         body.append(f'<g class="at-step{now}" data-at-step="{k}"><line x1="{x(k + 1):.1f}" x2="{x(k + 1):.1f}" '
                     f'y1="{T}" y2="{T + plot_h}" class="marker" stroke="{palette.THRESHOLD_COLOUR}"/>'

@@ -58,17 +58,25 @@ def none_word(lang: str = i18n.DEFAULT) -> str:
 
 
 def span(positions: list[int], lang: str = i18n.DEFAULT) -> str:
+    """Positions in the one format every chapter uses: runs as "74–80", runs joined by the list
+    separator ("74–76, 79"), none as "none"."""
     if not positions:
         return none_word(lang)
-    return str(positions[0]) if len(positions) == 1 else f"{positions[0]}–{positions[-1]}"
+    runs: list[list[int]] = []
+    for p in sorted(positions):
+        if runs and p == runs[-1][1] + 1:
+            runs[-1][1] = p
+        else:
+            runs.append([p, p])
+    return i18n.text(lang, "tour.list_sep").join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
 
 
 def some(positions: list[int], shown: int = 8, lang: str = i18n.DEFAULT) -> str:
-    """A few positions: a span when consecutive, else a list."""
-    if not positions or positions == list(range(positions[0], positions[-1] + 1)):
-        return span(positions, lang=lang)
-    listed = i18n.text(lang, "tour.list_sep").join(map(str, positions[:shown]))
-    return listed + ("…" if len(positions) > shown else "")
+    """A few positions, as span() writes them (at most `shown` runs, then "…")."""
+    text = span(positions, lang=lang)
+    sep = i18n.text(lang, "tour.list_sep")
+    runs = text.split(sep)
+    return sep.join(runs[:shown]) + ("…" if len(runs) > shown else "")
 
 
 def fills_sentence(tl: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
@@ -120,9 +128,30 @@ def run_summary(tl: Timeline, lang: str = i18n.DEFAULT) -> str:
                      forwards=st["forwards"], tpf=st["tokens_per_forward"], text=shown)
 
 
+def ending(tl: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
+    """What ended the decode at `step` (its last), and the masks it leaves unscored; "" for
+    any other step."""
+    s = tl.trace.steps[step]
+    if not s.finished:
+        return ""
+    tr = i18n.Texts(lang)
+    stop = next((s.start + i for i, t in enumerate(s.committed) if t in tl.trace.stop_ids),
+                next((f.pos for f in s.filled if f.token in tl.trace.stop_ids), None))
+    if s.stop_reason == "stop_token" and stop is not None:
+        said = tr("tour.ending.stop", pos=stop)
+    elif s.stop_reason == "max_new_tokens":
+        said = tr("tour.ending.budget", budget=tl.trace.config.get("max_new_tokens"))
+    else:
+        said = tr("tour.ending.stopped")
+    left = sum(t is None for t in s.window)
+    return said + (plural("tour.ending.left", left, lang) if left else "")
+
+
 def elsewhere(tl: Timeline, step: int, why: str, moment: int | None, lang: str = i18n.DEFAULT) -> str:
     """A step the chapter's words were not written for (the teacher stepped away): what it
-    shows instead, the way back, and the step's own facts."""
+    shows instead, the way back, and the step's own facts. The decode's last step first says
+    what ended it (so no chapter's words contradict that step's panels)."""
     tr = i18n.Texts(lang)
     back = tr("tour.moment_is", moment=moment) if moment is not None and moment != step else ""
-    return narration([tr("tour.elsewhere", step=step) + why + back], tl, step, lang=lang)
+    said = gap(lang).join(p for p in (ending(tl, step, lang), why) if p)
+    return narration([tr("tour.elsewhere", step=step) + said + back], tl, step, lang=lang)
