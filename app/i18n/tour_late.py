@@ -33,7 +33,7 @@ MESSAGES = {
     },
     "ch6.try": {
         "en": "**Try it:** race both decoders live with another τ; the race then plays out one forward per tick.",
-        "zh": "**试一试：**换一个 τ，让两个解码器现场赛跑；赛跑随后按每拍一次前向计算的节奏回放。",
+        "zh": "**试一试**：换一个 τ，让两个解码器现场赛跑；赛跑随后按每拍一次前向计算的节奏回放。",
     },
     "ch6.button": {"en": "Race live", "zh": "现场赛跑"},
 

@@ -153,7 +153,7 @@ def bundle_html(timeline: Timeline | None, key: str, views: Views = DECODE_VIEWS
                                                    max_steps=MAX_STEPS, mb=MAX_BUNDLE_BYTES // 1_000_000) + '</div>')
     keys_attr = ' data-keys="1"' if keys else ""
     key_help = f'<div class="stepper-keys">{tr("views.stepper.keys")}</div>' if keys else ""
-    live_attr = ' data-live="1"' if live else ""
+    live_attr = f' data-live="{escape(tr("views.lane.decoding"))}"' if live else ""  # style.css shows it
     play_attr = ' data-autoplay="1"' if autoplay and not live else ""
     state = {"play": ' data-state="play"'}  # the play button's icon is drawn by style.css from it
     buttons = "".join(f'<button type="button" data-act="{act}"{state.get(act, "")} '
