@@ -122,7 +122,8 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
     suite_btn.click(lambda: gr.Dataframe(visible=True), None, table, queue=False, api_name=False).then(
         in_language(run_suite, lang), [tau, max_new], [suite_rows, law_plot, table], api_name=i18n.api_name("entropy_suite", lang),
         show_progress="minimal", **gpu.forward_event(ctx.limits)).then(law_here, law_inputs, law_plot, api_name=False).then(
-        lambda rows: entropy.law_note(rows or [], lang), [suite_rows], law_why, api_name=False, queue=False)
+        lambda rows: entropy.law_note(rows or [], lang), [suite_rows], law_why, api_name=False, queue=False,
+        show_progress="hidden")
     sweep_btn.click(lambda: gr.Dataframe(visible=True), None, sweep_table, queue=False, api_name=False).then(
         in_language(run_sweep, lang), [prompt, max_new, tau], [sweep_plot, sweep_table, sweep_diff, sweep_point],
                     api_name=i18n.api_name("tau_sweep", lang), **gpu.forward_event(ctx.limits)).then(law_here, law_inputs, law_plot, api_name=False)
