@@ -31,3 +31,17 @@ def test_the_chart_draws_each_line_only_as_far_as_its_lane(timelines, wall_clock
             assert ("finished" in head) == done and ("decoding…" in head) == (not done), (tick, name, head)
             assert "paused" not in head   # the Race tab never holds a frame: it plays to the end
         assert chart.layout.xaxis.range[1] >= longest   # the axes span the whole run from the first tick
+
+
+def test_the_cost_note_quotes_the_lanes_own_tokens_per_forward():
+    """The note under the race said 'Streaming makes 13.38×' beside a streaming lane showing 13.50:
+    it divided by AR's count with the prefill's token in. It now quotes the lanes' own count."""
+    from wedlm import Trace
+    from wedlm.paths import TRACES_DIR
+
+    from app.views.timeline import Timeline
+    st = Timeline(Trace.load(TRACES_DIR / "1-counting-streaming.json"))
+    ar = Timeline(Trace.load(TRACES_DIR / "2-counting-ar.json"))
+    note = lanes.cost_note({"ar": ar, "streaming": st})
+    assert f"{lanes.tokens_per_forward(ar):.2f}" == "1.00"
+    assert f"Streaming makes {lanes.tokens_per_forward(st):.2f}×" in note, note

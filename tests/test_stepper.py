@@ -98,3 +98,14 @@ def test_decode_tab_knobs_stop_at_the_servers_limits():
             ui = decode_tab.layout(limits)
         assert ui.max_new.maximum == limits.max_new_tokens
         assert ui.window.maximum == limits.max_window and ui.block_size.maximum <= limits.max_window
+
+
+def test_race_tab_knobs_stop_at_the_servers_limits(app_demo):
+    """The Race tab's sliders read the same limits as the Decode tab's (its max-new-tokens slider
+    went to 1024 while the line under the title says ≤ 512)."""
+    from app.serving.settings import limits as server_limits
+    limits = server_limits()
+    by_id = {}
+    for block in app_demo.blocks.values():
+        by_id.setdefault(getattr(block, "elem_id", None), []).append(block)
+    assert by_id.get("race-max-new") and all(b.maximum == limits.max_new_tokens for b in by_id["race-max-new"])

@@ -111,13 +111,15 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, lang: str = i18n.D
                 speed = gr.Radio([(tr(f"race.speed.{key}"), value) for value, key in SPEED_IDS.items()],
                                  value=NORMAL_SPEED, label=tr("race.speed"), elem_id="race-speed", min_width=140)
     with gr.Row():
-        window = knobs.slider("window", info=None, lang=lang)
-        max_new = knobs.slider("max_new_tokens", info=None, elem_id="race-max-new", lang=lang)
+        # the server's limits bound the sliders (as on the Decode tab): the page never offers what it refuses
+        window = knobs.slider("window", high=ctx.limits.max_window, info=None, lang=lang)
+        max_new = knobs.slider("max_new_tokens", high=ctx.limits.max_new_tokens, info=None, elem_id="race-max-new",
+                               lang=lang)
         with gr.Column(min_width=140):
             tau, no_tau = knobs.tau(info=None, lang=lang)
         penalty = knobs.number("penalty", info=None, min_width=120, lang=lang)
     with gr.Accordion(tr("race.advanced"), open=False):
-        block = knobs.slider("block_size", lang=lang)
+        block = knobs.slider("block_size", high=ctx.limits.max_window, lang=lang)
     race_btn = gr.Button(tr("race.run"), variant="primary", elem_id="race-run")
     lanes = gr.HTML(elem_id="race-lanes")
     chart = gr.Plot(elem_id="race-chart", label=tr("race.chart"))

@@ -123,7 +123,8 @@ def cost_note(timelines: dict[str, Timeline], lang: str = i18n.DEFAULT) -> str:
     if ar_ms <= 0:
         return ""
     cost = st_ms / ar_ms
-    tpf = stream.trace.stats()["tokens_per_forward"] / max(ar.trace.stats()["tokens_per_forward"], 1e-9)
+    # the lanes' own count (the prefill's token left out), so the note quotes what the lanes show
+    tpf = tokens_per_forward(stream) / max(tokens_per_forward(ar), 1e-9)
     return ('<div class="racenote">'
             + i18n.text(lang, "views.lane.cost_note", rows=f"{st_rows:.1f}", st_ms=f"{st_ms:.1f}", ar_ms=f"{ar_ms:.1f}",
                         cost=f"{cost:.2f}", tpf=f"{tpf:.2f}", most=f"{tpf / cost:.2f}") + '</div>')
