@@ -1,4 +1,6 @@
 """The explorer's views as plain functions of a trace (no browser)."""
+from pathlib import Path
+
 import pytest
 
 from app.views import figures, render
@@ -149,3 +151,18 @@ def test_verified_marks_sit_on_exactly_the_checked_drafts(tiny_lm, source):
     assert rejections >= 1
     streaming = Timeline(decode(tiny_lm, "Count from 1 to 9:", "streaming", DecodeConfig(window=8, max_new_tokens=8)))
     assert "vmark" not in render.order_view(streaming, 0) + render.token_canvas(streaming, 0)
+
+
+def test_the_order_view_says_why_a_forward_carries_more_rows_than_w():
+    """A newcomer read 'the window keeps W slots' and then '23 rows': every streaming step's note
+    splits its rows into the slots committing now and the W the window keeps."""
+    import re
+
+    from wedlm import Trace
+    tl = Timeline(Trace.load(Path(__file__).parent.parent / "assets" / "traces" / "1-counting-streaming.json"))
+    w = tl.trace.config["window"]
+    for k, s in enumerate(tl.trace.steps):
+        note = re.sub(r"<[^>]+>", " ", render.order_view(tl, k))
+        n, commit, kept = map(int, re.search(r"Rows in this forward: (\d+) = (\d+) committing with it \+ (\d+) kept",
+                                             note).groups())
+        assert n == s.rows == commit + kept and commit == len(s.committed) and f"W = {w}" in note

@@ -303,6 +303,10 @@ MESSAGES.update({
     "views.orders.play": {"en": "▶ Watch the reordering", "zh": "▶ 观看重排"},
     "views.orders.kv": {"en": "KV cache: {before} → {after} tokens", "zh": "KV 缓存：{before} → {after} 个词元"},
     "views.orders.fills": {"en": "mask this forward fills", "zh": "本次前向计算要填的掩码"},
+    "views.orders.rows": {
+        "en": "Rows in this forward: {n} = {commit} committing with it + {kept} kept in the window (W = {w}, "
+              "filled or masks). ",
+        "zh": "这次前向计算的行数：{n} = 随它提交的 {commit} 个 + 窗口保留的 {kept} 个（W = {w}，已填充的或掩码）。"},
     "views.orders.note": {
         "en": "Small numbers are position ids (what RoPE sees). Filled slots move in front of the masks but keep "
               "their ids; the leading filled run (green) commits: its KV stays in the cache.",

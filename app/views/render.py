@@ -227,6 +227,10 @@ def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     if s.verify is None:
         kind, title_key, ar_row, checks_legend = "orders", "views.orders.title", "", ""
         note = tr("views.orders.note")
+        window = timeline.trace.config.get("window")
+        if timeline.trace.decoder in ("streaming", "reference") and window:  # why rows exceed W
+            note = tr("views.orders.rows", n=s.rows, commit=len(s.committed), kept=len(s.window) - len(s.committed),
+                      w=window) + note
     else:
         kind, title_key, ar_row = "orders verified", "views.verified.title", _ar_found_row(timeline, s.verify, lang)
         checks_legend, note = verify_legend(lang), tr("views.verified.note", slot=s.start)
