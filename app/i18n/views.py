@@ -568,13 +568,13 @@ MESSAGES.update({
               "the <b>front</b> of the window. Only the leading filled run commits, so the far fills wait behind "
               "the open front mask, are recomputed each forward and commit nothing; and a slot commits one "
               "forward after it is filled (its KV needs its own token as input), so a forward that fills only the "
-              "front slot commits less than one token. The tour's chapter 7 steps through such a code decode.",
+              "front slot commits less than one token. The tour's chapter 7 shows it in a recorded code decode.",
         "zh": "<b>{id}（{cls}）的平均熵不高，为什么还是慢？</b>平均熵 {h:.2f} 奈特，每次前向计算却只有 {tpf:.2f} "
               "个词元（AR 每次 1 个）。平均熵把每个已填充的槽位都算进去：容易的远处槽位（停止词元、缩进）熵几乎为零，"
               "早早就被填上，而那个没把握的词元在窗口的<b>最前面</b>。只有开头连续的已填充段才能提交，所以远处的填充"
               "只能排在未填的最前面掩码后面等待，每次前向计算都要重算，却什么也提交不了；而且一个槽位要在被填上后的"
               "下一次前向计算才能提交（它的 KV 需要以它自己的词元为输入），所以只填了最前面那个槽位的前向计算，"
-              "提交不到一个词元。导览的第 7 章会一步一步展示这样一次代码解码。",
+              "提交不到一个词元。导览的第 7 章用一次录制好的代码解码展示了这一点。",
     },
     "views.law.empty": {"en": "Run the suite to measure it", "zh": "运行测试集来测量"},
     "views.law.title": {"en": "Mean entropy and tokens per forward (low is not always fast)",
