@@ -330,10 +330,10 @@ MESSAGES.update({
     "views.verified.note": {
         "en": "Verified decoding (beyond the paper): slot {slot} holds the AR token the previous forward found; "
               "each draft after it is checked against the model's own next-token prediction from the row before "
-              "it. ✓ agreed and commits; ✗ the first that did not: the AR token replaces it and the drafts after "
-              "it are dropped.",
+              "it. ✓ agreed and commits (unless a stop token before it ended the decode); ✗ the first that did "
+              "not: the AR token replaces it and the drafts after it are dropped.",
         "zh": "验证解码（超出论文的扩展）：槽位 {slot} 放的是上一次前向计算得到的 AR 词元；它之后的每个草稿，"
-              "都与模型在前一行给出的下一词元预测比对。✓ 表示一致并提交；✗ 是第一个不一致的草稿："
+              "都与模型在前一行给出的下一词元预测比对。✓ 表示一致并提交（除非它前面的停止词元已结束解码）；✗ 是第一个不一致的草稿："
               "AR 词元替换它，它之后的草稿全部丢弃。",
     },
     # ---- the step table and the badge ----
