@@ -7,6 +7,7 @@ from html import escape, unescape
 
 from ... import i18n
 from ...views import palette, render
+from ...views.narration import positions_text
 from ...views.timeline import Timeline
 from .glossary import terms
 
@@ -58,17 +59,9 @@ def none_word(lang: str = i18n.DEFAULT) -> str:
 
 
 def span(positions: list[int], lang: str = i18n.DEFAULT) -> str:
-    """Positions in the one format every chapter uses: runs as "74–80", runs joined by the list
-    separator ("74–76, 79"), none as "none"."""
-    if not positions:
-        return none_word(lang)
-    runs: list[list[int]] = []
-    for p in sorted(positions):
-        if runs and p == runs[-1][1] + 1:
-            runs[-1][1] = p
-        else:
-            runs.append([p, p])
-    return i18n.text(lang, "tour.list_sep").join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
+    """Positions in the one format every chapter and view uses (`views.narration.positions_text`):
+    runs as "74–80", runs joined by the list separator ("74–76, 79"), none as "none"."""
+    return positions_text(positions, lang) if positions else none_word(lang)
 
 
 def some(positions: list[int], shown: int = 8, lang: str = i18n.DEFAULT) -> str:
