@@ -159,10 +159,20 @@ def test_the_order_view_says_why_a_forward_carries_more_rows_than_w():
     import re
 
     from wedlm import Trace
-    tl = Timeline(Trace.load(Path(__file__).parent.parent / "assets" / "traces" / "1-counting-streaming.json"))
-    w = tl.trace.config["window"]
-    for k, s in enumerate(tl.trace.steps):
-        note = re.sub(r"<[^>]+>", " ", render.order_view(tl, k))
-        n, commit, kept = map(int, re.search(r"Rows in this forward: (\d+) = (\d+) committing with it \+ (\d+) kept",
-                                             note).groups())
-        assert n == s.rows == commit + kept and commit == len(s.committed) and f"W = {w}" in note
+    from wedlm.reorder import leading_filled
+    traces = sorted((Path(__file__).parent.parent / "assets" / "traces").glob("*-streaming.json"))
+    ends_inside_run = 0
+    for path in traces:
+        tl = Timeline(Trace.load(path))
+        w = tl.trace.config["window"]
+        for k, s in enumerate(tl.trace.steps):
+            note = re.sub(r"<[^>]+>", " ", render.order_view(tl, k))
+            n, commit, kept = map(int, re.search(
+                r"Rows in this forward: (\d+) = (\d+) committing with it \+ (\d+) kept", note).groups())
+            # the window keeps W on every step, the last too (a walker read "30 kept (W = 16)")
+            assert n == s.rows == commit + kept and kept == w and f"W = {w}" in note, (path.name, k)
+            assert commit == leading_filled(s.window) >= len(s.committed)
+            ends = f"{len(s.committed)} of its {commit} commit" in note
+            assert ends == (len(s.committed) < commit), (path.name, k)
+            ends_inside_run += ends
+    assert ends_inside_run >= 1  # a decode that stops inside its leading run says so

@@ -307,6 +307,9 @@ MESSAGES.update({
         "en": "Rows in this forward: {n} = {commit} committing with it + {kept} kept in the window (W = {w}, "
               "filled or masks). ",
         "zh": "这次前向计算的行数：{n} = 随它提交的 {commit} 个 + 窗口保留的 {kept} 个（W = {w}，已填充的或掩码）。"},
+    "views.orders.rows_end": {
+        "en": "The decode ends inside the leading run: {kept} of its {run} commit, the rest are dropped. ",
+        "zh": "解码在开头这段连续的已填充词元中结束：{run} 个中只有 {kept} 个提交，其余丢弃。"},
     "views.orders.note": {
         "en": "Small numbers are position ids (what RoPE sees). Filled slots move in front of the masks but keep "
               "their ids; the leading filled run (green) commits: its KV stays in the cache.",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from html import escape
 
-from wedlm.reorder import visibility
+from wedlm.reorder import leading_filled, visibility
 
 from .. import i18n
 from . import narration, palette
@@ -226,11 +226,14 @@ def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
             if len(cached) > len(shown) else "")
     if s.verify is None:
         kind, title_key, ar_row, checks_legend = "orders", "views.orders.title", "", ""
-        note = tr("views.orders.note")
+        note = note_tail = tr("views.orders.note")
         window = timeline.trace.config.get("window")
         if timeline.trace.decoder in ("streaming", "reference") and window:  # why rows exceed W
-            note = tr("views.orders.rows", n=s.rows, commit=len(s.committed), kept=len(s.window) - len(s.committed),
-                      w=window) + note
+            run = leading_filled(s.window)  # the leading filled run: it commits unless the decode ends in it
+            note = tr("views.orders.rows", n=s.rows, commit=run, kept=len(s.window) - run, w=window)
+            if len(s.committed) < run:
+                note += tr("views.orders.rows_end", kept=len(s.committed), run=run)
+            note += note_tail
     else:
         kind, title_key, ar_row = "orders verified", "views.verified.title", _ar_found_row(timeline, s.verify, lang)
         checks_legend, note = verify_legend(lang), tr("views.verified.note", slot=s.start)
