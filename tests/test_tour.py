@@ -909,3 +909,27 @@ def test_verified_chapter_works_the_recorded_rejection(data):
     assert now.count('data-verify="rejected"') == 2 and now.count('data-verify="accepted"') == 2 * v.accepted
     assert 'data-term="verified"' in text and 'data-term="draft"' in text
     assert {"verified", "draft"} <= set(TERMS)
+
+
+def test_chapter_4_says_why_a_token_commits_one_forward_after_it_is_filled(data):
+    """A walker met '16 filled, 0 committed' in chapters 2–4 and found the one-forward delay
+    explained only in chapter 7: chapter 4 says it at every step, with the step that filled the
+    first committing slot where there is one (from the trace, so a wrong step fails)."""
+    import re
+
+    from app.tabs.tour import ch4_commit
+    tl, _ = data.at("commit")
+    told = 0
+    for k, s in enumerate(tl.trace.steps):
+        text = ch4_commit.text(tl, k, None)
+        assert "commits one forward after it is filled" in text
+        here = re.search(r"position (\d+) was filled at step (\d+) and commits now, at step (\d+)", text)
+        if here:
+            pos, filled, step = map(int, here.groups())
+            assert pos == s.start and step == k and filled < k and s.committed
+            assert any(f.pos == pos for f in tl.trace.steps[filled].filled)
+            assert not any(f.pos == pos for j in range(filled + 1, k) for f in tl.trace.steps[j].filled)
+            told += 1
+        else:
+            assert not s.committed or not any(f.pos == s.start for j in range(k) for f in tl.trace.steps[j].filled)
+    assert told >= 1

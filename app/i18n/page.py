@@ -5,10 +5,11 @@ MESSAGES = {
     "page.header": {
         "en": "# WeDLM Explorer\nA real **WeDLM streaming parallel decoder** on a real KV cache, step by step: "
               "masks (slots not yet written) fill in parallel, filled tokens move in front of them (keeping their "
-              "position ids: places in the text), and the leading filled run (no mask before it) commits (is final).",
+              "position ids: places in the text), and the leading filled run (no mask before it) commits (is final) in "
+              "the next forward, which computes its KV.",
         "zh": "# WeDLM 探索器\n在真实的 KV 缓存上逐步运行真实的 **WeDLM 流式并行解码器**：掩码（尚未写出的槽位）被并行填充，"
               "已填充的词元移到掩码前面（保留各自的位置编号，即在文本中的位置），开头连续的已填充词元"
-              "（前面没有掩码）随即提交：成为定稿，KV 留在缓存中。",
+              "（前面没有掩码）在下一次前向计算中提交：成为定稿，这次计算出的 KV 留在缓存中。",
     },
     "page.switch": {"en": "中文", "zh": "English"},
     "page.switch_title": {"en": "Read this page in Chinese (简体中文)", "zh": "Read this page in English（英文）"},

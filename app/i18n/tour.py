@@ -154,10 +154,13 @@ MESSAGES = {
     },
     "gloss.commit.term": {"en": "commit", "zh": "提交"},
     "gloss.commit.def": {
-        "en": "A filled token is final when it is in the leading filled run (no mask before it): its KV stays "
-              "in the cache and it is output. Filled tokens behind a mask wait.",
-        "zh": "已填充的词元位于开头连续的已填充段里（它前面没有掩码）时，就成为定稿：它的 KV 留在缓存中，"
-              "它本身被输出。排在掩码后面的已填充词元则要等待。",
+        "en": "A filled token is final when it is in the leading filled run (no mask before it) of a forward's "
+              "input: that forward computes its KV, the KV stays in the cache and the token is output. So a "
+              "slot commits at the earliest one forward after the forward that filled it. Filled tokens behind "
+              "a mask wait.",
+        "zh": "已填充的词元出现在某次前向计算输入的开头连续已填充段里（它前面没有掩码）时，就成为定稿："
+              "这次前向计算算出它的 KV，KV 留在缓存中，词元本身被输出。所以一个槽位最早在填充它的那次前向计算"
+              "之后的下一次才提交。排在掩码后面的已填充词元则要等待。",
     },
     "gloss.p-cache.term": {"en": "p_cache", "zh": "p_cache（缓存保留率）"},
     "gloss.p-cache.def": {
@@ -352,6 +355,19 @@ MESSAGES = {
     "ch4.later": {"en": "They commit at step {later}, once every slot before them is filled.",
                   "zh": "它们在第 {later} 步提交，那时它们前面的每个槽位都已填充。"},
     "ch4.never": {"en": "They never commit in this decode.", "zh": "在这次解码中它们始终没有提交。"},
+    "ch4.delay": {
+        "en": "<b>Why a token commits one forward after it is filled:</b> the forward that fills a slot reads "
+              "it as a mask, so the KV computed there belongs to the mask. Only when the slot is fed again, "
+              "now holding its token, does a forward compute the token's own KV, and that is the KV the cache "
+              "keeps.",
+        "zh": "<b>为什么词元在被填充后的下一次前向计算才提交：</b>填充某个槽位的那次前向计算读入的仍是掩码，"
+              "那里算出的 KV 属于掩码。只有当这个槽位带着它的词元再次送入模型时，前向计算才算出这个词元自己的 KV，"
+              "缓存保留的正是这个 KV。",
+    },
+    "ch4.delay_here": {
+        "en": " Here: position {pos} was filled at step {filled} and commits now, at step {step}.",
+        "zh": "本例中：位置 {pos} 在第 {filled} 步被填充，现在第 {step} 步提交。",
+    },
     "ch4.p1": {
         "en": "A token's KV can be kept only if it was computed exactly as an AR pass would: seeing the prefix "
               "and the tokens before it, nothing else. That is true of the <b>leading filled run</b> (the "

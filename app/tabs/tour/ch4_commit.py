@@ -31,10 +31,11 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     waiting = [s.start + i for i in moments.waits_behind_mask(s)]
     nxt = following(tl, step)
     top_below = tr("ch4.top_below", step=step, next=nxt) if nxt != step else tr("ch4.top_last", step=step)
+    delay = tr("ch4.delay") + _delay_here(tl, step, lang)
     if not (n and waiting):
         why = tr("ch4.all_lead") if n else tr("ch4.none")
-        return elsewhere(tl, step, (note + gap(lang) if note else "") + why + gap(lang) + top_below, moment,
-                         lang=lang)
+        return elsewhere(tl, step, (note + gap(lang) if note else "") + why + gap(lang) + delay + gap(lang)
+                         + top_below, moment, lang=lang)
     first_mask = s.start + n + next(i for i, t in enumerate(s.window[n:]) if t is None)
     later = moments.commit_step_of(tl.trace, waiting[0])
     when = tr("ch4.later", later=later) if later is not None else tr("ch4.never")
@@ -44,8 +45,20 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
            commit=term("commit", tr("tour.link.commit"), lang=lang), committed_colour=colour("state-committed", lang),
            before=s.cache_before, after=s.cache_after, waiting=span(waiting, lang=lang),
            filled_colour=colour("state-filled", lang), first_mask=first_mask, when=when),
+        delay,
         top_below,
     ], tl, step, lang=lang)
+
+
+def _delay_here(tl, step: int, lang: str) -> str:
+    """The step that filled this step's first committing slot (it commits a forward later)."""
+    s = tl.trace.steps[step]
+    if not s.committed:
+        return ""
+    filled = next((j for j in range(step) for f in tl.trace.steps[j].filled if f.pos == s.start), None)
+    if filled is None:  # the prefill's token: filled before any step
+        return ""
+    return i18n.text(lang, "ch4.delay_here", pos=s.start, filled=filled, step=step)
 
 
 def views(moment: int | None, note: str = "", lang: str = i18n.DEFAULT) -> Views:
