@@ -529,15 +529,19 @@ MESSAGES.update({
     "views.lane.prefill": {"en": " ({n} of them from the prefill, not counted per forward)",
                            "zh": "（其中 {n} 个来自预填充，不计入每次前向计算）"},
     "views.lane.cost_note": {
-        "en": "<b>Why the wall-clock speedup is below the tokens-per-forward ratio:</b> a streaming forward carried "
-              "{rows} rows on average and took {st_ms} ms; an AR forward carries 1 row and took {ar_ms} ms here, so "
-              "one streaming forward costs {cost}× an AR forward on this machine. Streaming makes {tpf}× as many "
-              "tokens per forward, so on the clock it can be at most about {most}× faster (measured on these "
-              "lanes; each lane ran warm, after one untimed warm-up decode).",
-        "zh": "<b>为什么挂钟时间上的加速比低于每次前向计算词元数之比：</b>流式解码的一次前向计算平均承载 {rows} 行，"
-              "耗时 {st_ms} 毫秒；AR 的一次前向计算只有 1 行，在这里耗时 {ar_ms} 毫秒，所以在这台机器上，"
-              "一次流式前向计算的成本是 AR 的 {cost}×。流式解码每次前向计算产出的词元是 AR 的 {tpf}×，"
-              "所以按挂钟时间最多只能快约 {most}×（在这几条赛道上测得；每条赛道都先做过一次不计时的预热解码）。",
+        "en": "<b>Why the wall-clock speedup ({measured}×) differs from the tokens-per-forward ratio ({tpf}×):"
+              "</b> a streaming forward carried {rows} rows on average and took {st_ms} ms; an AR forward carries "
+              "1 row and took {ar_ms} ms here, so one streaming forward cost {cost}× an AR forward on this machine. "
+              "From the forwards alone streaming would be {tpf} ÷ {cost} ≈ {forwards_only}× as fast; the measured "
+              "{measured}× also counts the prefill and the work between forwards. (Measured on these lanes: they "
+              "take turns, one forward each, after one untimed warm-up decode; a busy machine moves every "
+              "figure.)",
+        "zh": "<b>为什么挂钟时间上的加速比（{measured}×）不同于每次前向计算词元数之比（{tpf}×）：</b>"
+              "流式解码的一次前向计算平均承载 {rows} 行，耗时 {st_ms} 毫秒；AR 的一次前向计算只有 1 行，"
+              "在这里耗时 {ar_ms} 毫秒，所以在这台机器上，一次流式前向计算的成本是 AR 的 {cost}×。"
+              "只看前向计算，流式解码的速度约为 AR 的 {tpf} ÷ {cost} ≈ {forwards_only}×；实测的 {measured}× "
+              "还计入了预填充和前向计算之间的工作。（在这几条赛道上测得：各赛道轮流、每次做一次前向计算，"
+              "此前都做过一次不计时的预热解码；机器繁忙时每个数字都会变。）",
     },
 })
 
