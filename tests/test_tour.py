@@ -403,6 +403,12 @@ def test_chapter_2_marks_every_filled_slot_in_the_colour_its_words_name(data):
             marks = re.findall(rf'<rect class="fill-mark"[^>]*height="([\d.]+)" fill="{filled}"', group)
             bar = re.search(r'<rect class="bar(?: chosen)?" x="[\d.]+" y="[\d.]+" width="[\d.]+" '
                             r'height="([\d.]+)" fill="(#\w+)"', group)
+            colour_rect = re.search(r'<rect class="bar(?: chosen)?" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)"',
+                                    group)
+            strip = re.search(r'<rect class="bar penalty" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)"', group)
+            if strip:  # the slot's colour runs the whole score; λ·d is a narrower strip inside its top
+                assert float(colour_rect.group(2)) <= float(strip.group(2)) + 0.05, (s.index, m.pos)
+                assert float(strip.group(3)) < float(colour_rect.group(3)), (s.index, m.pos)
             if m.selected:
                 assert marks and float(marks[0]) >= 4, (s.index, m.pos)
                 assert bar.group(2) == filled and float(bar.group(1)) >= charts.MIN_FILLED_H, (s.index, m.pos)

@@ -276,10 +276,11 @@ MESSAGES = {
     "ch2.p2": {
         "en": "<b>The fill rule.</b> Let {d} = how many slots after the first open mask a slot is (the first open "
               "mask has d = 0). Score = H + {lam}·d. Fill every mask whose score is under {tau}; if none is, "
-              "fill the single lowest. {tau_words}, λ = {penalty:g} (the {penalty_colour} part on top of each bar).",
+              "fill the single lowest. {tau_words}, λ = {penalty:g} (the {penalty_colour} strip in the top of each "
+              "bar).",
         "zh": "<b>填充规则。</b>设 {d} = 某个槽位排在第一个未填掩码之后第几个（第一个未填掩码的 d = 0）。"
               "得分 = H + {lam}·d。得分低于 {tau} 的掩码全部填充；一个都没有的话，就只填得分最低的那一个。"
-              "{tau_words}，λ = {penalty:g}（每根柱顶端{penalty_colour}的部分）。",
+              "{tau_words}，λ = {penalty:g}（每根柱顶部{penalty_colour}的细条）。",
     },
     # by the number of masks that fill ({n}); {open} is ch2.open_masks by the number scored
     "ch2.p3.one": {

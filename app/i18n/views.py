@@ -18,6 +18,8 @@ MESSAGES = {
     "views.next_token": {"en": "next token", "zh": "下一词元"},
     "views.tokens_per_forward": {"en": "tokens per forward", "zh": "每次前向计算的词元数"},
     "views.penalty_name": {"en": "λ·d (distance penalty)", "zh": "λ·d（距离惩罚）"},
+    "views.bars.key_penalty": {"en": "λ·d (distance penalty): the strip in a bar's top",
+                               "zh": "λ·d（距离惩罚）：柱顶部的细条"},
     "views.entropy_zero": {"en": "entropy 0", "zh": "熵 0"},
     "views.entropy_max": {"en": "{max} nats or more", "zh": "{max} 奈特及以上"},
     "views.empty": {"en": "Run a decode or load a trace.", "zh": "先运行一次解码，或载入一条轨迹。"},

@@ -19,6 +19,7 @@ AR_BARS = 40         # the AR bars show the last this many predictions
 HEADROOM = 1.2       # the bar chart's top value over its tallest bar (room for the ✓ and the τ label)
 MIN_FILLED_H = 4     # a filled slot's bar is drawn at least this tall (viewBox units)
 FILL_MARK_H = 6      # the filled-colour mark under the axis at each filled slot
+PENALTY_STRIP = 0.4  # the λ·d strip's width, a share of its bar's
 
 
 def _frame(height: int, body: str, label: str) -> str:
@@ -89,12 +90,17 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
         # a filled slot is sure of itself (low H), so its true bar is often a sliver: it is also drawn
         # at least MIN_FILLED_H tall and gets a mark in the filled colour under the axis, so the
         # colour the words name shows at every filled slot (the tip keeps the true value)
-        h_top = min(y(h), y(0) - MIN_FILLED_H) if chosen else y(h)
+        # The whole bar (H + λ·d) is in the slot's colour, so a filled slot reads orange even where
+        # λ·d is most of its score (a walker saw "slate bars" where the words said orange); λ·d is
+        # the slate strip inside the bar's top
+        h_top = min(y(h + d), y(0) - MIN_FILLED_H) if chosen else y(h + d)
+        strip_w = bar_w * PENALTY_STRIP
         marks.append(f'<g data-pos="{pos}"><title>{tip}</title>'
-                     + (f'<rect class="bar penalty" x="{x:.1f}" y="{y(h + d):.1f}" width="{bar_w:.1f}" '
-                        f'height="{y(h) - y(h + d):.1f}" fill="{palette.PENALTY_COLOUR}"/>' if d > 0 else "")
                      + f'<rect{pattern} x="{x:.1f}" y="{h_top:.1f}" width="{bar_w:.1f}" height="{y(0) - h_top:.1f}" '
                        f'fill="{colour}"/>'
+                     + (f'<rect class="bar penalty" x="{x + (bar_w - strip_w) / 2:.1f}" y="{y(h + d):.1f}" '
+                        f'width="{strip_w:.1f}" height="{y(h) - y(h + d):.1f}" fill="{palette.PENALTY_COLOUR}"/>'
+                        if d > 0 else "")
                      + (f'<rect class="fill-mark" x="{x:.1f}" y="{y(0) + 2:.1f}" width="{bar_w:.1f}" '
                         f'height="{FILL_MARK_H}" fill="{filled_colour}" stroke="{filled_edge}" stroke-width="0.8"/>'
                         f'<text x="{x + bar_w / 2:.1f}" y="{min(y(h + d), h_top) - 3:.1f}" class="mark" '
@@ -112,7 +118,7 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
     legend = (f'<div class="chartlegend"><span class="key" style="background:var(--state-new)"></span>'
               f'{tr("views.bars.key_filled")} <span class="key" style="background:var(--state-mask)"></span>'
               f'{tr("views.bars.key_mask")} '
-              + (f'<span class="key" style="background:#94a3b8"></span>{tr("views.penalty_name")} '
+              + (f'<span class="key" style="background:{palette.PENALTY_COLOUR}"></span>{tr("views.bars.key_penalty")} '
                  '<span class="key tau-key"></span>τ' if trace.decoder != "ar" else "") + '</div>')
     return title + _frame(height, body, entropy_bars_title(timeline, step, lang)) + legend
 
