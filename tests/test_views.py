@@ -176,3 +176,18 @@ def test_the_order_view_says_why_a_forward_carries_more_rows_than_w():
             assert ends == (len(s.committed) < commit), (path.name, k)
             ends_inside_run += ends
     assert ends_inside_run >= 1  # a decode that stops inside its leading run says so
+
+
+def test_an_ar_decode_names_no_masks():
+    """Chapter 1 (AR) said '0 masks in the window' and its key listed 'mask' and 'mask this forward
+    fills' in a chapter with no masks; a WeDLM decode keeps both."""
+    from wedlm import Trace
+    traces = Path(__file__).parent.parent / "assets" / "traces"
+    ar = Timeline(Trace.load(traces / "2-counting-ar.json"))
+    for k in range(ar.num_steps):
+        view, summary = render.order_view(ar, k), render.step_summary(ar, k)
+        assert "st-mask" not in view and "mask" not in summary, k
+        assert "committed" in view and "token predicted" in summary
+    streaming = Timeline(Trace.load(traces / "1-counting-streaming.json"))
+    assert "st-mask fills legend" in render.order_view(streaming, 0)
+    assert "masks in the window" in render.step_summary(streaming, 0)

@@ -274,6 +274,12 @@ MESSAGES.update({
         "zh": "第 {step} 步（最后一步为第 {last} 步）：填充 {filled} 个，提交 {committed} 个，"
               "{masks}，KV 缓存从 {before} 个词元变为 {after} 个{end}。",
     },
+    "views.summary.ar": {
+        "en": "Step {step} of 0–{last}: {filled} token predicted, {committed} committed, KV cache {before} to "
+              "{after} tokens{end}.",
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：预测 {filled} 个词元，提交 {committed} 个，"
+              "KV 缓存从 {before} 个词元变为 {after} 个{end}。",
+    },
     "views.summary.masks.one": {"en": "{n} mask in the window", "zh": "窗口中有 {n} 个掩码"},
     "views.summary.masks.many": {"en": "{n} masks in the window", "zh": "窗口中有 {n} 个掩码"},
     "views.summary.ends": {"en": "; the decode ends", "zh": "；解码结束"},

@@ -84,6 +84,14 @@ def state_legend(states=CANVAS_STATES, lang: str = i18n.DEFAULT) -> str:
     return "".join(f'<span class="tok st-{k} legend">{escape(palette.state_label(k, lang))}</span>' for k in states)
 
 
+def order_legend(decoder: str, lang: str = i18n.DEFAULT) -> str:
+    """The order view's colour key; AR's window has no masks, so its key names none."""
+    if decoder == "ar":
+        return state_legend(("committed", "stop"), lang)
+    return (state_legend(("mask", "committed", "filled", "stop"), lang)
+            + f'<span class="tok st-mask fills legend">{i18n.text(lang, "views.orders.fills")}</span>')
+
+
 def token_canvas(timeline: Timeline, step: int, colour_by: str = "state", tips: bool = True,
                  lang: str = i18n.DEFAULT) -> str:
     """The output after `step` (its result): every slot with its state; point at one for its story.
@@ -163,6 +171,8 @@ def step_summary(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str
     end = (_count(lang, f"views.summary.{why}", masks) if counted
            else i18n.text(lang, "views.summary.ends") if s.finished else "")
     key = "views.summary.last" if counted and not s.filled else "views.summary"
+    if timeline.trace.decoder == "ar":  # AR has no masks: a chapter with none said "0 masks in the window"
+        key = "views.summary.ar"
     return i18n.text(lang, key, step=step, last=timeline.num_steps - 1,
                      filled=len(s.filled), committed=len(s.committed),
                      masks=_count(lang, "views.summary.masks", masks), before=s.cache_before,
@@ -242,8 +252,7 @@ def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
             f'{order_rows(s.window, s.order, s.start, labels, kinds, verify_marks(timeline, step), lang)}{ar_row}'
             f'<div class="row"><span class="lab">{tr("views.orders.kv", before=s.cache_before, after=s.cache_after)}'
             f'</span><div class="slots">{more}{strip}{new}</div></div>'
-            f'<div class="legend">{state_legend(("mask", "committed", "filled", "stop"), lang)}'
-            f'<span class="tok st-mask fills legend">{tr("views.orders.fills")}</span>{checks_legend}</div>'
+            f'<div class="legend">{order_legend(timeline.trace.decoder, lang)}{checks_legend}</div>'
             f'<div class="note">{note}</div></div>')
 
 
