@@ -109,10 +109,11 @@ MESSAGES = {
               "但也会接受模型不那么有把握的词元。",
     },
     "ch8.p2": {
-        "en": "Here the bundled model answers the suite's {total} arithmetic questions at each τ. The "
+        "en": "Here the bundled model answers the same {total} arithmetic questions at each τ (the explorer's "
+              "recorded set: the Entropy explorer tab runs them). The "
               "{line_colour} line is speed ({tpf}); the {bar_colour} bars count "
               "right answers (an answer ends with the marker #### and then the final number, which is checked).",
-        "zh": "这里，内置模型在每个 τ 下回答测试集里的 {total} 道算术题。{line_colour}折线是速度（{tpf}）；"
+        "zh": "这里，内置模型在每个 τ 下回答同样的 {total} 道算术题（探索器录制的一组题，“熵探索”标签页会运行它们）。{line_colour}折线是速度（{tpf}）；"
               "{bar_colour}柱子是答对的题数（每个答案以标记 #### 加最终数字结尾，核对的就是这个数字）。",
     },
     "ch8.safe": {

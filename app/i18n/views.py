@@ -657,14 +657,18 @@ MESSAGES.update({
               'Training feeds `[clean copy x0 ‖ masked copy xt]`, both at logical positions 0…L−1. xt is cut\n'
               'into blocks; each block masks a random fraction γ of its non-prompt tokens and (in effect) moves\n'
               'its observed tokens in front of its masks. x0 is plainly causal; an xt block sees the clean x0 of\n'
-              'all earlier blocks and itself in reordered causal order. The loss is the cross-entropy at masked\n'
-              'slots (a mask predicts its own token, no shift), weighted 1/γ, averaged with the next-token loss\n'
-              "on x0. The mask below is built by the project's training code."),
+              'all earlier blocks and itself in reordered causal order. The loss at a masked slot is the\n'
+              "cross-entropy (minus the log of the probability the model gave the right token); a mask predicts\n"
+              "its own token (no shift: an AR row predicts the next slot's). Each block's loss is weighted 1/γ,\n"
+              'so a block with few masks counts as much as one with many, and averaged with the ordinary\n'
+              "next-token loss on x0. The mask below is built by the project's training code."),
         "zh": ('### 4. 双流训练\n'
               '训练时输入 `[干净副本 x0 ‖ 掩码副本 xt]`，两者的逻辑位置都是 0…L−1。xt 被切成若干块；'
               '每块随机掩盖其非提示词词元中比例为 γ 的一部分，并（在效果上）把已观测的词元移到掩码前面。x0 是普通的因果注意力；'
-              'xt 的一个块看得到所有更早块的干净 x0，以及按重排后因果顺序排列的自己。损失是掩码槽位上的交叉熵（掩码预测它自己的词元，'
-              '不做移位），按 1/γ 加权，再与 x0 上的下一词元损失取平均。下面的掩码由本项目的训练代码生成。')},
+              'xt 的一个块看得到所有更早块的干净 x0，以及按重排后因果顺序排列的自己。掩码槽位上的损失是交叉熵'
+              '（模型给正确词元的概率取对数再取负）；掩码预测它自己的词元（不做移位：AR 的一行预测的是下一个槽位的词元）。'
+              '每块的损失按 1/γ 加权，让掩码少的块和掩码多的块分量相同，再与 x0 上普通的下一词元损失取平均。'
+              '下面的掩码由本项目的训练代码生成。')},
     "views.lesson.playground": {
         "en": "Position ids in physical order: {ids}. {commit} leading filled slot(s) commit: their KV is kept "
               "(green). Other filled slots are recomputed next step; masks are predicted at their own slot.",
