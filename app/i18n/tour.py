@@ -180,6 +180,14 @@ MESSAGES = {
         "zh": "用掩码解码的老办法：用好几次前向计算填满一整块掩码，整块填满后才提交（停下来等）。WeDLM 则是流式的："
               "每次前向计算都提交开头连续的已填充段。",
     },
+    "gloss.greedy.term": {"en": "greedy decoding", "zh": "贪心解码"},
+    "gloss.greedy.def": {
+        "en": "Decoding that always takes the single most likely token (no sampling, no randomness): the same "
+              "prompt always gives the same text. Every decode in the tour is greedy (temperature 0, the default); "
+              "greedy AR decoding's text is what verified decoding reproduces exactly.",
+        "zh": "每一步总是取概率最大的那一个词元（不采样，没有随机性）的解码方式：同一个提示词总是得到同样的文本。"
+              "导览里的解码都是贪心的（温度为 0，即默认值）；贪心 AR 解码写出的文本，正是验证解码一字不差地重现的文本。",
+    },
     "gloss.draft.term": {"en": "draft", "zh": "草稿"},
     "gloss.draft.def": {
         "en": "A token the fill rule wrote into a mask slot before the text reaches it. Verified decoding "
@@ -425,6 +433,9 @@ MESSAGES = {
                  "zh": "到第 {step} 步，它的面板仍停在那个最终状态。"},
     "ch5.running": {"en": "The {colour} branch (λ = {penalty:g}) is still decoding: step {step} of 0–{last}.",
                     "zh": "{colour}的分支（λ = {penalty:g}）还在解码：第 {step} 步（0–{last}）。"},
+    # the facts box's heading: the chapter's step and the slider's range, and the decode it counts
+    "ch5.facts": {"en": "Step {step} of 0–{last}, the {colour} decode (λ = {penalty:g})",
+                  "zh": "第 {step} 步（0–{last}），{colour}的解码（λ = {penalty:g}）"},
     "ch5.panel_ended": {"en": " (ended)", "zh": "（已结束）"},
     "ch5.branch_line": {"en": "λ = {penalty:g} (branch)", "zh": "λ = {penalty:g}（分支）"},
     "ch5.panel": {"en": "<b>λ = {penalty:g}</b>, step {step}", "zh": "<b>λ = {penalty:g}</b>，第 {step} 步"},

@@ -52,25 +52,34 @@ def ended(timeline: Timeline, step: int, colour_word: str, penalty: float, lang:
                      held="" if step == last else i18n.text(lang, "ch5.held", step=step))
 
 
+def facts_head(step: int, last: int, colour_word: str, penalty: float, lang: str = i18n.DEFAULT) -> str:
+    """The facts box's heading: the chapter's step in the slider's range (0–last, the longer
+    decode's), and which decode's forward the box counts."""
+    return i18n.text(lang, "ch5.facts", step=step, last=last, colour=colour_word, penalty=penalty)
+
+
 def text(tl, step: int, other: Timeline, other_penalty: float, moment: int | None = None,
          lang: str = i18n.DEFAULT) -> str:
     tr = i18n.Texts(lang)
     lam = tl.trace.config["penalty"]
     streaming, branched = colour("decoder-streaming", lang), colour("branch", lang)
+    last = steps(tl, other) - 1
+    head = facts_head(step, last, streaming, lam, lang)   # the box counts the first decode while it runs
     kb = held(other, step)
     a_end, b_end = ended(tl, step, streaming, lam, lang), ended(other, step, branched, other_penalty, lang)
     b_now = b_end or tr("ch5.running", colour=branched, penalty=other_penalty, step=kb, last=other.num_steps - 1)
     if step >= tl.num_steps:
         # past the first decode's end: the words (and the facts box) follow the branch, running or ending
         said = gap(lang).join(p for p in (a_end, b_now, ending(other, kb, lang) if step == kb else "") if p)
-        return narration([tr("tour.elsewhere", step=step) + said], other, kb, lang=lang)
+        return narration([tr("tour.elsewhere", step=step) + said], other, kb, lang=lang,
+                         head=facts_head(step, last, branched, other_penalty, lang))
     s = tl.trace.steps[step]
     if a_end:   # the first decode's last step (elsewhere says what ended it): which one runs on
-        return elsewhere(tl, step, gap(lang).join([a_end, b_now]), moment, lang=lang)
+        return elsewhere(tl, step, gap(lang).join([a_end, b_now]), moment, lang=lang, head=head)
     if not stalls(s):
         return elsewhere(tl, step, gap(lang).join(p for p in (tr("ch5.no_stall", streaming_colour=streaming, penalty=lam,
                                                                  branch_colour=branched, other=other_penalty),
-                                                              b_end) if p), moment, lang=lang)
+                                                              b_end) if p), moment, lang=lang, head=head)
     first = s.masks[0]
     far = next(m for m in s.masks if m.selected and m.distance >= moments.FAR)
     flat = moments.flat_run(tl.trace, step)
@@ -89,7 +98,7 @@ def text(tl, step: int, other: Timeline, other_penalty: float, moment: int | Non
            b_tokens=b["generated_tokens"], b_forwards=b["forwards"], b_tpf=b["tokens_per_forward"],
            a_tokens=a["generated_tokens"], a_forwards=a["forwards"], a_tpf=a["tokens_per_forward"],
            changed=changed, step=step),
-    ], tl, step, lang=lang)
+    ], tl, step, lang=lang, head=head)
 
 
 def views(other: Timeline, other_penalty: float, moment: int | None, lang: str = i18n.DEFAULT) -> Views:
