@@ -490,6 +490,7 @@ def test_step_and_forward_counts_are_said_once_and_agree(data):
     words = plain(ch1_ar.text(tl, step, step))
     assert "step k is forward k + 1" in words and "prefill" in words and "end of sequence" in words
     assert f"Step {step} (forward {step + 1} of {tl.num_steps})" in words
+    assert len(tl.trace.token_ids) == tl.num_steps + 1 and "tokens: the first came from the prefill" in words
     assert render.step_summary(tl, step).startswith(f"Step {step} of 0–{tl.num_steps - 1}:")   # not "of 58" steps
 
 
@@ -556,6 +557,8 @@ def test_race_and_entropy_chapters_name_their_prompts_from_the_data(data):
                 assert f'<code translate="no">{row["id"]}</code>' in seven, (lang, row["id"])
         for tl, _ in (low, high):
             assert model_text(tl.trace.prompt) in seven, lang
+        code = data.at("entropy_code")[0].trace.prompt
+        assert model_text(code.splitlines()[0]) in seven, lang
 
 
 def test_greedy_is_in_the_glossary_and_the_glyph_key_shows_beside_drawn_whitespace(data):

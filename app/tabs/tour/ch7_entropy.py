@@ -22,6 +22,12 @@ def class_mean(rows: list[dict], cls: str, key: str) -> float:
     return sum(vals) / len(vals) if vals else float("nan")
 
 
+def prompt_line(prompt: str) -> str:
+    """A prompt named in a sentence: its first line (as the model read it), "…" if there is more."""
+    first = prompt.splitlines()[0] if prompt.strip() else prompt
+    return model_text(first) + ("…" if first != prompt else "")
+
+
 def row_ids(rows: list[dict], cls: str, lang: str = i18n.DEFAULT) -> str:
     """The suite's prompts of a class, by name (its points on the plot): never taken for another
     chapter's prompt."""
@@ -42,7 +48,7 @@ def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT) -> str:
     tl = code[0]
     far = wait["waiting_token"]
     eos = i18n.text(lang, "ch7.eos") if far in tl.trace.stop_ids else ""
-    return i18n.text(lang, "ch7.code", id=slowest["id"], tpf=slowest["tokens_per_forward"], h=slowest["entropy"],
+    return i18n.text(lang, "ch7.code", prompt=prompt_line(tl.trace.prompt), id=slowest["id"], tpf=slowest["tokens_per_forward"], h=slowest["entropy"],
                      far=tok(tl, far, lang), eos=eos, waiting=wait["waiting"], fills=wait["fills"], step=wait["step"],
                      token=tok(tl, wait["token"], lang), front_h=wait["entropy"], idle=wait["idle"],
                      forwards=wait["forwards"], tokens=wait["tokens"], code_tpf=wait["tokens_per_forward"],
