@@ -539,6 +539,23 @@ def test_chapter_5_facts_box_counts_the_sliders_steps_and_names_its_decode(data)
             assert re.search(rf"λ = {numbers[3]}</b>(，第 |, step ){k}\b", panel), (lang, k)
 
 
+def test_chapter_5_names_one_branch_point_at_every_step(data):
+    """The λ branch continues from one step (the one before the stall the chapter lands on):
+    every stalling step's words name that step, never the step before the one shown."""
+    from app.tabs.tour import ch5_stall
+    pick = data.picks["stall"]
+    tl, other = data.timelines[pick["trace"]], data.timelines[pick["branch"]]
+    fork = pick["step"] - 1
+    assert ch5_stall.fork(tl, other, None) == fork   # the recorded branch shares steps 0..fork
+    stalls = [k for k in range(tl.num_steps) if ch5_stall.stalls(tl.trace.steps[k])]
+    assert len(stalls) > 1
+    for moment in (pick["step"], None):
+        views = ch5_stall.views(other, pick["penalty"], moment)
+        for k in stalls:
+            words = plain(drawn(views, tl, k)[0])
+            assert f"Branched from step {fork} with" in words, (moment, k)
+
+
 def test_race_and_entropy_chapters_name_their_prompts_from_the_data(data):
     """Chapter 6 races one prompt and chapter 7 plots others: each names the prompts it shows
     (read from the recorded data), so no reader takes them for one decode."""

@@ -36,6 +36,19 @@ def steps(tl: Timeline, other: Timeline) -> int:
     return max(tl.num_steps, other.num_steps)
 
 
+def fork(tl: Timeline, other: Timeline, moment: int | None) -> int:
+    """The step the branch continues from: the one before the chapter's moment (its "try it"
+    branches there too); without a moment, the last step both decodes share."""
+    if moment is not None:
+        return moment - 1
+    same = lambda a, b: ([(f.pos, f.token) for f in a.filled], a.committed) == (  # noqa: E731
+        [(f.pos, f.token) for f in b.filled], b.committed)
+    shared = 0
+    while shared < min(tl.num_steps, other.num_steps) and same(tl.trace.steps[shared], other.trace.steps[shared]):
+        shared += 1
+    return shared - 1
+
+
 def held(timeline: Timeline, step: int) -> int:
     """The step a decode shows at the chapter's `step`: its last once it has ended."""
     return min(step, timeline.num_steps - 1)
@@ -93,7 +106,7 @@ def text(tl, step: int, other: Timeline, other_penalty: float, moment: int | Non
            d=far.distance, far_h=far.entropy, far_penalty=far.score - far.entropy, far_score=far.score),
         plural("ch5.p2", flat, lang, step=step, streaming_colour=streaming, penalty=lam, pos=first.pos,
                was=was if was is not None else "–"),
-        tr("ch5.p3", lam=term("lambda", "<b>λ</b>", lang=lang), prev=step - 1, other=other_penalty,
+        tr("ch5.p3", lam=term("lambda", "<b>λ</b>", lang=lang), prev=fork(tl, other, moment), other=other_penalty,
            branch_colour=branched, pos=first.pos, now=now if now is not None else "–",
            b_tokens=b["generated_tokens"], b_forwards=b["forwards"], b_tpf=b["tokens_per_forward"],
            a_tokens=a["generated_tokens"], a_forwards=a["forwards"], a_tpf=a["tokens_per_forward"],
