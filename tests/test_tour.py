@@ -615,7 +615,7 @@ def test_race_growth_lines_stop_where_their_lanes_are(data):
             assert len(points.split()) == 1 + made, (tick, name)   # the origin, then one point per forward
             assert f"{made} forwards" in plain(lanes_html.split(f'class="lane {name}"')[1]), (tick, name)
         ar = timelines["ar"]
-        assert f"its AR line is at {ar.committed_after[min(tick, ar.num_steps) - 1]})" in plain(text)
+        assert f"its AR line is at {ar.committed_after[min(tick, ar.num_steps) - 1]}." in plain(text)
 
 
 # ---------- in a real browser ----------

@@ -18,16 +18,16 @@ MESSAGES = {
               "开头连续的已填充词元整段提交。",
     },
     "ch6.p2": {
-        "en": "After <b>{tick}</b> forwards (through step {step}): AR has {n_ar} tokens{prefill}, WeDLM {n_wd}. "
+        "en": "After <b>{tick}</b> forwards (through step {step}): AR has {n_ar} tokens, WeDLM {n_wd}.{prefill} "
               "Over the whole decode WeDLM makes {tpf_wd:.2f} {tpf} (AR {tpf_ar:.2f}).",
-        "zh": "做完 <b>{tick}</b> 次前向计算后（到第 {step} 步为止）：AR 有 {n_ar} 个词元{prefill}，WeDLM 有 {n_wd} 个。"
+        "zh": "做完 <b>{tick}</b> 次前向计算后（到第 {step} 步为止）：AR 有 {n_ar} 个词元，WeDLM 有 {n_wd} 个。{prefill}"
               "整个解码下来，WeDLM 平均{tpf}是 {tpf_wd:.2f}（AR 是 {tpf_ar:.2f}）。",
     },
     # AR's prefill token: the lanes and the words count it, the growth chart (tokens made by forwards) does not
     "ch6.prefill": {
-        "en": " (AR's first token came from the prefill, before the first forward; the chart counts only tokens "
-              "made by forwards, so its AR line is at {chart})",
-        "zh": "（AR 的第一个词元来自预填充，在第一次前向计算之前；图表只计前向计算写出的词元，所以图中 AR 的线在 {chart} 个）",
+        "en": " AR's first token came from the prefill, before the first forward; the chart counts only tokens "
+              "made by forwards, so its AR line is at {chart}.",
+        "zh": "AR 的第一个词元来自预填充，在第一次前向计算之前；图表只计前向计算写出的词元，所以图中 AR 那条线的高度是 {chart}。",
     },
     "ch6.p3": {
         "en": "On the wall clock the gain is smaller ({wall:.1f}× AR's tokens per second when recorded): a "
