@@ -103,7 +103,7 @@ def test_chinese_lists_and_quotes():
     assert narration.positions_text([59, 56, 57, 58, 62], "zh") == "56–59、62"
     trace = Trace.load(TRACES["1-counting-streaming"])
     tok = trace.steps[0].committed[0] if trace.steps[0].committed else trace.token_ids[0]
-    assert narration.token_text(trace, tok, "zh") == "“" + trace.tokens[tok] + "”"
+    assert narration.token_text(trace, tok, "zh") == "“" + trace.tokens[tok].replace(" ", "·") + "”"
     assert narration.joined(["一。", "二。"], "zh") == "一。二。" and narration.joined(["A.", "B."]) == "A. B."
 
 

@@ -120,3 +120,14 @@ def test_verified_narration_of_a_fresh_decode(tiny_lm):
     """A random tiny model drafts badly: its verified decode rejects, and every step says so."""
     trace = decode(tiny_lm, "Count from 1 to 9:", "verified", DecodeConfig(window=8, max_new_tokens=24))
     assert verified_sentences_hold(trace) >= 1
+
+
+def test_a_sentence_marks_a_tokens_whitespace_as_the_token_views_do():
+    """A space is · and a newline ↵ in the sentences as in the views (and their legend's key)."""
+    from html import unescape
+    trace = Trace.load(TRACES[0])
+    tl = Timeline(trace)
+    spaced = [t for t in trace.token_ids if " " in trace.tokens.get(t, "") or "\n" in trace.tokens.get(t, "")]
+    assert spaced
+    for t in spaced:
+        assert token_text(trace, t) == "'" + unescape(render.token_label(tl, t)) + "'"

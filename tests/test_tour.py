@@ -307,7 +307,7 @@ def test_every_term_is_linked_where_a_chapter_first_uses_it(data):
     aliases = {"forward": ["forward pass"], "kv-cache": ["KV cache"], "position-id": ["position id"],
                "mask": ["mask"], "entropy": ["entropy"], "tau": ["τ"], "lambda": ["λ"], "commit": ["commit"],
                "tpf": ["tokens per forward"], "block": ["block decoding"], "distance": ["d ="],
-               "verified": ["Verified decoding"], "draft": ["draft"]}
+               "verified": ["Verified decoding"], "draft": ["draft"], "greedy": ["greedy"]}
     views = chapter_views(data)
     for key, words in aliases.items():
         first = next(n for n in sorted(views) if any(w in plain(views[n][0]) for w in words))
@@ -496,6 +496,7 @@ def test_step_and_forward_counts_are_said_once_and_agree(data):
     words = plain(ch1_ar.text(tl, step, step))
     assert "step k is forward k + 1" in words and "prefill" in words and "end of sequence" in words
     assert f"Step {step} (forward {step + 1} of {tl.num_steps})" in words
+    assert len(tl.trace.token_ids) == tl.num_steps + 1 and "tokens: the first came from the prefill" in words
     assert render.step_summary(tl, step).startswith(f"Step {step} of 0–{tl.num_steps - 1}:")   # not "of 58" steps
 
 
@@ -515,6 +516,112 @@ def test_chapter_3_points_at_no_direction_and_words_come_before_use(data):
                      mode="limits", new_tokens=1, window=64, seconds=1, concurrency=1)
     assert 'title="W: the window\'s size, in slots">W</abbr> ≤ 64' in line
     assert '<abbr title="the routine that computes attention">sdpa</abbr> attention' in line
+
+
+def test_chapter_5_facts_box_counts_the_sliders_steps_and_names_its_decode(data):
+    """The facts box under chapter 5's words counts in the slider's units (step k of 0–last, the
+    longer decode's range) at every step, and names the decode it counts: one whose panel is at
+    that step, not holding its end."""
+    from app.tabs.tour import ch5_stall
+    from app.views import stepper
+    pick = data.picks["stall"]
+    tl, other = data.timelines[pick["trace"]], data.timelines[pick["branch"]]
+    views = ch5_stall.views(other, pick["penalty"], pick["step"])
+    page = stepper.bundle_html(tl, ch5_stall.KEY, views, start=pick["step"])
+    slider = re.search(r'<input type="range" min="(\d+)" max="(\d+)"', page)
+    first, last = int(slider.group(1)), int(slider.group(2))
+    lams = {tl.trace.config["penalty"]: tl, pick["penalty"]: other}
+    for lang in ("en", "zh"):
+        for k in range(first, last + 1):
+            text, left, right, _ = drawn(ch5_stall.views(other, pick["penalty"], pick["step"], lang), tl, k)
+            box = re.search(r'class="tour-facts" data-step="(\d+)"><b>(.*?)</b>', text)
+            assert int(box.group(1)) == k
+            numbers = re.findall(r"\d+(?:\.\d+)?", plain(box.group(2)))
+            assert numbers[:3] == [str(k), str(first), str(last)], (lang, k, numbers)
+            assert len(numbers) == 4, (lang, k, numbers)
+            counted = lams[float(numbers[3])]
+            assert k < counted.num_steps, (lang, k, "the box counts a decode that has ended")
+            panel = left if counted is tl else right
+            assert re.search(rf"λ = {numbers[3]}</b>(，第 |, step ){k}\b", panel), (lang, k)
+
+
+def test_chapter_5_names_one_branch_point_at_every_step(data):
+    """The λ branch continues from one step (the one before the stall the chapter lands on):
+    every stalling step's words name that step, never the step before the one shown."""
+    from app.tabs.tour import ch5_stall
+    pick = data.picks["stall"]
+    tl, other = data.timelines[pick["trace"]], data.timelines[pick["branch"]]
+    fork = pick["step"] - 1
+    assert ch5_stall.fork(tl, other, None) == fork   # the recorded branch shares steps 0..fork
+    stalls = [k for k in range(tl.num_steps) if ch5_stall.stalls(tl.trace.steps[k])]
+    assert len(stalls) > 1
+    for moment in (pick["step"], None):
+        views = ch5_stall.views(other, pick["penalty"], moment)
+        for k in stalls:
+            words = plain(drawn(views, tl, k)[0])
+            assert f"Branched from step {fork} with" in words, (moment, k)
+
+
+def test_race_and_entropy_chapters_name_their_prompts_from_the_data(data):
+    """Chapter 6 races one prompt and chapter 7 plots others: each names the prompts it shows
+    (read from the recorded data), so no reader takes them for one decode."""
+    from app.tabs.tour import ch6_race, ch7_entropy
+    from app.tabs.tour.words import model_text
+    race = data.picks["race"]
+    timelines = {"ar": data.timelines[race["ar"]], "streaming": data.timelines[race["streaming"]]}
+    low, high = data.at("entropy_low"), data.at("entropy_high")
+    for lang in ("en", "zh"):
+        six = ch6_race.view(timelines, race["tick"], lang=lang)[0]
+        assert model_text(timelines["streaming"].trace.prompt) in six
+        assert timelines["ar"].trace.prompt == timelines["streaming"].trace.prompt   # "one prompt" is true
+        seven = ch7_entropy.view(data.law_rows, low, high, code=data.at("entropy_code"), lang=lang)[0]
+        for row in data.law_rows:
+            if row["class"] in ("counting", "plays"):   # the classes its words speak of
+                assert f'<code translate="no">{row["id"]}</code>' in seven, (lang, row["id"])
+        for tl, _ in (low, high):
+            assert model_text(tl.trace.prompt) in seven, lang
+        code = data.at("entropy_code")[0].trace.prompt
+        assert model_text(code.splitlines()[0]) in seven, lang
+
+
+def test_greedy_is_in_the_glossary_and_the_glyph_key_shows_beside_drawn_whitespace(data):
+    """'greedy' is defined (the term test links its first use); every view that draws a token's
+    space as · or its newline as ↵ says so in its legend, in both languages."""
+    from app import i18n
+    from app.tabs.tour.glossary import glossary_html
+    assert "greedy" in TERMS and 'id="glossary-greedy"' in glossary_html("zh")
+    seen = 0
+    for lang in ("en", "zh"):
+        key = i18n.text(lang, "views.glyph_key")
+        for tl, step in (data.at("ar"), data.at("stall"), data.at("commit")):
+            for html in (render.token_canvas(tl, step, lang=lang), render.order_view(tl, step, lang=lang)):
+                tokens = re.findall(r'class="(?:tok|kv)\b[^"]*"[^>]*>([^<]*)', html)
+                if any("·" in t or "↵" in t for t in tokens):
+                    seen += 1
+                    assert key in unescape(html), (lang, step)
+    assert seen, "no view drew a space or a newline"
+    first = chapter_views(data)[1]   # chapter 1: where tokens are first shown
+    assert any(i18n.text("en", "views.glyph_key") in unescape(o) for o in first[1:] if isinstance(o, str))
+
+
+def test_race_growth_lines_stop_where_their_lanes_are(data):
+    """Chapter 6's own growth chart at a tick: each decode's line only as far as its lane has got
+    (as the Race tab draws it), and the words say why AR's line is one below AR's lane."""
+    from app.tabs.tour import ch6_race
+    race = data.picks["race"]
+    timelines = {"ar": data.timelines[race["ar"]], "streaming": data.timelines[race["streaming"]]}
+    longest = max(t.num_steps for t in timelines.values())
+    for tick in (2, race["tick"] - 1, longest):
+        text, lanes_html, growth = ch6_race.view(timelines, tick)
+        lines = re.findall(r'<polyline points="([^"]*)" class="growth" stroke="([^"]+)"', growth)
+        assert len(lines) == 2
+        for points, stroke in lines:
+            name = next(k for k in timelines if palette.decoder_colour(k) == stroke)
+            made = min(tick, timelines[name].num_steps)
+            assert len(points.split()) == 1 + made, (tick, name)   # the origin, then one point per forward
+            assert f"{made} forwards" in plain(lanes_html.split(f'class="lane {name}"')[1]), (tick, name)
+        ar = timelines["ar"]
+        assert f"its AR line is at {ar.committed_after[min(tick, ar.num_steps) - 1]}." in plain(text)
 
 
 # ---------- in a real browser ----------
@@ -911,7 +1018,7 @@ def test_verified_chapter_works_the_recorded_rejection(data):
     draft = v.checked[v.rejected_pos - first]
     assert (f"‘{unescape(render.token_label(tl, draft))}’ at {v.rejected_pos} was rejected ✗" in words)
     assert f"predicts ‘{unescape(render.token_label(tl, v.ar_token))}’ there" in words
-    assert f"grows {s.cache_before} → {s.cache_after}" in words and "exactly greedy AR" in words
+    assert f"grows {s.cache_before} → {s.cache_after}" in words and "exactly greedy AR" in " ".join(words.split())
     assert now.count('data-verify="rejected"') == 2 and now.count('data-verify="accepted"') == 2 * v.accepted
     assert 'data-term="verified"' in text and 'data-term="draft"' in text
     assert {"verified", "draft"} <= set(TERMS)

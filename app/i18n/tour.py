@@ -183,6 +183,14 @@ MESSAGES = {
         "zh": "用掩码解码的老办法：用好几次前向计算填满一整块掩码，整块填满后才提交（停下来等）。WeDLM 则是流式的："
               "每次前向计算都提交开头连续的已填充段。",
     },
+    "gloss.greedy.term": {"en": "greedy decoding", "zh": "贪心解码"},
+    "gloss.greedy.def": {
+        "en": "Decoding that always takes the single most likely token (no sampling, no randomness): the same "
+              "prompt always gives the same text. Every decode in the tour is greedy (temperature 0, the default); "
+              "greedy AR decoding's text is what verified decoding reproduces exactly.",
+        "zh": "每一步总是取概率最大的那一个词元（不采样，没有随机性）的解码方式：同一个提示词总是得到同样的文本。"
+              "导览里的解码都是贪心的（温度为 0，即默认值）；贪心 AR 解码写出的文本，正是验证解码一字不差地重现的文本。",
+    },
     "gloss.draft.term": {"en": "draft", "zh": "草稿"},
     "gloss.draft.def": {
         "en": "A token the fill rule wrote into a mask slot before the text reaches it. Verified decoding "
@@ -232,17 +240,20 @@ MESSAGES = {
     "ch1.p3": {
         "en": "Here, at step {step}, the model reads {token} at position {start}, stores its KV (cache {before} → "
               "{after} tokens) and predicts {predicted} for position {pos} with {entropy} {h:.2f} nats (0 = "
-              "certain). After {steps} forwards it has written {tokens} tokens: one per forward. WeDLM keeps "
+              "certain). After {steps} forwards it has written {tokens} tokens: the first came from the prefill "
+              "(below), then one per forward. WeDLM keeps "
               "this cache but writes several {tpf}.",
         "zh": "这里是第 {step} 步：模型读入位置 {start} 上的 {token}，存下它的 KV（缓存 {before} → {after} 个词元），"
               "并为位置 {pos} 预测出 {predicted}，{entropy}为 {h:.2f} 奈特（0 = 完全确定）。{steps} 次前向计算"
-              "之后，它写出了 {tokens} 个词元：每次前向计算一个。WeDLM 保留了这种缓存，但{tpf}不止一个。",
+              "之后，它写出了 {tokens} 个词元：第一个来自预填充（见下文），之后每次前向计算一个。WeDLM 保留了这种缓存，"
+              "但{tpf}不止一个。",
     },
     "ch1.p4": {
         "en": "Steps count from 0, forwards from 1: step k is forward k + 1 (the <b>prefill</b>, one first forward "
-              "over the whole prompt, is not counted). Decoding stops at &lt;EOS&gt; (end of sequence).",
-        "zh": "步从 0 数起，前向计算从 1 数起：第 k 步就是第 k + 1 次前向计算（<b>预填充</b>，即最先读入整个提示词的"
-              "那次前向计算，不计在内）。写出 &lt;EOS&gt;（序列结束）时停止。",
+              "over the whole prompt that also predicts the first token, is not counted). Decoding stops at "
+              "&lt;EOS&gt; (end of sequence).",
+        "zh": "步从 0 数起，前向计算从 1 数起：第 k 步就是第 k + 1 次前向计算（<b>预填充</b>，即最先读入整个提示词、"
+              "同时预测出第一个词元的那次前向计算，不计在内）。写出 &lt;EOS&gt;（序列结束）时停止。",
     },
     "ch1.lane": {"en": "autoregressive", "zh": "自回归"},
     "ch1.try": {"en": "Try it: your prompt, decoded by the AR model", "zh": "试一试：输入你的提示词，由 AR 模型解码"},
@@ -442,6 +453,9 @@ MESSAGES = {
                  "zh": "到第 {step} 步，它的面板仍停在那个最终状态。"},
     "ch5.running": {"en": "The {colour} branch (λ = {penalty:g}) is still decoding: step {step} of 0–{last}.",
                     "zh": "{colour}的分支（λ = {penalty:g}）还在解码：第 {step} 步（0–{last}）。"},
+    # the facts box's heading: the chapter's step and the slider's range, and the decode it counts
+    "ch5.facts": {"en": "Step {step} of 0–{last}, the {colour} decode (λ = {penalty:g})",
+                  "zh": "第 {step} 步（0–{last}），{colour}的解码（λ = {penalty:g}）"},
     "ch5.panel_ended": {"en": " (ended)", "zh": "（已结束）"},
     "ch5.branch_line": {"en": "λ = {penalty:g} (branch)", "zh": "λ = {penalty:g}（分支）"},
     "ch5.panel": {"en": "<b>λ = {penalty:g}</b>, step {step}", "zh": "<b>λ = {penalty:g}</b>，第 {step} 步"},

@@ -10,18 +10,24 @@ MESSAGES = {
     # ---------- chapter 6: the race against AR ----------
     "ch6.title": {"en": "6 · The race against AR", "zh": "6 · 与 AR 赛跑"},
     "ch6.p1": {
-        "en": "Same prompt, both decoders, one forward pass per tick. The AR model (WeDLM's parent: the model "
+        "en": "One prompt, {prompt}, for both decoders, one forward pass per tick. The AR model (WeDLM's parent: the model "
               "it was trained from, the {ar_colour} lane) writes one token per forward; WeDLM (the "
               "{wd_colour} lane) commits the whole leading filled run each forward.",
-        "zh": "同一个提示词，两个解码器，每一拍各做一次前向计算。AR 模型（{ar_colour}赛道）是 WeDLM 的“母模型”，"
+        "zh": "两个解码器用同一个提示词 {prompt}，每一拍各做一次前向计算。AR 模型（{ar_colour}赛道）是 WeDLM 的“母模型”，"
               "WeDLM 就是从它训练出来的；它每次前向计算只写出一个词元。WeDLM（{wd_colour}赛道）每次前向计算都把"
               "开头连续的已填充词元整段提交。",
     },
     "ch6.p2": {
-        "en": "After <b>{tick}</b> forwards (through step {step}): AR has {n_ar} tokens, WeDLM {n_wd}. "
+        "en": "After <b>{tick}</b> forwards (through step {step}): AR has {n_ar} tokens, WeDLM {n_wd}.{prefill} "
               "Over the whole decode WeDLM makes {tpf_wd:.2f} {tpf} (AR {tpf_ar:.2f}).",
-        "zh": "做完 <b>{tick}</b> 次前向计算后（到第 {step} 步为止）：AR 有 {n_ar} 个词元，WeDLM 有 {n_wd} 个。"
+        "zh": "做完 <b>{tick}</b> 次前向计算后（到第 {step} 步为止）：AR 有 {n_ar} 个词元，WeDLM 有 {n_wd} 个。{prefill}"
               "整个解码下来，WeDLM 平均{tpf}是 {tpf_wd:.2f}（AR 是 {tpf_ar:.2f}）。",
+    },
+    # AR's prefill token: the lanes and the words count it, the growth chart (tokens made by forwards) does not
+    "ch6.prefill": {
+        "en": " AR's first token came from the prefill, before the first forward; the chart counts only tokens "
+              "made by forwards, so its AR line is at {chart}.",
+        "zh": "AR 的第一个词元来自预填充，在第一次前向计算之前；图表只计前向计算写出的词元，所以图中 AR 那条线的高度是 {chart}。",
     },
     "ch6.p3": {
         "en": "On the wall clock the gain is smaller ({wall:.1f}× AR's tokens per second when recorded): a "
@@ -45,10 +51,12 @@ MESSAGES = {
         "zh": "每个点是内置模型解码的一个提示词：横轴是各槽位被填充时的平均熵，纵轴是{tpf}。",
     },
     "ch7.p2": {
-        "en": "Counting is nearly certain ({count_h:.2f} nats): many masks fall under τ at once, {count_tpf:.1f} "
-              "tokens per forward. Plays (prose) are not ({plays_h:.2f} nats): about {plays_tpf:.1f}.",
-        "zh": "计数几乎毫无悬念（{count_h:.2f} 奈特）：许多掩码同时落到 τ 以下，每次前向计算 {count_tpf:.1f} 个词元。"
-              "剧本（散文）则不然（{plays_h:.2f} 奈特）：大约 {plays_tpf:.1f} 个。",
+        "en": "Counting is nearly certain: the suite's counting prompts ({count_ids}) average {count_h:.2f} nats, so "
+              "many masks fall under τ at once: {count_tpf:.1f} tokens per forward. Plays (prose: {plays_ids}) are "
+              "not ({plays_h:.2f} nats): about {plays_tpf:.1f}.",
+        "zh": "计数几乎毫无悬念：测试集里的计数提示词（{count_ids}）平均熵只有 {count_h:.2f} 奈特，许多掩码同时落到 τ "
+              "以下，每次前向计算 {count_tpf:.1f} 个词元。剧本（散文：{plays_ids}）则不然（{plays_h:.2f} 奈特）："
+              "大约 {plays_tpf:.1f} 个。",
     },
     "ch7.p3": {
         "en": "<b>Below 1?</b> {id} makes {tpf:.2f} tokens per forward at a mean entropy of {h:.2f} nats. A slot "
@@ -60,14 +68,14 @@ MESSAGES = {
     },
     "ch7.code": {
         "en": "<b>Below 1: why is code slow?</b> {id} makes {tpf:.2f} tokens per forward at a mean entropy of "
-              "{h:.2f} nats. The doubt sits at the <b>front</b> of the window. In another code prompt, recorded for this chapter, "
-              "{waiting} of {fills} fills are easy far slots (mostly {far}{eos}), but the front slot stays a mask "
+              "{h:.2f} nats. The doubt sits at the <b>front</b> of the window. In another code prompt, recorded "
+              "for this chapter ({prompt}), {waiting} of {fills} fills are easy far slots (mostly {far}{eos}), but the front slot stays a mask "
               "until step {step}, when {token} fills it at {front_h:.2f} nats. Only the leading filled run commits: "
               "the far fills wait behind it, are recomputed, and commit nothing. And a slot commits one forward "
               "after it is filled (its KV needs its own token as input): {tokens} tokens in {forwards} forwards, "
               "{code_tpf:.2f} per forward. The mean entropy ({code_h:.2f} nats) hides the hard front.",
         "zh": "<b>低于 1：代码为什么慢？</b>提示词 <code translate=\"no\">{id}</code> 的平均熵是 {h:.2f} 奈特，"
-              "每次前向计算却只产出 {tpf:.2f} 个词元。没把握的地方在窗口的<b>最前面</b>。在为本章录制的另一个代码提示词的解码里，"
+              "每次前向计算却只产出 {tpf:.2f} 个词元。没把握的地方在窗口的<b>最前面</b>。在为本章录制的另一个代码提示词（{prompt}）的解码里，"
               "{fills} 次填充中有 {waiting} 次是容易的远处槽位（大多是 {far}{eos}），可最前面的槽位一直是掩码，"
               "直到第 {step} 步才由 {token} 以 {front_h:.2f} 奈特的熵填上。只有开头连续的已填充段才能提交："
               "远处的填充只能在它后面等待，被反复重算，却什么也提交不了。而且槽位要在被填上后的下一次前向计算才能提交"
@@ -76,11 +84,12 @@ MESSAGES = {
     },
     "ch7.eos": {"en": ", end of sequence: the stop token that ends a text", "zh": "，即“序列结束”：表示文本到此为止的停止词元"},
     "ch7.p4": {
-        "en": "Below (same scale), left: counting step {low_step} fills {filled} masks at once ({new_colour}, each "
-              "marked). Right: a play's step {high_step} fills one slot, the lowest score; {stay} stay masks "
-              "({mask_colour}).",
-        "zh": "下方两图刻度相同。左图：计数的第 {low_step} 步一次填了 {filled} 个掩码（{new_colour}，每个都有标记）。"
-              "右图：剧本的第 {high_step} 步只填一个槽位（得分最低的那个），其余 {stay} 个仍是掩码（{mask_colour}）。",
+        "en": "Below (same scale), two recorded decodes. Left: step {low_step} of counting "
+              "({low_prompt}) fills {filled} masks at once ({new_colour}, each marked). Right: step {high_step} of a "
+              "play ({high_prompt}) fills one slot, the lowest score; {stay} stay masks ({mask_colour}).",
+        "zh": "下方两图刻度相同，取自两次录制的解码。左图：计数（{low_prompt}）的第 {low_step} 步一次填了 "
+              "{filled} 个掩码（{new_colour}，每个都有标记）。右图：剧本（{high_prompt}）的第 {high_step} 步只填一个槽位"
+              "（得分最低的那个），其余 {stay} 个仍是掩码（{mask_colour}）。",
     },
     "ch7.yours": {
         "en": "<b>Your prompt</b>: mean entropy {entropy:.2f} nats, {tpf:.2f} tokens per forward (the star).",
@@ -196,6 +205,7 @@ MESSAGES = {
     "ch10.verified_word": {"en": "Verified decoding", "zh": "验证解码"},
     "ch10.forward_word": {"en": "forward pass", "zh": "前向计算"},
     "ch10.commit_word": {"en": "commit", "zh": "提交"},
+    "ch10.greedy_word": {"en": "greedy", "zh": "贪心"},
     "ch10.p1": {
         "en": "The fill rule can write a wrong {draft}. {verified} checks "
               "each one with no extra forward: every row of a {forward} also predicts the "
@@ -216,10 +226,10 @@ MESSAGES = {
               "位置 {kept} 被{commit}：{kv}增长 {before} → {after}{ends}。",
     },
     "ch10.p3": {
-        "en": "Every committed token is the model's own next-token choice: the text is exactly greedy AR "
+        "en": "Every committed token is the model's own next-token choice: the text is exactly {greedy} AR "
               "(lossless), yet this forward committed {n} tokens where AR commits 1. Top: the "
               "input of step {step}, drafts marked ✓ / ✗; below: the output after it.",
-        "zh": "每个提交的词元都是模型自己选的下一个词元：文本与贪心 AR 解码完全相同（无损），可这一次前向计算提交了 "
+        "zh": "每个提交的词元都是模型自己选的下一个词元：文本与{greedy} AR 解码完全相同（无损），可这一次前向计算提交了 "
               "{n} 个词元，而 AR 只提交 1 个。上方：第 {step} 步的输入，草稿标有 ✓ / ✗；下方：这一步之后的输出。",
     },
     "ch10.fallback": {

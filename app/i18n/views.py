@@ -311,6 +311,9 @@ MESSAGES.update({
     "views.orders.play": {"en": "▶ Watch the reordering", "zh": "▶ 观看重排"},
     "views.orders.kv": {"en": "KV cache: {before} → {after} tokens", "zh": "KV 缓存：{before} → {after} 个词元"},
     "views.orders.fills": {"en": "mask this forward fills", "zh": "本次前向计算要填的掩码"},
+    # how a token's text is drawn (render.token_label): whitespace made visible
+    "views.glyph_key": {"en": "in a token: · = space, ↵ = new line, → = tab",
+                        "zh": "词元里：· = 空格，↵ = 换行，→ = 制表符"},
     "views.orders.rows": {
         "en": "Rows in this forward: {n} = {commit} committing with it + {kept} kept in the window (W = {w}, "
               "filled or masks). ",

@@ -22,7 +22,8 @@ def token_text(trace: Trace, token: int | None, lang: str = i18n.DEFAULT) -> str
         return "<EOS>"
     text = trace.tokens.get(token, f"#{token}")
     left, right = QUOTES.get(lang, QUOTES[i18n.DEFAULT])
-    return left + text.replace("\n", "↵").replace("\t", "→") + right
+    # the same marks as the token views (render.token_label) and their legend's key
+    return left + text.replace(" ", "·").replace("\n", "↵").replace("\t", "→") + right
 
 
 def positions_text(positions: list[int], lang: str = i18n.DEFAULT) -> str:

@@ -80,6 +80,12 @@ def verify_legend(lang: str = i18n.DEFAULT) -> str:
                    for k in palette.VERIFY_COLOURS)
 
 
+def glyph_key(lang: str = i18n.DEFAULT) -> str:
+    """What token_label's whitespace marks mean (a legend's last item)."""
+    return (f'<span class="glyph-key" style="font-size:12px;margin-left:8px">'
+            f'{escape(i18n.text(lang, "views.glyph_key"))}</span>')
+
+
 def state_legend(states=CANVAS_STATES, lang: str = i18n.DEFAULT) -> str:
     return "".join(f'<span class="tok st-{k} legend">{escape(palette.state_label(k, lang))}</span>' for k in states)
 
@@ -122,6 +128,7 @@ def token_canvas(timeline: Timeline, step: int, colour_by: str = "state", tips: 
     legend = state_legend(lang=lang) + (palette.entropy_legend_html(lang) if colour_by in ("entropy", "page") else "")
     if v is not None:
         legend += verify_legend(lang)
+    legend += glyph_key(lang)
     prompt = escape(timeline.trace.prompt)
     tr = i18n.Texts(lang)
     return (f'<div class="canvas"><div class="viewtitle">{tr("views.canvas.title", step=step, forward=step + 1)}</div>'
@@ -252,7 +259,7 @@ def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
             f'{order_rows(s.window, s.order, s.start, labels, kinds, verify_marks(timeline, step), lang)}{ar_row}'
             f'<div class="row"><span class="lab">{tr("views.orders.kv", before=s.cache_before, after=s.cache_after)}'
             f'</span><div class="slots">{more}{strip}{new}</div></div>'
-            f'<div class="legend">{order_legend(timeline.trace.decoder, lang)}{checks_legend}</div>'
+            f'<div class="legend">{order_legend(timeline.trace.decoder, lang)}{checks_legend}{glyph_key(lang)}</div>'
             f'<div class="note">{note}</div></div>')
 
 

@@ -51,7 +51,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
            ar_colour=colour("verify-ar", lang=lang), dropped=dropped, kept=span(kept, lang=lang),
            commit=term("commit", tr("ch10.commit_word"), lang=lang), kv=term("kv-cache", lang=lang),
            before=s.cache_before, after=s.cache_after, ends=ends),
-        tr("ch10.p3", n=len(s.committed), step=step),
+        tr("ch10.p3", n=len(s.committed), step=step, greedy=term("greedy", tr("ch10.greedy_word"), lang=lang)),
     ], tl, step, lang=lang)
 
 

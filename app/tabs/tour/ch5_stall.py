@@ -36,6 +36,19 @@ def steps(tl: Timeline, other: Timeline) -> int:
     return max(tl.num_steps, other.num_steps)
 
 
+def fork(tl: Timeline, other: Timeline, moment: int | None) -> int:
+    """The step the branch continues from: the one before the chapter's moment (its "try it"
+    branches there too); without a moment, the last step both decodes share."""
+    if moment is not None:
+        return moment - 1
+    same = lambda a, b: ([(f.pos, f.token) for f in a.filled], a.committed) == (  # noqa: E731
+        [(f.pos, f.token) for f in b.filled], b.committed)
+    shared = 0
+    while shared < min(tl.num_steps, other.num_steps) and same(tl.trace.steps[shared], other.trace.steps[shared]):
+        shared += 1
+    return shared - 1
+
+
 def held(timeline: Timeline, step: int) -> int:
     """The step a decode shows at the chapter's `step`: its last once it has ended."""
     return min(step, timeline.num_steps - 1)
@@ -52,25 +65,34 @@ def ended(timeline: Timeline, step: int, colour_word: str, penalty: float, lang:
                      held="" if step == last else i18n.text(lang, "ch5.held", step=step))
 
 
+def facts_head(step: int, last: int, colour_word: str, penalty: float, lang: str = i18n.DEFAULT) -> str:
+    """The facts box's heading: the chapter's step in the slider's range (0–last, the longer
+    decode's), and which decode's forward the box counts."""
+    return i18n.text(lang, "ch5.facts", step=step, last=last, colour=colour_word, penalty=penalty)
+
+
 def text(tl, step: int, other: Timeline, other_penalty: float, moment: int | None = None,
          lang: str = i18n.DEFAULT) -> str:
     tr = i18n.Texts(lang)
     lam = tl.trace.config["penalty"]
     streaming, branched = colour("decoder-streaming", lang), colour("branch", lang)
+    last = steps(tl, other) - 1
+    head = facts_head(step, last, streaming, lam, lang)   # the box counts the first decode while it runs
     kb = held(other, step)
     a_end, b_end = ended(tl, step, streaming, lam, lang), ended(other, step, branched, other_penalty, lang)
     b_now = b_end or tr("ch5.running", colour=branched, penalty=other_penalty, step=kb, last=other.num_steps - 1)
     if step >= tl.num_steps:
         # past the first decode's end: the words (and the facts box) follow the branch, running or ending
         said = gap(lang).join(p for p in (a_end, b_now, ending(other, kb, lang) if step == kb else "") if p)
-        return narration([tr("tour.elsewhere", step=step) + said], other, kb, lang=lang)
+        return narration([tr("tour.elsewhere", step=step) + said], other, kb, lang=lang,
+                         head=facts_head(step, last, branched, other_penalty, lang))
     s = tl.trace.steps[step]
     if a_end:   # the first decode's last step (elsewhere says what ended it): which one runs on
-        return elsewhere(tl, step, gap(lang).join([a_end, b_now]), moment, lang=lang)
+        return elsewhere(tl, step, gap(lang).join([a_end, b_now]), moment, lang=lang, head=head)
     if not stalls(s):
         return elsewhere(tl, step, gap(lang).join(p for p in (tr("ch5.no_stall", streaming_colour=streaming, penalty=lam,
                                                                  branch_colour=branched, other=other_penalty),
-                                                              b_end) if p), moment, lang=lang)
+                                                              b_end) if p), moment, lang=lang, head=head)
     first = s.masks[0]
     far = next(m for m in s.masks if m.selected and m.distance >= moments.FAR)
     flat = moments.flat_run(tl.trace, step)
@@ -84,12 +106,12 @@ def text(tl, step: int, other: Timeline, other_penalty: float, moment: int | Non
            d=far.distance, far_h=far.entropy, far_penalty=far.score - far.entropy, far_score=far.score),
         plural("ch5.p2", flat, lang, step=step, streaming_colour=streaming, penalty=lam, pos=first.pos,
                was=was if was is not None else "–"),
-        tr("ch5.p3", lam=term("lambda", "<b>λ</b>", lang=lang), prev=step - 1, other=other_penalty,
+        tr("ch5.p3", lam=term("lambda", "<b>λ</b>", lang=lang), prev=fork(tl, other, moment), other=other_penalty,
            branch_colour=branched, pos=first.pos, now=now if now is not None else "–",
            b_tokens=b["generated_tokens"], b_forwards=b["forwards"], b_tpf=b["tokens_per_forward"],
            a_tokens=a["generated_tokens"], a_forwards=a["forwards"], a_tpf=a["tokens_per_forward"],
            changed=changed, step=step),
-    ], tl, step, lang=lang)
+    ], tl, step, lang=lang, head=head)
 
 
 def views(other: Timeline, other_penalty: float, moment: int | None, lang: str = i18n.DEFAULT) -> Views:

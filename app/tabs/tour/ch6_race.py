@@ -12,7 +12,7 @@ from ...views.timeline import Timeline
 from . import figs
 from .data import TOUR_PROMPTS
 from .frame import ar_and_streaming, body, pool, slot, try_box
-from .words import colour, narration, term
+from .words import colour, model_text, narration, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch6.title")
 PLAY_TICK_S = 0.15   # a live race replays one forward per this many seconds
@@ -33,19 +33,25 @@ def view(timelines: dict[str, Timeline], tick: int, playing: bool | None = None,
     wd, ar = timelines["streaming"], timelines["ar"]
     n_wd, n_ar = race.tokens_after(wd, tick), race.tokens_after(ar, tick)
     st_wd, st_ar = wd.trace.stats(), ar.trace.stats()
+    shown = race.lane_forwards(timelines, tick, False, 0.0)   # forwards each lane has shown at this tick
+    # the growth chart counts tokens made by forwards: AR's prefill token is in the words, not the chart
+    prefill = (tr("ch6.prefill", chart=ar.committed_after[shown["ar"] - 1])
+               if race.prefill_tokens(ar) and shown["ar"] and ar.committed_after else "")
     wall = (st_wd["tokens_per_s"] / st_ar["tokens_per_s"]) if st_ar.get("tokens_per_s") else 0.0
     text = narration([
-        tr("ch6.p1", ar_colour=colour("decoder-ar", lang=lang), wd_colour=colour("decoder-streaming", lang=lang)),
+        tr("ch6.p1", prompt=model_text(wd.trace.prompt), ar_colour=colour("decoder-ar", lang=lang),
+           wd_colour=colour("decoder-streaming", lang=lang)),
         # per forward, the prefill's token not counted: AR makes exactly one, as chapter 1 says
-        tr("ch6.p2", tick=tick, step=tick - 1, n_ar=n_ar, n_wd=n_wd, tpf_wd=race.tokens_per_forward(wd),
+        tr("ch6.p2", tick=tick, step=tick - 1, n_ar=n_ar, n_wd=n_wd, prefill=prefill, tpf_wd=race.tokens_per_forward(wd),
            tpf=term("tpf", lang=lang), tpf_ar=race.tokens_per_forward(ar)),
         tr("ch6.p3", wall=wall, rows=st_wd["rows_processed"] / max(st_wd["forwards"], 1),
            block=term("block", lang=lang)),
     ], lang=lang)
     text = text.replace('class="tour-text"', f'class="tour-text" data-step="{tick - 1}"', 1)
     lanes = f'<div class="tour-step" data-step="{tick - 1}">{html}</div>'
+    # each line only as far as its lane has got at this tick (the Race tab's count)
     growth = figs.growth({race.lane_title(k, lang): (v, palette.decoder_colour(k)) for k, v in timelines.items()},
-                         tick - 1, lang=lang)
+                         tick - 1, lang=lang, shown={race.lane_title(k, lang): n for k, n in shown.items()})
     return text, lanes, growth
 
 

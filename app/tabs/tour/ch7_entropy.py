@@ -2,6 +2,8 @@
 step at each extreme, and why a decode can make fewer tokens than forwards."""
 from __future__ import annotations
 
+from html import escape
+
 import gradio as gr
 
 from ... import i18n
@@ -10,7 +12,7 @@ from ...views import entropy
 from . import figs
 from .data import LAW_MAX_NEW
 from .frame import body, live_decode, pool, try_box
-from .words import colour, narration, term, tok
+from .words import colour, model_text, narration, term, tok
 
 TITLE = i18n.text(i18n.DEFAULT, "ch7.title")
 
@@ -18,6 +20,19 @@ TITLE = i18n.text(i18n.DEFAULT, "ch7.title")
 def class_mean(rows: list[dict], cls: str, key: str) -> float:
     vals = [r[key] for r in rows if r["class"] == cls]
     return sum(vals) / len(vals) if vals else float("nan")
+
+
+def prompt_line(prompt: str) -> str:
+    """A prompt named in a sentence: its first line (as the model read it), "…" if there is more."""
+    first = prompt.splitlines()[0] if prompt.strip() else prompt
+    return model_text(first) + ("…" if first != prompt else "")
+
+
+def row_ids(rows: list[dict], cls: str, lang: str = i18n.DEFAULT) -> str:
+    """The suite's prompts of a class, by name (its points on the plot): never taken for another
+    chapter's prompt."""
+    return i18n.text(lang, "tour.list_sep").join(f'<code translate="no">{escape(r["id"])}</code>'
+                                                 for r in rows if r["class"] == cls)
 
 
 def title(lang: str = i18n.DEFAULT) -> str:
@@ -33,7 +48,7 @@ def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT) -> str:
     tl = code[0]
     far = wait["waiting_token"]
     eos = i18n.text(lang, "ch7.eos") if far in tl.trace.stop_ids else ""
-    return i18n.text(lang, "ch7.code", id=slowest["id"], tpf=slowest["tokens_per_forward"], h=slowest["entropy"],
+    return i18n.text(lang, "ch7.code", prompt=prompt_line(tl.trace.prompt), id=slowest["id"], tpf=slowest["tokens_per_forward"], h=slowest["entropy"],
                      far=tok(tl, far, lang), eos=eos, waiting=wait["waiting"], fills=wait["fills"], step=wait["step"],
                      token=tok(tl, wait["token"], lang), front_h=wait["entropy"], idle=wait["idle"],
                      forwards=wait["forwards"], tokens=wait["tokens"], code_tpf=wait["tokens_per_forward"],
@@ -48,11 +63,12 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
     slowest = min(rows, key=lambda r: r["tokens_per_forward"])
     paras = [
         tr("ch7.p1", tpf=term("tpf", lang=lang)),
-        tr("ch7.p2", count_h=class_mean(rows, "counting", "entropy"),
+        tr("ch7.p2", count_ids=row_ids(rows, "counting", lang), plays_ids=row_ids(rows, "plays", lang),
+           count_h=class_mean(rows, "counting", "entropy"),
            count_tpf=class_mean(rows, "counting", "tokens_per_forward"),
            plays_h=class_mean(rows, "plays", "entropy"), plays_tpf=class_mean(rows, "plays", "tokens_per_forward")),
         code_paragraph(code, slowest, lang),
-        tr("ch7.p4", low_step=lstep, filled=len(ls.filled), new_colour=colour("state-new", lang=lang),
+        tr("ch7.p4", low_prompt=model_text(ltl.trace.prompt), high_prompt=model_text(htl.trace.prompt), low_step=lstep, filled=len(ls.filled), new_colour=colour("state-new", lang=lang),
            high_step=hstep, stay=len(hs.masks) - len(hs.filled), mask_colour=colour("state-mask", lang=lang)),
     ]
     if yours:

@@ -60,11 +60,13 @@ def max_score(tl: Timeline, step: int) -> float:
 
 
 def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, height: int = 230,
-           lang: str = i18n.DEFAULT, steps: int | None = None) -> str:
+           lang: str = i18n.DEFAULT, steps: int | None = None, shown: dict[str, int] | None = None) -> str:
     """Committed tokens after each forward, one line per decode in its own colour (HTML legend
     under the chart: it never overlaps the axes), the AR pace dotted, and a marker per step of the
     first decode, or one per step of `steps` (a page that steps the longer of two decodes)
-    (app/static/stepper.js shows the current one; `current`: drawn as shown)."""
+    (app/static/stepper.js shows the current one; `current`: drawn as shown). shown: a race at a
+    tick: each line only up to the forwards its lane has shown (views.lanes.lane_forwards, as the
+    Race tab's chart); the axes still span the whole run."""
     tr = i18n.Texts(lang)
     first = next(iter(lines.values()))[0]
     n = max([1] + [len(tl.committed_after) for tl, _ in lines.values()])
@@ -75,8 +77,9 @@ def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, h
     y = lambda v: T + plot_h * (1 - v / top)  # noqa: E731
     body = [charts._y_axis(top, height, tr("tour.fig.committed_axis")),
             f'<polyline points="{x(0):.1f},{y(0):.1f} {x(min(n, top)):.1f},{y(min(n, top)):.1f}" class="pace"/>']
-    for tl, colour in lines.values():
-        pts = " ".join(f"{x(k + 1):.1f},{y(v):.1f}" for k, v in enumerate(tl.committed_after))
+    for name, (tl, colour) in lines.items():
+        upto = tl.committed_after[:shown[name]] if shown and name in shown else tl.committed_after
+        pts = " ".join(f"{x(k + 1):.1f},{y(v):.1f}" for k, v in enumerate(upto))
         body.append(f'<polyline points="{x(0):.1f},{y(0):.1f} {pts}" class="growth" stroke="{colour}"/>')
     for k in range(steps or len(first.committed_after)):
         now = " now" if k == current else ""

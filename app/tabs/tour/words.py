@@ -96,18 +96,19 @@ def commits_sentence(tl: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
                   text=model_text(text) + ("…" if n > 12 else ""), before=s.cache_before, after=s.cache_after)
 
 
-def facts(tl: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
-    """The box under every chapter's text: what this forward really did."""
-    head = i18n.text(lang, "tour.facts", step=step, forward=step + 1, forwards=tl.num_steps)
+def facts(tl: Timeline, step: int, lang: str = i18n.DEFAULT, head: str | None = None) -> str:
+    """The box under every chapter's text: what this forward really did. head: its heading where
+    the chapter's steps are not `tl`'s alone (chapter 5 steps two decodes; its heading says which)."""
+    head = head or i18n.text(lang, "tour.facts", step=step, forward=step + 1, forwards=tl.num_steps)
     return (f'<div class="tour-facts" data-step="{step}"><b>{head}</b> · '
             f'{fills_sentence(tl, step, lang=lang)}{gap(lang)}{commits_sentence(tl, step, lang=lang)}</div>')
 
 
 def narration(paragraphs: list[str], tl: Timeline | None = None, step: int | None = None,
-              lang: str = i18n.DEFAULT) -> str:
+              lang: str = i18n.DEFAULT, head: str | None = None) -> str:
     body = "".join(f"<p>{p}</p>" for p in paragraphs)
     at = f' data-step="{step}"' if step is not None else ""
-    return f'<div class="tour-text"{at}>{body}{facts(tl, step, lang=lang) if tl is not None else ""}</div>'
+    return f'<div class="tour-text"{at}>{body}{facts(tl, step, lang, head) if tl is not None else ""}</div>'
 
 
 def run_summary(tl: Timeline, lang: str = i18n.DEFAULT) -> str:
@@ -140,11 +141,12 @@ def ending(tl: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     return said + (plural("tour.ending.left", left, lang) if left else "")
 
 
-def elsewhere(tl: Timeline, step: int, why: str, moment: int | None, lang: str = i18n.DEFAULT) -> str:
+def elsewhere(tl: Timeline, step: int, why: str, moment: int | None, lang: str = i18n.DEFAULT,
+              head: str | None = None) -> str:
     """A step the chapter's words were not written for (the teacher stepped away): what it
     shows instead, the way back, and the step's own facts. The decode's last step first says
     what ended it (so no chapter's words contradict that step's panels)."""
     tr = i18n.Texts(lang)
     back = tr("tour.moment_is", moment=moment) if moment is not None and moment != step else ""
     said = gap(lang).join(p for p in (ending(tl, step, lang), why) if p)
-    return narration([tr("tour.elsewhere", step=step) + said + back], tl, step, lang=lang)
+    return narration([tr("tour.elsewhere", step=step) + said + back], tl, step, lang=lang, head=head)
