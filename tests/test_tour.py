@@ -185,7 +185,9 @@ def test_entropy_chapter_says_why_code_is_slow_from_the_recorded_code_decode(dat
     assert f"{waited} of {sum(len(t.filled) for t in tl.trace.steps)} fills" in words
     assert f"{st['generated_tokens']} tokens in {st['forwards']} forwards, {st['tokens_per_forward']:.2f} per forward" in words
     slowest = min(data.law_rows, key=lambda r: r["tokens_per_forward"])
-    assert f"{slowest['id']} makes {slowest['tokens_per_forward']:.2f} tokens per forward" in words
+    # named by its prompt, never the suite's internal id (a walker asked what "code-reverse" was)
+    assert f"The prompt  {entropy.prompt_name(slowest)}  makes {slowest['tokens_per_forward']:.2f} tokens per forward" in words
+    assert slowest["id"] not in words and entropy.prompt_name(slowest) != slowest["id"]
     assert f"at a mean entropy of {slowest['entropy']:.2f} nats" in words
 
 
@@ -565,6 +567,8 @@ def test_chapter_5_names_one_branch_point_at_every_step(data):
 def test_race_and_entropy_chapters_name_their_prompts_from_the_data(data):
     """Chapter 6 races one prompt and chapter 7 plots others: each names the prompts it shows
     (read from the recorded data), so no reader takes them for one decode."""
+    from html import escape
+
     from app.tabs.tour import ch6_race, ch7_entropy
     from app.tabs.tour.words import model_text
     race = data.picks["race"]
@@ -577,7 +581,8 @@ def test_race_and_entropy_chapters_name_their_prompts_from_the_data(data):
         seven = ch7_entropy.view(data.law_rows, low, high, code=data.at("entropy_code"), lang=lang)[0]
         for row in data.law_rows:
             if row["class"] in ("counting", "plays"):   # the classes its words speak of
-                assert f'<code translate="no">{row["id"]}</code>' in seven, (lang, row["id"])
+                named = escape(entropy.prompt_name(row))   # its prompt, not the suite's internal id
+                assert f'<code translate="no">{named}</code>' in seven and row["id"] not in seven, (lang, row)
         for tl, _ in (low, high):
             assert model_text(tl.trace.prompt) in seven, lang
         code = data.at("entropy_code")[0].trace.prompt

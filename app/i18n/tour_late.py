@@ -59,22 +59,22 @@ MESSAGES = {
               "大约 {plays_tpf:.1f} 个。",
     },
     "ch7.p3": {
-        "en": "<b>Below 1?</b> {id} makes {tpf:.2f} tokens per forward at a mean entropy of {h:.2f} nats. A slot "
+        "en": "<b>Below 1?</b> The prompt {id} makes {tpf:.2f} tokens per forward at a mean entropy of {h:.2f} nats. A slot "
               "commits one forward after it is filled (its KV needs its own token as input), so a forward that "
               "fills only the front slot commits less than one token.",
-        "zh": "<b>低于 1？</b>提示词 <code translate=\"no\">{id}</code> 的平均熵是 {h:.2f} 奈特，每次前向计算却只产出 "
+        "zh": "<b>低于 1？</b>提示词 {id} 的平均熵是 {h:.2f} 奈特，每次前向计算却只产出 "
               "{tpf:.2f} 个词元。槽位要在被填上后的下一次前向计算才能提交（它的 KV 需要以它自己的词元为输入），"
               "所以只填了最前面那个槽位的前向计算，提交不到一个词元。",
     },
     "ch7.code": {
-        "en": "<b>Below 1: why is code slow?</b> {id} makes {tpf:.2f} tokens per forward at a mean entropy of "
+        "en": "<b>Below 1: why is code slow?</b> The prompt {id} makes {tpf:.2f} tokens per forward at a mean entropy of "
               "{h:.2f} nats. The doubt sits at the <b>front</b> of the window. In another code prompt, recorded "
               "for this chapter ({prompt}), {waiting} of {fills} fills are easy far slots (mostly {far}{eos}), but the front slot stays a mask "
               "until step {step}, when {token} fills it at {front_h:.2f} nats. Only the leading filled run commits: "
               "the far fills wait behind it, are recomputed, and commit nothing. And a slot commits one forward "
               "after it is filled (its KV needs its own token as input): {tokens} tokens in {forwards} forwards, "
               "{code_tpf:.2f} per forward. The mean entropy ({code_h:.2f} nats) hides the hard front.",
-        "zh": "<b>低于 1：代码为什么慢？</b>提示词 <code translate=\"no\">{id}</code> 的平均熵是 {h:.2f} 奈特，"
+        "zh": "<b>低于 1：代码为什么慢？</b>提示词 {id} 的平均熵是 {h:.2f} 奈特，"
               "每次前向计算却只产出 {tpf:.2f} 个词元。没把握的地方在窗口的<b>最前面</b>。在为本章录制的另一个代码提示词（{prompt}）的解码里，"
               "{fills} 次填充中有 {waiting} 次是容易的远处槽位（大多是 {far}{eos}），可最前面的槽位一直是掩码，"
               "直到第 {step} 步才由 {token} 以 {front_h:.2f} 奈特的熵填上。只有开头连续的已填充段才能提交："

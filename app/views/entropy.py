@@ -1,11 +1,13 @@
 """The entropy explorer: how output entropy decides WeDLM's speedup."""
 from __future__ import annotations
 
+import functools
 import json
 import statistics
 from collections import Counter
 import time
 from dataclasses import replace
+from html import escape
 from pathlib import Path
 from typing import Iterator
 
@@ -30,6 +32,21 @@ SUITE_MAX_NEW_TOKENS = 96
 
 def suite_prompts() -> list[dict]:
     return read_prompts()
+
+
+@functools.lru_cache(maxsize=1)
+def _prompt_lines() -> dict[str, str]:
+    return {p["id"]: p["prompt"] for p in suite_prompts()}
+
+
+def prompt_name(row: dict) -> str:
+    """A suite row as a visitor knows it: its prompt's first line ("…" if there is more), not the
+    suite's internal id (a walker asked what "code-reverse" was). Plain text: escape to render."""
+    prompt = _prompt_lines().get(row["id"])
+    if prompt is None:
+        return row["id"]
+    first = prompt.strip().splitlines()[0]
+    return first + ("…" if first != prompt.strip() else "")
 
 
 def fill_entropy(trace) -> float:
@@ -118,7 +135,7 @@ def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dic
     for cls in dict.fromkeys(r["class"] for r in rows):
         sel = [r for r in rows if r["class"] == cls]
         data.append(dict(type="scatter", x=[r["entropy"] for r in sel], y=[r["tokens_per_forward"] for r in sel],
-                         mode="markers", name=class_name(cls, lang), text=[r["id"] for r in sel],
+                         mode="markers", name=class_name(cls, lang), text=[escape(prompt_name(r)) for r in sel],
                          marker=dict(size=12, color=CLASS_COLOURS.get(cls)),
                          customdata=[[r["speedup_tokens_per_s"]] for r in sel],
                          hovertemplate=tr("views.law.hover")))
@@ -155,11 +172,10 @@ def slow_low_entropy_row(rows: list[dict]) -> dict | None:
 
 def law_note(rows: list[dict], lang: str = i18n.DEFAULT) -> str:
     """Beside the law plot: why a point with a low mean entropy can still be slow, in the rows' numbers."""
-    from html import escape
     row = slow_low_entropy_row(rows)
     if row is None:
         return ""
-    text = i18n.text(lang, "views.law.why", id=f'<code translate="no">{escape(row["id"])}</code>',
+    text = i18n.text(lang, "views.law.why", id=f'<code translate="no">{escape(prompt_name(row))}</code>',
                      cls=escape(class_name(row["class"], lang)), h=row["entropy"], tpf=row["tokens_per_forward"])
     return f'<div class="note law-why">{text}</div>'
 

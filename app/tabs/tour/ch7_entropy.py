@@ -31,8 +31,12 @@ def prompt_line(prompt: str) -> str:
 def row_ids(rows: list[dict], cls: str, lang: str = i18n.DEFAULT) -> str:
     """The suite's prompts of a class, by name (its points on the plot): never taken for another
     chapter's prompt."""
-    return i18n.text(lang, "tour.list_sep").join(f'<code translate="no">{escape(r["id"])}</code>'
+    return i18n.text(lang, "tour.list_sep").join(f'<code translate="no">{escape(entropy.prompt_name(r))}</code>'
                                                  for r in rows if r["class"] == cls)
+
+
+def _named(row: dict) -> str:
+    return f'<code translate="no">{escape(entropy.prompt_name(row))}</code>'
 
 
 def title(lang: str = i18n.DEFAULT) -> str:
@@ -44,11 +48,11 @@ def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT) -> str:
     it, why a decode can make fewer tokens than forwards."""
     wait = entropy.front_wait(code[0].trace) if code else None
     if wait is None:
-        return i18n.text(lang, "ch7.p3", id=slowest["id"], tpf=slowest["tokens_per_forward"], h=slowest["entropy"])
+        return i18n.text(lang, "ch7.p3", id=_named(slowest), tpf=slowest["tokens_per_forward"], h=slowest["entropy"])
     tl = code[0]
     far = wait["waiting_token"]
     eos = i18n.text(lang, "ch7.eos") if far in tl.trace.stop_ids else ""
-    return i18n.text(lang, "ch7.code", prompt=prompt_line(tl.trace.prompt), id=slowest["id"], tpf=slowest["tokens_per_forward"], h=slowest["entropy"],
+    return i18n.text(lang, "ch7.code", prompt=prompt_line(tl.trace.prompt), id=_named(slowest), tpf=slowest["tokens_per_forward"], h=slowest["entropy"],
                      far=tok(tl, far, lang), eos=eos, waiting=wait["waiting"], fills=wait["fills"], step=wait["step"],
                      token=tok(tl, wait["token"], lang), front_h=wait["entropy"], idle=wait["idle"],
                      forwards=wait["forwards"], tokens=wait["tokens"], code_tpf=wait["tokens_per_forward"],
