@@ -7,6 +7,7 @@ the page, with no toolbar over its title. Titles are HTML above the chart. Marks
 so tapping a position highlights it here as in every other view (app/static/highlight.js)."""
 from __future__ import annotations
 
+import math
 from html import escape
 
 from .. import i18n
@@ -19,6 +20,16 @@ AR_BARS = 40         # the AR bars show the last this many predictions
 HEADROOM = 1.2       # the bar chart's top value over its tallest bar (room for the ✓ and the τ label)
 MIN_FILLED_H = 4     # a filled slot's bar is drawn at least this tall (viewBox units)
 FILL_MARK_H = 6      # the filled-colour mark under the axis at each filled slot
+# the position labels under the bars: the largest size a stylesheet draws them at (a phone's, style.css),
+# a digit's width in em (with room to spare) and the gap kept between two labels, in viewBox units
+TICK_FONT_MAX, DIGIT_EM, TICK_GAP = 18, 0.55, 3
+
+
+def label_every(labels: list[str], slot: float) -> int:
+    """Label every k-th of evenly spaced slots `slot` units apart, k the smallest at which no two
+    labels touch at the largest tick size (3-digit positions on a phone overlapped at k = 1)."""
+    widest = max((len(t) for t in labels), default=1) * DIGIT_EM * TICK_FONT_MAX + TICK_GAP
+    return max(1, math.ceil(widest / slot))
 
 
 def _frame(height: int, body: str, label: str) -> str:
@@ -81,6 +92,7 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
     y = lambda v: TOP + plot_h * (1 - v / top)  # noqa: E731
     filled_colour, filled_edge = palette.STATE_COLOURS["new"], palette.STATE_EDGES["new"]
     marks = []
+    every = label_every([str(pos) for pos, *_ in bars], slot)
     for k, (pos, h, d, chosen) in enumerate(bars):
         x = LEFT + slot * k + (slot - bar_w) / 2
         colour = filled_colour if chosen else palette.STATE_COLOURS["mask"]
@@ -100,7 +112,7 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
                         f'<text x="{x + bar_w / 2:.1f}" y="{min(y(h + d), h_top) - 3:.1f}" class="mark" '
                         f'text-anchor="middle" fill="{filled_edge}">✓</text>' if chosen else "")
                      + (f'<text x="{x + bar_w / 2:.1f}" y="{height - BOTTOM + 18}" class="tick" '
-                        f'text-anchor="middle">{pos}</text>' if len(bars) <= 24 or k % 2 == 0 else "")
+                        f'text-anchor="middle">{pos}</text>' if k % every == 0 else "")
                      + "</g>")
     tau_line = (f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(tau):.1f}" y2="{y(tau):.1f}" class="tau" '
                 f'stroke="{palette.THRESHOLD_COLOUR}"/><text x="{WIDTH - RIGHT - 2}" y="{y(tau) - 4:.1f}" '
