@@ -53,6 +53,32 @@ def _y_axis(top_value: float, height: int, unit: str) -> str:
     return "".join(out)
 
 
+def text_box(left: float, baseline: float, width: float) -> tuple:
+    """The box a label takes at the largest tick size: its line, ascent and descent (as a browser measures it)."""
+    return (left, baseline - 1.15 * TICK_FONT_MAX, left + width, baseline + 0.4 * TICK_FONT_MAX)
+
+
+def tau_label_place(label: str, line_y: float, marks: list[tuple]) -> tuple[float, float, str]:
+    """Where the τ line's label goes (x, baseline y, text-anchor): above the line at its right end,
+    else at its left end, else below it, else over the marks, wherever no bar's ✓ mark (boxes
+    (left, top, right, bottom)) is: a ✓ under the label made the two one blot on a phone."""
+    width = len(label) * DIGIT_EM * TICK_FONT_MAX
+    right, left = WIDTH - RIGHT - 2, LEFT + 2
+    places = [(right, line_y - 4, "end"), (left, line_y - 4, "start"),
+              (right, line_y + TICK_FONT_MAX, "end"), (left, line_y + TICK_FONT_MAX, "start")]
+    # else over the marks under its right or left end (a window of filled slots under the line)
+    for x, anchor in ((right, "end"), (left, "start")):
+        x0 = x - width if anchor == "end" else x
+        under = [m[1] for m in marks if m[0] < x0 + width and x0 < m[2]]
+        places.append((x, min(under, default=line_y) - 0.4 * TICK_FONT_MAX - 1, anchor))
+    for x, base, anchor in places:
+        x0 = x - width if anchor == "end" else x
+        box = text_box(x0, base, width)
+        if box[1] >= 0 and not any(box[0] < m[2] and m[0] < box[2] and box[1] < m[3] and m[1] < box[3] for m in marks):
+            return x, base, anchor
+    return places[0]
+
+
 def entropy_bars_title(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     """What the bars of `step` show; says why there are none when there are none."""
     trace = timeline.trace
@@ -91,7 +117,7 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
     bar_w = max(2.0, slot * 0.7)
     y = lambda v: TOP + plot_h * (1 - v / top)  # noqa: E731
     filled_colour, filled_edge = palette.STATE_COLOURS["new"], palette.STATE_EDGES["new"]
-    marks = []
+    marks, ticks = [], []   # ticks: the ✓ marks' boxes, (left, top, right, bottom), for the τ label
     every = label_every([str(pos) for pos, *_ in bars], slot)
     for k, (pos, h, d, chosen) in enumerate(bars):
         x = LEFT + slot * k + (slot - bar_w) / 2
@@ -102,6 +128,9 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
         # at least MIN_FILLED_H tall and gets a mark in the filled colour under the axis, so the
         # colour the words name shows at every filled slot (the tip keeps the true value)
         h_top = min(y(h), y(0) - MIN_FILLED_H) if chosen else y(h)
+        if chosen:
+            mark_y = min(y(h + d), h_top) - 3
+            ticks.append(text_box(x + bar_w / 2 - 0.4 * TICK_FONT_MAX, mark_y, 0.8 * TICK_FONT_MAX))
         marks.append(f'<g data-pos="{pos}"><title>{tip}</title>'
                      + (f'<rect class="bar penalty" x="{x:.1f}" y="{y(h + d):.1f}" width="{bar_w:.1f}" '
                         f'height="{y(h) - y(h + d):.1f}" fill="{palette.PENALTY_COLOUR}"/>' if d > 0 else "")
@@ -114,10 +143,13 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
                      + (f'<text x="{x + bar_w / 2:.1f}" y="{height - BOTTOM + 18}" class="tick" '
                         f'text-anchor="middle">{pos}</text>' if k % every == 0 else "")
                      + "</g>")
-    tau_line = (f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(tau):.1f}" y2="{y(tau):.1f}" class="tau" '
-                f'stroke="{palette.THRESHOLD_COLOUR}"/><text x="{WIDTH - RIGHT - 2}" y="{y(tau) - 4:.1f}" '
-                f'class="tick" text-anchor="end" fill="{palette.THRESHOLD_COLOUR}">τ = {tau:g}</text>'
-                if tau is not None else "")
+    tau_line = ""
+    if tau is not None:
+        label = f"τ = {tau:g}"
+        x_at, y_at, anchor = tau_label_place(label, y(tau), ticks)
+        tau_line = (f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(tau):.1f}" y2="{y(tau):.1f}" class="tau" '
+                    f'stroke="{palette.THRESHOLD_COLOUR}"/><text x="{x_at:.1f}" y="{y_at:.1f}" '
+                    f'class="tick" text-anchor="{anchor}" fill="{palette.THRESHOLD_COLOUR}">{label}</text>')
     xlabel = tr("views.predicted_position") if trace.decoder == "ar" else tr("views.bars.xlabel")
     body = (_y_axis(top, height, tr("views.nats")) + "".join(marks) + tau_line
             + f'<text x="{LEFT + plot_w / 2:.0f}" y="{height - 6}" class="axis" text-anchor="middle">{xlabel}</text>')
