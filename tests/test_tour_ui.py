@@ -5,8 +5,9 @@ icons are never a missing glyph, and a phone reads a chapter's narration before 
 five tabs in the bar."""
 import pytest
 
+from app import i18n
 from app.tabs import tour
-from test_browser import browser  # noqa: F401 (the headless Chromium fixture)
+from test_browser import ARTIFACTS, browser  # noqa: F401 (the headless Chromium fixture)
 from test_tour import go_to, open_page, wait_plots
 
 # a character no font draws: whatever draws exactly like it is a missing glyph (tofu)
@@ -143,5 +144,125 @@ def test_the_address_moves_the_tour_and_links_reach_the_last_chapter(browser, ap
         page.evaluate("() => { location.hash = '#chapter-4'; }")
         page.wait_for_selector("#tour-viz-4", state="visible", timeout=180_000)
         assert page.evaluate("() => location.hash") == "#chapter-4"
+    finally:
+        page.close()
+
+
+# ---- projector mode as a room sees it, its keys and words, its address; the chapter picker's name;
+# ---- chapter 2's position labels on a phone
+
+PICTURES_JS = """n => { const c = document.querySelector('#chapter-' + n);
+    const view = c.querySelector('.tour-view').getBoundingClientRect();
+    // a grid label's size on screen: its font size times the SVG's box over its viewBox
+    const grids = [...c.querySelectorAll('svg.grid')].filter(s => s.getClientRects().length).map(s =>
+        parseFloat(getComputedStyle(s.querySelector('text.rowt')).fontSize)
+        * s.getBoundingClientRect().width / s.viewBox.baseVal.width);
+    return {share: view.width / innerWidth, grids, scroll: document.documentElement.scrollHeight,
+            height: innerHeight}; }"""
+
+
+# per screen: each chapter's picture's least share of the width, chapter 3's grids' least label size
+# (before: 56% / 67% for all three, grid labels 6.4 / 15 px)
+ROOM = {(1024, 768): ({3: 0.6, 4: 0.64, 10: 0.55}, 10.0), (1920, 1080): ({3: 0.6, 4: 0.7, 10: 0.66}, 18.0)}
+
+
+@pytest.mark.parametrize("size", list(ROOM))
+def test_presenting_pictures_use_the_room_and_grid_labels_read(browser, app_url, size):
+    """Chapters 3, 4 and 10 presenting: each picture takes the share of the screen's width the
+    chapter has room for (chapter 4's window rows no longer wrap), chapter 3's attention grids'
+    labels are readable on screen, and each chapter still fits one screen."""
+    shares, label_px = ROOM[size]
+    page = open_page(browser, app_url, size, "?present=1&chapter=3")
+    try:
+        page.wait_for_selector("#tour-viz-3", state="visible", timeout=180_000)
+        page.wait_for_function("() => document.body.classList.contains('tour-present')")
+        for n in (3, 4, 10):
+            if n != 3:
+                page.evaluate("n => { location.hash = '#chapter-' + n; }", n)
+                page.wait_for_selector(f"#tour-viz-{n}", state="visible", timeout=60_000)
+            wait_plots(page, n)
+            page.wait_for_timeout(300)
+            page.evaluate("() => window.wedlmPresent.fit()")
+            m = page.evaluate(PICTURES_JS, n)
+            assert m["scroll"] <= m["height"] + 1, (n, size, m)
+            assert m["share"] >= shares[n], (n, size, m)
+            if n == 3:
+                assert len(m["grids"]) == 2 and min(m["grids"]) >= label_px, (size, m)
+            page.screenshot(path=str(ARTIFACTS / f"tour-present-{n}-{size[0]}.png"))
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("lang", ["", "zh"])
+def test_presenting_keys_and_words_agree_and_leaving_drops_present_from_the_address(browser, app_url, lang):
+    """Space moves to the next chapter while presenting, so no tour button's tooltip says Space
+    plays; the step buttons name the keys that step them; the badge names Home/End (its words the
+    catalog's); Esc leaves and takes ?present=1 out of the address, so a reload opens the page as
+    a page, at the same chapter."""
+    code = lang or i18n.DEFAULT
+    page = open_page(browser, app_url, (1440, 900), f"{lang}?present=1&chapter=2")
+    try:
+        page.wait_for_selector("#tour-viz-2", state="visible", timeout=180_000)
+        page.wait_for_selector("#presenting-badge", state="visible", timeout=10_000)
+        badge = page.inner_text("#presenting-badge")
+        assert badge.strip() == (i18n.text(code, "tour.presenting_badge")
+                                 + i18n.text(code, "views.present.step_keys")).strip()
+        assert "Home/End" in badge and "Esc" in badge
+        assert page.get_attribute("#presenting-badge", "title") == i18n.text(code, "tour.presenting_keys")
+        titles = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+            '#chapter-2 .wedlm-stepper button[data-act]')].map(b => [b.dataset.act, b.title]))""")
+        assert titles["play"] == i18n.text(code, "views.stepper.play_title_present")
+        assert not any(word in t for t in titles.values() for word in ("Space", "空格", "Home", "End", "←", "→"))
+        assert "↓" in titles["next"] and "↑" in titles["prev"]
+        page.evaluate("() => document.activeElement && document.activeElement.blur()")
+        go_to(page, "Space", 3)   # the next chapter, as the badge says
+        page.keyboard.press("Escape")
+        page.wait_for_function("() => !document.body.classList.contains('tour-present')")
+        assert "present" not in page.evaluate("() => location.search")
+        assert page.evaluate("() => location.hash") == "#chapter-3"
+        page.reload(wait_until="domcontentloaded")
+        page.wait_for_selector("#tour-viz-3", state="visible", timeout=180_000)
+        page.wait_for_timeout(1000)
+        assert not page.evaluate("() => document.body.classList.contains('tour-present')")
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("lang", ["", "zh"])
+def test_the_chapter_picker_has_a_name_a_screen_reader_says(browser, app_url, lang):
+    page = open_page(browser, app_url, (1024, 768), lang)
+    try:
+        page.wait_for_selector("#tour-viz-1", state="visible", timeout=180_000)
+        name = i18n.text(lang or i18n.DEFAULT, "tour.pick_label")
+        picker = page.get_by_role("combobox", name=name, exact=True)
+        assert picker.count() == 1
+        assert picker.evaluate("e => !!e.closest('#tour-pick')")
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("lang", ["", "zh"])
+def test_a_phone_draws_chapter_2s_position_labels_apart_at_every_step(browser, app_url, lang):
+    """390 px: no two of chapter 2's chart labels (positions under the bars, the axis's values, the
+    τ line's, the filled bars' ✓) touch, at any step (step 8's 3-digit positions overlapped, and a
+    ✓ sat under the τ label), and each is on screen."""
+    page = open_page(browser, app_url, (390, 844), f"{lang}?chapter=2")
+    try:
+        page.wait_for_selector("#tour-viz-2 svg.chart", state="visible", timeout=180_000)
+        wait_plots(page, 2)
+        steps = page.evaluate("() => +document.querySelector('#chapter-2 .wedlm-stepper input[type=range]').max")
+        assert steps >= 8
+        for k in range(steps + 1):
+            page.evaluate("k => window.wedlmStepper.show('tour-2', k)", k)
+            page.wait_for_function(SHOWN_STEP + " === " + str(k), arg=2)
+            boxes = page.evaluate("""() => [...document.querySelectorAll('#tour-viz-2 svg.chart text.tick, #tour-viz-2 svg.chart text.mark')]
+                .map(t => [t.textContent, t.getBoundingClientRect()]).filter(([, r]) => r.width > 0)
+                .map(([s, r]) => [s, r.left, r.top, r.right, r.bottom])""")
+            for i, a in enumerate(boxes):
+                for b in boxes[i + 1:]:
+                    # (glyph boxes that only share an edge, within a pixel, do not touch)
+                    apart = a[3] <= b[1] + 1 or b[3] <= a[1] + 1 or a[4] <= b[2] + 1 or b[4] <= a[2] + 1
+                    assert apart, (k, a, b)
+            assert all(0 <= b[1] and b[3] <= 390 for b in boxes), (k, boxes)
     finally:
         page.close()

@@ -13,10 +13,18 @@ MESSAGES = {
     "tour.glossary_close": {"en": "Close the glossary", "zh": "关闭术语表"},
     "tour.first": {"en": "first", "zh": "第一章"},
     "tour.last": {"en": "last", "zh": "最后一章"},
+    "tour.pick_label": {"en": "Chapter", "zh": "章节"},   # the chapter picker's name (a screen reader says it)
 
     # ---------- projector mode (present.py; the button's labels are views.js.present / .stop_presenting) ----------
-    "tour.presenting_badge": {"en": "● Presenting · ←/→ chapters · Esc to leave",
-                              "zh": "● 演示中 · ←/→ 切换章节 · Esc 退出"},
+    "tour.presenting_badge": {"en": "● Presenting · ←/→ Space: chapters · Home/End: first/last · Esc: leave",
+                              "zh": "● 演示中 · ←/→ 空格键：切换章节 · Home/End：第一章/最后一章 · Esc：退出"},
+    # the badge's tooltip: every key projector mode takes (app/static/present.js KEYS, STEP_KEYS)
+    "tour.presenting_keys": {
+        "en": "Keys while presenting: → PageDown Space: next chapter · ← PageUp Shift+Space: previous chapter · "
+              "Home/End: first/last chapter · ↓ or .: the chapter's next step · ↑ or ,: its previous step · "
+              "Esc: stop presenting (not while typing in a box)",
+        "zh": "演示时的按键：→、PageDown、空格键：下一章 · ←、PageUp、Shift+空格键：上一章 · Home/End：第一章/最后一章 · "
+              "↓ 或 .：本章下一步 · ↑ 或 ,：本章上一步 · Esc：退出演示（在输入框里打字时无效）"},
 
     # ---------- shared sentences (words.py) ----------
     "tour.none": {"en": "none", "zh": "无"},

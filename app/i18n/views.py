@@ -710,6 +710,14 @@ MESSAGES.update({
     "views.stepper.next_title": {"en": "next step (→)", "zh": "下一步（→）"},
     "views.stepper.next": {"en": "step ▶", "zh": "下一步 ▶"},
     "views.stepper.last_title": {"en": "last step (End)", "zh": "最后一步（End）"},
+    # the tour's steppers (keys="present"): only projector mode's keys step them (app/static/present.js)
+    "views.stepper.first_title_present": {"en": "first step", "zh": "第一步"},
+    "views.stepper.prev_title_present": {"en": "previous step (↑ or , while presenting)",
+                                         "zh": "上一步（演示时按 ↑ 或 ,）"},
+    "views.stepper.play_title_present": {"en": "play / pause", "zh": "播放 / 暂停"},
+    "views.stepper.next_title_present": {"en": "next step (↓ or . while presenting)",
+                                         "zh": "下一步（演示时按 ↓ 或 .）"},
+    "views.stepper.last_title_present": {"en": "last step", "zh": "最后一步"},
     "views.stepper.last": {"en": "last »", "zh": "最后一步 »"},
     "views.stepper.step": {"en": "step", "zh": "步"},
     "views.stepper.range": {"en": "step {input} of 0–{last}", "zh": "第 {input} 步（0–{last}）"},
@@ -724,7 +732,7 @@ MESSAGES.update({
     "views.js.refused": {"en": "the clipboard is not allowed here: copy the link from this box",
                          "zh": "这里不允许使用剪贴板：请从这个框里复制链接"},
     # projector mode's step keys (app/static/present.js), after the badge's tour.presenting_badge
-    "views.present.step_keys": {"en": " · ↓/↑ steps", "zh": " · ↓/↑ 单步"},
+    "views.present.step_keys": {"en": " · ↓/↑: steps", "zh": " · ↓/↑：单步"},
     "views.js.present": {"en": "Present ▣", "zh": "演示 ▣"},
     "views.js.stop_presenting": {"en": "Stop presenting (Esc)", "zh": "退出演示（Esc）"},
 })

@@ -1,7 +1,9 @@
 // Projector mode for the tour (app/tabs/tour/present.py): a "presenting" class on <body> hides
 // everything but the chapter; the open chapter is zoomed to fill the screen without scrolling;
 // the keyboard moves through chapters (←/→, Space, PageUp/PageDown, Home/End) and through the
-// open chapter's steps (↓/↑ or . and ,), never while a text box or slider has focus; Esc leaves. Also the
+// open chapter's steps (↓/↑ or . and ,), never while a text box or slider has focus; Esc leaves
+// (and drops ?present=1 from the address). Space is the next chapter here, never play: the tour's
+// stepper buttons and the badge say so (app/views/stepper.py keys="present", tour.presenting_*). Also the
 // glossary panel, which term links in the narration open.
 // Words: none here. The button's labels come from the page's CSS (--wedlm-words, JSON in the
 // page's language: app/views/script_words.py); without them the button keeps the server's label.
@@ -31,16 +33,60 @@
     b.textContent = presenting() ? (w.stop_presenting || serverLabel) : (w.present || serverLabel);
   }
 
+  // the share of the chapter's width its pictures get (the narration has the rest): fit() tries
+  // each and keeps the one whose smallest text is largest on screen
+  const SPLITS_COMPACT = [0.6, 0.66, 0.72, 0.78], SPLITS_WIDE = [0.64, 0.7, 0.76, 0.82];
+  // the text a reader must read: the narration, the tokens and labels of the pictures, the grids' labels
+  const READ = ".tour-text p, .tour-view .slot .tokt, .tour-view .slot .pid, .tour-view .tok, svg.grid text.rowt";
+
   function reset(chapter) {
     const body = chapter.querySelector(".tour-body");
     Object.assign(chapter.style, { height: "", overflow: "" });
     if (body) Object.assign(body.style, { transform: "", transformOrigin: "", width: "", maxWidth: "" });
+    chapter.querySelectorAll(".tour-body > .tour-view, .tour-body > .tour-words").forEach(c => c.style.removeProperty("flex"));
     delete chapter.dataset.zoom;
+    delete chapter.dataset.split;
+  }
+
+  function split(chapter, share) {
+    const view = chapter.querySelector(".tour-body > .tour-view"), words = chapter.querySelector(".tour-body > .tour-words");
+    if (view) view.style.setProperty("flex", `${share} 1 0%`, "important");
+    if (words) words.style.setProperty("flex", `${1 - share} 1 0%`, "important");
+  }
+
+  function scale(body, z) {
+    Object.assign(body.style, { transformOrigin: "0 0", transform: `scale(${z})`, width: `${100 / z}%`, maxWidth: "none" });
+  }
+
+  function smallestText(chapter, z) {
+    // px on screen: HTML text is scaled by the zoom; an SVG grid's by its box over its viewBox too
+    let least = Infinity;
+    chapter.querySelectorAll(READ).forEach(el => {
+      if (!el.getClientRects().length) return;
+      let px = parseFloat(getComputedStyle(el).fontSize);
+      const svg = el.ownerSVGElement;
+      px *= svg ? svg.getBoundingClientRect().width / svg.viewBox.baseVal.width : z;
+      least = Math.min(least, px);
+    });
+    return least;
+  }
+
+  function largestZoom(body, room) {
+    // the largest zoom at which the chapter fits (ZOOMS runs large to small; a binary search)
+    let lo = 0, hi = ZOOMS.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      scale(body, ZOOMS[mid]);
+      if (body.offsetHeight * ZOOMS[mid] <= room()) hi = mid; else lo = mid + 1;
+    }
+    return ZOOMS[lo];
   }
 
   function fit() {
     // Scale the chapter (a transform, so the page's height is the scaled height: CSS zoom leaves
-    // the unscaled height scrollable in Chromium) to the largest size at which it fits the screen.
+    // the unscaled height scrollable in Chromium) to the largest size at which it fits the screen,
+    // at the split of its width that makes its smallest text the largest (a grid's labels want a
+    // wide picture; a long narration a wide column), never at a smaller zoom than the first split's
     document.querySelectorAll(".tour-chapter").forEach(reset);
     // a laptop or a 1024 px projector: the compact nav and the larger narration (style.css)
     document.body.classList.toggle("present-compact", presenting() && window.innerWidth <= 1366);
@@ -48,16 +94,23 @@
     const body = chapter && chapter.querySelector(".tour-body");
     if (!presenting() || !body) return;
     const room = () => window.innerHeight - chapter.getBoundingClientRect().top - 2;
-    let chosen = ZOOMS[ZOOMS.length - 1];
-    for (const z of ZOOMS) {
-      Object.assign(body.style, { transformOrigin: "0 0", transform: `scale(${z})`, width: `${100 / z}%`,
-                                  maxWidth: "none" });
-      if (body.offsetHeight * z <= room()) { chosen = z; break; }
+    let best = null;
+    for (const share of (window.innerWidth <= 1366 ? SPLITS_COMPACT : SPLITS_WIDE)) {
+      split(chapter, share);
+      const z = largestZoom(body, room);
+      if (best && z < best.z0) continue;   // the narration never gets smaller than at the first split
+      scale(body, z);
+      const least = smallestText(chapter, z);
+      // a quarter pixel is no difference to the eye: then the wider picture
+      if (!best || least > best.least + 0.25 || (least > best.least - 0.25 && share > best.share)) {
+        best = { share, z, least, z0: best ? best.z0 : z };
+      }
     }
-    Object.assign(body.style, { transformOrigin: "0 0", transform: `scale(${chosen})`, width: `${100 / chosen}%`,
-                                maxWidth: "none" });
-    Object.assign(chapter.style, { height: `${Math.ceil(body.offsetHeight * chosen)}px`, overflow: "hidden" });
-    chapter.dataset.zoom = String(chosen);
+    split(chapter, best.share);
+    scale(body, best.z);
+    Object.assign(chapter.style, { height: `${Math.ceil(body.offsetHeight * best.z)}px`, overflow: "hidden" });
+    chapter.dataset.zoom = String(best.z);
+    chapter.dataset.split = String(best.share);
     window.dispatchEvent(new Event("resize"));   // plots re-measure their width
   }
 
@@ -80,7 +133,18 @@
     setTimeout(fit, 700);   // plots finish drawing
   }
 
+  function forgetPresentLink() {
+    // ?present=1 opened presenting: leaving drops it, so a reload or a copied address opens the
+    // page as a page; the rest of the address (?chapter=N, #chapter-N, a step) stays
+    const query = new URLSearchParams(location.search);
+    if (!query.has("present")) return;
+    query.delete("present");
+    const rest = query.toString();
+    history.replaceState(history.state, "", location.pathname + (rest ? "?" + rest : "") + location.hash);
+  }
+
   function stop() {
+    forgetPresentLink();
     document.body.classList.remove("tour-present");
     label();
     fit();

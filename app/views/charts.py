@@ -7,6 +7,7 @@ the page, with no toolbar over its title. Titles are HTML above the chart. Marks
 so tapping a position highlights it here as in every other view (app/static/highlight.js)."""
 from __future__ import annotations
 
+import math
 from html import escape
 
 from .. import i18n
@@ -20,6 +21,16 @@ HEADROOM = 1.2       # the bar chart's top value over its tallest bar (room for 
 MIN_FILLED_H = 4     # a filled slot's bar is drawn at least this tall (viewBox units)
 FILL_MARK_H = 6      # the filled-colour mark under the axis at each filled slot
 PENALTY_STRIP = 0.4  # the λ·d strip's width, a share of its bar's
+# the position labels under the bars: the largest size a stylesheet draws them at (a phone's, style.css),
+# a digit's width in em (with room to spare) and the gap kept between two labels, in viewBox units
+TICK_FONT_MAX, DIGIT_EM, TICK_GAP = 18, 0.55, 3
+
+
+def label_every(labels: list[str], slot: float) -> int:
+    """Label every k-th of evenly spaced slots `slot` units apart, k the smallest at which no two
+    labels touch at the largest tick size (3-digit positions on a phone overlapped at k = 1)."""
+    widest = max((len(t) for t in labels), default=1) * DIGIT_EM * TICK_FONT_MAX + TICK_GAP
+    return max(1, math.ceil(widest / slot))
 
 
 def _frame(height: int, body: str, label: str) -> str:
@@ -41,6 +52,32 @@ def _y_axis(top_value: float, height: int, unit: str) -> str:
     out.append(f'<text x="10" y="{TOP + plot_h / 2:.0f}" class="axis" transform="rotate(-90 10 '
                f'{TOP + plot_h / 2:.0f})" text-anchor="middle">{escape(unit)}</text>')
     return "".join(out)
+
+
+def text_box(left: float, baseline: float, width: float) -> tuple:
+    """The box a label takes at the largest tick size: its line, ascent and descent (as a browser measures it)."""
+    return (left, baseline - 1.15 * TICK_FONT_MAX, left + width, baseline + 0.4 * TICK_FONT_MAX)
+
+
+def tau_label_place(label: str, line_y: float, marks: list[tuple]) -> tuple[float, float, str]:
+    """Where the τ line's label goes (x, baseline y, text-anchor): above the line at its right end,
+    else at its left end, else below it, else over the marks, wherever no bar's ✓ mark (boxes
+    (left, top, right, bottom)) is: a ✓ under the label made the two one blot on a phone."""
+    width = len(label) * DIGIT_EM * TICK_FONT_MAX
+    right, left = WIDTH - RIGHT - 2, LEFT + 2
+    places = [(right, line_y - 4, "end"), (left, line_y - 4, "start"),
+              (right, line_y + TICK_FONT_MAX, "end"), (left, line_y + TICK_FONT_MAX, "start")]
+    # else over the marks under its right or left end (a window of filled slots under the line)
+    for x, anchor in ((right, "end"), (left, "start")):
+        x0 = x - width if anchor == "end" else x
+        under = [m[1] for m in marks if m[0] < x0 + width and x0 < m[2]]
+        places.append((x, min(under, default=line_y) - 0.4 * TICK_FONT_MAX - 1, anchor))
+    for x, base, anchor in places:
+        x0 = x - width if anchor == "end" else x
+        box = text_box(x0, base, width)
+        if box[1] >= 0 and not any(box[0] < m[2] and m[0] < box[2] and box[1] < m[3] and m[1] < box[3] for m in marks):
+            return x, base, anchor
+    return places[0]
 
 
 def entropy_bars_title(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
@@ -81,20 +118,23 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
     bar_w = max(2.0, slot * 0.7)
     y = lambda v: TOP + plot_h * (1 - v / top)  # noqa: E731
     filled_colour, filled_edge = palette.STATE_COLOURS["new"], palette.STATE_EDGES["new"]
-    marks = []
+    marks, ticks = [], []   # ticks: the ✓ marks' boxes, (left, top, right, bottom), for the τ label
+    every = label_every([str(pos) for pos, *_ in bars], slot)
     for k, (pos, h, d, chosen) in enumerate(bars):
         x = LEFT + slot * k + (slot - bar_w) / 2
         colour = filled_colour if chosen else palette.STATE_COLOURS["mask"]
         pattern = ' class="bar chosen"' if chosen else ' class="bar"'
         tip = tr("views.bars.tip", pos=pos, h=f"{h:.2f}") + (f" + λ·d {d:.2f} = {h + d:.2f}" if d else "")
-        # a filled slot is sure of itself (low H), so its true bar is often a sliver: it is also drawn
-        # at least MIN_FILLED_H tall and gets a mark in the filled colour under the axis, so the
-        # colour the words name shows at every filled slot (the tip keeps the true value)
         # The whole bar (H + λ·d) is in the slot's colour, so a filled slot reads orange even where
         # λ·d is most of its score (a walker saw "slate bars" where the words said orange); λ·d is
-        # the slate strip inside the bar's top
+        # the slate strip inside the bar's top. A filled slot's score can be a sliver (counting): it
+        # is drawn at least MIN_FILLED_H tall with a filled-colour mark under the axis (the tip
+        # keeps the true value)
         h_top = min(y(h + d), y(0) - MIN_FILLED_H) if chosen else y(h + d)
         strip_w = bar_w * PENALTY_STRIP
+        if chosen:
+            mark_y = min(y(h + d), h_top) - 3
+            ticks.append(text_box(x + bar_w / 2 - 0.4 * TICK_FONT_MAX, mark_y, 0.8 * TICK_FONT_MAX))
         marks.append(f'<g data-pos="{pos}"><title>{tip}</title>'
                      + f'<rect{pattern} x="{x:.1f}" y="{h_top:.1f}" width="{bar_w:.1f}" height="{y(0) - h_top:.1f}" '
                        f'fill="{colour}"/>'
@@ -106,12 +146,15 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
                         f'<text x="{x + bar_w / 2:.1f}" y="{min(y(h + d), h_top) - 3:.1f}" class="mark" '
                         f'text-anchor="middle" fill="{filled_edge}">✓</text>' if chosen else "")
                      + (f'<text x="{x + bar_w / 2:.1f}" y="{height - BOTTOM + 18}" class="tick" '
-                        f'text-anchor="middle">{pos}</text>' if len(bars) <= 24 or k % 2 == 0 else "")
+                        f'text-anchor="middle">{pos}</text>' if k % every == 0 else "")
                      + "</g>")
-    tau_line = (f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(tau):.1f}" y2="{y(tau):.1f}" class="tau" '
-                f'stroke="{palette.THRESHOLD_COLOUR}"/><text x="{WIDTH - RIGHT - 2}" y="{y(tau) - 4:.1f}" '
-                f'class="tick" text-anchor="end" fill="{palette.THRESHOLD_COLOUR}">τ = {tau:g}</text>'
-                if tau is not None else "")
+    tau_line = ""
+    if tau is not None:
+        label = f"τ = {tau:g}"
+        x_at, y_at, anchor = tau_label_place(label, y(tau), ticks)
+        tau_line = (f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(tau):.1f}" y2="{y(tau):.1f}" class="tau" '
+                    f'stroke="{palette.THRESHOLD_COLOUR}"/><text x="{x_at:.1f}" y="{y_at:.1f}" '
+                    f'class="tick" text-anchor="{anchor}" fill="{palette.THRESHOLD_COLOUR}">{label}</text>')
     xlabel = tr("views.predicted_position") if trace.decoder == "ar" else tr("views.bars.xlabel")
     body = (_y_axis(top, height, tr("views.nats")) + "".join(marks) + tau_line
             + f'<text x="{LEFT + plot_w / 2:.0f}" y="{height - 6}" class="axis" text-anchor="middle">{xlabel}</text>')

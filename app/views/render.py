@@ -5,7 +5,7 @@ pointing at (or tapping) a token highlights it in every view. Colours are CSS cl
 whose colours come from app/views/palette.py."""
 from __future__ import annotations
 
-from html import escape
+from html import escape, unescape
 
 from wedlm.reorder import leading_filled, visibility
 
@@ -346,7 +346,17 @@ def narration_html(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> s
             f'<p>{narration.joined([escape(t) for t in sentences], lang)}</p></div>')
 
 
-GRID_CELL, GRID_LABEL, GRID_HEAD = 16, 100, 46  # SVG units: a cell, the row labels, the column ids
+GRID_CELL = 16  # SVG units: a cell, and the labels' size (style.css draws them 16 units tall)
+GRID_PAD = 8    # room beside the row labels and above the column ids
+
+
+def grid_text_units(html_text: str) -> float:
+    """How long a grid label (escaped HTML) is drawn, in SVG units: monospace, 0.6 em a character,
+    a wide (CJK) character 1 em. The grid's margins are as wide as its labels, no wider, so the
+    cells (and the labels with them) get the rest of the box."""
+    text = unescape(html_text)
+    return sum(GRID_CELL if ord(ch) > 0x2E80 else 0.6 * GRID_CELL for ch in text)
+
 
 
 def grid_html(window: list, order: list[int], start: int, cache_len: int, labels: list[str],
@@ -362,12 +372,14 @@ def grid_html(window: list, order: list[int], start: int, cache_len: int, labels
     idx = list(range(len(window))) if logical else list(order)
     vis = visibility(window)  # the same mask either way; only the row/column order differs
     n, c = len(idx), GRID_CELL
-    left, top = GRID_LABEL, GRID_HEAD
+    prefix = i18n.text(lang, "views.grid.prefix")
+    left = round(max(grid_text_units(f"{start + i}:{labels[i]}") for i in idx) + GRID_PAD)
+    top = round(max([grid_text_units(prefix)] + [grid_text_units(str(start + j)) for j in idx]) + GRID_PAD)
     width, height = left + c * (n + 1), top + c * n
     parts = [f'<rect class="off" x="{left + c}" y="{top}" width="{c * n}" height="{c * n}"/>',
              f'<rect class="prefix" x="{left}" y="{top}" width="{c}" height="{c * n}"/>',
              f'<text class="colh" x="{left + c / 2 + 4}" y="{top - 3}" transform="rotate(-90 {left + c / 2 + 4} '
-             f'{top - 3})">{i18n.text(lang, "views.grid.prefix")}</text>']
+             f'{top - 3})">{prefix}</text>']
     for col, j in enumerate(idx):
         x = left + c * (col + 1)
         parts.append(f'<text class="colh" x="{x + c / 2 + 4}" y="{top - 3}" transform="rotate(-90 {x + c / 2 + 4} '

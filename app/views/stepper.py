@@ -10,7 +10,9 @@ API (stable: the Decode tab, the tour and the export use it)
       in one gr.HTML and update that gr.HTML when the trace changes (nothing else needs to).
       start: the step shown first (default: the last); live: a decode still running (only its
       newest step is drawn, the controls wait); keys: ←/→, Space, Home/End drive this stepper
-      while it is visible and no text box has focus; play_ms: one step every this many
+      while it is visible and no text box has focus (keys="present": the tour's projector mode
+      drives it with ↓/↑ and . / , instead, app/static/present.js; the buttons' tooltips name
+      whichever keys are true, none when keys=False); play_ms: one step every this many
       milliseconds while playing; autoplay: play from `start` as soon as the bundle arrives.
   slot_html(key, view)
       An empty box where view `view` of stepper `key` appears; put it anywhere on the page (the
@@ -135,7 +137,7 @@ def draw(timeline: Timeline, views: Views = DECODE_VIEWS, *, live: bool = False,
 
 
 def bundle_html(timeline: Timeline | None, key: str, views: Views = DECODE_VIEWS, *, start: int | None = None,
-                live: bool = False, keys: bool = False, data: dict | None = None, link: str | None = None,
+                live: bool = False, keys: bool | str = False, data: dict | None = None, link: str | None = None,
                 play_ms: int = PLAY_MS, autoplay: bool = False, lang: str = i18n.DEFAULT) -> str:
     """The stepper `key` for `timeline` (see the module's docstring); `data`: draw()'s result
     when the caller cached it; `link`: a query string (e.g. "chapter=3") for a "Copy link to
@@ -151,13 +153,16 @@ def bundle_html(timeline: Timeline | None, key: str, views: Views = DECODE_VIEWS
     if data["capped"]:
         note = ('<div class="stepper-note">' + tr("views.stepper.capped", total=data["total"], count=data["count"],
                                                    max_steps=MAX_STEPS, mb=MAX_BUNDLE_BYTES // 1_000_000) + '</div>')
-    keys_attr = ' data-keys="1"' if keys else ""
-    key_help = f'<div class="stepper-keys">{tr("views.stepper.keys")}</div>' if keys else ""
+    keys_attr = ' data-keys="1"' if keys is True else ""
+    key_help = f'<div class="stepper-keys">{tr("views.stepper.keys")}</div>' if keys is True else ""
     live_attr = f' data-live="{escape(tr("views.lane.decoding"))}"' if live else ""  # style.css shows it
     play_attr = ' data-autoplay="1"' if autoplay and not live else ""
     state = {"play": ' data-state="play"'}  # the play button's icon is drawn by style.css from it
-    buttons = "".join(f'<button type="button" data-act="{act}"{state.get(act, "")} '
-                      f'title="{tr(f"views.stepper.{act}_title")}">'
+    # a tooltip names only the keys that really press the button: the stepper's own (keys=True),
+    # projector mode's (keys="present": app/static/present.js, whose Space moves the tour on)
+    suffix = {True: "_title", "present": "_title_present"}.get(keys)
+    buttons = "".join(f'<button type="button" data-act="{act}"{state.get(act, "")}'
+                      + (f' title="{tr(f"views.stepper.{act}{suffix}")}"' if suffix else "") + '>'
                       f'{tr("views.js.play" if act == "play" else f"views.stepper.{act}")}</button>'
                       for act in ("first", "prev", "play", "next", "last"))
     slider = (f'<input type="range" min="{data["first"]}" max="{last}" value="{start}" '

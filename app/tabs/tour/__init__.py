@@ -43,8 +43,8 @@ def build(ctx: Context, demo: gr.Blocks, lang: str = i18n.DEFAULT) -> None:
     link_step = gr.Number(None, visible=False, precision=0)  # a link's step (?chapter=3&step=2; app/links.py)
     with gr.Row(elem_id="tour-nav", equal_height=True):
         back = gr.Button(tr("tour.back"), size="sm", elem_id="tour-back", scale=0, min_width=80)
-        pick = gr.Dropdown([(t, i + 1) for i, t in enumerate(titles(lang))], value=1, show_label=False,
-                           container=False, elem_id="tour-pick", scale=4, min_width=200)
+        pick = gr.Dropdown([(t, i + 1) for i, t in enumerate(titles(lang))], value=1, label=tr("tour.pick_label"),
+                           show_label=False, container=False, elem_id="tour-pick", scale=4, min_width=200)
         nxt = gr.Button(tr("tour.next"), size="sm", variant="primary", elem_id="tour-next", scale=0, min_width=80)
         gloss = gr.Button(tr("tour.glossary"), size="sm", elem_id="tour-glossary-btn", scale=0, min_width=80)
         present_btn = gr.Button(present.present_label(lang), size="sm", elem_id="tour-present-btn", scale=0,

@@ -63,7 +63,7 @@ def race_bundle(timelines: dict[str, Timeline], tick: int, autoplay: bool = Fals
     data = stepper.draw(longest, views)
     data["summaries"] = [i18n.text(lang, "ch6.summary", forwards=k + 1, ar=race.tokens_after(timelines["ar"], k + 1),
                                    wedlm=race.tokens_after(timelines["streaming"], k + 1)) for k in range(data["count"])]
-    return stepper.bundle_html(longest, KEY, data=data, start=tick - 1, link="chapter=6",
+    return stepper.bundle_html(longest, KEY, data=data, start=tick - 1, link="chapter=6", keys="present",
                                play_ms=int(PLAY_TICK_S * 1000), autoplay=autoplay, lang=lang)
 
 

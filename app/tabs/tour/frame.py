@@ -109,7 +109,8 @@ def window_try(ctx: Context, n: int, name: str, finder, key: str, views, fallbac
 def stepper_html(tl: Timeline, key: str, views, start: int, lang: str = i18n.DEFAULT) -> str:
     """The chapter's ± step controls and every step of `tl` drawn once (no request per step)."""
     from ...views import stepper
-    return stepper.bundle_html(tl, key, views, start=start, link=f"chapter={key.removeprefix('tour-')}", lang=lang)
+    return stepper.bundle_html(tl, key, views, start=start, link=f"chapter={key.removeprefix('tour-')}",
+                               keys="present", lang=lang)
 
 
 def slot(key: str, name: str, elem_id: str | None = None, **kwargs) -> gr.HTML:

@@ -2,7 +2,8 @@
 the tour presenting. Presenting (app/static/present.js) hides everything but the chapter, scales
 it to fill the screen without scrolling, and takes the keyboard: ←/→, Space, PageUp/PageDown,
 Home/End between chapters, ↓/↑ (or . and ,) through the open chapter's steps, Esc to leave (never
-while a text box or slider has focus)."""
+while a text box or slider has focus). Leaving drops ?present=1 from the address, so a reload or a
+copied link opens the tour as a page again."""
 from __future__ import annotations
 
 from ... import i18n
@@ -44,7 +45,8 @@ def stop_label(lang: str = i18n.DEFAULT) -> str:
 
 def badge(lang: str = i18n.DEFAULT) -> str:
     """The badge projector mode shows in the nav (keys to move and to leave)."""
-    return (f'<div id="presenting-badge" class="presenting-badge" aria-live="polite">'
+    return (f'<div id="presenting-badge" class="presenting-badge" aria-live="polite" '
+            f'title="{i18n.text(lang, "tour.presenting_keys")}">'
             f'{i18n.text(lang, "tour.presenting_badge")}{i18n.text(lang, "views.present.step_keys")}</div>')
 
 
