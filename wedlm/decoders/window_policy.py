@@ -17,9 +17,10 @@ does not agree (4, 8, ... 64) and resetting it when it does; where drafts succee
 whole window W pays. A probe is 2 masks: the first mask's slot gets the AR token and the fill rule
 always fills the one left, so the probe's draft sits right after slot 0 and the next forward
 checks it (2 rows each; a 3-mask probe could leave that slot open and check nothing). After a
-check in which no draft agreed, where drafts agree less often than not (a < GATE), the policy
-takes AR steps and probes until a draft agrees again: on high-entropy text one lucky agreement
-(or a noisy cost curve: 2-4 rows time at 1.07-1.2x one) must not buy more wide forwards. Drafting is chosen only when its value beats
+check in which no draft agreed, where drafts do not mostly agree (a < GATE = 0.6), the policy
+takes AR steps and probes until agreeing probes lift a to GATE again: on high-entropy text one
+lucky agreement (or a noisy cost curve: 2-4 rows time at 1.07-1.2x one) must not buy more wide
+forwards. Drafting is chosen only when its value beats
 an AR step's by MARGIN (a few rows cost little more than one, so timing noise must not decide).
 Whatever it picks, the text is the same: a worse choice costs time, never a token.
 """
@@ -42,10 +43,11 @@ FIRST_MASKS = 16         # the first forward's masks (at most W): how predictabl
 PROBE_MASKS = 2          # a probe drafts one slot, next to slot 0 (the first mask's slot gets the AR token)
 FIRST_BACKOFF = 4        # forwards without masks before the first probe
 MAX_BACKOFF = 64
-# After a check in which no draft agreed, drafting waits for an agreeing probe while the
+# After a check in which no draft agreed, drafting waits for agreeing probes while the
 # estimated acceptance is under this (high-entropy text); above it (counting: a lone miss in
-# long agreeing runs) the cost rule goes on choosing.
-GATE = 0.5
+# long agreeing runs) the cost rule goes on choosing. Above one half: a few checks make a
+# noisy estimate, and one agreeing probe right after a miss lifts it to ~0.54.
+GATE = 0.6
 FORGET = 0.8             # weight of older acceptance counts per observation
 PRIOR = (0.5, 1.0)       # (accepted, trials) before any draft was checked
 # Drafting is chosen only when its value beats an AR step's by this share: a few rows cost only
@@ -336,9 +338,10 @@ class CostAwareWindow(WindowPolicy):
             self.backoff = FIRST_BACKOFF if accepted >= PROBE_MASKS - 1 else min(2 * self.backoff, MAX_BACKOFF)
         if offered or accepted:  # trials: the agreeing drafts, plus the first slot that did not
             # agree (a rejected draft, or a slot the fill rule left open: no draft at all)
-            self.failed = accepted == 0  # drafting resumes once a draft agrees
             self.hits = FORGET * self.hits + accepted
             self.trials = FORGET * self.trials + accepted + (1 if accepted < offered else 0)
+            # drafting resumes once drafts agree again (probes) and have lifted a to GATE
+            self.failed = accepted == 0 or (self.failed and self.acceptance < GATE)
 
 
 def make_policy(name: str, window: int, lm: LoadedModel, cost: CostCurve | None = None) -> WindowPolicy:
