@@ -13,7 +13,7 @@ import torch
 from wedlm import DecodeConfig, Trace, decode, load_model, make_decoder
 from wedlm.decoders.verified import (ReferenceVerifiedDecoder, VerifiedDecoder, speculative_accept,
                                      verification_summary)
-from wedlm.decoders.window_policy import (MAX_BACKOFF, CostAwareWindow, CostCurve, before_stop, cost_curve, isotonic,
+from wedlm.decoders.window_policy import (GATE, MAX_BACKOFF, PROBE_MASKS, CostAwareWindow, CostCurve, before_stop, cost_curve, isotonic,
                                           measure_cost_curve, shape_window)
 from wedlm.paths import BUNDLED_MODEL, TRACES_DIR
 from wedlm.trace_schema import TraceFormatError
@@ -210,18 +210,94 @@ def test_cost_aware_window_keeps_w_where_drafts_agree_and_backs_off_where_they_f
     for _ in range(300):  # drafts never agree: AR steps, and probes further and further apart
         m = failing.masks([7], room=100)
         choices.append(m)
-        failing.observe(offered=2 if failing.probing else 0, accepted=0)
+        failing.observe(offered=1 if failing.probing else 0, accepted=0)
     probes = [i for i, m in enumerate(choices) if m]
     gaps = [b - a for a, b in zip(probes, probes[1:])]
-    assert choices[0] == 0 and all(m in (0, 3) for m in choices)
+    assert choices[0] == 0 and all(m in (0, PROBE_MASKS) for m in choices) and PROBE_MASKS == 2
     assert gaps == sorted(gaps) and gaps[-1] == MAX_BACKOFF and gaps[0] < 10
-    # a probe whose two drafts agree brings the probes back
+    # a probe whose draft agrees brings the probes back
     while not failing.masks([7], room=100):
         failing.observe(offered=0, accepted=0)
     failing.observe(offered=0, accepted=0)   # the probe's own forward
-    failing.masks([7, 1, 1], room=100)       # the next forward checks its drafts
-    failing.observe(offered=2, accepted=2)
+    failing.masks([7, 1], room=100)          # the next forward checks its draft
+    failing.observe(offered=1, accepted=1)
     assert failing.backoff == 4
+
+
+def history(policy, observed, window=(7,)):
+    """Mask counts the policy picks over forwards, each told what that forward's check found:
+    observed = [(offered, accepted), ...] (offered: the slots the last forward drafted)."""
+    picks = []
+    for offered, accepted in observed:
+        picks.append(policy.masks(list(window), room=100))
+        policy.observe(offered, accepted)
+    return picks
+
+
+# A flat curve, as measured on a busy machine (2-4 rows at 1.07-1.08x one): few rows look free.
+FLAT = CostCurve({1: 1.0, 2: 1.07, 3: 1.08, 4: 1.08, 6: 1.16, 8: 1.19, 12: 1.39, 16: 1.51, 24: 1.81, 33: 1.95})
+
+
+def test_after_a_failed_check_the_policy_only_probes_until_a_draft_agrees():
+    """High-entropy text: once a check finds no agreeing draft (and drafts do not mostly agree,
+    a < GATE), the policy takes one-row AR steps and sparse 2-mask probes, even where a flat cost
+    curve makes its estimate buy drafts; agreeing probes lift a back over GATE, and the cost rule
+    chooses again."""
+    fresh = CostAwareWindow(16, FLAT)
+    assert history(fresh, [(0, 0)]) == [16]              # the first forward
+    assert fresh.masks([7], room=100) > 0                # the prior (a = 0.5) buys drafts
+    failing = CostAwareWindow(16, FLAT)
+    picks = history(failing, [(0, 0), (15, 0)] + [(0, 0)] * 3)
+    assert picks[0] == 16 and picks[2:] == [0, 0, 0]     # after the failed check: AR steps
+    assert failing.acceptance < GATE and failing._best([7], room=100) > 0  # the estimate alone would draft
+    assert history(failing, [(0, 0)]) == [PROBE_MASKS] and failing.probing  # the probe: one draft
+    agreeing = 0
+    while True:  # each probe's draft agrees, checked by the forward after the probe
+        failing.observe(offered=0, accepted=0)           # the probe forward's own check (none)
+        assert failing.masks([7, 1], room=100) == 0
+        failing.observe(offered=1, accepted=1)
+        agreeing += 1
+        if not failing.failed:
+            break
+        picks = []  # still gated: AR steps up to the next probe, FIRST_BACKOFF apart
+        while not failing.probing:
+            picks.append(failing.masks([7], room=100))
+            if not failing.probing:
+                failing.observe(offered=0, accepted=0)
+        assert picks == [0] * (len(picks) - 1) + [PROBE_MASKS] and len(picks) <= 4
+    assert failing.backoff == 4 and failing.acceptance >= GATE and failing.masks([7], room=100) > 0
+    assert agreeing >= 2                                 # one lucky agreement does not reopen drafting
+
+
+def test_a_lone_miss_where_drafts_mostly_agree_does_not_stop_drafting():
+    """Counting: a check whose first draft fails amid long agreeing runs keeps the window."""
+    policy = CostAwareWindow(16, FLAT)
+    history(policy, [(0, 0)] + [(15, 15)] * 4, window=[7] + [1] * 15)
+    policy.observe(offered=15, accepted=0)
+    assert policy.failed and policy.acceptance > GATE and policy.masks([7], room=100) == 16
+
+
+def test_where_drafts_agree_the_policy_keeps_the_window_through_partial_runs():
+    """Counting: long runs agree and one slot fails now and then: the policy keeps W."""
+    policy = CostAwareWindow(16, TABLE)
+    picks = history(policy, [(0, 0), (15, 15), (15, 15), (15, 11), (15, 15), (15, 14)], window=[7] + [1] * 15)
+    assert picks == [16] * 6
+
+
+def test_every_probe_drafts_the_slot_next_to_slot_0_and_the_next_forward_checks_it(tiny_lm):
+    """On text where drafts fail, each probe forward carries 2 masks (3 rows with slot 0 and no
+    drafts), and the forward after it checks exactly one draft, at slot 1."""
+    lm = load_model(str(BUNDLED_MODEL), device="cpu", dtype="float32")
+    prompt_ids = lm.encode("JULIET:\n")
+    steps, result = run_steps(VerifiedDecoder(lm, DecodeConfig(max_new_tokens=80), cost=TABLE), prompt_ids)
+    probes = [i for i, s in enumerate(steps) if s.verify.probe]
+    assert len(probes) >= 2
+    for i in probes:
+        assert steps[i].verify.masks == PROBE_MASKS and steps[i].window.count(None) == PROBE_MASKS
+        if i + 1 < len(steps) and not steps[i].finished:
+            nxt = steps[i + 1]
+            assert len(nxt.verify.checked) == 1 and nxt.window[1] is not None
+    assert result.token_ids == generate_ids(lm, prompt_ids, 80)
 
 
 def test_window_ceiling_bounds_a_decode_whose_drafts_all_agree():

@@ -12,9 +12,15 @@ drafts adds to a forward is charged now; rows(m) is this forward's rows; `a` is 
 which a checked draft agrees, given the one before it did (a geometric run, estimated with
 exponential forgetting); cost(rows) is a curve measured on the running device (`cost_curve`).
 With m = 0 the forward is one row: exactly an AR step. Where drafts fail the value picks 0 and
-the policy only probes (3 masks: two drafts) every `backoff` forwards, doubling the gap after
-each probe whose two drafts do not both agree (4, 8, ... 64) and resetting it when they do; where
-drafts succeed, a -> 1 and the whole window W pays. Drafting is chosen only when its value beats
+the policy only probes every `backoff` forwards, doubling the gap after each probe whose draft
+does not agree (4, 8, ... 64) and resetting it when it does; where drafts succeed, a -> 1 and the
+whole window W pays. A probe is 2 masks: the first mask's slot gets the AR token and the fill rule
+always fills the one left, so the probe's draft sits right after slot 0 and the next forward
+checks it (2 rows each; a 3-mask probe could leave that slot open and check nothing). After a
+check in which no draft agreed, where drafts do not mostly agree (a < GATE = 0.6), the policy
+takes AR steps and probes until agreeing probes lift a to GATE again: on high-entropy text one
+lucky agreement (or a noisy cost curve: 2-4 rows time at 1.07-1.2x one) must not buy more wide
+forwards. Drafting is chosen only when its value beats
 an AR step's by MARGIN (a few rows cost little more than one, so timing noise must not decide).
 Whatever it picks, the text is the same: a worse choice costs time, never a token.
 """
@@ -34,9 +40,14 @@ from ..reorder import leading_filled
 
 MEASURED_ROWS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 33)  # the row counts timed at startup
 FIRST_MASKS = 16         # the first forward's masks (at most W): how predictable is the text?
-PROBE_MASKS = 3          # a probe drafts two slots (the first mask's slot gets the AR token)
+PROBE_MASKS = 2          # a probe drafts one slot, next to slot 0 (the first mask's slot gets the AR token)
 FIRST_BACKOFF = 4        # forwards without masks before the first probe
 MAX_BACKOFF = 64
+# After a check in which no draft agreed, drafting waits for agreeing probes while the
+# estimated acceptance is under this (high-entropy text); above it (counting: a lone miss in
+# long agreeing runs) the cost rule goes on choosing. Above one half: a few checks make a
+# noisy estimate, and one agreeing probe right after a miss lifts it to ~0.54.
+GATE = 0.6
 FORGET = 0.8             # weight of older acceptance counts per observation
 PRIOR = (0.5, 1.0)       # (accepted, trials) before any draft was checked
 # Drafting is chosen only when its value beats an AR step's by this share: a few rows cost only
@@ -247,6 +258,7 @@ class CostAwareWindow(WindowPolicy):
         self.first = True
         self.probing = False
         self.awaiting_probe = False          # the drafts of the last probe are checked next
+        self.failed = False                  # the last check found no agreeing draft
 
     @property
     def acceptance(self) -> float:
@@ -300,10 +312,8 @@ class CostAwareWindow(WindowPolicy):
         drafts = leading_filled(window) - 1
         if self.trials == 0 and drafts and None not in window:
             return self.window  # the first forward's drafts all stand in a run: keep the window
-        options = [0] + list(range(2, self.window + 1))  # one mask drafts nothing (its slot gets the AR token)
-        values = self._values(window, room, options)
-        values[0] *= 1 + MARGIN  # drafting must beat an AR step clearly (the curve is noisy)
-        best = options[max(range(len(options)), key=lambda k: (values[k], -options[k]))]
+        # after a failed check where drafts agree less often than not: probes only
+        best = 0 if self.failed and self.acceptance < GATE else self._best(window, room)
         if best > 0:
             self.since_probe = 0
             return best
@@ -314,15 +324,24 @@ class CostAwareWindow(WindowPolicy):
             return min(PROBE_MASKS, self.window)
         return 0
 
+    def _best(self, window: list, room: int) -> int:
+        """The mask count of highest value; an AR step unless drafting beats it by MARGIN."""
+        options = [0] + list(range(2, self.window + 1))  # one mask drafts nothing (its slot gets the AR token)
+        values = self._values(window, room, options)
+        values[0] *= 1 + MARGIN  # drafting must beat an AR step clearly (the curve is noisy)
+        return options[max(range(len(options)), key=lambda k: (values[k], -options[k]))]
+
     def observe(self, offered: int, accepted: int) -> None:
-        if self.awaiting_probe and not self.probing:  # this forward checked the probe's drafts
+        if self.awaiting_probe and not self.probing:  # this forward checked the probe's draft
             self.awaiting_probe = False
-            # a probe pays only if both its drafts agree: anything less backs off further
+            # a probe pays only if its draft agrees: anything less backs off further
             self.backoff = FIRST_BACKOFF if accepted >= PROBE_MASKS - 1 else min(2 * self.backoff, MAX_BACKOFF)
         if offered or accepted:  # trials: the agreeing drafts, plus the first slot that did not
             # agree (a rejected draft, or a slot the fill rule left open: no draft at all)
             self.hits = FORGET * self.hits + accepted
             self.trials = FORGET * self.trials + accepted + (1 if accepted < offered else 0)
+            # drafting resumes once drafts agree again (probes) and have lifted a to GATE
+            self.failed = accepted == 0 or (self.failed and self.acceptance < GATE)
 
 
 def make_policy(name: str, window: int, lm: LoadedModel, cost: CostCurve | None = None) -> WindowPolicy:
