@@ -1051,3 +1051,29 @@ def test_chapter_4_says_why_a_token_commits_one_forward_after_it_is_filled(data)
         else:
             assert not s.committed or not any(f.pos == s.start for j in range(k) for f in tl.trace.steps[j].filled)
     assert told >= 1
+
+
+def test_chapter_5_states_tau_and_what_ended_each_decode(data):
+    """A walker compared chapter 5's two counts without knowing one was cut by the budget, and the
+    chapter said "under τ" without its value: both come from the recorded decodes."""
+    from app.tabs.tour import ch5_stall
+    tl, step = data.at("stall")
+    other = data.timelines[data.picks["stall"]["branch"]]
+    words = plain(ch5_stall.text(tl, step, other, data.picks["stall"]["penalty"], step))
+    assert f"under τ = {tl.trace.steps[step].threshold:g}" in words
+    for t in (tl, other):
+        st = t.trace.stats()
+        why = ("ended by its stop token" if st["stop_reason"] == "stop_token"
+               else f"cut at the budget of {t.trace.config['max_new_tokens']} new tokens")
+        assert f"{st['tokens_per_forward']:.2f} per forward; {why}" in words or f"({st['tokens_per_forward']:.2f}; {why})" in words
+
+
+def test_chapter_6_says_one_forward_in_the_singular(data):
+    from app.tabs.tour import ch6_race
+    race = data.picks["race"]
+    timelines = {"ar": data.timelines[race["ar"]], "streaming": data.timelines[race["streaming"]]}
+    from app.views import stepper
+    html = ch6_race.race_bundle(timelines, 1)
+    packed = re.search(r'>([A-Za-z0-9+/=]{200,})</div>', html).group(1)
+    summaries = stepper.decode(packed)["summaries"]
+    assert summaries[0].startswith("After 1 forward: ") and summaries[1].startswith("After 2 forwards: ")

@@ -419,9 +419,18 @@ MESSAGES = {
         "zh": "{streaming_colour}的解码（λ = {penalty:g}）在这里没有停滞；旁边是{branch_colour}的分支"
               "（λ = {other:g}）在同一步的样子。",
     },
-    "ch5.fell_back": {"en": "No mask scores under τ, so the rule fills the single lowest score: ",
-                      "zh": "没有掩码的得分低于 τ，所以规则只填得分最低的那一个："},
-    "ch5.under_tau": {"en": "The rule fills what scores under τ: ", "zh": "规则填充得分低于 τ 的掩码："},
+    "ch5.fell_back": {"en": "No mask scores under τ = {tau:g}, so the rule fills the single lowest score: ",
+                      "zh": "没有掩码的得分低于 τ = {tau:g}，所以规则只填得分最低的那一个："},
+    "ch5.under_tau": {"en": "The rule fills what scores under τ = {tau:g}: ",
+                      "zh": "规则填充得分低于 τ = {tau:g} 的掩码："},
+    # what ended a decode, beside its count (a budget-cut decode is not a finished text)
+    "ch5.why_stop": {"en": "ended by its stop token", "zh": "因停止词元结束"},
+    "ch5.why_budget": {"en": "cut at the budget of {budget} new tokens", "zh": "在 {budget} 个新词元的预算处截断"},
+    "ch5.not_always": {
+        "en": "λ changes which slots fill, not how sure the model is, so it does not always help: try another "
+              "λ live and compare its count.",
+        "zh": "λ 改变的是填哪些槽位，而不是模型有多确定，所以它并不总是有帮助：现场换一个 λ 试试，比较一下数字。",
+    },
     "ch5.p1": {
         "en": "At step {step} the first open mask (position {pos}) has entropy {h:.2f} nats: the model cannot "
               "tell what comes next. {rule}a far slot, position {far} (d = {d}, H {far_h:.2f} + λ·d "
@@ -446,11 +455,12 @@ MESSAGES = {
     "ch5.p3": {
         "en": "{lam} charges λ per slot of distance, pulling the choice toward the front. Branched from step "
               "{prev} with λ = {other:g} (the {branch_colour} line): position {pos} commits at step {now}; "
-              "{b_tokens} tokens in {b_forwards} forwards ({b_tpf:.2f} per forward) against {a_tokens} in "
-              "{a_forwards} ({a_tpf:.2f}), {changed}. Below, both decodes at step {step}.",
+              "{b_tokens} tokens in {b_forwards} forwards ({b_tpf:.2f} per forward; {b_why}) against {a_tokens} "
+              "in {a_forwards} ({a_tpf:.2f}; {a_why}), {changed}. Below, both decodes at step {step}.",
         "zh": "{lam} 按距离收费，每远一个槽位加一个 λ，把选择拉向前面。从第 {prev} 步分支出来、改用 λ = {other:g}"
               "（{branch_colour}线）：位置 {pos} 在第 {now} 步就提交了；用 {b_forwards} 次前向计算写出 {b_tokens} "
-              "个词元（每次 {b_tpf:.2f} 个），原来是 {a_forwards} 次写出 {a_tokens} 个（{a_tpf:.2f}），{changed}。"
+              "个词元（每次 {b_tpf:.2f} 个；{b_why}），原来是 {a_forwards} 次写出 {a_tokens} 个（{a_tpf:.2f}；{a_why}），"
+              "{changed}。"
               "下方是两个解码在第 {step} 步的样子。",
     },
     "ch5.ended": {

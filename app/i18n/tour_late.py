@@ -5,8 +5,10 @@ Chinese texts, English model text is marked translate="no" (a prompt's name as <
 arithmetic question in “quotes”): it is what the model read, not words of the page."""
 
 MESSAGES = {
-    "ch6.summary": {"en": "After {forwards} forwards: AR has {ar} tokens, WeDLM {wedlm}.",
-                    "zh": "{forwards} 次前向计算后：AR 有 {ar} 个词元，WeDLM 有 {wedlm} 个。"},
+    "ch6.summary.one": {"en": "After {n} forward: AR has {ar} tokens, WeDLM {wedlm}.",
+                        "zh": "{n} 次前向计算后：AR 有 {ar} 个词元，WeDLM 有 {wedlm} 个。"},
+    "ch6.summary.many": {"en": "After {n} forwards: AR has {ar} tokens, WeDLM {wedlm}.",
+                         "zh": "{n} 次前向计算后：AR 有 {ar} 个词元，WeDLM 有 {wedlm} 个。"},
     # ---------- chapter 6: the race against AR ----------
     "ch6.title": {"en": "6 · The race against AR", "zh": "6 · 与 AR 赛跑"},
     "ch6.p1": {

@@ -102,7 +102,7 @@ def text(tl, step: int, other: Timeline, other_penalty: float, moment: int | Non
     changed = tr("ch5.same_text") if other.trace.token_ids == tl.trace.token_ids else tr("ch5.other_text")
     return narration([
         tr("ch5.p1", step=step, pos=first.pos, h=first.entropy,
-           rule=tr("ch5.fell_back") if moments.fell_back(s) else tr("ch5.under_tau"), far=far.pos,
+           rule=tr("ch5.fell_back" if moments.fell_back(s) else "ch5.under_tau", tau=s.threshold), far=far.pos,
            d=far.distance, far_h=far.entropy, far_penalty=far.score - far.entropy, far_score=far.score),
         plural("ch5.p2", flat, lang, step=step, streaming_colour=streaming, penalty=lam, pos=first.pos,
                was=was if was is not None else "–"),
@@ -110,8 +110,16 @@ def text(tl, step: int, other: Timeline, other_penalty: float, moment: int | Non
            branch_colour=branched, pos=first.pos, now=now if now is not None else "–",
            b_tokens=b["generated_tokens"], b_forwards=b["forwards"], b_tpf=b["tokens_per_forward"],
            a_tokens=a["generated_tokens"], a_forwards=a["forwards"], a_tpf=a["tokens_per_forward"],
-           changed=changed, step=step),
+           changed=changed, step=step, a_why=why_ended(tl, lang), b_why=why_ended(other, lang)),
+        tr("ch5.not_always"),
     ], tl, step, lang=lang, head=head)
+
+
+def why_ended(tl, lang: str = i18n.DEFAULT) -> str:
+    """What ended a decode, beside its count: a stop token, or the token budget."""
+    if tl.trace.stats().get("stop_reason") == "stop_token":
+        return i18n.text(lang, "ch5.why_stop")
+    return i18n.text(lang, "ch5.why_budget", budget=tl.trace.config["max_new_tokens"])
 
 
 def views(other: Timeline, other_penalty: float, moment: int | None, lang: str = i18n.DEFAULT) -> Views:

@@ -12,7 +12,7 @@ from ...views.timeline import Timeline
 from . import figs
 from .data import TOUR_PROMPTS
 from .frame import ar_and_streaming, body, pool, slot, try_box
-from .words import colour, model_text, narration, term
+from .words import colour, model_text, narration, plural, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch6.title")
 PLAY_TICK_S = 0.15   # a live race replays one forward per this many seconds
@@ -61,8 +61,8 @@ def race_bundle(timelines: dict[str, Timeline], tick: int, autoplay: bool = Fals
     frames = [view(timelines, k + 1, lang=lang) for k in range(longest.num_steps)]
     views = stepper.Views(step={name: (lambda _, k, i=i: frames[k][i]) for i, name in enumerate(("text", "lanes", "growth"))})
     data = stepper.draw(longest, views)
-    data["summaries"] = [i18n.text(lang, "ch6.summary", forwards=k + 1, ar=race.tokens_after(timelines["ar"], k + 1),
-                                   wedlm=race.tokens_after(timelines["streaming"], k + 1)) for k in range(data["count"])]
+    data["summaries"] = [plural("ch6.summary", k + 1, lang, ar=race.tokens_after(timelines["ar"], k + 1),
+                                wedlm=race.tokens_after(timelines["streaming"], k + 1)) for k in range(data["count"])]
     return stepper.bundle_html(longest, KEY, data=data, start=tick - 1, link="chapter=6", keys="present",
                                play_ms=int(PLAY_TICK_S * 1000), autoplay=autoplay, lang=lang)
 
