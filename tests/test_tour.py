@@ -746,6 +746,19 @@ def test_a_term_link_opens_the_glossary_at_its_term(browser, app_url):
         page.close()
 
 
+def test_the_glossary_sits_inside_a_phones_screen(browser, app_url):
+    """On a 390 px phone the glossary's left edge ran off the screen (its padding added to 92vw)."""
+    page = open_page(browser, app_url, (390, 844), "?chapter=2")
+    try:
+        page.wait_for_selector("#tour-viz-2", state="attached", timeout=180_000)
+        page.evaluate("() => document.querySelector('#tour-text-2 a.gloss[data-term=tau]').click()")
+        page.wait_for_selector("#glossary", state="visible", timeout=30_000)
+        box = page.locator("#glossary").bounding_box()
+        assert box["x"] >= 8 and box["x"] + box["width"] <= 390 - 8, box
+    finally:
+        page.close()
+
+
 def current_chapter(page) -> int:
     return page.evaluate("""() => +[...document.querySelectorAll('.tour-chapter')]
         .find(c => c.offsetParent !== null).id.split('-')[1]""")
