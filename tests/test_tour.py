@@ -1053,7 +1053,7 @@ def test_chapter_4_says_why_a_token_commits_one_forward_after_it_is_filled(data)
     told = 0
     for k, s in enumerate(tl.trace.steps):
         text = ch4_commit.text(tl, k, None)
-        assert "commits one forward after it is filled" in text
+        assert "Why one forward later?" in text and "the KV it computes is the mask's" in text
         here = re.search(r"position (\d+) was filled at step (\d+) and commits now, at step (\d+)", text)
         if here:
             pos, filled, step = map(int, here.groups())

@@ -170,6 +170,11 @@ MESSAGES = {
               "这次前向计算算出它的 KV，KV 留在缓存中，词元本身被输出。所以一个槽位最早在填充它的那次前向计算"
               "之后的下一次才提交。排在掩码后面的已填充词元则要等待。",
     },
+    "gloss.glyphs.term": {"en": "· ↵ → in a token", "zh": "词元里的 · ↵ →"},
+    "gloss.glyphs.def": {
+        "en": "How a token's invisible characters are drawn: · is a space, ↵ a new line, → a tab.",
+        "zh": "词元中看不见的字符的画法：· 表示空格，↵ 表示换行，→ 表示制表符。",
+    },
     "gloss.p-cache.term": {"en": "p_cache", "zh": "p_cache（缓存保留率）"},
     "gloss.p-cache.def": {
         "en": "The share of the rows a decode computed whose KV was kept in the cache (1 = nothing was "
@@ -376,13 +381,10 @@ MESSAGES = {
                   "zh": "它们在第 {later} 步提交，那时它们前面的每个槽位都已填充。"},
     "ch4.never": {"en": "They never commit in this decode.", "zh": "在这次解码中它们始终没有提交。"},
     "ch4.delay": {
-        "en": "<b>Why a token commits one forward after it is filled:</b> the forward that fills a slot reads "
-              "it as a mask, so the KV computed there belongs to the mask. Only when the slot is fed again, "
-              "now holding its token, does a forward compute the token's own KV, and that is the KV the cache "
-              "keeps.",
-        "zh": "<b>为什么词元在被填充后的下一次前向计算才提交：</b>填充某个槽位的那次前向计算读入的仍是掩码，"
-              "那里算出的 KV 属于掩码。只有当这个槽位带着它的词元再次送入模型时，前向计算才算出这个词元自己的 KV，"
-              "缓存保留的正是这个 KV。",
+        "en": "<b>Why one forward later?</b> The forward that fills a slot reads a mask there, so the KV it "
+              "computes is the mask's. The next forward reads the token itself: its KV is the one the cache keeps.",
+        "zh": "<b>为什么要晚一次前向计算？</b>填充某个槽位的那次前向计算在那里读入的是掩码，算出的 KV 属于掩码。"
+              "下一次前向计算读入的才是这个词元本身：缓存保留的正是这次算出的 KV。",
     },
     "ch4.delay_here": {
         "en": " Here: position {pos} was filled at step {filled} and commits now, at step {step}.",
