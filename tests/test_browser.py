@@ -202,7 +202,7 @@ def test_race_tab_runs_and_animates(page):
     assert "decoding…" in lanes and "finished:" not in lanes and "tokens/s" not in lanes
     page.wait_for_function("() => [...document.querySelectorAll('#race-lanes .lane')].every("
                            "l => l.innerText.includes('finished:'))", timeout=90_000)
-    assert "costs" in page.inner_text("#race-lanes .racenote")
+    assert "an AR forward on this machine" in page.inner_text("#race-lanes .racenote")
     assert plot_traces(page, "race-chart") >= 4
     colours = page.evaluate("""() => {
         const hex = c => { const m = c.match(/\d+/g); return '#' + m.slice(0, 3).map(v => (+v).toString(16).padStart(2, '0')).join(''); };

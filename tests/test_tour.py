@@ -1030,7 +1030,8 @@ def test_verified_chapter_works_the_recorded_rejection(data):
     words = plain(text)
     first = s.start + 1
     assert "Beyond the paper" in words and "streaming" in words
-    assert f"Of the {len(v.checked)} drafts at {first}–{first + len(v.checked) - 1}, " in words
+    checked = f"{first}–{first + len(v.checked) - 1}" if len(v.checked) > 1 else f"{first}"
+    assert f"Drafts checked: {len(v.checked)}, at {checked}; " in words
     if v.accepted:
         assert f"the {v.accepted} at " in words and "agreed ✓" in words
     draft = v.checked[v.rejected_pos - first]

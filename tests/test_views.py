@@ -168,7 +168,7 @@ def test_the_order_view_says_why_a_forward_carries_more_rows_than_w():
         for k, s in enumerate(tl.trace.steps):
             note = re.sub(r"<[^>]+>", " ", render.order_view(tl, k))
             n, commit, kept = map(int, re.search(
-                r"Rows in this forward: (\d+) = (\d+) committing with it \+ (\d+) kept", note).groups())
+                r"Rows in this forward: (\d+) = (\d+) in the leading filled run \+ (\d+) kept", note).groups())
             # the window keeps W on every step, the last too (a walker read "30 kept (W = 16)")
             assert n == s.rows == commit + kept and kept == w and f"W = {w}" in note, (path.name, k)
             assert commit == leading_filled(s.window) >= len(s.committed)

@@ -207,6 +207,18 @@ MESSAGES = {
     "ch10.verified_word": {"en": "Verified decoding", "zh": "验证解码"},
     "ch10.forward_word": {"en": "forward pass", "zh": "前向计算"},
     "ch10.commit_word": {"en": "commit", "zh": "提交"},
+    "ch10.commit_word_one": {"en": "commits", "zh": "提交"},
+    "ch10.positions_one": {"en": "Position", "zh": "位置"},
+    "ch10.positions_many": {"en": "Positions", "zh": "位置"},
+    "ch10.p3_one": {
+        "en": "Every committed token is the model's own next-token choice: the text is exactly {greedy} AR "
+              "(lossless). No draft agreed here, so this forward commits 1 token, as AR would: a draft that "
+              "fails costs a wider forward, never a wrong token. Top: the input of step {step}, drafts marked "
+              "✓ / ✗; below: the output after it.",
+        "zh": "每个提交的词元都是模型自己选的下一个词元：文本与{greedy} AR 解码完全相同（无损）。这里没有草稿一致，"
+              "所以这次前向计算只提交 1 个词元，和 AR 一样：失败的草稿只让前向计算多带几行，绝不会写出错误的词元。"
+              "上方：第 {step} 步的输入，草稿标有 ✓ / ✗；下方：这一步之后的输出。",
+    },
     "ch10.greedy_word": {"en": "greedy", "zh": "贪心"},
     "ch10.p1": {
         "en": "The fill rule can write a wrong {draft}. {verified} checks "
@@ -217,15 +229,22 @@ MESSAGES = {
     },
     "ch10.p2": {
         "en": "At step {step} the window starts at {start} with {first}, the AR token of the "
-              "previous forward. Of the {checked_n} drafts at {checked}, {agreed}. The draft "
+              "previous forward. Drafts checked: {checked_n}, at {checked}; {agreed}. The draft "
               "{draft} at {rejected} was rejected ✗ ({rejected_colour}): the model "
               "predicts {ar} there, the AR token ({ar_colour}), which replaces it"
-              "{dropped}. Positions {kept} {commit}: the {kv} grows "
+              "{dropped}. {positions} {kept} {commit}: the {kv} grows "
               "{before} → {after}{ends}.",
         "zh": "第 {step} 步，窗口从 {start} 开始，第一个是 {first}，即上一次前向计算给出的 AR 词元。"
               "{checked} 处共有 {checked_n} 个草稿：{agreed}。{rejected} 处的草稿 {draft} 被拒绝 ✗"
               "（{rejected_colour}）：模型在那里预测的是 {ar}，也就是 AR 词元（{ar_colour}），由它替换草稿{dropped}。"
-              "位置 {kept} 被{commit}：{kv}增长 {before} → {after}{ends}。",
+              "{positions} {kept} 被{commit}：{kv}增长 {before} → {after}{ends}。",
+    },
+    "ch10.live_differs": {
+        "en": "How many masks each forward carries is chosen from this machine's measured forward costs, so a "
+              "live run can check other drafts, reject other ones and take another number of forwards than "
+              "this recording; its text is always the same.",
+        "zh": "每次前向计算带多少个掩码，是按这台机器实测的前向计算成本选的，所以现场运行检验、拒绝的草稿以及前向计算的次数"
+              "都可能与这份录制不同；但写出的文本始终一样。",
     },
     "ch10.p3": {
         "en": "Every committed token is the model's own next-token choice: the text is exactly {greedy} AR "
@@ -236,8 +255,8 @@ MESSAGES = {
     },
     "ch10.fallback": {
         "en": "<b>Your run.</b> {summary} Its checks never rejected a draft: every draft agreed "
-              "with the model's own next-token prediction. Shown: step {step}, the last.",
+              "with the model's own next-token prediction. It opened at its last step, {step}.",
         "zh": "<b>你的运行。</b>{summary}检验从未拒绝任何草稿：每个草稿都与模型自己的下一词元预测一致。"
-              "显示的是第 {step} 步，也就是最后一步。",
+              "它打开时停在最后一步，即第 {step} 步。",
     },
 }

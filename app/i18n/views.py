@@ -180,6 +180,10 @@ MESSAGES = {
     },
     "views.narr.check_not_output": {"en": " (what the check found after it is not output).",
                                     "zh": "（检查在它之后得到的内容不会输出）。"},
+    "views.narr.verified_stop": {
+        "en": "; the AR token at {pos} is the stop token, so the decode ends here (nothing is fed again).",
+        "zh": "；位置 {pos} 的 AR 词元是停止词元，解码到此结束（不再送入任何东西）。",
+    },
     "views.narr.kept_next": {
         "en": "; the AR token at {pos} becomes the first slot of the next forward.",
         "zh": "；位置 {pos} 的 AR 词元成为下一次前向计算的第一个槽位。",
@@ -315,12 +319,12 @@ MESSAGES.update({
     "views.glyph_key": {"en": "in a token: · = space, ↵ = new line, → = tab",
                         "zh": "词元里：· = 空格，↵ = 换行，→ = 制表符"},
     "views.orders.rows": {
-        "en": "Rows in this forward: {n} = {commit} committing with it + {kept} kept in the window (W = {w}, "
-              "filled or masks). ",
-        "zh": "这次前向计算的行数：{n} = 随它提交的 {commit} 个 + 窗口保留的 {kept} 个（W = {w}，已填充的或掩码）。"},
+        "en": "Rows in this forward: {n} = {commit} in the leading filled run + {kept} kept in the window "
+              "(W = {w}, filled or masks). ",
+        "zh": "这次前向计算的行数：{n} = 开头连续已填充段的 {commit} 个 + 窗口保留的 {kept} 个（W = {w}，已填充的或掩码）。"},
     "views.orders.rows_end": {
-        "en": "The decode ends inside the leading run: {kept} of its {run} commit, the rest are dropped. ",
-        "zh": "解码在开头这段连续的已填充词元中结束：{run} 个中只有 {kept} 个提交，其余丢弃。"},
+        "en": "The decode ends inside that run: {kept} of its {run} commit, the rest are dropped. ",
+        "zh": "解码在这一段中结束：{run} 个中只有 {kept} 个提交，其余丢弃。"},
     "views.orders.note": {
         "en": "Small numbers are position ids (what RoPE sees). Filled slots move in front of the masks but keep "
               "their ids; the leading filled run (green) commits: its KV stays in the cache.",

@@ -195,6 +195,8 @@ def _narrate_verified(trace: Trace, s: StepRecord, lang: str = i18n.DEFAULT) -> 
     if stop_at is not None:
         tail = tr("views.narr.kept_stop", pos=s.start + stop_at,
                   end=tr("views.narr.check_not_output") if n > stop_at else tr("views.period"))
+    elif s.finished and v.ar_token in trace.stop_ids:  # no next forward: it said "becomes the first slot of the next"
+        tail = tr("views.narr.verified_stop", pos=v.ar_pos)
     else:
         tail = tr("views.narr.kept_next", pos=v.ar_pos)
     out.append(_count(lang, "views.narr.kept", kept, positions=positions_text(list(range(s.start, s.start + kept)), lang),

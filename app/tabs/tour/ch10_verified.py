@@ -49,9 +49,13 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
            checked=span(checked, lang=lang), agreed=agreed, draft=tok(tl, draft, lang), rejected=v.rejected_pos,
            rejected_colour=colour("verify-rejected", lang=lang), ar=tok(tl, v.ar_token, lang),
            ar_colour=colour("verify-ar", lang=lang), dropped=dropped, kept=span(kept, lang=lang),
-           commit=term("commit", tr("ch10.commit_word"), lang=lang), kv=term("kv-cache", lang=lang),
+           positions=tr("ch10.positions_one" if len(kept) == 1 else "ch10.positions_many"),
+           commit=term("commit", tr("ch10.commit_word_one" if len(kept) == 1 else "ch10.commit_word"), lang=lang),
+           kv=term("kv-cache", lang=lang),
            before=s.cache_before, after=s.cache_after, ends=ends),
-        tr("ch10.p3", n=len(s.committed), step=step, greedy=term("greedy", tr("ch10.greedy_word"), lang=lang)),
+        tr("ch10.p3" if len(s.committed) > 1 else "ch10.p3_one", n=len(s.committed), step=step,
+           greedy=term("greedy", tr("ch10.greedy_word"), lang=lang)),
+        tr("ch10.live_differs"),
     ], tl, step, lang=lang)
 
 

@@ -108,7 +108,10 @@ def verified_rejection_step(trace: Trace) -> int | None:
     """Chapter 10 (BEYOND THE PAPER: the verified decoder): a step whose check rejected a draft.
     Best one where some drafts agreed first and the decode goes on; then one where some agreed;
     then any rejection."""
-    rejected = [s for s in trace.steps if s.verify is not None and s.verify.rejected_pos is not None]
+    # a rejection past the decode's end (a draft after its stop token) changes nothing a reader sees
+    end = max((s.start + len(s.committed) for s in trace.steps), default=0)
+    rejected = [s for s in trace.steps if s.verify is not None and s.verify.rejected_pos is not None
+                and s.verify.rejected_pos < end]
     agreed = [s for s in rejected if s.verify.accepted >= 1]
     pick = ([s for s in agreed if not s.finished] or agreed or rejected or [None])[0]
     return None if pick is None else pick.index
