@@ -1091,3 +1091,16 @@ def test_chapter_6_says_one_forward_in_the_singular(data):
     packed = re.search(r'>([A-Za-z0-9+/=]{200,})</div>', html).group(1)
     summaries = stepper.decode(packed)["summaries"]
     assert summaries[0].startswith("After 1 forward: ") and summaries[1].startswith("After 2 forwards: ")
+
+
+def test_chapter_8_names_a_times_table_line_tau_broke(data):
+    """Chapter 2's times table (τ = 0.4) writes a wrong product while chapter 8 said every answer
+    stays right up to τ = 1: chapter 8 says its questions are a sample, with the table's wrong line."""
+    table = data.at("fill_rule")[0].trace
+    wrong = [m for m in re.finditer(r"(\d+) x (\d+) = (\d+)", table.text) if int(m[1]) * int(m[2]) != int(m[3])]
+    words = plain(ch8_tau.view(data.tau_sweep, table=table)[0])
+    if wrong:
+        assert f"writes  {wrong[-1][0]} , though the right product is {int(wrong[-1][1]) * int(wrong[-1][2])}" in words
+    else:
+        assert "a sample, not a guarantee" not in words
+    assert "a sample, not a guarantee" not in plain(ch8_tau.view(data.tau_sweep)[0])

@@ -127,6 +127,12 @@ MESSAGES = {
         "zh": "这里，内置模型在每个 τ 下回答同样的 {total} 道算术题（探索器录制的一组题，“熵探索”标签页会运行它们）。{line_colour}折线是速度（{tpf}）；"
               "{bar_colour}柱子是答对的题数（每个答案以标记 #### 加最终数字结尾，核对的就是这个数字）。",
     },
+    "ch8.table": {
+        "en": "These questions are a sample, not a guarantee: chapters 2–4's times table, decoded at τ = {tau:g}, "
+              "writes <code translate=\"no\">{line}</code>, though the right product is {right}.",
+        "zh": "这些题只是样本，不是保证：第 2–4 章的乘法表在 τ = {tau:g} 下解码，写出了 "
+              "<code translate=\"no\">{line}</code>，而正确的积是 {right}。",
+    },
     "ch8.safe": {
         "en": " Up to τ = {tau:g} every answer stays right, at {tpf:.2f} per forward.",
         "zh": "直到 τ = {tau:g}，所有答案都还是对的，此时每次前向计算 {tpf:.2f} 个词元。",

@@ -73,7 +73,25 @@ def last_all_right(rows: list[dict]) -> dict | None:
     return last
 
 
-def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT):
+def wrong_products(text: str) -> list[tuple[str, int]]:
+    """Lines "a x b = c" of a times table whose c is not a·b: (the line, the right product)."""
+    import re
+    return [(m.group(0), int(m.group(1)) * int(m.group(2)))
+            for m in re.finditer(r"(\d+) x (\d+) = (\d+)", text) if int(m.group(1)) * int(m.group(2)) != int(m.group(3))]
+
+
+def table_note(table, lang: str = i18n.DEFAULT) -> str:
+    """Chapters 2–4's times table, when τ broke a line of it: the 7 questions are a sample, not a
+    guarantee (a walker saw '7 x 10 = 60' in chapter 2 and 'every answer right up to τ = 1' here)."""
+    wrong = wrong_products(table.text) if table is not None else []
+    if not wrong:
+        return ""
+    line, right = wrong[-1]
+    return i18n.text(lang, "ch8.table", tau=table.config["threshold"], line=escape(line), right=right)
+
+
+def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT, table=None):
+    """table: the times table's trace (chapters 2–4), for where τ broke a line of it."""
     tr = i18n.Texts(lang)
     rows = sweep["rows"]
     total = rows[0]["total"] if rows else 0
@@ -91,6 +109,8 @@ def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT):
         paras.append(tr("ch8.p3", low_tau=low["threshold"], low_tpf=low["tokens_per_forward"],
                         low_right=low["right"], total=total, safe=safe_words, worst_tau=worst["threshold"],
                         worst_tpf=worst["tokens_per_forward"], worst_right=worst["right"]))
+    if table_note(table, lang):
+        paras.append(table_note(table, lang))
     if yours:
         paras.append(tr("ch8.yours", tau=yours["threshold"], right=yours["right"], total=yours["total"],
                         tpf=yours["tokens_per_forward"]))
@@ -101,7 +121,8 @@ def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT):
 
 def build(ctx, data, lang: str = i18n.DEFAULT):
     tr = i18n.Texts(lang)
-    text, fig, wrong = view(data.tau_sweep, lang=lang)
+    table = data.at("fill_rule")[0].trace
+    text, fig, wrong = view(data.tau_sweep, lang=lang, table=table)
     with body(8) as (views, words):
         with views:
             v_fig = gr.Plot(fig, show_label=False, elem_id="tour-viz-8", elem_classes=["tour-viz"])
@@ -118,6 +139,6 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
         prompts = questions()
         work = gpu.Work.of(config.max_new_tokens, config.window, ["streaming"] * len(prompts), ctx.limits)
         outputs = gpu.run_on_gpu(answer_all, ctx.models.wedlm, prompts, config, work.time_limit_s, work=work)
-        return view(data.tau_sweep, answer_row(config.threshold, outputs), lang=lang)
+        return view(data.tau_sweep, answer_row(config.threshold, outputs), lang=lang, table=table)
 
     btn.click(run, [tau], [v_text, v_fig, v_wrong], api_name=i18n.api_name("tour_tau", lang), **pool(ctx))
