@@ -1104,3 +1104,10 @@ def test_chapter_8_names_a_times_table_line_tau_broke(data):
     else:
         assert "a sample, not a guarantee" not in words
     assert "a sample, not a guarantee" not in plain(ch8_tau.view(data.tau_sweep)[0])
+
+
+def test_the_entropy_plot_leaves_room_left_of_zero(data):
+    """Counting's dots sit at entropy ≈ 0 and were half hidden under the y-axis."""
+    fig = entropy.law_figure(data.law_rows, threshold=0.4)
+    low, high = fig.layout.xaxis.range
+    assert low < 0 < min(r["entropy"] for r in data.law_rows) + 1e-9 and high > max(r["entropy"] for r in data.law_rows)

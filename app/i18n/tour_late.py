@@ -53,10 +53,11 @@ MESSAGES = {
         "zh": "每个点是内置模型解码的一个提示词：横轴是各槽位被填充时的平均熵，纵轴是{tpf}。",
     },
     "ch7.p2": {
-        "en": "Counting is nearly certain: the suite's counting prompts ({count_ids}) average {count_h:.2f} nats, so "
+        "en": "Counting is nearly certain: the recorded counting prompts ({count_ids}; their dots sit on top of "
+              "each other) average {count_h:.2f} nats, so "
               "many masks fall under τ at once: {count_tpf:.1f} tokens per forward. Plays (prose: {plays_ids}) are "
               "not ({plays_h:.2f} nats): about {plays_tpf:.1f}.",
-        "zh": "计数几乎毫无悬念：测试集里的计数提示词（{count_ids}）平均熵只有 {count_h:.2f} 奈特，许多掩码同时落到 τ "
+        "zh": "计数几乎毫无悬念：录制的计数提示词（{count_ids}；它们的点叠在一起）平均熵只有 {count_h:.2f} 奈特，许多掩码同时落到 τ "
               "以下，每次前向计算 {count_tpf:.1f} 个词元。剧本（散文：{plays_ids}）则不然（{plays_h:.2f} 奈特）："
               "大约 {plays_tpf:.1f} 个。",
     },

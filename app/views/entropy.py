@@ -145,7 +145,9 @@ def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dic
                          marker=dict(size=20, symbol="star", color=YOURS_COLOURS[k % 2],
                                      line=dict(width=1.5, color="#111827")),
                          hovertemplate=tr("views.law.hover_yours")))
-    layout = dict(xaxis=dict(title=dict(text=tr("views.law.x")), rangemode="tozero"),
+    # a little room left of 0, so the counting dots (entropy ≈ 0) are not half under the y-axis
+    xs = [r["entropy"] for r in rows] + [p["entropy"] for p in yours] + [threshold or 0.0, 1.0]
+    layout = dict(xaxis=dict(title=dict(text=tr("views.law.x")), range=[-0.04 * max(xs), 1.05 * max(xs)]),
                   yaxis=dict(title=dict(text=tr("views.tokens_per_forward")), rangemode="tozero"),
                   legend=dict(orientation="h", y=-0.2), margin=dict(b=90))
     annotations = []
