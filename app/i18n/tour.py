@@ -170,6 +170,21 @@ MESSAGES = {
               "这次前向计算算出它的 KV，KV 留在缓存中，词元本身被输出。所以一个槽位最早在填充它的那次前向计算"
               "之后的下一次才提交。排在掩码后面的已填充词元则要等待。",
     },
+    "gloss.token.term": {"en": "token", "zh": "词元"},
+    "gloss.token.def": {
+        "en": "The unit a language model reads and writes: a word, a piece of a word, a digit or a symbol. The "
+              "model writes text one token (AR) or several tokens (WeDLM) per forward.",
+        "zh": "语言模型读写的基本单位：一个词、词的一部分、一个数字或一个符号。模型每次前向计算写出一个词元（AR）"
+              "或几个词元（WeDLM）。",
+    },
+    "gloss.bundled.term": {"en": "bundled model", "zh": "内置模型"},
+    "gloss.bundled.def": {
+        "en": "The small model that ships with this explorer (about 5 million parameters, trained by its own "
+              "code on counting, sequences, arithmetic, word problems, code and plays): small enough for a CPU, so its text is often "
+              "wrong or odd; what it shows is how decoding works.",
+        "zh": "随本探索器一起提供的小模型（约 500 万参数，用本项目自己的代码在计数、数列、算术、应用题、代码和剧本上训练）："
+              "小到能在 CPU 上跑，所以它写的文本常常出错或古怪；它展示的是解码如何工作。",
+    },
     "gloss.glyphs.term": {"en": "· ↵ → in a token", "zh": "词元里的 · ↵ →"},
     "gloss.glyphs.def": {
         "en": "How a token's invisible characters are drawn: · is a space, ↵ a new line, → a tab.",

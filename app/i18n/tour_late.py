@@ -33,10 +33,10 @@ MESSAGES = {
     },
     "ch6.p3": {
         "en": "On the wall clock the gain is smaller ({wall:.1f}× AR's tokens per second when recorded): a "
-              "WeDLM forward carries the whole window ({rows:.0f} rows on average; a row is one slot the model reads) "
+              "WeDLM forward carries the whole window ({rows:.1f} rows on average; a row is one slot the model reads) "
               "while an AR forward carries one, and rows cost time. (The Race tab adds {block}, the stop-and-wait way WeDLM improves on.)",
         "zh": "按实际用时算，提升要小一些（录制时每秒词元数是 AR 的 {wall:.1f}×）：WeDLM 的一次前向计算要处理整个窗口"
-              "（平均 {rows:.0f} 行；一行就是模型读入的一个槽位），而 AR 的一次前向计算只处理一行，行数越多越费时间。（“赛跑”标签页里还有"
+              "（平均 {rows:.1f} 行；一行就是模型读入的一个槽位），而 AR 的一次前向计算只处理一行，行数越多越费时间。（“赛跑”标签页里还有"
               "{block}，也就是 WeDLM 所改进的那种“停下来等”的老办法。）",
     },
     "ch6.try": {
