@@ -209,11 +209,12 @@ explorer shows.""",
               "Paste a prompt and a continuation. The streaming decoder runs on it **teacher-forced**: "
               "the model picks which slots to fill and how many (entropy + λ·distance under τ), "
               "every fill takes the text's token. Each box is one commit group: the tokens one "
-              "forward commits together. Counting gives long boxes; prose, boxes of one.",
+              "forward commits together. Counting gives long boxes; prose mostly short ones, with a long box where a "
+              "phrase is easy.",
         "zh": "#### 熵透镜：在一段文本的哪些地方，并行解码划算\n"
               "粘贴一个提示词和一段续写。流式解码器以**教师强制**方式在上面运行：由模型决定填哪些槽位、"
               "填几个（熵 + λ·距离 低于 τ），每次填充都取文本中的词元。每个方框是一个提交组，"
-              "即一次前向计算一起提交的词元。计数得到长方框；散文则多是单个词元的方框。",
+              "即一次前向计算一起提交的词元。计数得到长方框；散文多是短方框，只在容易的短语处出现长方框。",
     },
     "entropy.prompt_a": {"en": "Prompt A", "zh": "提示词 A"},
     "entropy.text_a": {"en": "Text A (the continuation)", "zh": "文本 A（续写）"},

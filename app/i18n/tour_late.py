@@ -20,9 +20,9 @@ MESSAGES = {
               "开头连续的已填充词元整段提交。",
     },
     "ch6.p2": {
-        "en": "After <b>{tick}</b> forwards (through step {step}): AR has {n_ar} tokens, WeDLM {n_wd}.{prefill} "
+        "en": "After <b>{tick}</b> {forwards_word} (through step {step}): AR has {n_ar} tokens, WeDLM {n_wd}.{prefill} "
               "Over the whole decode WeDLM makes {tpf_wd:.2f} {tpf} (AR {tpf_ar:.2f}).",
-        "zh": "做完 <b>{tick}</b> 次前向计算后（到第 {step} 步为止）：AR 有 {n_ar} 个词元，WeDLM 有 {n_wd} 个。{prefill}"
+        "zh": "做完 <b>{tick}</b> 次{forwards_word}后（到第 {step} 步为止）：AR 有 {n_ar} 个词元，WeDLM 有 {n_wd} 个。{prefill}"
               "整个解码下来，WeDLM 平均{tpf}是 {tpf_wd:.2f}（AR 是 {tpf_ar:.2f}）。",
     },
     # AR's prefill token: the lanes and the words count it, the growth chart (tokens made by forwards) does not
@@ -31,11 +31,14 @@ MESSAGES = {
               "made by forwards, so its AR line is at {chart}.",
         "zh": "AR 的第一个词元来自预填充，在第一次前向计算之前；图表只计前向计算写出的词元，所以图中 AR 那条线的高度是 {chart}。",
     },
+    "ch6.forward_one": {"en": "forward", "zh": "前向计算"},
+    "ch6.forward_many": {"en": "forwards", "zh": "前向计算"},
     "ch6.p3": {
         "en": "On the wall clock the gain is smaller ({wall:.1f}× AR's tokens per second when recorded): a "
-              "WeDLM forward carries the whole window ({rows:.1f} rows on average; a row is one slot the model reads) "
+              "WeDLM forward carries the leading filled run and the window ({rows:.1f} rows on average; a row is one "
+              "slot the model reads) "
               "while an AR forward carries one, and rows cost time. (The Race tab adds {block}, the stop-and-wait way WeDLM improves on.)",
-        "zh": "按实际用时算，提升要小一些（录制时每秒词元数是 AR 的 {wall:.1f}×）：WeDLM 的一次前向计算要处理整个窗口"
+        "zh": "按实际用时算，提升要小一些（录制时每秒词元数是 AR 的 {wall:.1f}×）：WeDLM 的一次前向计算要处理开头连续的已填充段和整个窗口"
               "（平均 {rows:.1f} 行；一行就是模型读入的一个槽位），而 AR 的一次前向计算只处理一行，行数越多越费时间。（“赛跑”标签页里还有"
               "{block}，也就是 WeDLM 所改进的那种“停下来等”的老办法。）",
     },
@@ -219,10 +222,11 @@ MESSAGES = {
     "ch10.positions_many": {"en": "Positions", "zh": "位置"},
     "ch10.p3_one": {
         "en": "Every committed token is the model's own next-token choice: the text is exactly {greedy} AR "
-              "(lossless). No draft agreed here, so this forward commits 1 token, as AR would: a draft that "
-              "fails costs a wider forward, never a wrong token. Top: the input of step {step}, drafts marked "
+              "decoding of this same model, not of chapter 1's AR model (lossless). No draft agreed here, so "
+              "this forward commits 1 token, as AR would: a draft that fails costs a wider forward, never a wrong token. Top: the input of step {step}, drafts marked "
               "✓ / ✗; below: the output after it.",
-        "zh": "每个提交的词元都是模型自己选的下一个词元：文本与{greedy} AR 解码完全相同（无损）。这里没有草稿一致，"
+        "zh": "每个提交的词元都是模型自己选的下一个词元：文本与这同一个模型的{greedy} AR "
+              "解码完全相同，而不是第 1 章那个 AR 模型的（无损）。这里没有草稿一致，"
               "所以这次前向计算只提交 1 个词元，和 AR 一样：失败的草稿只让前向计算多带几行，绝不会写出错误的词元。"
               "上方：第 {step} 步的输入，草稿标有 ✓ / ✗；下方：这一步之后的输出。",
     },
@@ -247,17 +251,15 @@ MESSAGES = {
               "{positions} {kept} 被{commit}：{kv}增长 {before} → {after}{ends}。",
     },
     "ch10.live_differs": {
-        "en": "How many masks each forward carries is chosen from this machine's measured forward costs, so a "
-              "live run can check other drafts, reject other ones and take another number of forwards than "
-              "this recording; its text is always the same.",
-        "zh": "每次前向计算带多少个掩码，是按这台机器实测的前向计算成本选的，所以现场运行检验、拒绝的草稿以及前向计算的次数"
-              "都可能与这份录制不同；但写出的文本始终一样。",
+        "en": "A live run sizes its window from this machine's forward costs, so its drafts may differ from "
+              "this recording; its text is the same.",
+        "zh": "现场运行按这台机器的前向计算成本决定窗口大小，所以草稿可能与这份录制不同；写出的文本相同。",
     },
     "ch10.p3": {
         "en": "Every committed token is the model's own next-token choice: the text is exactly {greedy} AR "
-              "(lossless), yet this forward committed {n} tokens where AR commits 1. Top: the "
+              "decoding of this same model, not of chapter 1's AR model (lossless), yet this forward committed {n} tokens where AR commits 1. Top: the "
               "input of step {step}, drafts marked ✓ / ✗; below: the output after it.",
-        "zh": "每个提交的词元都是模型自己选的下一个词元：文本与{greedy} AR 解码完全相同（无损），可这一次前向计算提交了 "
+        "zh": "每个提交的词元都是模型自己选的下一个词元：文本与这同一个模型的{greedy} AR 解码完全相同（不是第 1 章那个 AR 模型）（无损），可这一次前向计算提交了 "
               "{n} 个词元，而 AR 只提交 1 个。上方：第 {step} 步的输入，草稿标有 ✓ / ✗；下方：这一步之后的输出。",
     },
     "ch10.fallback": {

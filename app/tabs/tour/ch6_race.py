@@ -42,7 +42,7 @@ def view(timelines: dict[str, Timeline], tick: int, playing: bool | None = None,
         tr("ch6.p1", prompt=model_text(wd.trace.prompt), ar_colour=colour("decoder-ar", lang=lang),
            wd_colour=colour("decoder-streaming", lang=lang)),
         # per forward, the prefill's token not counted: AR makes exactly one, as chapter 1 says
-        tr("ch6.p2", tick=tick, step=tick - 1, n_ar=n_ar, n_wd=n_wd, prefill=prefill, tpf_wd=race.tokens_per_forward(wd),
+        tr("ch6.p2", tick=tick, forwards_word=tr("ch6.forward_one" if tick == 1 else "ch6.forward_many"), step=tick - 1, n_ar=n_ar, n_wd=n_wd, prefill=prefill, tpf_wd=race.tokens_per_forward(wd),
            tpf=term("tpf", lang=lang), tpf_ar=race.tokens_per_forward(ar)),
         tr("ch6.p3", wall=wall, rows=st_wd["rows_processed"] / max(st_wd["forwards"], 1),
            block=term("block", lang=lang)),
