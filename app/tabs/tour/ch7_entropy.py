@@ -28,15 +28,15 @@ def prompt_line(prompt: str) -> str:
     return model_text(first) + ("…" if first != prompt else "")
 
 
+def _named(row: dict) -> str:
+    """A suite row named by its prompt (entropy.prompt_name), marked as the model's words."""
+    return f'<code translate="no">{escape(entropy.prompt_name(row))}</code>'
+
+
 def row_ids(rows: list[dict], cls: str, lang: str = i18n.DEFAULT) -> str:
     """The suite's prompts of a class, by name (its points on the plot): never taken for another
     chapter's prompt."""
-    return i18n.text(lang, "tour.list_sep").join(f'<code translate="no">{escape(entropy.prompt_name(r))}</code>'
-                                                 for r in rows if r["class"] == cls)
-
-
-def _named(row: dict) -> str:
-    return f'<code translate="no">{escape(entropy.prompt_name(row))}</code>'
+    return i18n.text(lang, "tour.list_sep").join(_named(r) for r in rows if r["class"] == cls)
 
 
 def title(lang: str = i18n.DEFAULT) -> str:

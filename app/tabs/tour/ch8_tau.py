@@ -109,8 +109,9 @@ def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT, table
         paras.append(tr("ch8.p3", low_tau=low["threshold"], low_tpf=low["tokens_per_forward"],
                         low_right=low["right"], total=total, safe=safe_words, worst_tau=worst["threshold"],
                         worst_tpf=worst["tokens_per_forward"], worst_right=worst["right"]))
-    if table_note(table, lang):
-        paras.append(table_note(table, lang))
+    note = table_note(table, lang)
+    if note:
+        paras.append(note)
     if yours:
         paras.append(tr("ch8.yours", tau=yours["threshold"], right=yours["right"], total=yours["total"],
                         tpf=yours["tokens_per_forward"]))
