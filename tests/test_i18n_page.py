@@ -32,13 +32,13 @@ PAGE_NAMES = ("English", BUNDLED_MODEL.name, BUNDLED_AR_MODEL.name, "cpu", "cuda
 FILE_NAME = re.compile(r"[\w.-]+\.(?:json|gif|mp4|html)\b")
 
 # The visible text of the app's own content: every visible text node and placeholder, without
-# Gradio's footer, the model's text (token cells, lanes' text, prompts, a prompt quoted as <code>),
+# Gradio's footer and status tracker, the model's text (token cells, lanes' text, prompts, a prompt quoted as <code>),
 # form values (a prompt is model text) and data cells of a result table (ids, numbers, the model's output); the served
 # model's name in the server line is a name.
 VISIBLE_TEXT_JS = r"""() => {
   const skip = 'footer, .tok, .tokt, .lanetext, .prompt, .cursor, [translate="no"], code, textarea, input, ' +
                'tbody, .table-wrap td, #decode-examples table, #decode-examples .gallery, #server-line b, ' +
-               'script, style, .sr-only';
+               'script, style, .sr-only, .progress-text, .meta-text, .meta-text-center, .eta-bar';
   const root = document.querySelector('gradio-app') || document.body;
   const out = [];
   const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
@@ -54,7 +54,14 @@ VISIBLE_TEXT_JS = r"""() => {
 }"""
 
 
+# Gradio's status tracker ("queue: 1/2 | 0.4s", "processing"): its words are Gradio's own and not
+# translated; wait until no event is pending, so the page read is the page at rest.
+PENDING_JS = ("() => ![...document.querySelectorAll('.progress-text, .meta-text, .meta-text-center, .eta-bar')]"
+              ".some(e => e.checkVisibility())")
+
+
 def english_on(page) -> list[str]:
+    page.wait_for_function(PENDING_JS, timeout=60_000)
     text = FILE_NAME.sub(" ", page.evaluate(VISIBLE_TEXT_JS))
     return sorted(set(english_left(text, PAGE_NAMES, plain=True)))
 
