@@ -19,6 +19,20 @@ def test_every_message_has_every_language_with_the_same_placeholders():
             assert i18n.placeholders(texts[lang]) == want, (key, lang)
 
 
+def test_no_catalog_module_writes_an_id_twice():
+    """A dict literal keeps the last of two equal keys silently, so an id written twice in one
+    module loses its first text without an error (catalog() checks ids across modules only)."""
+    import ast
+    import pathlib
+    twice = []
+    for path in sorted(pathlib.Path(i18n.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Dict):
+                keys = [k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+                twice += [(path.name, k) for k in sorted(set(keys)) if keys.count(k) > 1]
+    assert not twice, twice
+
+
 def test_a_chinese_message_is_chinese():
     """A zh text that is only ASCII letters is an English text left untranslated (names and
     symbols aside)."""
