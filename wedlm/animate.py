@@ -21,6 +21,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from .decoders.records import position_runs
 from .palette import STATE_COLOURS, STATE_EDGES, STATE_LABELS
 from .trace import Trace
 
@@ -84,13 +85,7 @@ def step_slots(trace: Trace, index: int) -> tuple[list[Slot], list[Slot]]:
 
 def _positions(positions: list[int]) -> str:
     """[5, 6, 7, 9] -> '5-7, 9'."""
-    runs: list[list[int]] = []
-    for p in sorted(positions):
-        if runs and p == runs[-1][1] + 1:
-            runs[-1][1] = p
-        else:
-            runs.append([p, p])
-    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in position_runs(positions))
 
 
 def caption(trace: Trace, index: int) -> list[str]:

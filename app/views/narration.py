@@ -5,7 +5,7 @@ Every sentence is a template of app/i18n/views.py (views.narr.*) filled with the
 from __future__ import annotations
 
 from wedlm import Trace
-from wedlm.decoders.records import MaskSlot, StepRecord
+from wedlm.decoders.records import MaskSlot, StepRecord, position_runs
 
 from .. import i18n
 
@@ -28,13 +28,8 @@ def token_text(trace: Trace, token: int | None, lang: str = i18n.DEFAULT) -> str
 
 def positions_text(positions: list[int], lang: str = i18n.DEFAULT) -> str:
     """[56, 57, 58, 59, 62] -> '56–59, 62' (Chinese: '56–59、62')."""
-    runs: list[list[int]] = []
-    for p in sorted(positions):
-        if runs and p == runs[-1][1] + 1:
-            runs[-1][1] = p
-        else:
-            runs.append([p, p])
-    return i18n.text(lang, "views.list_sep").join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
+    return i18n.text(lang, "views.list_sep").join(str(a) if a == b else f"{a}–{b}"
+                                                  for a, b in position_runs(positions))
 
 
 def joined(sentences: list[str], lang: str = i18n.DEFAULT) -> str:

@@ -4,6 +4,17 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 
+def position_runs(positions: list[int]) -> list[tuple[int, int]]:
+    """[5, 6, 7, 9] -> [(5, 7), (9, 9)]: the runs every view writes positions in."""
+    runs: list[list[int]] = []
+    for p in sorted(positions):
+        if runs and p == runs[-1][1] + 1:
+            runs[-1][1] = p
+        else:
+            runs.append([p, p])
+    return [(a, b) for a, b in runs]
+
+
 @dataclass
 class MaskSlot:
     pos: int            # logical position
