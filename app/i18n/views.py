@@ -623,6 +623,30 @@ MESSAGES.update({
     "views.sweep.title": {"en": "τ sweep (red ✕: output differs from τ = none; green ●: the same)",
                           "zh": "τ 扫描（红色 ✕：输出与 τ = 无 时不同；绿色 ●：相同）"},
     "views.sweep.x": {"en": "threshold τ", "zh": "阈值 τ"},
+    "views.sweep.dip": {"en": "tokens per forward fell from {a} at τ = {ta} to {b} at τ = {tb}",
+                        "zh": "每次前向计算的词元数从 τ = {ta} 时的 {a} 降到了 τ = {tb} 时的 {b}"},
+    "views.sweep.back": {"en": "the output changed at τ = {ta} but is τ = none's again at τ = {tb}",
+                         "zh": "输出在 τ = {ta} 时变了，到 τ = {tb} 时却又和 τ = 无 时一样"},
+    "views.sweep.and": {"en": "; ", "zh": "；"},
+    "views.sweep.why": {
+        "en": "<b>Why not step by step?</b> Here {seen}, though τ only rose. One prompt's decode is one path: a "
+              "different early fill changes the text after it, so every later step sees different context, and "
+              "tokens per forward need not rise step by step as τ rises. The trend shows across many prompts.",
+        "zh": "<b>为什么不是一步步变化？</b>这里{seen}，而 τ 只是在增大。一个提示词的解码只是一条路径："
+              "早先某一步填得不同，后面的文本就跟着变，之后每一步看到的上下文都不一样，所以每次前向计算的词元数"
+              "不一定随 τ 增大而一步步上升。趋势要在许多提示词上才看得出来。",
+    },
+    "views.trend.head": {
+        "en": "<b>The trend over {n} questions</b>: the same sweep, recorded on the bundled model for the tour's "
+              "chapter 8 ({n} arithmetic questions, up to {max_new} new tokens): per τ, the mean tokens per forward "
+              "and how many answers were right.",
+        "zh": "<b>{n} 道题上的趋势</b>：同样的扫描，为导览第 8 章用内置模型录制（{n} 道算术题，最多 {max_new} 个新词元）："
+              "每个 τ 下每次前向计算的平均词元数，以及答对了几道。",
+    },
+    "views.trend.rising": {"en": " Averaged over the questions, tokens per forward never falls as τ rises.",
+                           "zh": "对这些题取平均后，每次前向计算的词元数从不随 τ 增大而下降。"},
+    "views.trend.tpf": {"en": "mean tokens per forward", "zh": "每次前向计算的平均词元数"},
+    "views.trend.right": {"en": "right answers", "zh": "答对"},
 })
 
 MESSAGES.update({
