@@ -191,6 +191,27 @@ def test_entropy_chapter_says_why_code_is_slow_from_the_recorded_code_decode(dat
     assert f"at a mean entropy of {slowest['entropy']:.2f} nats" in words
 
 
+def test_entropy_chapter_plots_every_decode_its_words_describe(data):
+    """Chapter 7's words describe a second code decode ('def sum_list…'): it has its own dot on the
+    chart, at that decode's mean fill entropy and tokens per forward, and the words point at it."""
+    from app.tabs.tour import ch7_entropy
+    tl, _ = data.at("entropy_code")
+    first = tl.trace.prompt.splitlines()[0]
+    for lang in ("en", "zh"):
+        text, law, _, _ = ch7_entropy.view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"),
+                                           code=data.at("entropy_code"), lang=lang)
+        assert ch7_entropy.prompt_line(tl.trace.prompt) in text
+        dots = [t for t in law.data if unescape(t.text[0] if t.text else "").startswith(first)]
+        assert len(dots) == 1, (lang, [t.name for t in law.data])
+        assert dots[0].x[0] == round(entropy.fill_entropy(tl.trace), 3)
+        assert dots[0].y[0] == round(tl.trace.stats()["tokens_per_forward"], 2)
+        assert dots[0].marker.symbol == "diamond"
+        assert ("the diamond on the chart" if lang == "en" else "图中的菱形") in text
+    # without the code decode the words fall back to the suite's slowest row, which is a dot already
+    text, law, _, _ = ch7_entropy.view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"))
+    assert first not in unescape(text) and not any(first in unescape(str(t.text)) for t in law.data)
+
+
 def test_score_bars_mark_every_filled_slot_in_the_colour_named(data):
     """Counting's fills have near-zero bars: each filled slot also gets an orange marker on top."""
     tl, step = data.at("entropy_low")

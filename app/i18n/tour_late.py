@@ -75,13 +75,13 @@ MESSAGES = {
     "ch7.code": {
         "en": "<b>Below 1: why is code slow?</b> The prompt {id} makes {tpf:.2f} tokens per forward at a mean entropy of "
               "{h:.2f} nats. The doubt sits at the <b>front</b> of the window. In another code prompt, recorded "
-              "for this chapter ({prompt}), {waiting} of {fills} fills are easy far slots (mostly {far}{eos}), but the front slot stays a mask "
+              "for this chapter ({prompt}; the diamond on the chart), {waiting} of {fills} fills are easy far slots (mostly {far}{eos}), but the front slot stays a mask "
               "until step {step}, when {token} fills it at {front_h:.2f} nats. Only the leading filled run commits: "
               "the far fills wait behind it, are recomputed, and commit nothing. And a slot commits one forward "
               "after it is filled (its KV needs its own token as input): {tokens} tokens in {forwards} forwards, "
               "{code_tpf:.2f} per forward. The mean entropy ({code_h:.2f} nats) hides the hard front.",
         "zh": "<b>低于 1：代码为什么慢？</b>提示词 {id} 的平均熵是 {h:.2f} 奈特，"
-              "每次前向计算却只产出 {tpf:.2f} 个词元。没把握的地方在窗口的<b>最前面</b>。在为本章录制的另一个代码提示词（{prompt}）的解码里，"
+              "每次前向计算却只产出 {tpf:.2f} 个词元。没把握的地方在窗口的<b>最前面</b>。在为本章录制的另一个代码提示词（{prompt}；图中的菱形）的解码里，"
               "{fills} 次填充中有 {waiting} 次是容易的远处槽位（大多是 {far}{eos}），可最前面的槽位一直是掩码，"
               "直到第 {step} 步才由 {token} 以 {front_h:.2f} 奈特的熵填上。只有开头连续的已填充段才能提交："
               "远处的填充只能在它后面等待，被反复重算，却什么也提交不了。而且槽位要在被填上后的下一次前向计算才能提交"
@@ -102,6 +102,7 @@ MESSAGES = {
         "zh": "<b>你的提示词</b>：平均熵 {entropy:.2f} 奈特，每次前向计算 {tpf:.2f} 个词元（图中的星号）。",
     },
     "ch7.your_prompt": {"en": "your prompt", "zh": "你的提示词"},
+    "ch7.code_point": {"en": "the code decode the words describe", "zh": "文字里讲的那次代码解码"},
     "ch7.bars_low": {"en": "Counting, step {step}", "zh": "计数，第 {step} 步"},
     "ch7.bars_high": {"en": "A play, step {step}", "zh": "剧本，第 {step} 步"},
     "ch7.try": {"en": "Try it: where does your prompt land?", "zh": "试一试：你的提示词落在哪里？"},

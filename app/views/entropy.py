@@ -129,7 +129,8 @@ def recorded_suite(path: Path = RECORDED_SUITE) -> dict | None:
 def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dict] = (),
                lang: str = i18n.DEFAULT) -> go.Figure:
     """Entropy against tokens per forward, one colour per class (hover for a prompt's name);
-    `yours`: trace_point()s drawn as stars; the τ line marks where the cliff is."""
+    `yours`: trace_point()s drawn as stars (or a point's own "symbol", "colour" and hover "text"); the τ line marks
+    where the cliff is."""
     tr = i18n.Texts(lang)
     data = []
     for cls in dict.fromkeys(r["class"] for r in rows):
@@ -141,8 +142,8 @@ def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dic
                          hovertemplate=tr("views.law.hover")))
     for k, p in enumerate(yours):
         data.append(dict(type="scatter", x=[p["entropy"]], y=[p["tokens_per_forward"]], mode="markers",
-                         name=p["label"], text=[p["label"]],
-                         marker=dict(size=20, symbol="star", color=YOURS_COLOURS[k % 2],
+                         name=p["label"], text=[p.get("text", p["label"])],
+                         marker=dict(size=20, symbol=p.get("symbol", "star"), color=p.get("colour", YOURS_COLOURS[k % 2]),
                                      line=dict(width=1.5, color="#111827")),
                          hovertemplate=tr("views.law.hover_yours")))
     # a little room left of 0, so the counting dots (entropy ≈ 0) are not half under the y-axis
