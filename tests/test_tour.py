@@ -585,6 +585,24 @@ def test_chapter_5_names_one_branch_point_at_every_step(data):
             assert f"Branched from step {fork} with" in words, (moment, k)
 
 
+def test_race_chapter_says_where_wedlm_beats_block_decoding_and_where_the_clock_may_not(data):
+    """Block decoding's forwards carry its block (twice that when committing); streaming's carry the
+    committing run plus W. Chapter 6 says WeDLM improves on block decoding in forwards (and on a GPU
+    in time), not on a CPU's clock, with the rows from its own record and the block size from the config."""
+    from wedlm.config import DEFAULTS
+    race = data.picks["race"]
+    timelines = {"ar": data.timelines[race["ar"]], "streaming": data.timelines[race["streaming"]]}
+    st = timelines["streaming"].trace.stats()
+    rows = st["rows_processed"] / st["forwards"]
+    words = plain(ch6_race.view(timelines, race["tick"])[0])
+    assert "the stop-and-wait way WeDLM improves on" not in words
+    assert "WeDLM improves on it in forwards" in words and "on a GPU" in words
+    assert (f"a block forward carries {DEFAULTS['block_size']} rows ({2 * DEFAULTS['block_size']} when it commits "
+            f"a finished block) against WeDLM's {rows:.1f} here") in words
+    zh = plain(ch6_race.view(timelines, race["tick"], lang="zh")[0])
+    assert f"{DEFAULTS['block_size']} 行" in zh and f"{rows:.1f} 行" in zh and "GPU" in zh
+
+
 def test_race_and_entropy_chapters_name_their_prompts_from_the_data(data):
     """Chapter 6 races one prompt and chapter 7 plots others: each names the prompts it shows
     (read from the recorded data), so no reader takes them for one decode."""
