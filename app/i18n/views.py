@@ -482,6 +482,7 @@ MESSAGES.update({
     "views.fig.pace": {"en": "one token per forward (AR pace)", "zh": "每次前向计算一个词元（AR 的速度）"},
     "views.fig.growth_title": {"en": "Committed prefix growth (dashed line: this step)",
                                "zh": "已提交前缀的增长（虚线：本步）"},
+    "views.fig.growth_title_plain": {"en": "Committed prefix growth", "zh": "已提交前缀的增长"},
     "views.fig.growth_x": {"en": "forward passes after prefill", "zh": "预填充之后的前向计算次数"},
 })
 
@@ -543,6 +544,8 @@ MESSAGES.update({
     # the prefill's token: written before the first forward, so not counted per forward (as chapter 1 counts)
     "views.lane.prefill": {"en": " ({n} of them from the prefill, not counted per forward)",
                            "zh": "（其中 {n} 个来自预填充，不计入每次前向计算）"},
+    "views.lane.no_prefill": {"en": " (the prefill wrote none of them: all are counted per forward)",
+                              "zh": "（预填充没有写出其中任何一个：全部计入每次前向计算）"},
     "views.lane.cost_note": {
         "en": "<b>Why the wall-clock speedup ({measured}×) differs from the tokens-per-forward ratio ({tpf}×):"
               "</b> a streaming forward carried {rows} rows on average and took {st_ms} ms; an AR forward carries "
