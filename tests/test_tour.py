@@ -338,6 +338,38 @@ def test_every_term_is_linked_where_a_chapter_first_uses_it(data):
     assert set(aliases) <= set(TERMS)
 
 
+def test_nats_are_explained_in_every_chapter_that_uses_them(data):
+    """A walker met "nats" with no word on what they are: every chapter whose views say it (a figure's
+    axis included) links its text's first use to the glossary, which defines it, in both languages."""
+    from app.tabs.tour.glossary import glossary_html
+    from tests.i18n_check import figure_words
+    c = tour.CHAPTERS
+    for lang, word in (("en", "nats"), ("zh", "奈特")):
+        assert 'id="glossary-nats"' in glossary_html(lang)
+        views = chapter_views(data) if lang == "en" else None
+        if views is None:   # the same calls in Chinese
+            race = data.picks["race"]
+            views = {n: c[n - 1].view(*data.at(pick), lang=lang) for n, pick in STEP_CHAPTERS.items() if n != 5}
+            views[5] = c[4].view(*data.at("stall"), data.timelines["stall-branch"], data.picks["stall"]["penalty"],
+                                 lang=lang)
+            views[6] = c[5].view({"ar": data.timelines[race["ar"]], "streaming": data.timelines[race["streaming"]]},
+                                 race["tick"], lang=lang)
+            views[7] = c[6].view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"),
+                                 code=data.at("entropy_code"), lang=lang)
+            views[8] = c[7].view(data.tau_sweep, lang=lang)
+        used = 0
+        for n, outputs in views.items():
+            # the words a visitor reads on the page (a token's hover title is its own small box)
+            shown = " ".join(re.sub(r"<script.*?</script>|<[^>]+>", " ", o, flags=re.S) if isinstance(o, str)
+                             else figure_words(o) if hasattr(o, "layout") else "" for o in outputs)
+            if word in shown:
+                used += 1
+                assert 'data-term="nats"' in outputs[0], (lang, n)
+                first = re.search(r'<a class="gloss"[^>]*data-term="nats"[^>]*>([^<]*)</a>', outputs[0])
+                assert first and first.group(1) == word, (lang, n)
+        assert used >= 3, (lang, used)
+
+
 def test_a_live_run_without_the_moment_is_summed_up_not_refused(data):
     """Chapter 2's re-decode at a large τ may never leave a mask open: the chapter shows that
     run (its busiest step, its tokens and forwards) instead of the recorded one."""

@@ -232,3 +232,34 @@ def test_sweep_trend_is_the_recorded_questions_own_numbers():
     falling = {**recorded, "rows": [dict(r, tokens_per_forward=10 - k) for k, r in enumerate(rows)]}
     assert "never falls" not in entropy.trend_html(falling) and entropy.trend_html(None) == ""
     assert english_left(entropy.trend_html(recorded, lang="zh")) == []
+
+
+def test_words_a_newcomer_met_unexplained_are_plain_or_explained():
+    """'teacher-forced' and 'frontier mask' are said in plain words; 'float32' and 'nats' carry what
+    they mean where the explorer's tabs show them (a hover title: no glossary outside the tour);
+    the tour links them to its glossary (tests/test_tour.py)."""
+    import re
+    from types import SimpleNamespace
+
+    from app import i18n, ui
+    from app.tabs.entropy import suite_source
+    from app.views import lens, palette
+    for key, message in i18n.catalog().items():
+        for lang in i18n.LANGS:
+            for word in ("teacher-forced", "teacher forced", "frontier mask", "教师强制", "最前沿"):
+                assert word not in message[lang].lower(), (key, lang, word)
+    for lang, word in (("en", "nats"), ("zh", "奈特")):
+        nats = i18n.text(lang, "views.nats_title")
+        assert "0.69" in nats and word in nats
+        for legend in (palette.entropy_legend_html(lang), lens.legend_html(lang)):
+            assert re.search(rf'<abbr class="nats" title="[^"]*0\.69[^"]*">{word}</abbr>', legend), legend
+        columns = suite_source(None, lang)   # the Entropy tab's first "nats": said in words where used
+        first = columns.index(word)
+        assert "0.69" in columns[first:first + 120], columns
+    lm = SimpleNamespace(name="wedlm-tiny", device=SimpleNamespace(type="cpu"), dtype="torch.float32",
+                         attn_implementation="sdpa")
+    ctx = SimpleNamespace(models=SimpleNamespace(wedlm_lm=lm, ar_lm=None),
+                          limits=SimpleNamespace(max_new_tokens=256, max_window=32, decode_seconds=60, concurrency=2))
+    for lang in i18n.LANGS:
+        line = ui.server_line(ctx, lang)
+        assert re.search(r'<abbr title="[^"]*32[^"]*">float32</abbr>', line), line

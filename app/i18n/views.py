@@ -21,7 +21,13 @@ MESSAGES = {
     "views.bars.key_penalty": {"en": "λ·d (distance penalty): the slate strip inside a bar, from its top",
                                "zh": "λ·d（距离惩罚）：柱子里从顶部往下的石板灰细条"},
     "views.entropy_zero": {"en": "entropy 0", "zh": "熵 0"},
-    "views.entropy_max": {"en": "{max} nats or more", "zh": "{max} 奈特及以上"},
+    "views.entropy_max": {"en": "{max} {nats} or more", "zh": "{max} {nats}及以上"},
+    "views.nats_title": {
+        "en": "nats: the unit entropy is measured in here (natural logarithm). 0 nats = certain; ln 2 ≈ 0.69 nats "
+              "= a coin flip between two tokens; higher = the guess is spread over more tokens.",
+        "zh": "奈特：这里衡量熵所用的单位（自然对数）。0 奈特 = 完全确定；ln 2 ≈ 0.69 奈特 = 在两个词元之间抛硬币；"
+              "越高 = 猜测分散在越多的词元上。",
+    },
     "views.empty": {"en": "Run a decode or load a trace.", "zh": "先运行一次解码，或载入一条轨迹。"},
 
     # ---- narration (app/views/narration.py) ----
@@ -489,7 +495,8 @@ MESSAGES.update({
 MESSAGES.update({
     # ---- the entropy lens (app/views/lens.py) ----
     "views.lens.by_fill": {"en": "entropy when filled", "zh": "填充时的熵"},
-    "views.lens.by_frontier": {"en": "frontier mask (text before it known)", "zh": "最前沿的掩码（它之前的文本已知）"},
+    "views.lens.by_frontier": {"en": "as the first open mask (all text before it known)",
+                               "zh": "作为第一个未填掩码时（它之前的文本全部已知）"},
     "views.lens.by_head": {"en": "next-token head (AR)", "zh": "下一词元预测头（AR）"},
     "views.lens.note_table": {
         "en": "Re-grouped from the recorded entropies, no model: exact here, because every step filled a leading "
@@ -512,9 +519,9 @@ MESSAGES.update({
     "views.lens.box": {"en": "one box = committed by one forward", "zh": "一个框 = 一次前向计算提交的词元"},
     "views.lens.tip": {
         "en": "token {k}: {token}\nfilled at step {fill}, committed at step {commit}\nentropy when filled {entropy} "
-              "nats\nfrontier mask {frontier}, next-token head {head}",
+              "nats\nas the first open mask {frontier}, next-token head {head}",
         "zh": "词元 {k}：{token}\n在第 {fill} 步填充，在第 {commit} 步提交\n填充时的熵 {entropy} 奈特\n"
-              "最前沿的掩码 {frontier}，下一词元预测头 {head}",
+              "作为第一个未填掩码时 {frontier}，下一词元预测头 {head}",
     },
     "views.lens.head": {
         "en": '{n} tokens in {forwards} forwards: <b class="tpf">{tpf}</b> tokens per forward at τ = {tau}, '

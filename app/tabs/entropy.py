@@ -194,8 +194,8 @@ def lens_build(ctx: Context, lang: str = i18n.DEFAULT) -> None:
 
     def lens_api(prompt: str, text: str, threshold: float | None = DEFAULTS["threshold"],
                  penalty: float = DEFAULTS["penalty"]) -> dict:
-        """The entropy lens of one text: per token the entropies (when filled, frontier mask,
-        next-token head), the step that filled and committed it, the commit groups, and tokens
+        """The entropy lens of one text: per token the entropies (when filled, as the first
+        open mask, next-token head), the step that filled and committed it, the commit groups, and tokens
         per forward at τ and λ (a forced streaming decode: the model picks slots, the text gives tokens)."""
         config = make_config(threshold=threshold, penalty=penalty)  # a gr.Error naming the knob
         # A generator (null while working, then the lens), so that a cancel or a closed tab
