@@ -711,7 +711,7 @@ def view_has_data(page, n: int) -> bool:
         const root = document.querySelector('#chapter-' + n);
         if (!root) return false;
         const plots = [...root.querySelectorAll('.js-plotly-plot')].filter(p => p.data && p.data.length);
-        return plots.length > 0 || root.querySelectorAll('.tok, .slot, .lane').length > 0;
+        return plots.length > 0 || root.querySelectorAll('.tok, .slot, .lane, .recap-numbers').length > 0;
     }""", n)
 
 

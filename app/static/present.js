@@ -214,5 +214,14 @@
   }
   window.addEventListener("hashchange", followAddress);
   window.addEventListener("popstate", followAddress);
+  // Chapter 11's cards while presenting: questions only; a click on one shows its answer (the
+  // teacher asks first), and the chapter fits again
+  document.addEventListener("click", ev => {
+    const question = ev.target.closest && ev.target.closest(".recap-card > summary");
+    if (!question || !presenting()) return;
+    ev.preventDefault();
+    question.parentElement.classList.toggle("shown");
+    fit();
+  });
   window.wedlmPresent = { start, stop, toggle, fit, glossary, presenting };
 })();

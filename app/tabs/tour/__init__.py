@@ -1,7 +1,7 @@
-"""The guided tour: ten chapters (the tenth beyond the paper), each one focused view of a recorded step beside a few
+"""The guided tour: eleven chapters (the tenth beyond the paper, the eleventh a recap), each one focused view of a recorded step beside a few
 sentences, with Back / Next, a glossary, projector mode, and one "try it" control that re-runs live.
 
-One module per chapter (ch1_ar.py … ch10_verified.py: its TITLE, a pure `view` of a trace and a
+One module per chapter (ch1_ar.py … ch11_recap.py: its TITLE, a pure `view` of a trace and a
 step, and `build`), beside the shared pieces: data.py (assets/tour/tour.json, recorded by
 `python -m tools.record_tour` with the rules in moments.py), words.py (sentences, colour words,
 glossary links), glossary.py, figs.py (the tour's own figures), frame.py (layout, the step
@@ -14,13 +14,13 @@ import gradio as gr
 from ... import i18n
 from ...serving.context import Context
 from . import (ch1_ar, ch2_fill_rule, ch3_reordering, ch4_commit, ch5_stall, ch6_race, ch7_entropy,
-               ch8_tau, ch9_training, ch10_verified, present)
+               ch8_tau, ch9_training, ch10_verified, ch11_recap, present)
 from .data import TOUR_FILE, TOUR_PROMPTS, TourData, load_tour  # noqa: F401 (the tour's public names)
 from .glossary import glossary_html
 from ... import links
 
 CHAPTERS = (ch1_ar, ch2_fill_rule, ch3_reordering, ch4_commit, ch5_stall, ch6_race, ch7_entropy,
-            ch8_tau, ch9_training, ch10_verified)
+            ch8_tau, ch9_training, ch10_verified, ch11_recap)
 TITLES = [c.TITLE for c in CHAPTERS]
 
 

@@ -1,0 +1,99 @@
+"""Chapter 11 of the tour: what to remember (app/tabs/tour/ch11_recap.py)."""
+
+MESSAGES = {
+    "ch11.title": {"en": "11 · What to remember", "zh": "11 · 要记住的五件事"},
+    "ch11.p1": {
+        "en": "Five questions to ask your class, each answered with the numbers its chapter recorded. A click on a "
+              "question hides or shows its answer (presenting, only the questions show until you click one).",
+        "zh": "五个可以问全班的问题，每个答案都附有对应章节录下的数字。点一下问题即可收起或展开答案"
+              "（演示模式下只先显示问题，点击后才显示答案）。",
+    },
+    "ch11.p2": {
+        "en": "Each card links back to its chapter.",
+        "zh": "每张卡片都链接回对应的章节。",
+    },
+    "ch11.see": {"en": "→ chapter {chapter}", "zh": "→ 第 {chapter} 章"},
+    "ch11.fill_q": {"en": "Which masks get filled at a step?", "zh": "每一步填充哪些掩码？"},
+    "ch11.fill_a": {
+        "en": "Every mask whose score H + λ·d is under τ: H is the mask's entropy (how unsure the model is), d how "
+              "many slots it sits after the first open mask. If none is under τ, the single lowest score is "
+              "filled, so every forward fills at least one. λ makes far slots wait.",
+        "zh": "得分 H + λ·d 低于 τ 的掩码全部填充：H 是这个掩码的熵（模型有多没把握），d 是它排在第一个未填掩码之后第几个。"
+              "一个都不低于 τ 时，只填得分最低的那一个，所以每次前向计算至少填一个。λ 让远处的槽位晚一些再填。",
+    },
+    "ch11.fill_numbers": {
+        "en": "Chapter 2, step {step}: {filled} of {open} open masks filled at τ = {tau:g}, λ = {penalty:g}.",
+        "zh": "第 2 章第 {step} 步：在 τ = {tau:g}、λ = {penalty:g} 下，{open} 个未填掩码中有 {filled} 个被填充。",
+    },
+    "ch11.order_q": {
+        "en": "How can a mask see tokens after it in the text while attention stays causal?",
+        "zh": "注意力保持因果，掩码怎么还能看到文本中排在它后面的词元？",
+    },
+    "ch11.order_a": {
+        "en": "The input is reordered: every filled token moves in front of every mask (physical order) but keeps its "
+              "position id (its place in the text, logical order). Under causal attention in physical order, a "
+              "mask sees every filled token, also those after it in the text. The attention is the AR model's "
+              "own, so the KV cache works as in AR decoding.",
+        "zh": "输入被重排：每个已填充的词元都移到所有掩码前面（物理顺序），但保留自己的位置编号（它在文本中的位置，"
+              "即逻辑顺序）。在物理顺序上做因果注意力，掩码就能看到每个已填充的词元，包括文本中排在它后面的。"
+              "注意力仍是 AR 模型自己的注意力，所以 KV 缓存和 AR 解码时一样可用。",
+    },
+    "ch11.order_numbers": {
+        "en": "Chapter 3, step {step}: the mask at {first_mask} sees the filled tokens at {waiting}, moved in front of it.",
+        "zh": "第 3 章第 {step} 步：位置 {first_mask} 的掩码看得到位于 {waiting} 的已填充词元，它们被移到了它前面。",
+    },
+    "ch11.commit_q": {
+        "en": "Which tokens become final, and when does a token's KV enter the cache?",
+        "zh": "哪些词元成为定稿？词元的 KV 何时进入缓存？",
+    },
+    "ch11.commit_a": {
+        "en": "Only the leading filled run commits: the filled slots before the first mask. Their KV was computed "
+              "as AR computes it (seeing only the prefix and the tokens before them), so it stays in the cache. "
+              "A filled slot behind a mask waits; its KV is recomputed each forward. And a slot commits one "
+              "forward after it is filled: the forward that filled it read a mask there.",
+        "zh": "只有开头连续的已填充段会提交：第一个掩码之前的已填充槽位。它们的 KV 和 AR 的算法一样（只看到前缀和它们前面的词元），"
+              "所以留在缓存中。排在掩码后面的已填充槽位要等待，它的 KV 每次前向计算都重算。而且槽位要在被填上后的"
+              "下一次前向计算才提交：填它的那次前向计算在那里读入的是掩码。",
+    },
+    "ch11.commit_numbers": {
+        "en": "Chapter 4, step {step}: positions {span} commit (cache {before} → {after} tokens); {waiting} are "
+              "filled but wait behind a mask.",
+        "zh": "第 4 章第 {step} 步：位置 {span} 提交（缓存 {before} → {after} 个词元）；{waiting} 已填充，但排在掩码后面等待。",
+    },
+    "ch11.speed_q": {
+        "en": "Why is counting fast while prose and code are slow?",
+        "zh": "为什么计数快，而散文和代码慢？",
+    },
+    "ch11.speed_a": {
+        "en": "Speed is how many masks fall under τ at once, and how many of them reach the leading run. Counting is "
+              "nearly certain, so many masks fill and commit together. In prose and code the model is unsure, "
+              "mostly at the front of the window: about one fill per forward, and while the front slot stays a "
+              "mask nothing commits, however many far slots fill, so code can make fewer tokens than forwards.",
+        "zh": "速度取决于同时有多少掩码落到 τ 以下，以及其中有多少进入开头连续的已填充段。计数几乎毫无悬念，许多掩码一起填充、"
+              "一起提交。散文和代码里模型没有把握，尤其是在窗口最前面：每次前向计算大约只填一个；只要最前面的槽位还是掩码，"
+              "远处填了再多也什么都提交不了，所以代码的词元数可能少于前向计算次数。",
+    },
+    "ch11.speed_numbers": {
+        "en": "Chapter 7: counting, {count_h:.2f} nats, {count_tpf:.1f} tokens per forward; plays, {plays_h:.2f} nats, "
+              "about {plays_tpf:.1f}; the slowest prompt, {slowest}, {slowest_tpf:.2f}.",
+        "zh": "第 7 章：计数，{count_h:.2f} 奈特，每次前向计算 {count_tpf:.1f} 个词元；剧本，{plays_h:.2f} 奈特，"
+              "大约 {plays_tpf:.1f} 个；最慢的提示词 {slowest}，{slowest_tpf:.2f} 个。",
+    },
+    "ch11.tau_q": {"en": "What does the threshold τ trade?", "zh": "阈值 τ 在取舍什么？"},
+    "ch11.tau_a": {
+        "en": "Speed against right answers. A larger τ fills more masks per forward, so fewer forwards, but it "
+              "accepts tokens the model is less sure of, and some of them are wrong.",
+        "zh": "速度和正确答案。τ 越大，每次前向计算填的掩码越多，前向计算次数越少，但也会接受模型不那么有把握的词元，"
+              "其中一些是错的。",
+    },
+    "ch11.tau_numbers": {
+        "en": "Chapter 8, {total} arithmetic questions: τ = {lo_tau:g}, {lo_tpf:.2f} tokens per forward, "
+              "{lo_right} of {total} right;{safe} τ = {hi_tau:g}, {hi_tpf:.2f} per forward, {hi_right} of {total} right.",
+        "zh": "第 8 章，{total} 道算术题：τ = {lo_tau:g} 时每次前向计算 {lo_tpf:.2f} 个词元，答对 {lo_right} 道；{safe}"
+              "τ = {hi_tau:g} 时每次 {hi_tpf:.2f} 个，答对 {hi_right} 道。",
+    },
+    "ch11.tau_safe": {
+        "en": " all right up to τ = {tau:g} ({tpf:.2f} per forward);",
+        "zh": "直到 τ = {tau:g} 都全对（每次 {tpf:.2f} 个）；",
+    },
+}

@@ -1,0 +1,116 @@
+"""Chapter 11: what to remember: the tour's five ideas, each a question a teacher can ask the
+class, its answer, the numbers its chapter recorded and a link back to that chapter. The numbers
+are read from the tour's record (assets/tour/tour.json) through the chapters' own helpers, so
+the recap never says what its chapter does not show."""
+from __future__ import annotations
+
+from html import escape
+
+import gradio as gr
+
+from ... import i18n
+from ...views import entropy
+from . import moments
+from .ch7_entropy import class_mean
+from .ch8_tau import last_all_right
+from .words import narration, span
+
+TITLE = i18n.text(i18n.DEFAULT, "ch11.title")
+
+
+def title(lang: str = i18n.DEFAULT) -> str:
+    return i18n.text(lang, "ch11.title")
+
+
+def _fill_rule(data) -> dict | None:
+    tl, step = data.at("fill_rule")
+    s = tl.trace.steps[step]
+    if s.threshold is None:
+        return None
+    return {"step": step, "filled": len(s.filled), "open": len(s.masks), "tau": s.threshold, "penalty": s.penalty}
+
+
+def _reorder(data, lang: str) -> dict | None:
+    tl, step = data.at("reorder")
+    s = tl.trace.steps[step]
+    waiting = [s.start + i for i in moments.waits_behind_mask(s)]
+    if not waiting:
+        return None
+    first_mask = s.start + next(i for i, t in enumerate(s.window) if t is None)
+    return {"step": step, "first_mask": first_mask, "waiting": span(waiting, lang=lang)}
+
+
+def _commit(data, lang: str) -> dict | None:
+    tl, step = data.at("commit")
+    s = tl.trace.steps[step]
+    n = len(s.committed)
+    waiting = [s.start + i for i in moments.waits_behind_mask(s)]
+    if not (n and waiting):
+        return None
+    return {"step": step, "span": span(list(range(s.start, s.start + n)), lang=lang),
+            "waiting": span(waiting, lang=lang), "before": s.cache_before, "after": s.cache_after}
+
+
+def _speed(rows: list[dict]) -> dict | None:
+    """Chapter 7's numbers, as it rounds them: the counting and plays means, the slowest prompt."""
+    if not {"counting", "plays"} <= {r["class"] for r in rows}:
+        return None
+    slowest = min(rows, key=lambda r: r["tokens_per_forward"])
+    return {"count_h": class_mean(rows, "counting", "entropy"),
+            "count_tpf": class_mean(rows, "counting", "tokens_per_forward"),
+            "plays_h": class_mean(rows, "plays", "entropy"),
+            "plays_tpf": class_mean(rows, "plays", "tokens_per_forward"),
+            "slowest": f'<code translate="no">{escape(entropy.prompt_name(slowest))}</code>',
+            "slowest_tpf": slowest["tokens_per_forward"]}
+
+
+def _tau(rows: list[dict]) -> dict | None:
+    if not rows:
+        return None
+    rows = sorted(rows, key=lambda r: r["threshold"])
+    low, high, safe = rows[0], rows[-1], last_all_right(rows)
+    return {"total": low["total"], "lo_tau": low["threshold"], "lo_tpf": low["tokens_per_forward"],
+            "lo_right": low["right"], "hi_tau": high["threshold"], "hi_tpf": high["tokens_per_forward"],
+            "hi_right": high["right"], "safe": safe}
+
+
+def cards(data, lang: str = i18n.DEFAULT) -> list[dict]:
+    """The five ideas: {chapter, question, answer, numbers} in the page's language; `numbers` is
+    "" where the record lacks the moment (a re-recorded tour without it)."""
+    tr = i18n.Texts(lang)
+    fill, order, commit = _fill_rule(data), _reorder(data, lang), _commit(data, lang)
+    speed, tau = _speed(data.law_rows), _tau(data.tau_sweep.get("rows", []))
+    safe = ""
+    if tau and tau["safe"]:
+        safe = tr("ch11.tau_safe", tau=tau["safe"]["threshold"], tpf=tau["safe"]["tokens_per_forward"])
+    numbers = (
+        tr("ch11.fill_numbers", **fill) if fill else "",
+        tr("ch11.order_numbers", **order) if order else "",
+        tr("ch11.commit_numbers", **commit) if commit else "",
+        tr("ch11.speed_numbers", **speed) if speed else "",
+        tr("ch11.tau_numbers", **{**tau, "safe": safe}) if tau else "",
+    )
+    return [{"chapter": chapter, "question": tr(f"ch11.{key}_q"), "answer": tr(f"ch11.{key}_a"), "numbers": said}
+            for (key, chapter), said in zip((("fill", 2), ("order", 3), ("commit", 4), ("speed", 7), ("tau", 8)),
+                                           numbers)]
+
+
+def cards_html(data, lang: str = i18n.DEFAULT) -> str:
+    """Each idea a <details> card, open: a teacher closes one to ask its question first."""
+    tr = i18n.Texts(lang)
+    items = "".join(
+        f'<details class="recap-card" data-chapter="{c["chapter"]}" open>'
+        f'<summary><span class="recap-n">{i}</span> {c["question"]}</summary>'
+        f'<p>{c["answer"]}</p>'
+        + (f'<p class="recap-numbers">{c["numbers"]}</p>' if c["numbers"] else "")
+        + f'<a class="recap-link" href="#chapter-{c["chapter"]}">{tr("ch11.see", chapter=c["chapter"])}</a>'
+        f'</details>' for i, c in enumerate(cards(data, lang), 1))
+    return f'<div class="recap">{items}</div>'
+
+
+def build(ctx, data, lang: str = i18n.DEFAULT):
+    tr = i18n.Texts(lang)
+    # one column, words first: the cards are the chapter's words, so they take the whole width
+    with gr.Column(elem_classes=["tour-body", "recap-body"]):
+        gr.HTML(narration([tr("ch11.p1") + " " * (lang != "zh") + tr("ch11.p2")], lang=lang), elem_id="tour-text-11")
+        gr.HTML(cards_html(data, lang), elem_id="tour-viz-11", elem_classes=["tour-viz"])

@@ -1,0 +1,120 @@
+"""Chapter 11, what to remember: five question cards whose numbers are the ones their chapters
+show (read from the same record through the same helpers), each linking back to its chapter; in
+a real browser, a card's link opens its chapter and a click on its question hides its answer."""
+import re
+
+import pytest
+
+from app import i18n
+from app.tabs import tour
+from app.tabs.tour import ch11_recap, moments
+from test_browser import browser  # noqa: F401 (the headless Chromium fixture)
+from test_tour import chapter_views, go_to, open_page, plain, wait_plots
+
+
+@pytest.fixture(scope="module")
+def data():
+    return tour.load_tour()
+
+
+def numbers_in(text: str) -> list[str]:
+    return re.findall(r"\d+(?:\.\d+)?", text)
+
+
+def test_the_recap_asks_five_questions_each_linking_to_the_chapter_that_shows_it(data):
+    cards = ch11_recap.cards(data)
+    assert [c["chapter"] for c in cards] == [2, 3, 4, 7, 8]
+    titles = tour.titles()
+    assert all(c["question"].endswith("?") and c["answer"] and c["numbers"] for c in cards)
+    html = ch11_recap.cards_html(data)
+    assert re.findall(r'href="#chapter-(\d+)"', html) == ["2", "3", "4", "7", "8"]
+    assert titles[-1] == ch11_recap.TITLE and len(titles) == 11
+
+
+def test_every_number_a_recap_card_says_its_chapter_says_too(data):
+    """The recap quotes each chapter, never a number of its own: every number on a card (its
+    chapter and step aside) is in that chapter's own narration as the chapter opens."""
+    views = chapter_views(data)
+    for card in ch11_recap.cards(data):
+        n = card["chapter"]
+        said = plain(views[n][0])
+        quoted = numbers_in(plain(card["numbers"]).split(":", 1)[1])
+        missing = [x for x in quoted if x not in numbers_in(said)]
+        assert not missing, (n, missing, card["numbers"])
+
+
+def test_the_recaps_numbers_are_the_records(data):
+    tl, step = data.at("fill_rule")
+    s = tl.trace.steps[step]
+    cards = {c["chapter"]: plain(c["numbers"]) for c in ch11_recap.cards(data)}
+    assert f"step {step}: {len(s.filled)} of {len(s.masks)} open masks filled at τ = {s.threshold:g}" in cards[2]
+    tl, step = data.at("commit")
+    s = tl.trace.steps[step]
+    waiting = [s.start + i for i in moments.waits_behind_mask(s)]
+    assert f"positions {s.start}–{s.start + len(s.committed) - 1} commit" in cards[4]
+    assert f"{waiting[0]}–{waiting[-1]} are filled but wait" in cards[4] or f"{waiting[0]} are filled" in cards[4]
+    rows = sorted(data.tau_sweep["rows"], key=lambda r: r["threshold"])
+    assert f"τ = {rows[-1]['threshold']:g}, {rows[-1]['tokens_per_forward']:.2f} per forward, " \
+           f"{rows[-1]['right']} of {rows[-1]['total']} right" in cards[8]
+
+
+def test_a_recap_without_a_recorded_sweep_leaves_its_numbers_out(data):
+    from dataclasses import replace
+    cards = ch11_recap.cards(replace(data, tau_sweep={"rows": []}, law_rows=[]))
+    assert cards[4]["numbers"] == "" and cards[3]["numbers"] == "" and cards[0]["numbers"]
+    assert "recap-numbers" not in ch11_recap.cards_html(replace(data, tau_sweep={"rows": []}, law_rows=[])).split(
+        'data-chapter="8"')[1]
+
+
+@pytest.mark.parametrize("lang", ["", "zh"])
+def test_a_cards_question_hides_its_answer_and_its_link_opens_its_chapter(browser, app_url, lang):  # noqa: F811
+    page = open_page(browser, app_url, (1024, 768), f"{lang}?chapter=11")
+    try:
+        page.wait_for_selector("#tour-viz-11", state="visible", timeout=180_000)
+        card = page.locator('#chapter-11 .recap-card[data-chapter="4"]')
+        answer = card.locator("p").first
+        assert answer.is_visible()
+        assert card.locator("summary").inner_text().strip().endswith(
+            i18n.text(lang or i18n.DEFAULT, "ch11.commit_q"))
+        card.locator("summary").click()
+        page.wait_for_timeout(200)
+        assert not answer.is_visible()
+        card.locator("summary").click()
+        card.locator(".recap-link").click()
+        page.wait_for_selector("#tour-viz-4", state="visible", timeout=60_000)
+        page.wait_for_function("() => location.hash === '#chapter-4'")
+        assert not page.locator("#tour-viz-11").is_visible()
+    finally:
+        page.close()
+
+
+CARD_JS = """() => {
+    const c = document.querySelector('#chapter-11'), zoom = parseFloat(c.dataset.zoom || '1');
+    const px = el => parseFloat(getComputedStyle(el).fontSize) * zoom;
+    const cards = [...c.querySelectorAll('.recap-card')];
+    return {answers: cards.map(d => d.querySelector('p').getClientRects().length > 0),
+            question_px: Math.min(...cards.map(d => px(d.querySelector('summary')))),
+            answer_px: Math.min(...cards.filter(d => d.querySelector('p').getClientRects().length)
+                                     .map(d => px(d.querySelector('p')))),
+            scroll: document.documentElement.scrollHeight, height: innerHeight}; }"""
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1920, 1080)])
+def test_presenting_the_recap_shows_questions_until_a_click_shows_an_answer(browser, app_url, size):  # noqa: F811
+    page = open_page(browser, app_url, size, "?present=1&chapter=11")
+    try:
+        page.wait_for_selector("#tour-viz-11", state="visible", timeout=180_000)
+        page.wait_for_function("() => document.body.classList.contains('tour-present')")
+        page.evaluate("() => window.wedlmPresent.fit()")
+        m = page.evaluate(CARD_JS)
+        assert not any(m["answers"]) and m["question_px"] >= 18, m
+        page.click('#chapter-11 .recap-card[data-chapter="4"] > summary')
+        page.evaluate("() => window.wedlmPresent.fit()")
+        m = page.evaluate(CARD_JS)
+        assert m["answers"] == [False, False, True, False, False], m
+        assert m["answer_px"] >= 16 and m["scroll"] <= m["height"] + 1, m
+        page.keyboard.press("Escape")   # leaving: every answer shows again
+        page.wait_for_function("() => !document.body.classList.contains('tour-present')")
+        assert all(page.evaluate(CARD_JS)["answers"])
+    finally:
+        page.close()
