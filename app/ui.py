@@ -120,6 +120,7 @@ def server_line(ctx: Context, lang: str = i18n.DEFAULT) -> str:
     dtype = str(lm.dtype).removeprefix("torch.")
     ar = tr("server.ar_model", name=html.escape(ar_lm.name)) if ar_lm else tr("server.ar_head")
     mode = tr("server.space_limits") if space_mode() else tr("server.limits")
+    dtype = f'<abbr title="{html.escape(tr("server.dtype_title"))}">{html.escape(dtype)}</abbr>'  # "float32": said on hover
     line = tr("server.line", model=html.escape(lm.name), ar=ar, device=device, dtype=dtype,
               attn=html.escape(lm.attn_implementation), mode=mode, new_tokens=lim.max_new_tokens,
               window=lim.max_window, seconds=f"{lim.decode_seconds:.0f}", concurrency=lim.concurrency)

@@ -70,3 +70,44 @@ def test_the_lanes_take_turns_one_forward_each(monkeypatch, tiny_lm):
     assert list(traces) == ["ar", "streaming", "block", "verified"]
     assert order[:4] == ["ar", "streaming", "block", "verified"]   # each lane's first forward, in turn
     assert all(traces[name].result is not None for name in traces)
+
+
+@pytest.mark.parametrize("wall_clock", [False, True])
+def test_the_chart_title_names_the_dashed_line_only_while_it_is_drawn(timelines, wall_clock):
+    """The title said 'dashed line: this step' after the race had finished, with no dashed line drawn."""
+    for tick in (1, 5, 10_000):
+        _, _, _, chart, _ = race_tab.race_outputs(timelines, tick, wall_clock)
+        dashed = any(s.line.dash == "dash" for s in chart.layout.shapes or ())
+        assert ("dashed line" in chart.layout.title.text) == dashed, (tick, wall_clock, chart.layout.title.text)
+        if tick == 10_000 or wall_clock:
+            assert not dashed
+        else:
+            assert dashed
+        zh = race_tab.race_outputs(timelines, tick, wall_clock, lang="zh")[3]
+        assert ("虚线" in zh.layout.title.text) == dashed
+
+
+def test_every_lane_says_how_its_first_token_is_counted(timelines):
+    """AR and verified get their first token from the prefill (left out of tokens per forward);
+    streaming and block make every token in a forward. Each lane's note says which, and its
+    tokens per forward is its tokens made by forwards over its forwards, the chart's count."""
+    from wedlm import Trace
+    from wedlm.paths import TRACES_DIR
+
+    from app.views.timeline import Timeline
+    four = dict(timelines)
+    four["verified"] = Timeline(Trace.load(TRACES_DIR / "8-arithmetic-verified.json"))
+    for tick in (1, 3, 10_000):
+        html, _ = lanes.race_frame(four, tick, False, 1.0)
+        for name, tl in four.items():
+            head = html.split(f'<div class="lane {name}">', 1)[1].split("</div>", 1)[0]
+            forwards = min(tick, tl.num_steps)
+            n = lanes.tokens_after(tl, forwards)
+            prefill = lanes.prefill_tokens(tl)
+            if n:
+                expected = (f"({prefill} of them from the prefill, not counted per forward)" if prefill
+                            else "(the prefill wrote none of them: all are counted per forward)")
+                assert expected in head, (name, tick, head)
+            assert prefill == (1 if name in ("ar", "verified") else 0)
+            made = tl.committed_after[forwards - 1] if name != "verified" else n - prefill
+            assert f"{made / forwards:.2f} tokens per forward" in head, (name, tick, head)

@@ -191,6 +191,27 @@ def test_entropy_chapter_says_why_code_is_slow_from_the_recorded_code_decode(dat
     assert f"at a mean entropy of {slowest['entropy']:.2f} nats" in words
 
 
+def test_entropy_chapter_plots_every_decode_its_words_describe(data):
+    """Chapter 7's words describe a second code decode ('def sum_list…'): it has its own dot on the
+    chart, at that decode's mean fill entropy and tokens per forward, and the words point at it."""
+    from app.tabs.tour import ch7_entropy
+    tl, _ = data.at("entropy_code")
+    first = tl.trace.prompt.splitlines()[0]
+    for lang in ("en", "zh"):
+        text, law, _, _ = ch7_entropy.view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"),
+                                           code=data.at("entropy_code"), lang=lang)
+        assert ch7_entropy.prompt_line(tl.trace.prompt) in text
+        dots = [t for t in law.data if unescape(t.text[0] if t.text else "").startswith(first)]
+        assert len(dots) == 1, (lang, [t.name for t in law.data])
+        assert dots[0].x[0] == round(entropy.fill_entropy(tl.trace), 3)
+        assert dots[0].y[0] == round(tl.trace.stats()["tokens_per_forward"], 2)
+        assert dots[0].marker.symbol == "diamond"
+        assert ("the diamond on the chart" if lang == "en" else "图中的菱形") in text
+    # without the code decode the words fall back to the suite's slowest row, which is a dot already
+    text, law, _, _ = ch7_entropy.view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"))
+    assert first not in unescape(text) and not any(first in unescape(str(t.text)) for t in law.data)
+
+
 def test_score_bars_mark_every_filled_slot_in_the_colour_named(data):
     """Counting's fills have near-zero bars: each filled slot also gets an orange marker on top."""
     tl, step = data.at("entropy_low")
@@ -315,6 +336,38 @@ def test_every_term_is_linked_where_a_chapter_first_uses_it(data):
         first = next(n for n in sorted(views) if any(w in plain(views[n][0]) for w in words))
         assert f'data-term="{key}"' in views[first][0], (key, first)
     assert set(aliases) <= set(TERMS)
+
+
+def test_nats_are_explained_in_every_chapter_that_uses_them(data):
+    """A walker met "nats" with no word on what they are: every chapter whose views say it (a figure's
+    axis included) links its text's first use to the glossary, which defines it, in both languages."""
+    from app.tabs.tour.glossary import glossary_html
+    from tests.i18n_check import figure_words
+    c = tour.CHAPTERS
+    for lang, word in (("en", "nats"), ("zh", "奈特")):
+        assert 'id="glossary-nats"' in glossary_html(lang)
+        views = chapter_views(data) if lang == "en" else None
+        if views is None:   # the same calls in Chinese
+            race = data.picks["race"]
+            views = {n: c[n - 1].view(*data.at(pick), lang=lang) for n, pick in STEP_CHAPTERS.items() if n != 5}
+            views[5] = c[4].view(*data.at("stall"), data.timelines["stall-branch"], data.picks["stall"]["penalty"],
+                                 lang=lang)
+            views[6] = c[5].view({"ar": data.timelines[race["ar"]], "streaming": data.timelines[race["streaming"]]},
+                                 race["tick"], lang=lang)
+            views[7] = c[6].view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"),
+                                 code=data.at("entropy_code"), lang=lang)
+            views[8] = c[7].view(data.tau_sweep, lang=lang)
+        used = 0
+        for n, outputs in views.items():
+            # the words a visitor reads on the page (a token's hover title is its own small box)
+            shown = " ".join(re.sub(r"<script.*?</script>|<[^>]+>", " ", o, flags=re.S) if isinstance(o, str)
+                             else figure_words(o) if hasattr(o, "layout") else "" for o in outputs)
+            if word in shown:
+                used += 1
+                assert 'data-term="nats"' in outputs[0], (lang, n)
+                first = re.search(r'<a class="gloss"[^>]*data-term="nats"[^>]*>([^<]*)</a>', outputs[0])
+                assert first and first.group(1) == word, (lang, n)
+        assert used >= 3, (lang, used)
 
 
 def test_a_live_run_without_the_moment_is_summed_up_not_refused(data):
@@ -562,6 +615,24 @@ def test_chapter_5_names_one_branch_point_at_every_step(data):
         for k in stalls:
             words = plain(drawn(views, tl, k)[0])
             assert f"Branched from step {fork} with" in words, (moment, k)
+
+
+def test_race_chapter_says_where_wedlm_beats_block_decoding_and_where_the_clock_may_not(data):
+    """Block decoding's forwards carry its block (twice that when committing); streaming's carry the
+    committing run plus W. Chapter 6 says WeDLM improves on block decoding in forwards (and on a GPU
+    in time), not on a CPU's clock, with the rows from its own record and the block size from the config."""
+    from wedlm.config import DEFAULTS
+    race = data.picks["race"]
+    timelines = {"ar": data.timelines[race["ar"]], "streaming": data.timelines[race["streaming"]]}
+    st = timelines["streaming"].trace.stats()
+    rows = st["rows_processed"] / st["forwards"]
+    words = plain(ch6_race.view(timelines, race["tick"])[0])
+    assert "the stop-and-wait way WeDLM improves on" not in words
+    assert "WeDLM improves on it in forwards" in words and "on a GPU" in words
+    assert (f"a block forward carries {DEFAULTS['block_size']} rows ({2 * DEFAULTS['block_size']} when it commits "
+            f"a finished block) against WeDLM's {rows:.1f} here") in words
+    zh = plain(ch6_race.view(timelines, race["tick"], lang="zh")[0])
+    assert f"{DEFAULTS['block_size']} 行" in zh and f"{rows:.1f} 行" in zh and "GPU" in zh
 
 
 def test_race_and_entropy_chapters_name_their_prompts_from_the_data(data):

@@ -191,3 +191,75 @@ def test_an_ar_decode_names_no_masks():
     streaming = Timeline(Trace.load(traces / "1-counting-streaming.json"))
     assert "st-mask fills legend" in render.order_view(streaming, 0)
     assert "masks in the window" in render.step_summary(streaming, 0)
+
+
+# the Entropy explorer's τ sweep of one arithmetic question, as a walker saw it (the bundled model)
+SEEN_SWEEP = [{"threshold": t, "tokens_per_forward": tpf, "output_changed": ch}
+              for t, tpf, ch in (("none", 0.99, False), (0.1, 2.45, False), (0.3, 8.88, False), (0.6, 8.88, False),
+                                 (0.8, 7.1, True), (1.0, 8.88, True), (1.5, 10.14, False), (2.0, 11.83, True))]
+
+
+def test_sweep_note_says_why_one_prompt_is_not_step_by_step():
+    """Tokens per forward fell as τ rose (8.88 -> 7.1) and a changed output came back: the note
+    under the sweep quotes both from the rows and says why; a sweep that moves step by step gets none."""
+    from app import i18n
+    from app.views import entropy
+    from tests.i18n_check import english_left
+    note = entropy.sweep_note(SEEN_SWEEP)
+    assert "fell from 8.88 at τ = 0.6 to 7.1 at τ = 0.8" in note
+    assert "changed at τ = 0.8 but is τ = none's again at τ = 1.5" in note
+    assert "one path" in note and "across many prompts" in note
+    smooth = [dict(r, tokens_per_forward=k + 1.0, output_changed=False) for k, r in enumerate(SEEN_SWEEP)]
+    assert entropy.sweep_note(smooth) == "" and entropy.sweep_dips(smooth) == []
+    zh = entropy.sweep_note(SEEN_SWEEP, lang="zh")
+    assert "8.88" in zh and "7.1" in zh and english_left(zh) == []
+    assert i18n.text("zh", "views.sweep.and") in zh
+
+
+def test_sweep_trend_is_the_recorded_questions_own_numbers():
+    """Beside the one prompt, the recorded sweep over several questions: per τ its mean tokens per
+    forward and right answers, read from the record; 'never falls' only where that is true."""
+    from app.tabs.tour.data import load_tau_sweep
+    from app.views import entropy
+    from tests.i18n_check import english_left
+    recorded = load_tau_sweep()
+    rows = recorded["rows"]
+    html = entropy.trend_html(recorded)
+    for r in rows:
+        assert f'<td>{r["threshold"]}</td><td>{r["tokens_per_forward"]:.2f}</td><td>{r["right"]}/{r["total"]}</td>' in html
+    tpf = [r["tokens_per_forward"] for r in rows]
+    assert ("never falls" in html) == all(b >= a for a, b in zip(tpf, tpf[1:]))
+    falling = {**recorded, "rows": [dict(r, tokens_per_forward=10 - k) for k, r in enumerate(rows)]}
+    assert "never falls" not in entropy.trend_html(falling) and entropy.trend_html(None) == ""
+    assert english_left(entropy.trend_html(recorded, lang="zh")) == []
+
+
+def test_words_a_newcomer_met_unexplained_are_plain_or_explained():
+    """'teacher-forced' and 'frontier mask' are said in plain words; 'float32' and 'nats' carry what
+    they mean where the explorer's tabs show them (a hover title: no glossary outside the tour);
+    the tour links them to its glossary (tests/test_tour.py)."""
+    import re
+    from types import SimpleNamespace
+
+    from app import i18n, ui
+    from app.tabs.entropy import suite_source
+    from app.views import lens, palette
+    for key, message in i18n.catalog().items():
+        for lang in i18n.LANGS:
+            for word in ("teacher-forced", "teacher forced", "frontier mask", "教师强制", "最前沿"):
+                assert word not in message[lang].lower(), (key, lang, word)
+    for lang, word in (("en", "nats"), ("zh", "奈特")):
+        nats = i18n.text(lang, "views.nats_title")
+        assert "0.69" in nats and word in nats
+        for legend in (palette.entropy_legend_html(lang), lens.legend_html(lang)):
+            assert re.search(rf'<abbr class="nats" title="[^"]*0\.69[^"]*">{word}</abbr>', legend), legend
+        columns = suite_source(None, lang)   # the Entropy tab's first "nats": said in words where used
+        first = columns.index(word)
+        assert "0.69" in columns[first:first + 120], columns
+    lm = SimpleNamespace(name="wedlm-tiny", device=SimpleNamespace(type="cpu"), dtype="torch.float32",
+                         attn_implementation="sdpa")
+    ctx = SimpleNamespace(models=SimpleNamespace(wedlm_lm=lm, ar_lm=None),
+                          limits=SimpleNamespace(max_new_tokens=256, max_window=32, decode_seconds=60, concurrency=2))
+    for lang in i18n.LANGS:
+        line = ui.server_line(ctx, lang)
+        assert re.search(r'<abbr title="[^"]*32[^"]*">float32</abbr>', line), line

@@ -22,6 +22,11 @@ MESSAGES = {
     "server.ar_head": {"en": "AR baseline: its own next-token head", "zh": "AR 基线：模型自己的下一词元预测头"},
     "server.limits": {"en": "limits", "zh": "限制"},
     "server.space_limits": {"en": "public Space limits", "zh": "公开 Space 的限制"},
+    "server.dtype_title": {
+        "en": "the number format the model computes in: float32 = 32-bit floating-point numbers; bfloat16 = "
+              "16-bit ones, half the memory and a little less precise",
+        "zh": "模型计算所用的数字格式：float32 = 32 位浮点数；bfloat16 = 16 位浮点数，内存减半，精度略低",
+    },
     "server.line": {
         "en": "Model <b>{model}</b> · {ar} · {device}, {dtype}, <abbr title=\"the routine that computes attention\">"
               "{attn}</abbr> attention · {mode}: ≤ {new_tokens} new tokens, <abbr title=\"W: the window's size, "

@@ -161,14 +161,15 @@ explorer shows.""",
     "entropy.live": {"en": "“Run the suite” measures it live, row by row.",
                      "zh": "点“运行测试集”会现场逐行测量。"},
     "entropy.columns": {
-        "en": " Columns: *entropy*, the mean entropy (nats) of WeDLM's slots when they were filled; "
+        "en": " Columns: *entropy*, the mean entropy of WeDLM's slots when they were filled, in nats (0 nats = certain; "
+              "ln 2 ≈ 0.69 nats = a coin flip between two tokens); "
               "*tokens_per_forward*, output tokens per forward pass; *speedup_tokens_per_s*, WeDLM's tokens per "
               "second divided by AR's; *forward_ratio*, AR's decode forward passes divided by WeDLM's on the same "
               "prompt (each stops at its own stop token, so the two may write texts of different lengths; 0 = AR "
               "stopped at once: the first token it chose, from the prompt's own forward, was the stop token); "
               "*text*, the start of WeDLM's output. The bundled tiny model learned answers that end with the "
               "answer marker “#### number”; on a prompt it barely knows (code) it may write just that marker.",
-        "zh": "各列：*熵*，WeDLM 各槽位被填充时的平均熵（奈特）；*每次前向词元数*，每次前向计算产出的词元数；"
+        "zh": "各列：*熵*，WeDLM 各槽位被填充时的平均熵，单位是奈特（0 奈特 = 完全确定；ln 2 ≈ 0.69 奈特 = 在两个词元之间抛硬币）；*每次前向词元数*，每次前向计算产出的词元数；"
               "*每秒词元加速比*，WeDLM 每秒产出的词元数除以 AR 的；*前向次数比*，同一提示词上 AR 解码的前向计算次数"
               "除以 WeDLM 的（两者各自在自己的停止词元处停下，写出的文本长度可能不同；0 表示 AR 一开始就停了："
               "它由提示词本身那次前向计算选出的第一个词元就是停止词元）；*文本*，WeDLM 输出的开头。内置的小模型学过的"
@@ -206,14 +207,14 @@ explorer shows.""",
     "entropy.decode_first": {"en": "run a decode in the Decode tab first", "zh": "请先在“解码”页运行一次解码"},
     "entropy.lens_intro": {
         "en": "#### Entropy lens: where inside a text parallel decoding pays\n"
-              "Paste a prompt and a continuation. The streaming decoder runs on it **teacher-forced**: "
+              "Paste a prompt and a continuation. The streaming decoder runs on it **held to your text**: "
               "the model picks which slots to fill and how many (entropy + λ·distance under τ), "
-              "every fill takes the text's token. Each box is one commit group: the tokens one "
+              "but every fill takes the text's token, not the model's own choice. Each box is one commit group: the tokens one "
               "forward commits together. Counting gives long boxes; prose mostly short ones, with a long box where a "
               "phrase is easy.",
         "zh": "#### 熵透镜：在一段文本的哪些地方，并行解码划算\n"
-              "粘贴一个提示词和一段续写。流式解码器以**教师强制**方式在上面运行：由模型决定填哪些槽位、"
-              "填几个（熵 + λ·距离 低于 τ），每次填充都取文本中的词元。每个方框是一个提交组，"
+              "粘贴一个提示词和一段续写。流式解码器在上面运行，但**必须照着你的文本写**：由模型决定填哪些槽位、"
+              "填几个（熵 + λ·距离 低于 τ），但每次填充都取文本中的词元，而不是模型自己选的。每个方框是一个提交组，"
               "即一次前向计算一起提交的词元。计数得到长方框；散文多是短方框，只在容易的短语处出现长方框。",
     },
     "entropy.prompt_a": {"en": "Prompt A", "zh": "提示词 A"},

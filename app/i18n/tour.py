@@ -185,6 +185,13 @@ MESSAGES = {
         "zh": "随本探索器一起提供的小模型（约 500 万参数，用本项目自己的代码在计数、数列、算术、应用题、代码和剧本上训练）："
               "小到能在 CPU 上跑，所以它写的文本常常出错或古怪；它展示的是解码如何工作。",
     },
+    "gloss.nats.term": {"en": "nats", "zh": "奈特"},
+    "gloss.nats.def": {
+        "en": "The unit entropy is measured in here (it uses the natural logarithm): 0 nats = certain; "
+              "ln 2 ≈ 0.69 nats = a coin flip between two tokens; higher = the guess is spread over more tokens.",
+        "zh": "这里衡量熵所用的单位（用自然对数计算）：0 奈特 = 完全确定；ln 2 ≈ 0.69 奈特 = 在两个词元之间抛硬币；"
+              "越高 = 猜测分散在越多的词元上。",
+    },
     "gloss.glyphs.term": {"en": "· ↵ → in a token", "zh": "词元里的 · ↵ →"},
     "gloss.glyphs.def": {
         "en": "How a token's invisible characters are drawn: · is a space, ↵ a new line, → a tab.",

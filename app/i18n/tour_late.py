@@ -37,10 +37,16 @@ MESSAGES = {
         "en": "On the wall clock the gain is smaller ({wall:.1f}× AR's tokens per second when recorded): a "
               "WeDLM forward carries the leading filled run and the window ({rows:.1f} rows on average; a row is one "
               "slot the model reads) "
-              "while an AR forward carries one, and rows cost time. (The Race tab adds {block}, the stop-and-wait way WeDLM improves on.)",
+              "while an AR forward carries one, and rows cost time. (The Race tab adds {block}, which commits only whole "
+              "blocks: WeDLM improves on it in forwards, so in tokens per forward, and on a GPU, where a forward's rows "
+              "are nearly free, in time too. On a CPU rows are not free: a block forward carries {block_rows} rows "
+              "({commit_rows} when it commits a finished block) against WeDLM's {rows:.1f} here, so on the clock "
+              "block decoding can match or beat WeDLM.)",
         "zh": "按实际用时算，提升要小一些（录制时每秒词元数是 AR 的 {wall:.1f}×）：WeDLM 的一次前向计算要处理开头连续的已填充段和整个窗口"
               "（平均 {rows:.1f} 行；一行就是模型读入的一个槽位），而 AR 的一次前向计算只处理一行，行数越多越费时间。（“赛跑”标签页里还有"
-              "{block}，也就是 WeDLM 所改进的那种“停下来等”的老办法。）",
+              "{block}，它只提交整块：WeDLM 在前向计算次数上、因而在每次前向计算的词元数上胜过它；在 GPU 上，"
+              "一次前向计算多几行几乎不花时间，所以用时也更少。但在 CPU 上行数并不免费：块解码的一次前向计算处理 {block_rows} 行"
+              "（提交一整块时为 {commit_rows} 行），而这里 WeDLM 平均处理 {rows:.1f} 行，所以按实际用时，块解码可能追平甚至超过 WeDLM。）",
     },
     "ch6.try": {
         "en": "**Try it:** race both decoders live with another τ; the race then plays out one forward per tick.",
@@ -75,13 +81,13 @@ MESSAGES = {
     "ch7.code": {
         "en": "<b>Below 1: why is code slow?</b> The prompt {id} makes {tpf:.2f} tokens per forward at a mean entropy of "
               "{h:.2f} nats. The doubt sits at the <b>front</b> of the window. In another code prompt, recorded "
-              "for this chapter ({prompt}), {waiting} of {fills} fills are easy far slots (mostly {far}{eos}), but the front slot stays a mask "
+              "for this chapter ({prompt}; the diamond on the chart), {waiting} of {fills} fills are easy far slots (mostly {far}{eos}), but the front slot stays a mask "
               "until step {step}, when {token} fills it at {front_h:.2f} nats. Only the leading filled run commits: "
               "the far fills wait behind it, are recomputed, and commit nothing. And a slot commits one forward "
               "after it is filled (its KV needs its own token as input): {tokens} tokens in {forwards} forwards, "
               "{code_tpf:.2f} per forward. The mean entropy ({code_h:.2f} nats) hides the hard front.",
         "zh": "<b>低于 1：代码为什么慢？</b>提示词 {id} 的平均熵是 {h:.2f} 奈特，"
-              "每次前向计算却只产出 {tpf:.2f} 个词元。没把握的地方在窗口的<b>最前面</b>。在为本章录制的另一个代码提示词（{prompt}）的解码里，"
+              "每次前向计算却只产出 {tpf:.2f} 个词元。没把握的地方在窗口的<b>最前面</b>。在为本章录制的另一个代码提示词（{prompt}；图中的菱形）的解码里，"
               "{fills} 次填充中有 {waiting} 次是容易的远处槽位（大多是 {far}{eos}），可最前面的槽位一直是掩码，"
               "直到第 {step} 步才由 {token} 以 {front_h:.2f} 奈特的熵填上。只有开头连续的已填充段才能提交："
               "远处的填充只能在它后面等待，被反复重算，却什么也提交不了。而且槽位要在被填上后的下一次前向计算才能提交"
@@ -102,6 +108,7 @@ MESSAGES = {
         "zh": "<b>你的提示词</b>：平均熵 {entropy:.2f} 奈特，每次前向计算 {tpf:.2f} 个词元（图中的星号）。",
     },
     "ch7.your_prompt": {"en": "your prompt", "zh": "你的提示词"},
+    "ch7.code_point": {"en": "the code decode the words describe", "zh": "文字里讲的那次代码解码"},
     "ch7.bars_low": {"en": "Counting, step {step}", "zh": "计数，第 {step} 步"},
     "ch7.bars_high": {"en": "A play, step {step}", "zh": "剧本，第 {step} 步"},
     "ch7.try": {"en": "Try it: where does your prompt land?", "zh": "试一试：你的提示词落在哪里？"},

@@ -21,7 +21,13 @@ MESSAGES = {
     "views.bars.key_penalty": {"en": "λ·d (distance penalty): the slate strip inside a bar, from its top",
                                "zh": "λ·d（距离惩罚）：柱子里从顶部往下的石板灰细条"},
     "views.entropy_zero": {"en": "entropy 0", "zh": "熵 0"},
-    "views.entropy_max": {"en": "{max} nats or more", "zh": "{max} 奈特及以上"},
+    "views.entropy_max": {"en": "{max} {nats} or more", "zh": "{max} {nats}及以上"},
+    "views.nats_title": {
+        "en": "nats: the unit entropy is measured in here (natural logarithm). 0 nats = certain; ln 2 ≈ 0.69 nats "
+              "= a coin flip between two tokens; higher = the guess is spread over more tokens.",
+        "zh": "奈特：这里衡量熵所用的单位（自然对数）。0 奈特 = 完全确定；ln 2 ≈ 0.69 奈特 = 在两个词元之间抛硬币；"
+              "越高 = 猜测分散在越多的词元上。",
+    },
     "views.empty": {"en": "Run a decode or load a trace.", "zh": "先运行一次解码，或载入一条轨迹。"},
 
     # ---- narration (app/views/narration.py) ----
@@ -482,13 +488,15 @@ MESSAGES.update({
     "views.fig.pace": {"en": "one token per forward (AR pace)", "zh": "每次前向计算一个词元（AR 的速度）"},
     "views.fig.growth_title": {"en": "Committed prefix growth (dashed line: this step)",
                                "zh": "已提交前缀的增长（虚线：本步）"},
+    "views.fig.growth_title_plain": {"en": "Committed prefix growth", "zh": "已提交前缀的增长"},
     "views.fig.growth_x": {"en": "forward passes after prefill", "zh": "预填充之后的前向计算次数"},
 })
 
 MESSAGES.update({
     # ---- the entropy lens (app/views/lens.py) ----
     "views.lens.by_fill": {"en": "entropy when filled", "zh": "填充时的熵"},
-    "views.lens.by_frontier": {"en": "frontier mask (text before it known)", "zh": "最前沿的掩码（它之前的文本已知）"},
+    "views.lens.by_frontier": {"en": "as the first open mask (all text before it known)",
+                               "zh": "作为第一个未填掩码时（它之前的文本全部已知）"},
     "views.lens.by_head": {"en": "next-token head (AR)", "zh": "下一词元预测头（AR）"},
     "views.lens.note_table": {
         "en": "Re-grouped from the recorded entropies, no model: exact here, because every step filled a leading "
@@ -511,9 +519,9 @@ MESSAGES.update({
     "views.lens.box": {"en": "one box = committed by one forward", "zh": "一个框 = 一次前向计算提交的词元"},
     "views.lens.tip": {
         "en": "token {k}: {token}\nfilled at step {fill}, committed at step {commit}\nentropy when filled {entropy} "
-              "nats\nfrontier mask {frontier}, next-token head {head}",
+              "nats\nas the first open mask {frontier}, next-token head {head}",
         "zh": "词元 {k}：{token}\n在第 {fill} 步填充，在第 {commit} 步提交\n填充时的熵 {entropy} 奈特\n"
-              "最前沿的掩码 {frontier}，下一词元预测头 {head}",
+              "作为第一个未填掩码时 {frontier}，下一词元预测头 {head}",
     },
     "views.lens.head": {
         "en": '{n} tokens in {forwards} forwards: <b class="tpf">{tpf}</b> tokens per forward at τ = {tau}, '
@@ -543,6 +551,8 @@ MESSAGES.update({
     # the prefill's token: written before the first forward, so not counted per forward (as chapter 1 counts)
     "views.lane.prefill": {"en": " ({n} of them from the prefill, not counted per forward)",
                            "zh": "（其中 {n} 个来自预填充，不计入每次前向计算）"},
+    "views.lane.no_prefill": {"en": " (the prefill wrote none of them: all are counted per forward)",
+                              "zh": "（预填充没有写出其中任何一个：全部计入每次前向计算）"},
     "views.lane.cost_note": {
         "en": "<b>Why the wall-clock speedup ({measured}×) differs from the tokens-per-forward ratio ({tpf}×):"
               "</b> a streaming forward carried {rows} rows on average and took {st_ms} ms; an AR forward carries "
@@ -623,6 +633,30 @@ MESSAGES.update({
     "views.sweep.title": {"en": "τ sweep (red ✕: output differs from τ = none; green ●: the same)",
                           "zh": "τ 扫描（红色 ✕：输出与 τ = 无 时不同；绿色 ●：相同）"},
     "views.sweep.x": {"en": "threshold τ", "zh": "阈值 τ"},
+    "views.sweep.dip": {"en": "tokens per forward fell from {a} at τ = {ta} to {b} at τ = {tb}",
+                        "zh": "每次前向计算的词元数从 τ = {ta} 时的 {a} 降到了 τ = {tb} 时的 {b}"},
+    "views.sweep.back": {"en": "the output changed at τ = {ta} but is τ = none's again at τ = {tb}",
+                         "zh": "输出在 τ = {ta} 时变了，到 τ = {tb} 时却又和 τ = 无 时一样"},
+    "views.sweep.and": {"en": "; ", "zh": "；"},
+    "views.sweep.why": {
+        "en": "<b>Why not step by step?</b> Here {seen}, though τ only rose. One prompt's decode is one path: a "
+              "different early fill changes the text after it, so every later step sees different context, and "
+              "tokens per forward need not rise step by step as τ rises. The trend shows across many prompts.",
+        "zh": "<b>为什么不是一步步变化？</b>这里{seen}，而 τ 只是在增大。一个提示词的解码只是一条路径："
+              "早先某一步填得不同，后面的文本就跟着变，之后每一步看到的上下文都不一样，所以每次前向计算的词元数"
+              "不一定随 τ 增大而一步步上升。趋势要在许多提示词上才看得出来。",
+    },
+    "views.trend.head": {
+        "en": "<b>The trend over {n} questions</b>: the same sweep, recorded on the bundled model for the tour's "
+              "chapter 8 ({n} arithmetic questions, up to {max_new} new tokens): per τ, the mean tokens per forward "
+              "and how many answers were right.",
+        "zh": "<b>{n} 道题上的趋势</b>：同样的扫描，为导览第 8 章用内置模型录制（{n} 道算术题，最多 {max_new} 个新词元）："
+              "每个 τ 下每次前向计算的平均词元数，以及答对了几道。",
+    },
+    "views.trend.rising": {"en": " Averaged over the questions, tokens per forward never falls as τ rises.",
+                           "zh": "对这些题取平均后，每次前向计算的词元数从不随 τ 增大而下降。"},
+    "views.trend.tpf": {"en": "mean tokens per forward", "zh": "每次前向计算的平均词元数"},
+    "views.trend.right": {"en": "right answers", "zh": "答对"},
 })
 
 MESSAGES.update({

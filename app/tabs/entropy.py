@@ -16,6 +16,7 @@ from ..views import entropy, lens
 from ..serving import gpu
 from ..serving.errors import in_language, worded
 from . import knobs
+from .tour.data import load_tau_sweep
 from ..serving.context import Context, make_config, rows_frame
 
 LENS_EXAMPLES = (
@@ -90,7 +91,8 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
             if rows is None:
                 yield gr.skip(), gr.skip(), gr.skip(), gr.skip()
         table = rows_frame([{k: v for k, v in r.items() if k != "output"} for r in rows], lang)
-        yield (entropy.sweep_figure(rows, lang=lang), table, entropy.sweep_diff_html(rows, lang=lang),
+        yield (entropy.sweep_figure(rows, lang=lang), table,
+               entropy.sweep_note(rows, lang=lang) + entropy.sweep_diff_html(rows, lang=lang),
                entropy.sweep_point(rows, config.threshold, lang=lang))
 
     gr.Markdown(tr("entropy.intro"))
@@ -111,7 +113,10 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
     with gr.Row():
         prompt = gr.Textbox(value=default_prompt, label=tr("entropy.prompt"), lines=3, scale=3, max_length=ctx.prompt_chars())
         sweep_btn = gr.Button(tr("entropy.sweep"), elem_id="sweep-run", scale=1)
-    sweep_plot = gr.Plot(elem_id="tau-sweep", label=tr("entropy.sweep_plot"), visible=True)
+    with gr.Row(equal_height=False):
+        sweep_plot = gr.Plot(elem_id="tau-sweep", label=tr("entropy.sweep_plot"), visible=True, scale=3)
+        if recorded:  # the bundled model's recorded sweep over several questions: the trend beside one prompt
+            gr.HTML(entropy.trend_html(load_tau_sweep(), lang), elem_id="sweep-trend", scale=2)
     sweep_table = gr.Dataframe(elem_id="sweep-table", interactive=False, visible=False)
     sweep_diff = gr.HTML(elem_id="sweep-diff")
 
@@ -189,8 +194,8 @@ def lens_build(ctx: Context, lang: str = i18n.DEFAULT) -> None:
 
     def lens_api(prompt: str, text: str, threshold: float | None = DEFAULTS["threshold"],
                  penalty: float = DEFAULTS["penalty"]) -> dict:
-        """The entropy lens of one text: per token the entropies (when filled, frontier mask,
-        next-token head), the step that filled and committed it, the commit groups, and tokens
+        """The entropy lens of one text: per token the entropies (when filled, as the first
+        open mask, next-token head), the step that filled and committed it, the commit groups, and tokens
         per forward at τ and λ (a forced streaming decode: the model picks slots, the text gives tokens)."""
         config = make_config(threshold=threshold, penalty=penalty)  # a gr.Error naming the knob
         # A generator (null while working, then the lens), so that a cancel or a closed tab

@@ -129,7 +129,8 @@ def recorded_suite(path: Path = RECORDED_SUITE) -> dict | None:
 def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dict] = (),
                lang: str = i18n.DEFAULT) -> go.Figure:
     """Entropy against tokens per forward, one colour per class (hover for a prompt's name);
-    `yours`: trace_point()s drawn as stars; the τ line marks where the cliff is."""
+    `yours`: trace_point()s drawn as stars (or a point's own "symbol", "colour" and hover "text"); the τ line marks
+    where the cliff is."""
     tr = i18n.Texts(lang)
     data = []
     for cls in dict.fromkeys(r["class"] for r in rows):
@@ -141,8 +142,8 @@ def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dic
                          hovertemplate=tr("views.law.hover")))
     for k, p in enumerate(yours):
         data.append(dict(type="scatter", x=[p["entropy"]], y=[p["tokens_per_forward"]], mode="markers",
-                         name=p["label"], text=[p["label"]],
-                         marker=dict(size=20, symbol="star", color=YOURS_COLOURS[k % 2],
+                         name=p["label"], text=[p.get("text", p["label"])],
+                         marker=dict(size=20, symbol=p.get("symbol", "star"), color=p.get("colour", YOURS_COLOURS[k % 2]),
                                      line=dict(width=1.5, color="#111827")),
                          hovertemplate=tr("views.law.hover_yours")))
     # a little room left of 0, so the counting dots (entropy ≈ 0) are not half under the y-axis
@@ -263,6 +264,59 @@ def sweep_diff_html(rows: list[dict], lang: str = i18n.DEFAULT) -> str:
     if not items:
         return f'<div class="sweep-diff">{tr("views.sweep.same")}</div>'
     return f'<div class="sweep-diff">{tr("views.sweep.differ", items="".join(items))}</div>'
+
+
+def sweep_dips(rows: list[dict]) -> list[tuple[dict, dict]]:
+    """Neighbouring τ values (none left out) where tokens per forward FELL as τ rose."""
+    numeric = [r for r in rows if r["threshold"] != "none"]
+    return [(a, b) for a, b in zip(numeric, numeric[1:]) if b["tokens_per_forward"] < a["tokens_per_forward"]]
+
+
+def sweep_returns(rows: list[dict]) -> tuple[dict, dict] | None:
+    """A τ whose output changed, then a larger τ whose output is τ = none's again (or None)."""
+    numeric = [r for r in rows if r["threshold"] != "none"]
+    for k, r in enumerate(numeric):
+        back = next((b for b in numeric[k + 1:] if not b["output_changed"]), None)
+        if r["output_changed"] and back is not None:
+            return r, back
+    return None
+
+
+def sweep_note(rows: list[dict], lang: str = i18n.DEFAULT) -> str:
+    """Under the sweep: why one prompt's tokens per forward (and its changed outputs) need not move
+    step by step with τ, quoting this sweep's own numbers where they do not."""
+    tr = i18n.Texts(lang)
+    seen = [tr("views.sweep.dip", a=a["tokens_per_forward"], ta=tau_text(a["threshold"], lang),
+               b=b["tokens_per_forward"], tb=tau_text(b["threshold"], lang)) for a, b in sweep_dips(rows)[:2]]
+    back = sweep_returns(rows)
+    if back:
+        seen.append(tr("views.sweep.back", ta=tau_text(back[0]["threshold"], lang), tb=tau_text(back[1]["threshold"], lang)))
+    if not seen:
+        return ""
+    return (f'<div class="note sweep-why">{tr("views.sweep.why", seen=tr("views.sweep.and").join(seen))}</div>')
+
+
+def trend_rows(recorded: dict | None) -> list[dict]:
+    """The recorded arithmetic sweep (assets/tour/tour.json, chapter 8) per τ: mean tokens per
+    forward and right answers over its questions."""
+    return [{"threshold": r["threshold"], "tokens_per_forward": r["tokens_per_forward"], "right": r["right"],
+             "total": r["total"]} for r in (recorded or {}).get("rows", [])]
+
+
+def trend_html(recorded: dict | None, lang: str = i18n.DEFAULT) -> str:
+    """The same sweep over the several recorded questions, beside the one prompt: the trend per τ."""
+    rows = trend_rows(recorded)
+    if not rows:
+        return ""
+    tr = i18n.Texts(lang)
+    tpf = [r["tokens_per_forward"] for r in rows]
+    rising = all(b >= a for a, b in zip(tpf, tpf[1:]))
+    head = tr("views.trend.head", n=rows[0]["total"], max_new=recorded.get("config", {}).get("max_new_tokens", "?"))
+    head += tr("views.trend.rising") if rising else ""
+    cells = "".join(f'<tr><td>{escape(tau_text(r["threshold"], lang))}</td><td>{r["tokens_per_forward"]:.2f}</td>'
+                    f'<td>{r["right"]}/{r["total"]}</td></tr>' for r in rows)
+    return (f'<div class="note sweep-trend">{head}<table><thead><tr><th>τ</th><th>{tr("views.trend.tpf")}</th>'
+            f'<th>{tr("views.trend.right")}</th></tr></thead><tbody>{cells}</tbody></table></div>')
 
 
 def sweep_point(rows: list[dict], threshold: float | None, lang: str = i18n.DEFAULT) -> dict | None:

@@ -132,7 +132,9 @@ def prefix_growth(timelines: dict[str, Timeline], current: int | None = None,
         shapes.append(dict(type="line", x0=current + 1, x1=current + 1, y0=0, y1=1, yref="paper",
                            line=dict(color=palette.THRESHOLD_COLOUR, dash="dash")))
     fixed = dict(range=[0, longest + 0.5]) if shown is not None else {}
-    return make_figure(data, tr("views.fig.growth_title"), 340, lang=lang, shapes=shapes,
+    # the title names the dashed line only while one is drawn (a finished race, a wall-clock replay: none)
+    title = tr("views.fig.growth_title" if shapes else "views.fig.growth_title_plain")
+    return make_figure(data, title, 340, lang=lang, shapes=shapes,
                        xaxis=dict(title=dict(text=tr("views.fig.growth_x")), **fixed),
                        yaxis=dict(title=dict(text=tr("views.committed_tokens")),
                                   **({"range": [0, max(top, longest) * 1.05]} if shown is not None else {})),

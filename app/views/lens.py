@@ -11,7 +11,7 @@ from html import escape
 from wedlm.analysis import MAX_TEXT_CHARS, MAX_TEXT_TOKENS, Lens, check_text, lens_at, lens_steps, regroup
 
 from .. import i18n
-from .palette import ENTROPY_MAX as ENTROPY_SCALE_MAX, entropy_colour  # the one fixed entropy scale
+from .palette import ENTROPY_MAX as ENTROPY_SCALE_MAX, entropy_colour, nats_html  # the one fixed entropy scale
 
 
 # The English texts; the catalog (app/i18n/views.py) holds every language: colour_by_labels(lang),
@@ -86,7 +86,7 @@ def legend_html(lang: str = i18n.DEFAULT) -> str:
     tr = i18n.Texts(lang)
     return (f'<div class="lens-legend"><span>{tr("views.entropy_zero")}</span><span class="ramp" '
             f'style="background:linear-gradient(to right, {stops})"></span>'
-            f'<span>{tr("views.entropy_max", max=f"{ENTROPY_SCALE_MAX:g}")}</span>'
+            f'<span>{tr("views.entropy_max", max=f"{ENTROPY_SCALE_MAX:g}", nats=nats_html(lang))}</span>'
             f'<span class="lgroup sample">{tr("views.lens.box")}</span></div>')
 
 

@@ -3,6 +3,8 @@ fixed entropy scale. CSS reads these through variables (css_variables), Plotly f
 exported HTML read them from here, so every view speaks the same colours."""
 from __future__ import annotations
 
+from html import escape
+
 from .. import i18n
 
 # Token states: colours, labels, edges and marks live in the library (wedlm/palette.py), which
@@ -90,13 +92,18 @@ def entropy_colour(h: float | None) -> str:
     return "#%02x%02x%02x" % tuple(light)
 
 
+def nats_html(lang: str = i18n.DEFAULT) -> str:
+    """The word "nats" with what it means on hover (the explorer's tabs have no glossary panel)."""
+    return f'<abbr class="nats" title="{escape(i18n.text(lang, "views.nats_title"))}">{i18n.text(lang, "views.nats")}</abbr>'
+
+
 def entropy_legend_html(lang: str = i18n.DEFAULT) -> str:
     """The scale's legend, shown beside every view coloured by entropy."""
     stops = ", ".join(f"{entropy_colour(ENTROPY_MAX * x)} {round(100 * x)}%" for x in (0, 0.25, 0.5, 0.75, 1))
     tr = i18n.Texts(lang)
     return (f'<div class="entropy-legend"><span>{tr("views.entropy_zero")}</span>'
             f'<span class="ramp" style="background:linear-gradient(to right, {stops})"></span>'
-            f'<span>{tr("views.entropy_max", max=f"{ENTROPY_MAX:g}")}</span></div>')
+            f'<span>{tr("views.entropy_max", max=f"{ENTROPY_MAX:g}", nats=nats_html(lang))}</span></div>')
 
 
 def css_variables() -> str:

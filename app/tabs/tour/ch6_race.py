@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gradio as gr
 
+from wedlm.config import DEFAULTS
+
 from ... import i18n
 from ...serving import gpu
 from ...serving.context import make_config
@@ -44,8 +46,9 @@ def view(timelines: dict[str, Timeline], tick: int, playing: bool | None = None,
         # per forward, the prefill's token not counted: AR makes exactly one, as chapter 1 says
         tr("ch6.p2", tick=tick, forwards_word=tr("ch6.forward_one" if tick == 1 else "ch6.forward_many"), step=tick - 1, n_ar=n_ar, n_wd=n_wd, prefill=prefill, tpf_wd=race.tokens_per_forward(wd),
            tpf=term("tpf", lang=lang), tpf_ar=race.tokens_per_forward(ar)),
+        # a block forward: its block of masks, and the finished block beside it in the forward that commits it
         tr("ch6.p3", wall=wall, rows=st_wd["rows_processed"] / max(st_wd["forwards"], 1),
-           block=term("block", lang=lang)),
+           block=term("block", lang=lang), block_rows=DEFAULTS["block_size"], commit_rows=2 * DEFAULTS["block_size"]),
     ], lang=lang)
     text = text.replace('class="tour-text"', f'class="tour-text" data-step="{tick - 1}"', 1)
     lanes = f'<div class="tour-step" data-step="{tick - 1}">{html}</div>'

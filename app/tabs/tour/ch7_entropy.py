@@ -43,6 +43,16 @@ def title(lang: str = i18n.DEFAULT) -> str:
     return i18n.text(lang, "ch7.title")
 
 
+def code_point(code, lang: str = i18n.DEFAULT) -> dict:
+    """The recorded code decode chapter 7's words describe, as a point of its chart (a diamond in
+    the code class's colour; its prompt's first line on hover)."""
+    trace = code[0].trace
+    first = trace.prompt.splitlines()[0] + ("…" if "\n" in trace.prompt.strip() else "")
+    label = i18n.text(lang, "ch7.code_point")   # the legend's words; the prompt shows on hover
+    return {**entropy.trace_point(trace, label), "text": f"{escape(first)} ({label})",
+            "symbol": "diamond", "colour": entropy.CLASS_COLOURS["code"]}
+
+
 def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT) -> str:
     """Why code is slow, from the recorded code decode (its pick: the hardest front fill); without
     it, why a decode can make fewer tokens than forwards."""
@@ -80,7 +90,10 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
     top = max(figs.max_score(ltl, lstep), figs.max_score(htl, hstep)) * 1.1
     small = dict(y_max=top, height=figs.SMALL, lang=lang)
     text = narration(paras, lang=lang)
-    law = entropy.law_figure(rows, yours=[{**yours, "label": tr("ch7.your_prompt")}] if yours else (), lang=lang)
+    # every prompt the words name has its dot: the code decode they describe is drawn too
+    points = [code_point(code, lang)] if code else []
+    points += [{**yours, "label": tr("ch7.your_prompt")}] if yours else []
+    law = entropy.law_figure(rows, yours=points, lang=lang)
     return (text, law, figs.score_bars(ltl, lstep, tr("ch7.bars_low", step=lstep), **small),
             figs.score_bars(htl, hstep, tr("ch7.bars_high", step=hstep), **small))
 

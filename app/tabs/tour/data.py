@@ -43,6 +43,14 @@ class TourData:
         return self.timelines[p["trace"]], p["step"]
 
 
+def load_tau_sweep() -> dict | None:
+    """Chapter 8's recorded arithmetic τ sweep alone (the Entropy explorer shows its trend), or None."""
+    try:
+        return json.loads(TOUR_FILE.read_text(encoding="utf-8")).get("tau_sweep")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
 def load_tour() -> TourData:
     data = json.loads(TOUR_FILE.read_text(encoding="utf-8"))
     if data.get("format") != TOUR_FORMAT:

@@ -10,7 +10,7 @@ from ... import i18n
 # terms that are the name of a number the app reports (a stats table's column): kept as they are
 NAMES = ("p_cache", "forward_ratio")
 KEYS = ("token", "forward", "kv-cache", "position-id", "mask", "entropy", "tau", "lambda", "distance", "commit",
-        "p-cache", "tpf", "block", "greedy", "draft", "verified", "forward-ratio", "glyphs", "bundled")
+        "p-cache", "tpf", "block", "greedy", "draft", "verified", "forward-ratio", "glyphs", "bundled", "nats")
 
 
 def terms(lang: str = i18n.DEFAULT) -> dict[str, tuple[str, str]]:

@@ -3,6 +3,7 @@ from the palette's role names (so it names a colour the views really use), a ter
 glossary. Every sentence is a catalog template (app/i18n/tour.py) filled with the step's numbers."""
 from __future__ import annotations
 
+import re
 from html import escape, unescape
 
 from ... import i18n
@@ -104,11 +105,30 @@ def facts(tl: Timeline, step: int, lang: str = i18n.DEFAULT, head: str | None = 
             f'{fills_sentence(tl, step, lang=lang)}{gap(lang)}{commits_sentence(tl, step, lang=lang)}</div>')
 
 
+def link_first(html: str, key: str, lang: str = i18n.DEFAULT) -> str:
+    """`html` with the first use of glossary term `key` (its glossary heading, as a word in the
+    text, not in a tag nor inside a link) linked to the glossary, unless a link to it is there."""
+    if f'data-term="{key}"' in html:
+        return html
+    word = terms(lang)[key][0]
+    pattern = re.compile(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])")
+    parts, depth = re.split(r"(<[^>]+>)", html), 0
+    for k, part in enumerate(parts):
+        if part.startswith("<"):
+            depth += 1 if re.match(r"<a[\s>]", part) else -1 if part.startswith("</a") else 0
+            continue
+        if depth == 0 and pattern.search(part):
+            parts[k] = pattern.sub(lambda m: term(key, m.group(0), lang), part, count=1)
+            return "".join(parts)
+    return html
+
+
 def narration(paragraphs: list[str], tl: Timeline | None = None, step: int | None = None,
               lang: str = i18n.DEFAULT, head: str | None = None) -> str:
     body = "".join(f"<p>{p}</p>" for p in paragraphs)
     at = f' data-step="{step}"' if step is not None else ""
-    return f'<div class="tour-text"{at}>{body}{facts(tl, step, lang, head) if tl is not None else ""}</div>'
+    text = f'<div class="tour-text"{at}>{body}{facts(tl, step, lang, head) if tl is not None else ""}</div>'
+    return link_first(text, "nats", lang)   # entropy's unit, explained where a chapter first uses it
 
 
 def run_summary(tl: Timeline, lang: str = i18n.DEFAULT) -> str:
