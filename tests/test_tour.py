@@ -47,6 +47,7 @@ def chapter_views(data) -> dict[int, tuple]:
     out[8] = c[7].view(data.tau_sweep)
     tl, step = data.at("reorder")
     out[9] = c[8].view([t is None for t in tl.trace.steps[step].window], 8, "a test pattern")
+    out[11] = c[10].view(data)
     return out
 
 
@@ -357,6 +358,7 @@ def test_nats_are_explained_in_every_chapter_that_uses_them(data):
             views[7] = c[6].view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"),
                                  code=data.at("entropy_code"), lang=lang)
             views[8] = c[7].view(data.tau_sweep, lang=lang)
+            views[11] = c[10].view(data, lang=lang)
         used = 0
         for n, outputs in views.items():
             # the words a visitor reads on the page (a token's hover title is its own small box)

@@ -12,13 +12,14 @@ MESSAGES = {
         "en": "Each card links back to its chapter.",
         "zh": "每张卡片都链接回对应的章节。",
     },
+    "ch11.commits": {"en": "commits", "zh": "提交"},
     "ch11.see": {"en": "→ chapter {chapter}", "zh": "→ 第 {chapter} 章"},
     "ch11.fill_q": {"en": "Which masks get filled at a step?", "zh": "每一步填充哪些掩码？"},
     "ch11.fill_a": {
-        "en": "Every mask whose score H + λ·d is under τ: H is the mask's entropy (how unsure the model is), d how "
+        "en": "Every mask whose score H + λ·d is under τ: H is the mask's {entropy} (how unsure the model is), d how "
               "many slots it sits after the first open mask. If none is under τ, the single lowest score is "
               "filled, so every forward fills at least one. λ makes far slots wait.",
-        "zh": "得分 H + λ·d 低于 τ 的掩码全部填充：H 是这个掩码的熵（模型有多没把握），d 是它排在第一个未填掩码之后第几个。"
+        "zh": "得分 H + λ·d 低于 τ 的掩码全部填充：H 是这个掩码的{entropy}（模型有多没把握），d 是它排在第一个未填掩码之后第几个。"
               "一个都不低于 τ 时，只填得分最低的那一个，所以每次前向计算至少填一个。λ 让远处的槽位晚一些再填。",
     },
     "ch11.fill_numbers": {
@@ -31,12 +32,12 @@ MESSAGES = {
     },
     "ch11.order_a": {
         "en": "The input is reordered: every filled token moves in front of every mask (physical order) but keeps its "
-              "position id (its place in the text, logical order). Under causal attention in physical order, a "
+              "{position_id} (its place in the text, logical order). Under causal attention in physical order, a "
               "mask sees every filled token, also those after it in the text. The attention is the AR model's "
-              "own, so the KV cache works as in AR decoding.",
-        "zh": "输入被重排：每个已填充的词元都移到所有掩码前面（物理顺序），但保留自己的位置编号（它在文本中的位置，"
+              "own, so the {kv_cache} works as in AR decoding.",
+        "zh": "输入被重排：每个已填充的词元都移到所有掩码前面（物理顺序），但保留自己的{position_id}（它在文本中的位置，"
               "即逻辑顺序）。在物理顺序上做因果注意力，掩码就能看到每个已填充的词元，包括文本中排在它后面的。"
-              "注意力仍是 AR 模型自己的注意力，所以 KV 缓存和 AR 解码时一样可用。",
+              "注意力仍是 AR 模型自己的注意力，所以{kv_cache}和 AR 解码时一样可用。",
     },
     "ch11.order_numbers": {
         "en": "Chapter 3, step {step}: the mask at {first_mask} sees the filled tokens at {waiting}, moved in front of it.",
@@ -47,11 +48,11 @@ MESSAGES = {
         "zh": "哪些词元成为定稿？词元的 KV 何时进入缓存？",
     },
     "ch11.commit_a": {
-        "en": "Only the leading filled run commits: the filled slots before the first mask. Their KV was computed "
+        "en": "Only the leading filled run {commits}: the filled slots before the first mask. Their KV was computed "
               "as AR computes it (seeing only the prefix and the tokens before them), so it stays in the cache. "
               "A filled slot behind a mask waits; its KV is recomputed each forward. And a slot commits one "
               "forward after it is filled: the forward that filled it read a mask there.",
-        "zh": "只有开头连续的已填充段会提交：第一个掩码之前的已填充槽位。它们的 KV 和 AR 的算法一样（只看到前缀和它们前面的词元），"
+        "zh": "只有开头连续的已填充段会{commits}：第一个掩码之前的已填充槽位。它们的 KV 和 AR 的算法一样（只看到前缀和它们前面的词元），"
               "所以留在缓存中。排在掩码后面的已填充槽位要等待，它的 KV 每次前向计算都重算。而且槽位要在被填上后的"
               "下一次前向计算才提交：填它的那次前向计算在那里读入的是掩码。",
     },

@@ -13,9 +13,11 @@ from ...views import entropy
 from . import moments
 from .ch7_entropy import class_mean
 from .ch8_tau import last_all_right
-from .words import narration, span
+from .words import link_first, narration, span, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch11.title")
+CHAPTER_OF = {"fill": 2, "order": 3, "commit": 4, "speed": 7, "tau": 8}   # each idea's chapter
+KEYS = tuple(CHAPTER_OF)
 
 
 def title(lang: str = i18n.DEFAULT) -> str:
@@ -90,9 +92,14 @@ def cards(data, lang: str = i18n.DEFAULT) -> list[dict]:
         tr("ch11.speed_numbers", **speed) if speed else "",
         tr("ch11.tau_numbers", **{**tau, "safe": safe}) if tau else "",
     )
-    return [{"chapter": chapter, "question": tr(f"ch11.{key}_q"), "answer": tr(f"ch11.{key}_a"), "numbers": said}
-            for (key, chapter), said in zip((("fill", 2), ("order", 3), ("commit", 4), ("speed", 7), ("tau", 8)),
-                                           numbers)]
+    links = {"entropy": term("entropy", tr("tour.link.entropy"), lang=lang),
+             "position_id": term("position-id", tr("tour.link.position_id"), lang=lang),
+             "kv_cache": term("kv-cache", lang=lang), "commits": term("commit", tr("ch11.commits"), lang=lang)}
+    answers = [tr(f"ch11.{key}_a", **{k: v for k, v in links.items() if "{" + k + "}" in i18n.text(
+        i18n.DEFAULT, f"ch11.{key}_a")}) for key in KEYS]
+    return [{"chapter": chapter, "question": tr(f"ch11.{key}_q"), "answer": answer,
+             "numbers": link_first(said, "nats", lang) if said else ""}
+            for key, chapter, answer, said in zip(KEYS, CHAPTER_OF.values(), answers, numbers)]
 
 
 def cards_html(data, lang: str = i18n.DEFAULT) -> str:
@@ -108,9 +115,19 @@ def cards_html(data, lang: str = i18n.DEFAULT) -> str:
     return f'<div class="recap">{items}</div>'
 
 
-def build(ctx, data, lang: str = i18n.DEFAULT):
+def lead_html(lang: str = i18n.DEFAULT) -> str:
     tr = i18n.Texts(lang)
+    return narration([tr("ch11.p1") + " " * (lang != "zh") + tr("ch11.p2")], lang=lang)
+
+
+def view(data, lang: str = i18n.DEFAULT) -> tuple[str, str]:
+    """(the chapter's words: its lead and its cards, which are words too; the cards alone)."""
+    cards = cards_html(data, lang)
+    return lead_html(lang) + cards, cards
+
+
+def build(ctx, data, lang: str = i18n.DEFAULT):
     # one column, words first: the cards are the chapter's words, so they take the whole width
     with gr.Column(elem_classes=["tour-body", "recap-body"]):
-        gr.HTML(narration([tr("ch11.p1") + " " * (lang != "zh") + tr("ch11.p2")], lang=lang), elem_id="tour-text-11")
+        gr.HTML(lead_html(lang), elem_id="tour-text-11")
         gr.HTML(cards_html(data, lang), elem_id="tour-viz-11", elem_classes=["tour-viz"])
