@@ -170,15 +170,16 @@ PICTURES_JS = """n => { const c = document.querySelector('#chapter-' + n);
             grids, scroll: document.documentElement.scrollHeight, height: innerHeight,
             scrollw: document.documentElement.scrollWidth, width: innerWidth}; }"""
 
-# Presenting, what a room reads (measured by PICTURES_JS; tools: /tmp measure, main at 9b86aea):
-# before, side by side at 1024x768 the picture had 60-72% of the width and the chapter was zoomed
-# to 0.66-0.85 to fit the narration's height beside it: smallest token text 10.1 px (ch4), 10.5
-# (ch10), 11.1 (ch1), 12.0 (ch3); chapter 3's grid labels 10.2 px. Now a 4:3 or narrow screen shows
-# the picture and the narration one at a time, each the whole width (W switches): the picture's
-# share is ~0.94 and its smallest token text >= 14 px, grid labels >= 14 px. At 1920x1080 the
-# chapter stays side by side (shares as before: chapter 4's narration gained the one-forward delay,
-# so its picture keeps 0.66; chapter 10's recorded moment is a 2-row probe), token text 16.9 px
-# before (ch3) and grid labels 19.7 px.
+# Presenting, what a room reads (PICTURES_JS's measure, px on screen; before: main at 9b86aea).
+# Before, side by side at 1024x768 the picture had 55-67% of the width and the chapter was zoomed to
+# 0.66-0.85 to fit the narration's height beside it: smallest token text 11.5 px (ch1), 12.5 (ch2,
+# ch3), 10.6 (ch4, ch10), 13.6 (ch5); position ids 7.9-9.4; chapter 3's grid labels 10.2 px;
+# narration 13.9-17.9. Now a 4:3 or narrow screen shows the picture and the narration one at a time,
+# each the whole width (share ~0.94), a picture that fits only below zoom 0.875 in groups of its
+# views (W moves on): token text 20.8 (ch1, ch3), 16 (ch2, ch4, ch10), 14.7 (ch5); grid labels
+# 15.6 px; narration alone 21-27 px. At 1920x1080 the chapter stays side by side, unchanged: token
+# text 17.6 px (ch3) to 20.8, grid labels 19.7 (chapter 4's narration gained the one-forward delay,
+# so its picture keeps 0.66; chapter 10's recorded moment is a 2-row probe).
 # per screen: {chapter: least picture share}, least token text px, least grid label px, one pane at a time
 ROOM = {(1024, 768): ({n: 0.9 for n in range(1, len(tour.TITLES) + 1)}, 14.0, 14.0, True),
         (1920, 1080): ({3: 0.6, 4: 0.66, 10: 0.6}, 16.0, 18.0, False)}
@@ -241,9 +242,10 @@ def test_presenting_pictures_use_the_room_and_grid_labels_read(browser, app_url,
         page.close()
 
 
-# chapter 3's grids in the page (not presenting): before, side by side, their labels were 7.3 px at
-# 1024x768 and 4.7 px on a 390x844 phone; one above the other they take the column's width
-GRID_PAGE = {(1024, 768): 12.0, (390, 844): 11.0}
+# chapter 3's grids in the page (not presenting): before, side by side, their labels were 9.5 px at
+# 1440x900, 7.3 px at 1024x768 and 4.7 px on a 390x844 phone; now one above the other, each the
+# column's width: 15.9 px at 1024 and 11.6 px on the phone
+GRID_PAGE = {(1440, 900): 12.0, (1024, 768): 12.0, (390, 844): 11.0}
 
 
 @pytest.mark.parametrize("size", list(GRID_PAGE))
