@@ -155,45 +155,113 @@ def test_the_address_moves_the_tour_and_links_reach_the_last_chapter(browser, ap
 # ---- chapter 2's position labels on a phone
 
 PICTURES_JS = """n => { const c = document.querySelector('#chapter-' + n);
-    const view = c.querySelector('.tour-view').getBoundingClientRect();
+    const shown = e => e.getClientRects().length > 0;
+    const view = c.querySelector('.tour-view'), words = c.querySelector('.tour-words');
+    // HTML text on screen: its font size times the chapter's zoom (a transform on .tour-body)
+    const body = c.querySelector('.tour-body'), zoom = body.getBoundingClientRect().width / body.offsetWidth;
+    const least = sel => Math.min(...[...c.querySelectorAll(sel)].filter(shown)
+        .map(e => parseFloat(getComputedStyle(e).fontSize) * zoom));
     // a grid label's size on screen: its font size times the SVG's box over its viewBox
-    const grids = [...c.querySelectorAll('svg.grid')].filter(s => s.getClientRects().length).map(s =>
+    const grids = [...c.querySelectorAll('svg.grid')].filter(shown).map(s =>
         parseFloat(getComputedStyle(s.querySelector('text.rowt')).fontSize)
         * s.getBoundingClientRect().width / s.viewBox.baseVal.width);
-    return {share: view.width / innerWidth, grids, scroll: document.documentElement.scrollHeight,
-            height: innerHeight}; }"""
+    return {share: shown(view) ? view.getBoundingClientRect().width / innerWidth : 0, words: shown(words),
+            tokens: least('.tok:not(.legend .tok), .slot .tokt'), narration: least('.tour-text p'),
+            grids, scroll: document.documentElement.scrollHeight, height: innerHeight,
+            scrollw: document.documentElement.scrollWidth, width: innerWidth}; }"""
 
-
-# per screen: each chapter's picture's least share of the width, chapter 3's grids' least label size
-# (before: 56% / 67% for all three, grid labels 6.4 / 15 px; chapter 4's narration gained the
-# one-forward delay, so at 1920 its picture keeps 0.66, its window rows still on one line each;
-# chapter 10's recorded moment is a 2-row probe, so its narration takes more of the width)
-ROOM = {(1024, 768): ({3: 0.6, 4: 0.64, 10: 0.55}, 10.0), (1920, 1080): ({3: 0.6, 4: 0.66, 10: 0.6}, 18.0)}
+# Presenting, what a room reads (PICTURES_JS's measure, px on screen; before: main at 9b86aea).
+# Before, side by side at 1024x768 the picture had 55-67% of the width and the chapter was zoomed to
+# 0.66-0.85 to fit the narration's height beside it: smallest token text 11.5 px (ch1), 12.5 (ch2,
+# ch3), 10.6 (ch4, ch10), 13.6 (ch5); position ids 7.9-9.4; chapter 3's grid labels 10.2 px;
+# narration 13.9-17.9. Now a 4:3 or narrow screen shows the picture and the narration one at a time,
+# each the whole width (share ~0.94), a picture that fits only below zoom 0.875 in groups of its
+# views (W moves on): token text 20.8 (ch1, ch3), 16 (ch2, ch4, ch10), 14.7 (ch5); grid labels
+# 15.6 px; narration alone 21-27 px. At 1920x1080 the chapter stays side by side, unchanged: token
+# text 17.6 px (ch3) to 20.8, grid labels 19.7 (chapter 4's narration gained the one-forward delay,
+# so its picture keeps 0.66; chapter 10's recorded moment is a 2-row probe).
+# per screen: {chapter: least picture share}, least token text px, least grid label px, one pane at a time
+ROOM = {(1024, 768): ({n: 0.9 for n in range(1, len(tour.TITLES) + 1)}, 14.0, 14.0, True),
+        (1920, 1080): ({3: 0.6, 4: 0.66, 10: 0.6}, 16.0, 18.0, False)}
 
 
 @pytest.mark.parametrize("size", list(ROOM))
 def test_presenting_pictures_use_the_room_and_grid_labels_read(browser, app_url, size):
-    """Chapters 3, 4 and 10 presenting: each picture takes the share of the screen's width the
-    chapter has room for (chapter 4's window rows no longer wrap), chapter 3's attention grids'
-    labels are readable on screen, and each chapter still fits one screen."""
-    shares, label_px = ROOM[size]
+    """Presenting: each picture takes the share of the screen's width the chapter has room for,
+    its token text and chapter 3's attention grids' labels read from the back of a room, and each
+    chapter still fits one screen. A 4:3 projector (1024x768) shows the picture first, alone; W
+    shows the narration alone, in large type, and W again the picture."""
+    shares, token_px, label_px, flips = ROOM[size]
     page = open_page(browser, app_url, size, "?present=1&chapter=3")
     try:
         page.wait_for_selector("#tour-viz-3", state="visible", timeout=180_000)
         page.wait_for_function("() => document.body.classList.contains('tour-present')")
-        for n in (3, 4, 10):
+        assert page.evaluate("() => window.wedlmPresent.flipping()") == flips
+        for n in [3] + [k for k in shares if k != 3]:
             if n != 3:
                 page.evaluate("n => { location.hash = '#chapter-' + n; }", n)
                 page.wait_for_selector(f"#tour-viz-{n}", state="visible", timeout=60_000)
             wait_plots(page, n)
             page.wait_for_timeout(300)
             page.evaluate("() => window.wedlmPresent.fit()")
-            m = page.evaluate(PICTURES_JS, n)
-            assert m["scroll"] <= m["height"] + 1, (n, size, m)
-            assert m["share"] >= shares[n], (n, size, m)
+            pane = "n => document.querySelector('#chapter-' + n).dataset.pane"
+            groups = int(page.evaluate("n => document.querySelector('#chapter-' + n).dataset.groups || 1", n))
+            grids = []
+            page.evaluate("() => document.activeElement && document.activeElement.blur()")
+            for g in range(groups):   # the picture, a group of its views at a time where it must
+                if g:
+                    page.keyboard.press("w")
+                    page.wait_for_function(f"n => ({pane})(n) === '{g}'", arg=n)
+                m = page.evaluate(PICTURES_JS, n)
+                assert m["scroll"] <= m["height"] + 1 and m["scrollw"] <= m["width"] + 1, (n, g, size, m)
+                assert m["share"] >= shares[n], (n, g, size, m)
+                assert m["words"] != flips, (n, g, size, m)   # one at a time: the narration waits for W
+                if m["tokens"] != float("inf"):
+                    assert m["tokens"] >= token_px, (n, g, size, m)
+                grids += m["grids"]
+                page.screenshot(path=str(ARTIFACTS / f"tour-present-{n}-{size[0]}{'-' + str(g + 1) if g else ''}.png"))
             if n == 3:
-                assert len(m["grids"]) == 2 and min(m["grids"]) >= label_px, (size, m)
-            page.screenshot(path=str(ARTIFACTS / f"tour-present-{n}-{size[0]}.png"))
+                assert len(grids) == 2 and min(grids) >= label_px, (size, grids)
+            if flips:
+                page.evaluate("() => document.activeElement && document.activeElement.blur()")
+                page.keyboard.press("w")
+                page.wait_for_function(f"n => ({pane})(n) === 'words'", arg=n)
+                w = page.evaluate(PICTURES_JS, n)
+                assert w["share"] == 0 and w["words"], (n, w)
+                assert w["scroll"] <= w["height"] + 1 and w["narration"] >= 20, (n, w)
+                page.screenshot(path=str(ARTIFACTS / f"tour-present-{n}-{size[0]}-words.png"))
+                page.click("#present-pane button[data-pane='0']")   # the switch, by hand: the first picture
+                page.wait_for_function(f"n => ({pane})(n) === '0'", arg=n)
+        if flips:   # a text box has the keys: W types, the pane stays
+            page.focus("#tour-pick input")
+            page.keyboard.press("w")
+            page.wait_for_timeout(300)
+            assert page.evaluate("() => [...document.querySelectorAll('.tour-chapter')].find(c => c.offsetParent)"
+                                 ".dataset.pane") == "0"
+    finally:
+        page.close()
+
+
+# chapter 3's grids in the page (not presenting): before, side by side, their labels were 9.5 px at
+# 1440x900, 7.3 px at 1024x768 and 4.7 px on a 390x844 phone; now one above the other, each the
+# column's width: 15.9 px at 1024 and 11.6 px on the phone
+GRID_PAGE = {(1440, 900): 12.0, (1024, 768): 12.0, (390, 844): 11.0}
+
+
+@pytest.mark.parametrize("size", list(GRID_PAGE))
+def test_chapter_3s_grids_read_on_a_1024_page_and_a_phone(browser, app_url, size):
+    page = open_page(browser, app_url, size, "?chapter=3")
+    try:
+        page.wait_for_selector("#tour-viz-3", state="visible", timeout=180_000)
+        wait_plots(page, 3)
+        page.wait_for_timeout(300)
+        m = page.evaluate(PICTURES_JS, 3)
+        assert len(m["grids"]) == 2 and min(m["grids"]) >= GRID_PAGE[size], (size, m)
+        assert m["scrollw"] <= m["width"], (size, m)   # no sideways scrolling of the page
+        boxes = page.eval_on_selector_all("#chapter-3 svg.grid", "ss => ss.map(s => s.getBoundingClientRect().right)")
+        assert max(boxes) <= size[0], (size, boxes)
+        page.locator("#chapter-3 .tour-grids").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"tour-ch3-grids-{size[0]}.png"))
     finally:
         page.close()
 

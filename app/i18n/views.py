@@ -773,4 +773,9 @@ MESSAGES.update({
     "views.present.step_keys": {"en": " · ↓/↑: steps", "zh": " · ↓/↑：单步"},
     "views.js.present": {"en": "Present ▣", "zh": "演示 ▣"},
     "views.js.stop_presenting": {"en": "Stop presenting (Esc)", "zh": "退出演示（Esc）"},
+    # a narrow or 4:3 projector shows the chapter's picture and its narration one at a time (present.js)
+    "views.js.pane_picture": {"en": "Picture", "zh": "图示"},
+    "views.js.pane_words": {"en": "Narration", "zh": "讲解"},
+    "views.js.pane_title": {"en": "Picture and narration one at a time on this screen: W (or this button) switches",
+                            "zh": "此屏幕上图示与讲解分开显示：按 W（或点此按钮）切换"},
 })

@@ -2,11 +2,14 @@
 // everything but the chapter; the open chapter is zoomed to fill the screen without scrolling;
 // the keyboard moves through chapters (←/→, Space, PageUp/PageDown, Home/End) and through the
 // open chapter's steps (↓/↑ or . and ,), never while a text box or slider has focus; Esc leaves
-// (and drops ?present=1 from the address). Space is the next chapter here, never play: the tour's
+// (and drops ?present=1 from the address). On a narrow or 4:3 screen (a 1024×768 projector) the
+// chapter's picture and its narration take the whole width one at a time (each zoomed to fill the
+// screen, the picture first): W or the pane switch (bottom right) switches. Space is the next chapter here, never play: the tour's
 // stepper buttons and the badge say so (app/views/stepper.py keys="present", tour.presenting_*). Also the
 // glossary panel, which term links in the narration open.
 // Words: none here. The button's labels come from the page's CSS (--wedlm-words, JSON in the
-// page's language: app/views/script_words.py); without them the button keeps the server's label.
+// page's language: app/views/script_words.py); without them the button keeps the server's label
+// (the pane switch, which only this script makes, is then left out).
 (() => {
   let serverLabel = null;
   function words() {
@@ -19,11 +22,28 @@
   // the open chapter's own step controls (its stepper): ↓ / . the next step, ↑ / , the previous
   const STEP_KEYS = { ArrowDown: "next", ".": "next", ArrowUp: "prev", ",": "prev" };
   let ownFullscreen = false;
+  // side by side the picture got 60-72% of a 1024 px screen and was zoomed to 0.66-0.85 to fit the
+  // narration's height beside it: tokens 10-13 px, grid labels 10 px. Below this width, or on a
+  // screen near 4:3, each gets the whole screen in turn.
+  const FLIP_WIDTH = 1280, FLIP_ASPECT = 1.5;
+  const PANE_KEYS = { w: 1, W: 1 };
+  const WORDS_ZOOM = 1.6;   // the narration alone: large type, not a poster
+  // the least zoom a picture is shown at (tokens 16 px -> 14 on screen): a picture whose views fit
+  // only smaller is shown a few views at a time (pictures 1, 2, …), the stepper over each
+  const MIN_ZOOM = 0.875;
 
   const presenting = () => document.body.classList.contains("tour-present");
   const typing = el => !!el && (el.isContentEditable ||
     !!(el.closest && el.closest("input, textarea, select, [contenteditable]:not([contenteditable=false])")));
   const openChapter = () => [...document.querySelectorAll(".tour-chapter")].find(c => c.offsetParent !== null);
+  const flipping = () => presenting() && (window.innerWidth < FLIP_WIDTH || window.innerWidth / window.innerHeight < FLIP_ASPECT);
+  let paneChapter = null;   // the chapter the shown pane belongs to: a new chapter opens on its picture
+  // a pane: "0", "1", … (the picture's groups of views) or "words"
+  const pane = chapter => (chapter && chapter.id === paneChapter && chapter.dataset.pane) || "0";
+  const groupCount = chapter => Number((chapter && chapter.dataset.groups) || 1);
+  // the picture's views (the column's blocks), the stepper's own controls left out: they show with every group
+  const viewParts = chapter => [...chapter.querySelectorAll(".tour-body > .tour-view > *")]
+    .filter(e => !e.querySelector(".wedlm-stepper"));
 
   function label() {
     const b = document.querySelector("#tour-present-btn");
@@ -31,6 +51,34 @@
     if (serverLabel === null) serverLabel = b.textContent;
     const w = words();
     b.textContent = presenting() ? (w.stop_presenting || serverLabel) : (w.present || serverLabel);
+    const chapter = openChapter(), shown = pane(chapter), groups = groupCount(chapter);
+    const switcher = document.querySelector("#present-pane");
+    if (!switcher) return;
+    // one button per group of the picture, then the narration's
+    const names = [...Array(groups).keys()].map(String).concat(["words"]);
+    if (switcher.dataset.panes !== names.join()) {
+      switcher.querySelectorAll("button").forEach(b => b.remove());
+      for (const name of names) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.dataset.pane = name;
+        b.textContent = name === "words" ? w.pane_words : w.pane_picture + (groups > 1 ? ` ${Number(name) + 1}` : "");
+        b.addEventListener("click", () => { b.blur(); flip(name); });
+        switcher.insertBefore(b, switcher.querySelector("kbd"));
+      }
+      switcher.dataset.panes = names.join();
+    }
+    switcher.querySelectorAll("button").forEach(b => b.setAttribute("aria-pressed", String(b.dataset.pane === shown)));
+  }
+
+  function flip(to) {
+    // the next pane of the open chapter (or `to`): picture 1, picture 2, …, the narration, round again
+    const chapter = openChapter();
+    if (!chapter || !flipping()) return;
+    const now = pane(chapter), last = groupCount(chapter) - 1;
+    chapter.dataset.pane = to || (now === "words" ? "0" : Number(now) >= last ? "words" : String(Number(now) + 1));
+    paneChapter = chapter.id;
+    fit();
   }
 
   // the share of the chapter's width its pictures get (the narration has the rest): fit() tries
@@ -46,12 +94,15 @@
     chapter.querySelectorAll(".tour-body > .tour-view, .tour-body > .tour-words").forEach(c => c.style.removeProperty("flex"));
     delete chapter.dataset.zoom;
     delete chapter.dataset.split;
+    chapter.querySelectorAll("[data-pane-hidden]").forEach(e => { e.style.removeProperty("display"); delete e.dataset.paneHidden; });
+    if (!flipping()) { delete chapter.dataset.pane; delete chapter.dataset.groups; }
   }
 
   function split(chapter, share) {
+    // share 1: one pane at a time (style.css hides the other), the whole width
     const view = chapter.querySelector(".tour-body > .tour-view"), words = chapter.querySelector(".tour-body > .tour-words");
-    if (view) view.style.setProperty("flex", `${share} 1 0%`, "important");
-    if (words) words.style.setProperty("flex", `${1 - share} 1 0%`, "important");
+    if (view) view.style.setProperty("flex", share === 1 ? "1 1 100%" : `${share} 1 0%`, "important");
+    if (words) words.style.setProperty("flex", share === 1 ? "1 1 100%" : `${1 - share} 1 0%`, "important");
   }
 
   function scale(body, z) {
@@ -69,6 +120,31 @@
       least = Math.min(least, px);
     });
     return least;
+  }
+
+  function showOnly(chapter, parts) {
+    // the picture's views in `parts` (all: null), the others hidden until reset()
+    viewParts(chapter).forEach(e => {
+      if (!parts || parts.includes(e)) { e.style.removeProperty("display"); delete e.dataset.paneHidden; }
+      else { e.style.setProperty("display", "none", "important"); e.dataset.paneHidden = "1"; }
+    });
+  }
+
+  function pictureGroups(chapter, body, room) {
+    // the picture's views in groups shown one at a time: all together if they fit at MIN_ZOOM,
+    // else as many neighbours as fit (a view alone may still need less: fit() shrinks it)
+    const parts = viewParts(chapter).filter(e => e.getClientRects().length || e.dataset.paneHidden);
+    const fits = group => { showOnly(chapter, group); return largestZoom(body, room) >= MIN_ZOOM; };
+    const groups = [];
+    let current = [];
+    if (!parts.length || fits(parts)) { showOnly(chapter, null); return [parts]; }
+    for (const part of parts) {
+      if (current.length && !fits(current.concat([part]))) { groups.push(current); current = []; }
+      current.push(part);
+    }
+    if (current.length) groups.push(current);
+    showOnly(chapter, null);
+    return groups;
   }
 
   function largestZoom(body, room) {
@@ -90,10 +166,31 @@
     document.querySelectorAll(".tour-chapter").forEach(reset);
     // a laptop or a 1024 px projector: the compact nav and the larger narration (style.css)
     document.body.classList.toggle("present-compact", presenting() && window.innerWidth <= 1366);
+    document.body.classList.toggle("present-flip", flipping());
     const chapter = openChapter();
     const body = chapter && chapter.querySelector(".tour-body");
+    if (chapter && flipping()) { chapter.dataset.pane = pane(chapter); paneChapter = chapter.id; }
+    label();
     if (!presenting() || !body) return;
-    const room = () => window.innerHeight - chapter.getBoundingClientRect().top - 2;
+    const switcher = document.querySelector("#present-pane");
+    const below = flipping() && switcher ? switcher.offsetHeight + 8 : 0;   // the pane switch's strip
+    const room = () => window.innerHeight - chapter.getBoundingClientRect().top - 2 - below;
+    if (flipping()) {   // one pane, the whole width: the largest zoom that fits (the words' capped)
+      split(chapter, 1);
+      if (chapter.dataset.pane !== "words") {   // (the narration keeps the picture's groups: its views are hidden)
+        const groups = pictureGroups(chapter, body, room);
+        chapter.dataset.groups = String(groups.length);
+        if (Number(chapter.dataset.pane) >= groups.length) chapter.dataset.pane = "0";
+        showOnly(chapter, groups[Number(chapter.dataset.pane)]);
+      }
+      label();
+      const z = Math.min(largestZoom(body, room), chapter.dataset.pane === "words" ? WORDS_ZOOM : Infinity);
+      scale(body, z);
+      Object.assign(chapter.style, { height: `${Math.ceil(body.offsetHeight * z)}px`, overflow: "hidden" });
+      chapter.dataset.zoom = String(z);
+      window.dispatchEvent(new Event("resize"));
+      return;
+    }
     let best = null;
     for (const share of (window.innerWidth <= 1366 ? SPLITS_COMPACT : SPLITS_WIDE)) {
       split(chapter, share);
@@ -120,6 +217,21 @@
     const nav = document.querySelector("#tour-nav");
     if (panel && panel.parentElement !== document.body) document.body.appendChild(panel);
     if (badge && nav && badge.parentElement !== nav) nav.prepend(badge);
+    // the pane switch (picture | narration, W), fixed at the bottom right (the nav row has no
+    // room left at 1024 px); style.css shows it while flipping, and fit() leaves it its height
+    const w = words();
+    if (!document.querySelector("#present-pane") && w.pane_words) {
+      const group = document.createElement("div");
+      group.id = "present-pane";
+      group.className = "present-pane";
+      group.setAttribute("role", "group");
+      group.title = w.pane_title || "";
+      const key = document.createElement("kbd");
+      key.textContent = "W";
+      group.appendChild(key);
+      document.body.appendChild(group);
+      label();
+    }
   }
 
   function start(fullscreen) {
@@ -175,6 +287,10 @@
     if (ev.key === "Escape" && panel() && !panel().hidden) { panel().hidden = true; ev.preventDefault(); return; }
     if (!presenting() || typing(ev.target) || ev.altKey || ev.ctrlKey || ev.metaKey) return;
     if (ev.key === "Escape") { ev.preventDefault(); stop(); return; }
+    if (PANE_KEYS[ev.key]) {   // picture ⇄ narration (only where they show one at a time)
+      if (flipping()) { ev.preventDefault(); flip(); }
+      return;
+    }
     const step = STEP_KEYS[ev.key], chapter = step && openChapter();
     const stepButton = chapter && chapter.querySelector(`.wedlm-stepper button[data-act="${step}"]`);
     if (step) {   // within the chapter; at its first or last step the button is disabled: nothing
@@ -223,5 +339,5 @@
     question.parentElement.classList.toggle("shown");
     fit();
   });
-  window.wedlmPresent = { start, stop, toggle, fit, glossary, presenting };
+  window.wedlmPresent = { start, stop, toggle, fit, glossary, presenting, flip, flipping };
 })();

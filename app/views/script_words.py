@@ -9,7 +9,8 @@ import json
 
 from .. import i18n
 
-JS_WORDS = ("play", "pause", "waiting", "copied", "refused", "present", "stop_presenting")
+JS_WORDS = ("play", "pause", "waiting", "copied", "refused", "present", "stop_presenting",
+            "pane_picture", "pane_words", "pane_title")
 
 
 def js_words(lang: str = i18n.DEFAULT) -> dict[str, str]:
