@@ -181,7 +181,8 @@ PICTURES_JS = """n => { const c = document.querySelector('#chapter-' + n);
 # text 17.6 px (ch3) to 20.8, grid labels 19.7 (chapter 4's narration gained the one-forward delay,
 # so its picture keeps 0.66; chapter 10's recorded moment is a 2-row probe).
 # per screen: {chapter: least picture share}, least token text px, least grid label px, one pane at a time
-ROOM = {(1024, 768): ({n: 0.9 for n in range(1, len(tour.TITLES) + 1)}, 14.0, 14.0, True),
+# (chapter 11, the recap, is words only, one pane: tests/test_recap.py)
+ROOM = {(1024, 768): ({n: 0.9 for n in range(1, len(tour.TITLES))}, 14.0, 14.0, True),
         (1920, 1080): ({3: 0.6, 4: 0.66, 10: 0.6}, 16.0, 18.0, False)}
 
 

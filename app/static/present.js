@@ -36,7 +36,10 @@
   const typing = el => !!el && (el.isContentEditable ||
     !!(el.closest && el.closest("input, textarea, select, [contenteditable]:not([contenteditable=false])")));
   const openChapter = () => [...document.querySelectorAll(".tour-chapter")].find(c => c.offsetParent !== null);
-  const flipping = () => presenting() && (window.innerWidth < FLIP_WIDTH || window.innerWidth / window.innerHeight < FLIP_ASPECT);
+  // panes flip on a narrow screen, in a chapter that has a picture beside its words (chapter 11's
+  // cards are words only: one pane)
+  const flipping = () => presenting() && (window.innerWidth < FLIP_WIDTH || window.innerWidth / window.innerHeight < FLIP_ASPECT)
+    && !!(openChapter() || document).querySelector(".tour-body > .tour-view");
   let paneChapter = null;   // the chapter the shown pane belongs to: a new chapter opens on its picture
   // a pane: "0", "1", … (the picture's groups of views) or "words"
   const pane = chapter => (chapter && chapter.id === paneChapter && chapter.dataset.pane) || "0";
