@@ -39,6 +39,8 @@ def test_a_live_run_is_labelled_and_back_to_the_recording_restores_the_chapter(b
         page.wait_for_selector("#tour-live-2", state="visible", timeout=30_000)
         bar = live_bar(page, 2)
         assert "Your live run (τ = 1000, λ = 0.05)" in bar["words"] and "not the recording" in bar["words"]
+        # the knobs were kept at the press (a knob turned while a run runs does not reword its bar)
+        assert page.evaluate("() => window.wedlmTourPressed['tour-live-2']") == [1000, False, 0.05]
         assert page.evaluate(SHOWN_JS, 2)["text"] != loaded["text"]
         page.click("#tour-recorded-2")
         page.wait_for_selector("#tour-live-2", state="hidden", timeout=30_000)

@@ -79,4 +79,4 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
         return stepper_html(live, KEY, views(k, lang), k, lang=lang)
 
     event = btn.click(run, [prompt], [steps], api_name=i18n.api_name("tour_ar", lang), **pool(ctx))
-    bar.offer(event, [prompt], lambda p: prompt_words(p, lang), [steps], (recorded,))
+    bar.offer(btn, event, [prompt], lambda p: prompt_words(p, lang), [steps], (recorded,))

@@ -97,4 +97,4 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
 
     event = btn.click(run, [tau, no_tau], [steps], api_name=i18n.api_name("tour_race", lang),
                       show_progress="minimal", **pool(ctx))
-    bar.offer(event, [tau, no_tau], lambda t, nt: tau_lambda_words(t, nt, lang=lang), [steps], (recorded,))
+    bar.offer(btn, event, [tau, no_tau], lambda t, nt: tau_lambda_words(t, nt, lang=lang), [steps], (recorded,))

@@ -145,5 +145,5 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
         return view(data.tau_sweep, answer_row(config.threshold, outputs), lang=lang)
 
     event = btn.click(run, [tau], [v_text, v_fig, v_wrong], api_name=i18n.api_name("tour_tau", lang), **pool(ctx))
-    bar.offer(event, [tau], lambda t: tau_lambda_words(t, False, lang=lang), [v_text, v_fig, v_wrong],
+    bar.offer(btn, event, [tau], lambda t: tau_lambda_words(t, False, lang=lang), [v_text, v_fig, v_wrong],
               (text, fig, wrong), whole=False)

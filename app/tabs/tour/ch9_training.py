@@ -72,5 +72,5 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
         return view(chosen, int(b), tr("ch9.source_yours"), lang=lang)
 
     event = btn.click(run, [bits, block], [v_text, v_fig], api_name=i18n.api_name("tour_training_mask", lang))
-    bar.offer(event, [bits, block], lambda t, b: tr("tour.live.mask", bits=chosen_bits(t), block=int(b)),
+    bar.offer(btn, event, [bits, block], lambda t, b: tr("tour.live.mask", bits=chosen_bits(t), block=int(b)),
               [v_text, v_fig], (text, fig))

@@ -5,6 +5,7 @@ through the app's one GPU door and its one pool of forwards, and the bar that sa
 shown and brings the recording back (LiveBar)."""
 from __future__ import annotations
 
+import json
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -64,18 +65,25 @@ class LiveBar:
     back: gr.Button
     lang: str
 
-    def offer(self, event, inputs: list, knobs, outputs: list, recorded: tuple, whole: bool = True) -> None:
-        """After `event` (a try it's click) succeeds, show the bar, its words from
-        knobs(*inputs) (plain text, escaped here); its button returns `recorded` to `outputs`.
-        whole: the live run replaces the views (else it joins a recorded chart)."""
+    def offer(self, button: gr.Button, event, inputs: list, knobs, outputs: list, recorded: tuple,
+              whole: bool = True) -> None:
+        """After `event` (`button`'s try it) succeeds, show the bar, its words from
+        knobs(*inputs) (plain text, escaped here) as they were when the button was pressed; its
+        button returns `recorded` to `outputs`. whole: the live run replaces the views (else it
+        joins a recorded chart)."""
         fast = dict(queue=False, show_progress="hidden", api_name=False)
         said = "tour.live.views" if whole else "tour.live.added"
+        # the knobs as the run read them (a knob turned while it runs must not reword the bar):
+        # kept in the page at the press, handed to shown() in place of the knobs' values then
+        key = json.dumps(self.row.elem_id)
+        button.click(None, inputs, None, js=f"(...v) => {{ (window.wedlmTourPressed ||= {{}})[{key}] = v; }}")
 
         def shown(*values):
             words = i18n.text(self.lang, said, knobs=escape(knobs(*values)))
             return gr.Row(visible=True), f'<div class="tour-live-label">{words}</div>'
 
-        event.success(shown, inputs, [self.row, self.label], **fast)
+        event.success(shown, inputs, [self.row, self.label],
+                      js=f"(...v) => (window.wedlmTourPressed || {{}})[{key}] || v", **fast)
         self.back.click(lambda: (*recorded, gr.Row(visible=False), ""), None,
                         list(outputs) + [self.row, self.label], **fast)
 
@@ -155,7 +163,7 @@ def window_try(ctx: Context, n: int, name: str, finder, key: str, views, fallbac
 
     event = btn.click(run, [tau, no_tau, penalty], [steps], api_name=i18n.api_name(f"tour_chapter_{n}", lang),
                       **pool(ctx))
-    bar.offer(event, [tau, no_tau, penalty], lambda t, nt, lam: tau_lambda_words(t, nt, lam, lang), [steps],
+    bar.offer(btn, event, [tau, no_tau, penalty], lambda t, nt, lam: tau_lambda_words(t, nt, lam, lang), [steps],
               (recorded,))
 
 
