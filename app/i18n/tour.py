@@ -103,6 +103,16 @@ MESSAGES = {
     "tour.try_redecode": {"en": "**Try it:** re-decode “{prompt}” live with other knobs.",
                           "zh": "**试一试**：换一组参数，现场重新解码“{prompt}”。"},
     "tour.redecode": {"en": "Re-decode live", "zh": "现场重新解码"},
+    # the bar above a chapter's views after a "try it" (frame.LiveBar)
+    "tour.live.views": {"en": "<b>Your live run</b> ({knobs}): these views and words show it, not the recording.",
+                        "zh": "<b>你的现场运行</b>（{knobs}）：这里的图和文字显示的是它，而不是录制。"},
+    "tour.live.added": {"en": "<b>Your live run</b> ({knobs}) is marked on the recorded chart and in the words; "
+                              "everything else here is the recording.",
+                        "zh": "<b>你的现场运行</b>（{knobs}）已标在录制的图上和文字里；其余内容仍是录制。"},
+    "tour.live.back": {"en": "Back to the recording", "zh": "回到录制"},
+    "tour.live.no_tau": {"en": "no τ", "zh": "不设 τ"},
+    "tour.live.prompt": {"en": "prompt “{prompt}”", "zh": "提示词“{prompt}”"},
+    "tour.live.mask": {"en": "mask {bits}, block {block}", "zh": "掩码 {bits}，块大小 {block}"},
 
     # ---------- glossary (glossary.py) ----------
     "gloss.forward.term": {"en": "forward pass", "zh": "前向计算"},

@@ -139,9 +139,10 @@ MESSAGES = {
               "{bar_colour}柱子是答对的题数（每个答案以标记 #### 加最终数字结尾，核对的就是这个数字）。",
     },
     "ch8.table": {
-        "en": "These questions are a sample, not a guarantee: chapters 2–4's times table, decoded at τ = {tau:g}, "
+        "en": "These questions are a sample, not a guarantee: the times table recorded for chapters 2–4, decoded at "
+              "τ = {tau:g}, "
               "writes <code translate=\"no\">{line}</code>, though the right product is {right}.",
-        "zh": "这些题只是样本，不是保证：第 2–4 章的乘法表在 τ = {tau:g} 下解码，写出了 "
+        "zh": "这些题只是样本，不是保证：为第 2–4 章录制的乘法表在 τ = {tau:g} 下解码，写出了 "
               "<code translate=\"no\">{line}</code>，而正确的积是 {right}。",
     },
     "ch8.safe": {
@@ -191,10 +192,10 @@ MESSAGES = {
               "{attend_colour} = 该行能看到该列。",
     },
     "ch9.source_ch3": {
-        "en": "the input window of step {step} of chapter 3's decode ({slots} slots, 1 = mask; one of its blocks "
+        "en": "the input window of step {step} of chapter 3's recorded decode ({slots} slots, 1 = mask; one of its blocks "
               "has a mask in front of observed tokens: reordered, they move before it, so in the grid that mask's xt "
               "row sees them although they come after it, above the diagonal)",
-        "zh": "第 3 章那次解码第 {step} 步的输入窗口（{slots} 个槽位，1 = 掩码；它有一块里掩码排在已知词元前面："
+        "zh": "第 3 章录制的那次解码第 {step} 步的输入窗口（{slots} 个槽位，1 = 掩码；它有一块里掩码排在已知词元前面："
               "重排后这些词元移到掩码前面，所以在网格里，那个掩码的 xt 行能看到逻辑上在它后面的词元，也就是对角线上方的格子）",
     },
     "ch9.source_yours": {"en": "yours", "zh": "你输入的"},

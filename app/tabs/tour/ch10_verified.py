@@ -12,7 +12,7 @@ from ...views import narration as plain_narration
 from ...views import render
 from ...views.stepper import Views
 from . import moments
-from .frame import at_step, body, drawn, slot, stepper_html, window_try
+from .frame import at_step, body, drawn, live_bar, slot, stepper_html, window_try
 from .words import colour, elsewhere, narration, run_summary, span, term, tok
 
 TITLE = i18n.text(i18n.DEFAULT, "ch10.title")
@@ -23,7 +23,9 @@ def title(lang: str = i18n.DEFAULT) -> str:
     return i18n.text(lang, "ch10.title")
 
 
-def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i18n.DEFAULT) -> str:
+def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i18n.DEFAULT,
+         live: bool = False) -> str:
+    """live: `tl` is a live run (the note on how a live run differs from the recording is moot)."""
     tr = i18n.Texts(lang)
     s = tl.trace.steps[step]
     v = s.verify
@@ -55,12 +57,11 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
            before=s.cache_before, after=s.cache_after, ends=ends),
         tr("ch10.p3" if len(s.committed) > 1 else "ch10.p3_one", n=len(s.committed), step=step,
            greedy=term("greedy", tr("ch10.greedy_word"), lang=lang)),
-        tr("ch10.live_differs"),
-    ], tl, step, lang=lang)
+    ] + ([] if live else [tr("ch10.live_differs")]), tl, step, lang=lang)
 
 
-def views(moment: int | None, note: str = "", lang: str = i18n.DEFAULT) -> Views:
-    return Views(step={"text": lambda tl, k: text(tl, k, moment, note, lang=lang),
+def views(moment: int | None, note: str = "", lang: str = i18n.DEFAULT, live: bool = False) -> Views:
+    return Views(step={"text": lambda tl, k: text(tl, k, moment, note, lang=lang, live=live),
                        "now": lambda tl, k: at_step(render.order_view(tl, k, lang=lang), k),
                        "canvas": lambda tl, k: at_step(render.token_canvas(tl, k, lang=lang), k)})
 
@@ -78,11 +79,13 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
     tl, step = data.at("verified")
     with body(10) as (cols, words):
         with cols:
-            steps = gr.HTML(stepper_html(tl, KEY, views(step, lang=lang), step, lang=lang), elem_id="tour-stepper-10",
+            bar = live_bar(10, lang)
+            recorded = stepper_html(tl, KEY, views(step, lang=lang), step, lang=lang)
+            steps = gr.HTML(recorded, elem_id="tour-stepper-10",
                             js_on_load=None)
             slot(KEY, "now", "tour-viz-10", elem_classes=["tour-viz"])
             slot(KEY, "canvas")
         with words:
             slot(KEY, "text", "tour-text-10")
             window_try(ctx, 10, data.picks["verified"]["trace"], moments.verified_rejection_step, KEY,
-                       partial(views, lang=lang), partial(fallback, lang=lang), steps, lang)
+                       partial(views, lang=lang, live=True), partial(fallback, lang=lang), steps, recorded, bar, lang)

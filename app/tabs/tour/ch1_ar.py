@@ -9,7 +9,7 @@ from ...views import palette, render
 from ...views.stepper import Views
 from . import figs, moments
 from .data import TOUR_PROMPTS
-from .frame import at_step, body, drawn, live_decode, pool, slot, stepper_html, try_box
+from .frame import at_step, body, drawn, live_bar, live_decode, pool, prompt_words, slot, stepper_html, try_box
 from .words import elsewhere, narration, term, tok
 
 TITLE = i18n.text(i18n.DEFAULT, "ch1.title")
@@ -55,7 +55,9 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
     tr = i18n.Texts(lang)
     with body(1) as (cols, words):
         with cols:
-            steps = gr.HTML(stepper_html(tl, KEY, views(step, lang), step, lang=lang),
+            bar = live_bar(1, lang)
+            recorded = stepper_html(tl, KEY, views(step, lang), step, lang=lang)
+            steps = gr.HTML(recorded,
                             elem_id="tour-stepper-1", js_on_load=None)
             slot(KEY, "orders", "tour-viz-1", elem_classes=["tour-viz"])
             slot(KEY, "canvas")
@@ -76,4 +78,5 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
                 raise gr.Error(tr("ch1.too_short"))
         return stepper_html(live, KEY, views(k, lang), k, lang=lang)
 
-    btn.click(run, [prompt], [steps], api_name=i18n.api_name("tour_ar", lang), **pool(ctx))
+    event = btn.click(run, [prompt], [steps], api_name=i18n.api_name("tour_ar", lang), **pool(ctx))
+    bar.offer(btn, event, [prompt], lambda p: prompt_words(p, lang), [steps], (recorded,))

@@ -10,7 +10,7 @@ from ... import i18n
 from ...views import charts, render
 from ...views.stepper import Views
 from . import moments
-from .frame import at_step, body, drawn, slot, stepper_html, window_try
+from .frame import at_step, body, drawn, live_bar, slot, stepper_html, window_try
 from .words import colour, elsewhere, narration, none_word, plural, run_summary, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch2.title")
@@ -84,11 +84,13 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
     tl, step = data.at("fill_rule")
     with body(2) as (cols, words):
         with cols:
-            steps = gr.HTML(stepper_html(tl, KEY, views(step, lang=lang), step, lang=lang),
+            bar = live_bar(2, lang)
+            recorded = stepper_html(tl, KEY, views(step, lang=lang), step, lang=lang)
+            steps = gr.HTML(recorded,
                             elem_id="tour-stepper-2", js_on_load=None)
             slot(KEY, "bars", "tour-viz-2", elem_classes=["tour-viz"])
             slot(KEY, "canvas")
         with words:
             slot(KEY, "text", "tour-text-2")
             window_try(ctx, 2, data.picks["fill_rule"]["trace"], moments.fill_rule_step, KEY,
-                       partial(views, lang=lang), partial(fallback, lang=lang), steps, lang)
+                       partial(views, lang=lang), partial(fallback, lang=lang), steps, recorded, bar, lang)

@@ -9,7 +9,7 @@ from ... import i18n
 from ...views import render
 from ...views.stepper import Views
 from . import moments
-from .frame import at_step, body, drawn, slot, stepper_html, window_try
+from .frame import at_step, body, drawn, live_bar, slot, stepper_html, window_try
 from .words import colour, elsewhere, gap, narration, run_summary, some, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch3.title")
@@ -55,7 +55,9 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
     tl, step = data.at("reorder")
     with body(3) as (cols, words):
         with cols:
-            steps = gr.HTML(stepper_html(tl, KEY, views(step, lang=lang), step, lang=lang),
+            bar = live_bar(3, lang)
+            recorded = stepper_html(tl, KEY, views(step, lang=lang), step, lang=lang)
+            steps = gr.HTML(recorded,
                             elem_id="tour-stepper-3", js_on_load=None)
             slot(KEY, "orders", "tour-viz-3", elem_classes=["tour-viz"])
             with gr.Row(elem_classes=["tour-grids"]):
@@ -64,4 +66,4 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
         with words:
             slot(KEY, "text", "tour-text-3")
             window_try(ctx, 3, data.picks["reorder"]["trace"], moments.reorder_step, KEY,
-                       partial(views, lang=lang), partial(fallback, lang=lang), steps, lang)
+                       partial(views, lang=lang), partial(fallback, lang=lang), steps, recorded, bar, lang)

@@ -9,7 +9,7 @@ from ... import i18n
 from ...views import render
 from ...views.stepper import Views
 from . import moments
-from .frame import at_step, body, drawn, slot, stepper_html, window_try
+from .frame import at_step, body, drawn, live_bar, slot, stepper_html, window_try
 from .words import colour, elsewhere, gap, narration, run_summary, span, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch4.title")
@@ -83,7 +83,9 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
     tl, step = data.at("commit")
     with body(4) as (cols, words):
         with cols:
-            steps = gr.HTML(stepper_html(tl, KEY, views(step, lang=lang), step, lang=lang),
+            bar = live_bar(4, lang)
+            recorded = stepper_html(tl, KEY, views(step, lang=lang), step, lang=lang)
+            steps = gr.HTML(recorded,
                             elem_id="tour-stepper-4", js_on_load=None)
             slot(KEY, "now", "tour-viz-4", elem_classes=["tour-viz"])
             slot(KEY, "next")
@@ -91,4 +93,4 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
         with words:
             slot(KEY, "text", "tour-text-4")
             window_try(ctx, 4, data.picks["commit"]["trace"], moments.commit_step, KEY,
-                       partial(views, lang=lang), partial(fallback, lang=lang), steps, lang)
+                       partial(views, lang=lang), partial(fallback, lang=lang), steps, recorded, bar, lang)

@@ -14,7 +14,7 @@ from ...views import palette, render
 from ...views.stepper import Views
 from ...views.timeline import Timeline
 from . import figs, moments
-from .frame import at_step, body, drawn, pool, slot, stepper_html, try_box
+from .frame import at_step, body, drawn, live_bar, pool, slot, stepper_html, try_box
 from .words import colour, elsewhere, ending, gap, narration, plural, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch5.title")
@@ -157,7 +157,9 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
     tr = i18n.Texts(lang)
     with body(5) as (cols, words):
         with cols:
-            steps = gr.HTML(stepper_html(tl, KEY, views(other, pick["penalty"], step, lang), step, lang=lang),
+            bar = live_bar(5, lang)
+            recorded = stepper_html(tl, KEY, views(other, pick["penalty"], step, lang), step, lang=lang)
+            steps = gr.HTML(recorded,
                             elem_id="tour-stepper-5", js_on_load=None)
             slot(KEY, "growth", "tour-viz-5", elem_classes=["tour-viz"])
             with gr.Row(elem_classes=["tour-pair"]):
@@ -179,4 +181,6 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
                                       time_limit_s=work.time_limit_s, work=work))
         return stepper_html(tl, KEY, views(new, float(lam), step, lang), step, lang=lang)
 
-    btn.click(run, [penalty], [steps], api_name=i18n.api_name("tour_branch", lang), **pool(ctx))
+    event = btn.click(run, [penalty], [steps], api_name=i18n.api_name("tour_branch", lang), **pool(ctx))
+    # the live branch replaces the recorded one; the first decode beside it stays the recording
+    bar.offer(btn, event, [penalty], lambda lam: f"λ = {float(lam):g}", [steps], (recorded,), whole=False)

@@ -13,7 +13,7 @@ from ...views import lanes as race, palette, stepper
 from ...views.timeline import Timeline
 from . import figs
 from .data import TOUR_PROMPTS
-from .frame import ar_and_streaming, body, pool, slot, try_box
+from .frame import ar_and_streaming, body, live_bar, pool, slot, tau_lambda_words, try_box
 from .words import colour, model_text, narration, plural, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch6.title")
@@ -76,7 +76,9 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
     timelines = {"ar": data.timelines[pick["ar"]], "streaming": data.timelines[pick["streaming"]]}
     with body(6) as (views, words):
         with views:
-            steps = gr.HTML(race_bundle(timelines, pick["tick"], lang=lang), elem_id="tour-stepper-6", js_on_load=None)
+            bar = live_bar(6, lang)
+            recorded = race_bundle(timelines, pick["tick"], lang=lang)
+            steps = gr.HTML(recorded, elem_id="tour-stepper-6", js_on_load=None)
             slot(KEY, "lanes", "tour-viz-6", elem_classes=["tour-viz"])
             slot(KEY, "growth")
         with words:
@@ -96,5 +98,6 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
                                 work.time_limit_s, work=work)
         return race_bundle({name: Timeline(t) for name, t in traces.items()}, 1, autoplay=True, lang=lang)
 
-    btn.click(run, [tau, no_tau], [steps], api_name=i18n.api_name("tour_race", lang), show_progress="minimal",
-              **pool(ctx))
+    event = btn.click(run, [tau, no_tau], [steps], api_name=i18n.api_name("tour_race", lang),
+                      show_progress="minimal", **pool(ctx))
+    bar.offer(btn, event, [tau, no_tau], lambda t, nt: tau_lambda_words(t, nt, lang=lang), [steps], (recorded,))

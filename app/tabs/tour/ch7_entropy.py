@@ -11,7 +11,7 @@ from ...serving.context import make_config
 from ...views import entropy
 from . import figs
 from .data import LAW_MAX_NEW
-from .frame import body, live_decode, pool, try_box
+from .frame import body, live_bar, live_decode, pool, prompt_words, try_box
 from .words import colour, model_text, narration, term, tok
 
 TITLE = i18n.text(i18n.DEFAULT, "ch7.title")
@@ -104,6 +104,7 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
     text, law, bars_low, bars_high = view(data.law_rows, low, high, code=code, lang=lang)
     with body(7) as (views, words):
         with views:
+            bar = live_bar(7, lang)
             v_law = gr.Plot(law, show_label=False, elem_id="tour-viz-7", elem_classes=["tour-viz"])
             with gr.Row(elem_classes=["tour-pair"]):
                 gr.Plot(bars_low, show_label=False, min_width=160)
@@ -122,4 +123,5 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
         out = view(data.law_rows, low, high, yours, code, lang=lang)
         return out[0], out[1]
 
-    btn.click(run, [prompt], [v_text, v_law], api_name=i18n.api_name("tour_entropy", lang), **pool(ctx))
+    event = btn.click(run, [prompt], [v_text, v_law], api_name=i18n.api_name("tour_entropy", lang), **pool(ctx))
+    bar.offer(btn, event, [prompt], lambda p: prompt_words(p, lang), [v_text, v_law], (text, law), whole=False)

@@ -15,7 +15,7 @@ from ...serving import gpu
 from ...serving.context import make_config
 from . import figs
 from .data import TAU_CLASS, TAU_MAX_NEW
-from .frame import body, pool, try_box
+from .frame import body, live_bar, pool, tau_lambda_words, try_box
 from .words import colour, narration, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch8.title")
@@ -126,6 +126,7 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
     text, fig, wrong = view(data.tau_sweep, lang=lang, table=table)
     with body(8) as (views, words):
         with views:
+            bar = live_bar(8, lang)
             v_fig = gr.Plot(fig, show_label=False, elem_id="tour-viz-8", elem_classes=["tour-viz"])
             v_wrong = gr.HTML(wrong, elem_id="tour-wrong")
         with words:
@@ -140,6 +141,9 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
         prompts = questions()
         work = gpu.Work.of(config.max_new_tokens, config.window, ["streaming"] * len(prompts), ctx.limits)
         outputs = gpu.run_on_gpu(answer_all, ctx.models.wedlm, prompts, config, work.time_limit_s, work=work)
-        return view(data.tau_sweep, answer_row(config.threshold, outputs), lang=lang, table=table)
+        # the times table's note is about the recording: not shown beside a live run
+        return view(data.tau_sweep, answer_row(config.threshold, outputs), lang=lang)
 
-    btn.click(run, [tau], [v_text, v_fig, v_wrong], api_name=i18n.api_name("tour_tau", lang), **pool(ctx))
+    event = btn.click(run, [tau], [v_text, v_fig, v_wrong], api_name=i18n.api_name("tour_tau", lang), **pool(ctx))
+    bar.offer(btn, event, [tau], lambda t: tau_lambda_words(t, False, lang=lang), [v_text, v_fig, v_wrong],
+              (text, fig, wrong), whole=False)

@@ -5,7 +5,7 @@ import gradio as gr
 
 from ... import i18n
 from ...views import figures
-from .frame import body, try_box
+from .frame import body, live_bar, try_box
 from .words import colour, narration
 
 TITLE = i18n.text(i18n.DEFAULT, "ch9.title")
@@ -32,6 +32,11 @@ def example_step(tl, first: int, block: int = TRAINING_BLOCK) -> int:
     return next((k for k in order if blocks_reorder([t is None for t in tl.trace.steps[k].window], block)), first)
 
 
+def chosen_bits(text) -> str:
+    """A typed mask pattern (untrusted) as the chapter reads it: its 0s and 1s, at most 32."""
+    return "".join(c for c in str(text or "") if c in "01")[:32]
+
+
 def view(pattern: list[bool], block: int, source: str, lang: str = i18n.DEFAULT):
     tr = i18n.Texts(lang)
     text = narration([
@@ -51,6 +56,7 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
     text, fig = view(pattern, TRAINING_BLOCK, tr("ch9.source_ch3", step=step, slots=len(window)), lang=lang)
     with body(9) as (views, words):
         with views:
+            bar = live_bar(9, lang)
             v_fig = gr.Plot(fig, show_label=False, elem_id="tour-viz-9", elem_classes=["tour-viz"])
         with words:
             v_text = gr.HTML(text, elem_id="tour-text-9")
@@ -60,9 +66,11 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
                 btn = gr.Button(tr("ch9.button"), elem_id="tour-try-9")
 
     def run(text_bits, b):
-        chosen = [c == "1" for c in (text_bits or "") if c in "01"][:32]
+        chosen = [c == "1" for c in chosen_bits(text_bits)]
         if len(chosen) < 2:
             raise gr.Error(tr("ch9.too_short"))
         return view(chosen, int(b), tr("ch9.source_yours"), lang=lang)
 
-    btn.click(run, [bits, block], [v_text, v_fig], api_name=i18n.api_name("tour_training_mask", lang))
+    event = btn.click(run, [bits, block], [v_text, v_fig], api_name=i18n.api_name("tour_training_mask", lang))
+    bar.offer(btn, event, [bits, block], lambda t, b: tr("tour.live.mask", bits=chosen_bits(t), block=int(b)),
+              [v_text, v_fig], (text, fig))

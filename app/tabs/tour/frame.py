@@ -1,11 +1,15 @@
 """What every chapter shares: its page layout (views left, words right, a "try it" below the
 words), the step every view reports (data-step on HTML, layout.meta.step on a Plotly figure, so
-a test can check that narration, panels and markers agree), and the live decodes a "try it" runs
-through the app's one GPU door and its one pool of forwards."""
+a test can check that narration, panels and markers agree), the live decodes a "try it" runs
+through the app's one GPU door and its one pool of forwards, and the bar that says a live run is
+shown and brings the recording back (LiveBar)."""
 from __future__ import annotations
 
+import json
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
+from html import escape
 
 import gradio as gr
 
@@ -49,6 +53,62 @@ def try_box():
     return gr.Group(elem_classes=["tour-try"])
 
 
+# ---------- a live run shown, and the way back to the recording ----------
+
+@dataclass
+class LiveBar:
+    """Above a chapter's views: hidden while the recording is shown; after a "try it" it says
+    that the views show the live run (with its knobs) and offers "Back to the recording", which
+    puts back the values the chapter was built with (no decode: they are kept here)."""
+    row: gr.Row
+    label: gr.HTML
+    back: gr.Button
+    lang: str
+
+    def offer(self, button: gr.Button, event, inputs: list, knobs, outputs: list, recorded: tuple,
+              whole: bool = True) -> None:
+        """After `event` (`button`'s try it) succeeds, show the bar, its words from
+        knobs(*inputs) (plain text, escaped here) as they were when the button was pressed; its
+        button returns `recorded` to `outputs`. whole: the live run replaces the views (else it
+        joins a recorded chart)."""
+        fast = dict(queue=False, show_progress="hidden", api_name=False)
+        said = "tour.live.views" if whole else "tour.live.added"
+        # the knobs as the run read them (a knob turned while it runs must not reword the bar):
+        # kept in the page at the press, handed to shown() in place of the knobs' values then
+        key = json.dumps(self.row.elem_id)
+        button.click(None, inputs, None, js=f"(...v) => {{ (window.wedlmTourPressed ||= {{}})[{key}] = v; }}")
+
+        def shown(*values):
+            words = i18n.text(self.lang, said, knobs=escape(knobs(*values)))
+            return gr.Row(visible=True), f'<div class="tour-live-label">{words}</div>'
+
+        event.success(shown, inputs, [self.row, self.label],
+                      js=f"(...v) => (window.wedlmTourPressed || {{}})[{key}] || v", **fast)
+        self.back.click(lambda: (*recorded, gr.Row(visible=False), ""), None,
+                        list(outputs) + [self.row, self.label], **fast)
+
+
+def live_bar(n: int, lang: str = i18n.DEFAULT) -> LiveBar:
+    """Chapter n's LiveBar; call it first in the chapter's views column."""
+    with gr.Row(visible=False, elem_id=f"tour-live-{n}", elem_classes=["tour-live"], equal_height=True) as row:
+        label = gr.HTML("", elem_id=f"tour-live-label-{n}")
+        back = gr.Button(i18n.text(lang, "tour.live.back"), size="sm", variant="primary",
+                         elem_id=f"tour-recorded-{n}", scale=0, min_width=160)
+    return LiveBar(row, label, back, lang)
+
+
+def tau_lambda_words(t, no_t, lam=None, lang: str = i18n.DEFAULT) -> str:
+    """A live run's τ (and λ) as the bar says them, read as the decode read them (DecodeConfig)."""
+    config = make_config(threshold=t, no_threshold=no_t, **({} if lam is None else {"penalty": lam}))
+    tau = i18n.text(lang, "tour.live.no_tau") if config.threshold is None else f"τ = {config.threshold:g}"
+    return tau if lam is None else f"{tau}, λ = {config.penalty:g}"
+
+
+def prompt_words(prompt, lang: str = i18n.DEFAULT) -> str:
+    text = " ".join(str(prompt or "").split())
+    return i18n.text(lang, "tour.live.prompt", prompt=text[:40] + ("…" if len(text) > 40 else ""))
+
+
 # ---------- live "try it": decode through wedlm ----------
 
 def live_decode(ctx: Context, prompt: str, decoder: str, config: DecodeConfig) -> Timeline:
@@ -82,12 +142,12 @@ def tau_lambda(prefix: str, lang: str = i18n.DEFAULT):
 
 
 def window_try(ctx: Context, n: int, name: str, finder, key: str, views, fallback, steps: gr.HTML,
-               lang: str = i18n.DEFAULT):
+               recorded: str, bar: LiveBar, lang: str = i18n.DEFAULT):
     """τ / λ knobs and a button: re-decode the chapter's prompt live and land with its rule; a
     run without the chapter's moment lands where fallback(timeline) -> (step, note) says, and
-    says so. The chapter's stepper then steps the live run. `views` and `fallback` come bound
-    to the page's language (functools.partial); `lang` words the box itself."""
-    from html import escape
+    says so. The chapter's stepper then steps the live run, and `bar` says so and offers the
+    recording (`recorded`: the stepper as built) back. `views` and `fallback` come bound to the page's language
+    (functools.partial); `lang` words the box itself."""
     with try_box():
         gr.Markdown(i18n.text(lang, "tour.try_redecode", prompt=escape(TOUR_PROMPTS[name][0][:40])))
         tau, no_tau, penalty = tau_lambda(f"tour{n}", lang)
@@ -101,7 +161,10 @@ def window_try(ctx: Context, n: int, name: str, finder, key: str, views, fallbac
         k, note = fallback(live)
         return stepper_html(live, key, views(None, note), k, lang=lang)
 
-    btn.click(run, [tau, no_tau, penalty], [steps], api_name=i18n.api_name(f"tour_chapter_{n}", lang), **pool(ctx))
+    event = btn.click(run, [tau, no_tau, penalty], [steps], api_name=i18n.api_name(f"tour_chapter_{n}", lang),
+                      **pool(ctx))
+    bar.offer(btn, event, [tau, no_tau, penalty], lambda t, nt, lam: tau_lambda_words(t, nt, lam, lang), [steps],
+              (recorded,))
 
 
 # ---------- stepping a chapter in the browser (app/views/stepper.py) ----------
