@@ -109,6 +109,9 @@ MESSAGES = {
     "tour.live.added": {"en": "<b>Your live run</b> ({knobs}) is marked on the recorded chart and in the words; "
                               "everything else here is the recording.",
                         "zh": "<b>你的现场运行</b>（{knobs}）已标在录制的图上和文字里；其余内容仍是录制。"},
+    "tour.live.pattern": {"en": "<b>Your pattern</b> ({knobs}): this mask and these words show it, not chapter 3's "
+                                "recorded window.",
+                          "zh": "<b>你的图样</b>（{knobs}）：这里的掩码和文字显示的是它，而不是第 3 章录制的窗口。"},
     "tour.live.back": {"en": "Back to the recording", "zh": "回到录制"},
     "tour.live.no_tau": {"en": "no τ", "zh": "不设 τ"},
     "tour.live.prompt": {"en": "prompt “{prompt}”", "zh": "提示词“{prompt}”"},

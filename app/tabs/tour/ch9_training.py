@@ -73,4 +73,4 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
 
     event = btn.click(run, [bits, block], [v_text, v_fig], api_name=i18n.api_name("tour_training_mask", lang))
     bar.offer(btn, event, [bits, block], lambda t, b: tr("tour.live.mask", bits=chosen_bits(t), block=int(b)),
-              [v_text, v_fig], (text, fig))
+              [v_text, v_fig], (text, fig), said="tour.live.pattern")

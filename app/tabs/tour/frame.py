@@ -66,13 +66,13 @@ class LiveBar:
     lang: str
 
     def offer(self, button: gr.Button, event, inputs: list, knobs, outputs: list, recorded: tuple,
-              whole: bool = True) -> None:
+              whole: bool = True, said: str | None = None) -> None:
         """After `event` (`button`'s try it) succeeds, show the bar, its words from
         knobs(*inputs) (plain text, escaped here) as they were when the button was pressed; its
         button returns `recorded` to `outputs`. whole: the live run replaces the views (else it
-        joins a recorded chart)."""
+        joins a recorded chart); said: the bar's message where the try it is no decode."""
         fast = dict(queue=False, show_progress="hidden", api_name=False)
-        said = "tour.live.views" if whole else "tour.live.added"
+        said = said or ("tour.live.views" if whole else "tour.live.added")
         # the knobs as the run read them (a knob turned while it runs must not reword the bar):
         # kept in the page at the press, handed to shown() in place of the knobs' values then
         key = json.dumps(self.row.elem_id)
