@@ -1184,3 +1184,20 @@ def test_the_entropy_plot_leaves_room_left_of_zero(data):
     fig = entropy.law_figure(data.law_rows, threshold=0.4)
     low, high = fig.layout.xaxis.range
     assert low < 0 < min(r["entropy"] for r in data.law_rows) + 1e-9 and high > max(r["entropy"] for r in data.law_rows)
+
+
+def test_growth_charts_label_their_forward_axis(data):
+    """A walker could not read "stays flat for 12 more forwards" off a chart with no numbers under
+    it: the x axis is labelled with forward counts, from 0 to the longest line's end."""
+    from app.tabs.tour import figs
+    tl = data.timelines[data.picks["race"]["streaming"]]
+    html = figs.growth({"streaming": (tl, "#2563eb")})
+    labels = [int(v) for v in re.findall(r'class="tick xtick"[^>]*>(\d+)<', html)]
+    n = len(tl.committed_after)
+    assert labels[0] == 0 and 3 <= len(labels) <= 9 and labels[-1] <= n < labels[-1] + (labels[1] - labels[0])
+    assert labels == sorted(labels) and len(set(b - a for a, b in zip(labels, labels[1:]))) == 1
+
+
+def test_chapter_6_calls_a_wall_clock_loss_a_loss():
+    assert "slower than AR" in ch6_race.clock_words(0.37) and "0.37×" in ch6_race.clock_words(0.37)
+    assert "gain is smaller" in ch6_race.clock_words(2.4) and "比 AR 还慢" in ch6_race.clock_words(0.5, "zh")

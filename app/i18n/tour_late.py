@@ -34,20 +34,24 @@ MESSAGES = {
     "ch6.forward_one": {"en": "forward", "zh": "前向计算"},
     "ch6.forward_many": {"en": "forwards", "zh": "前向计算"},
     "ch6.p3": {
-        "en": "On the wall clock the gain is smaller ({wall:.1f}× AR's tokens per second when recorded): a "
-              "WeDLM forward carries the leading filled run and the window ({rows:.1f} rows on average; a row is one "
+        "en": "{clock}: a WeDLM forward carries the leading filled run and the window ({rows:.1f} rows on average; a row is one "
               "slot the model reads) "
               "while an AR forward carries one, and rows cost time. (The Race tab adds {block}, which commits only whole "
               "blocks: WeDLM improves on it in forwards, so in tokens per forward, and on a GPU, where a forward's rows "
               "are nearly free, in time too. On a CPU rows are not free: a block forward carries {block_rows} rows "
               "({commit_rows} when it commits a finished block) against WeDLM's {rows:.1f} here, so on the clock "
               "block decoding can match or beat WeDLM.)",
-        "zh": "按实际用时算，提升要小一些（录制时每秒词元数是 AR 的 {wall:.1f}×）：WeDLM 的一次前向计算要处理开头连续的已填充段和整个窗口"
+        "zh": "{clock}：WeDLM 的一次前向计算要处理开头连续的已填充段和整个窗口"
               "（平均 {rows:.1f} 行；一行就是模型读入的一个槽位），而 AR 的一次前向计算只处理一行，行数越多越费时间。（“赛跑”标签页里还有"
               "{block}，它只提交整块：WeDLM 在前向计算次数上、因而在每次前向计算的词元数上胜过它；在 GPU 上，"
               "一次前向计算多几行几乎不花时间，所以用时也更少。但在 CPU 上行数并不免费：块解码的一次前向计算处理 {block_rows} 行"
               "（提交一整块时为 {commit_rows} 行），而这里 WeDLM 平均处理 {rows:.1f} 行，所以按实际用时，块解码可能追平甚至超过 WeDLM。）",
     },
+    # the wall clock beside the forwards: a smaller gain, or (a high τ, a slow prompt) a loss
+    "ch6.clock_gain": {"en": "On the wall clock the gain is smaller ({wall:.1f}× AR's tokens per second)",
+                       "zh": "按实际用时算，提升要小一些（每秒词元数是 AR 的 {wall:.1f}×）"},
+    "ch6.clock_loss": {"en": "On the wall clock WeDLM is slower than AR here ({wall:.2f}× AR's tokens per second)",
+                       "zh": "按实际用时算，这里 WeDLM 比 AR 还慢（每秒词元数只有 AR 的 {wall:.2f}×）"},
     "ch6.try": {
         "en": "**Try it:** race both decoders live with another τ; the race then plays out one forward per tick.",
         "zh": "**试一试**：换一个 τ，让两个解码器现场赛跑；赛跑随后按每拍一次前向计算的节奏回放。",

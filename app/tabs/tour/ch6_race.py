@@ -25,6 +25,12 @@ def title(lang: str = i18n.DEFAULT) -> str:
     return i18n.text(lang, "ch6.title")
 
 
+def clock_words(wall: float, lang: str = i18n.DEFAULT) -> str:
+    """WeDLM's tokens per second over AR's, worded as what it is: a smaller gain, or a loss (a
+    walker read "the gain is smaller (0.4×)" beside a live race WeDLM lost)."""
+    return i18n.text(lang, "ch6.clock_gain" if wall >= 1 else "ch6.clock_loss", wall=wall)
+
+
 def view(timelines: dict[str, Timeline], tick: int, playing: bool | None = None, lang: str = i18n.DEFAULT):
     """The chapter at `tick`; playing None: a frame of the page's stepper, whose lanes say
     "decoding…" while Play runs and "paused" otherwise (the page shows the true one)."""
@@ -47,7 +53,7 @@ def view(timelines: dict[str, Timeline], tick: int, playing: bool | None = None,
         tr("ch6.p2", tick=tick, forwards_word=tr("ch6.forward_one" if tick == 1 else "ch6.forward_many"), step=tick - 1, n_ar=n_ar, n_wd=n_wd, prefill=prefill, tpf_wd=race.tokens_per_forward(wd),
            tpf=term("tpf", lang=lang), tpf_ar=race.tokens_per_forward(ar)),
         # a block forward: its block of masks, and the finished block beside it in the forward that commits it
-        tr("ch6.p3", wall=wall, rows=st_wd["rows_processed"] / max(st_wd["forwards"], 1),
+        tr("ch6.p3", clock=clock_words(wall, lang), rows=st_wd["rows_processed"] / max(st_wd["forwards"], 1),
            block=term("block", lang=lang), block_rows=DEFAULTS["block_size"], commit_rows=2 * DEFAULTS["block_size"]),
     ], lang=lang)
     text = text.replace('class="tour-text"', f'class="tour-text" data-step="{tick - 1}"', 1)

@@ -59,6 +59,15 @@ def max_score(tl: Timeline, step: int) -> float:
     return max([m.score for m in s.masks] + [s.threshold or 0.0])
 
 
+def forward_ticks(n: int, x, base: float) -> list[str]:
+    """The x axis's labels: forward counts at a round spacing (at most ~8), so "step 15" can be read
+    off the chart (step k is forward k + 1)."""
+    spacing = next(s for s in (1, 2, 5, 10, 20, 50, 100, 200, 500, 10 ** 9) if n / s <= 8)
+    return [f'<line x1="{x(f):.1f}" x2="{x(f):.1f}" y1="{base:.1f}" y2="{base + 4:.1f}" class="grid"/>'
+            f'<text x="{x(f):.1f}" y="{base + 15:.1f}" class="tick xtick" text-anchor="middle">{f}</text>'
+            for f in range(0, n + 1, spacing)]
+
+
 def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, height: int = 230,
            lang: str = i18n.DEFAULT, steps: int | None = None, shown: dict[str, int] | None = None) -> str:
     """Committed tokens after each forward, one line per decode in its own colour (HTML legend
@@ -87,6 +96,7 @@ def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, h
                     f'y1="{T}" y2="{T + plot_h}" class="marker" stroke="{palette.THRESHOLD_COLOUR}"/>'
                     f'<text x="{min(x(k + 1) + 4, W - R - 60):.1f}" y="{T + 12}" class="tick" '
                     f'fill="{palette.THRESHOLD_COLOUR}">{tr("tour.fig.step", step=k)}</text></g>')
+    body += forward_ticks(n, x, T + plot_h)
     body.append(f'<text x="{L + plot_w / 2:.0f}" y="{height - 6}" class="axis" text-anchor="middle">'
                 f'{tr("tour.fig.forwards_axis")}</text>')
     keys = "".join(f'<span class="key line" style="background:{colour}"></span>{escape(name)} '
