@@ -13,7 +13,8 @@ import re
 from html.parser import HTMLParser
 
 NAMES = ("WeDLM", "AR", "KV", "RoPE", "Qwen", "Hugging Face", "p_cache", "EOS", "JSON", "MB", "Home", "End",
-         "Esc", "PageUp", "PageDown", "Shift", "x0", "xt", "Spaces", "ZeroGPU", "GPU", "CPU")
+         "Esc", "PageUp", "PageDown", "Shift", "x0", "xt", "Spaces", "ZeroGPU", "GPU", "CPU",
+         "arXiv", "Liu")   # the paper: its site and first author
 SKIP_CLASSES = {"tokt", "kv", "rowt", "prompt", "outbox", "lanetext", "wedlm-steps", "link-url"}
 SKIP_TAGS = {"style", "script", "code"}
 VOID = {"input", "br", "img", "meta", "link", "hr", "area", "base", "col", "embed", "source", "track", "wbr"}

@@ -118,3 +118,13 @@ def test_browser_lens_counting_against_prose_and_hostile_text(bundled_url):
         assert page.locator("#sweep-table").count() == 0 or not page.locator("#sweep-table").is_visible()
         assert "common.complete" not in page.inner_text("body")
         browser.close()
+
+
+def test_the_lens_counting_example_ends_where_its_prompt_says():
+    """A walker saw "Count from 1 to 30:" beside a text that stops at 20."""
+    import re
+    from app.tabs.entropy import LENS_EXAMPLES
+    prompt, text = LENS_EXAMPLES[0]
+    asked = re.match(r"Count from (\d+) to (\d+):", prompt)
+    numbers = re.findall(r"\d+", text)
+    assert asked and (numbers[0], numbers[-1]) == (asked[1], asked[2])

@@ -136,10 +136,10 @@ MESSAGES = {
     "gloss.position-id.term": {"en": "position id / RoPE", "zh": "位置编号 / RoPE"},
     "gloss.position-id.def": {
         "en": "The number a token carries for its place in the text. RoPE (rotary position embedding) is how "
-              "the model reads it: attention sees position ids, not where a row sits in the tensor, so rows can "
+              "the model reads it: attention sees position ids, not where a row sits in the model's input, so rows can "
               "be reordered without changing what the model computes.",
         "zh": "词元携带的一个数字，表示它在文本中的位置。RoPE（旋转位置编码）是模型读取这个数字的方式：注意力看的是"
-              "位置编号，而不是某一行在张量里排第几，所以各行可以重排，模型算出的结果不变。",
+              "位置编号，而不是某一行在模型输入里排第几，所以各行可以重排，模型算出的结果不变。",
     },
     "gloss.mask.term": {"en": "mask [M]", "zh": "掩码 [M]"},
     "gloss.mask.def": {

@@ -112,7 +112,7 @@ MESSAGES = {
         "zh": "<b>你的提示词</b>：平均熵 {entropy:.2f} 奈特，每次前向计算 {tpf:.2f} 个词元（图中的星号）。",
     },
     "ch7.your_prompt": {"en": "your prompt", "zh": "你的提示词"},
-    "ch7.code_point": {"en": "the code decode the words describe", "zh": "文字里讲的那次代码解码"},
+    "ch7.code_point": {"en": "the code decode explained in the text", "zh": "正文里讲解的那次代码解码"},
     "ch7.bars_low": {"en": "Counting, step {step}", "zh": "计数，第 {step} 步"},
     "ch7.bars_high": {"en": "A play, step {step}", "zh": "剧本，第 {step} 步"},
     "ch7.try": {"en": "Try it: where does your prompt land?", "zh": "试一试：你的提示词落在哪里？"},

@@ -20,7 +20,7 @@ from .tour.data import load_tau_sweep
 from ..serving.context import Context, make_config, rows_frame
 
 LENS_EXAMPLES = (
-    ("Count from 1 to 30:", " 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20"),
+    ("Count from 1 to 20:", " 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20"),
     ("ROMEO:\n", " But soft, what light through yonder window breaks? It is the east, and Juliet "
                  "is the sun. Arise, fair sun, and kill the envious moon"),
 )
