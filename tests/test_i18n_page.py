@@ -151,7 +151,7 @@ def test_the_chinese_page_has_no_english_left_on_any_tab(browser, app_url):  # n
     left = {}
     show_decode_step(page, "解码")
     # Gradio's own words follow the page (app/static/lang.js), once its Chinese messages are loaded
-    page.wait_for_function("() => /上传/.test(document.querySelector('#upload').innerText)", timeout=30_000)
+    page.wait_for_function("() => /上传/.test(document.querySelector('#upload').innerText)", timeout=90_000)
     open_folds(page)
     left["decode"] = english_on(page)
     page.get_by_role("tab", name="赛跑").click()
