@@ -9,8 +9,9 @@ MESSAGES = {
               "（演示模式下只先显示问题，点击后才显示答案）。",
     },
     "ch11.p2": {
-        "en": "Each card links back to its chapter.",
-        "zh": "每张卡片都链接回对应的章节。",
+        "en": "Each card links back to its chapter. This is the tour's last chapter: the other tabs ({tabs}) let you "
+              "run your own prompts.",
+        "zh": "每张卡片都链接回对应的章节。这是导览的最后一章：其他标签页（{tabs}）可以运行你自己的提示词。",
     },
     "ch11.commits": {"en": "commits", "zh": "提交"},
     "ch11.see": {"en": "→ chapter {chapter}", "zh": "→ 第 {chapter} 章"},

@@ -119,6 +119,9 @@ MESSAGES = {
     "ch7.button": {"en": "Decode live", "zh": "现场解码"},
 
     # ---------- chapter 8: what τ trades ----------
+    "ch8.try_info": {"en": "fill every mask whose entropy + λ·d is under τ (else the single lowest); a larger τ "
+                            "fills more per forward",
+                     "zh": "熵 + λ·d 低于 τ 的掩码全部填充（若一个都没有，就只填分数最低的那个）；τ 越大，每次前向计算填得越多"},
     "ch8.title": {"en": "8 · What τ trades: speed or right answers", "zh": "8 · τ 的取舍：速度还是正确答案"},
     "ch8.all_right": {"en": "<b>τ = {tau:g}</b>: every answer right.", "zh": "<b>τ = {tau:g}</b>：全部答对。"},
     "ch8.no_answer": {"en": "no answer", "zh": "没有答案"},

@@ -117,7 +117,8 @@ def cards_html(data, lang: str = i18n.DEFAULT) -> str:
 
 def lead_html(lang: str = i18n.DEFAULT) -> str:
     tr = i18n.Texts(lang)
-    return narration([tr("ch11.p1") + " " * (lang != "zh") + tr("ch11.p2")], lang=lang)
+    tabs = tr("tour.list_sep").join(tr(f"tab.{k}") for k in ("decode", "race", "entropy", "lessons"))
+    return narration([tr("ch11.p1") + " " * (lang != "zh") + tr("ch11.p2", tabs=tabs)], lang=lang)
 
 
 def view(data, lang: str = i18n.DEFAULT) -> tuple[str, str]:

@@ -133,7 +133,8 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
             v_text = gr.HTML(text, elem_id="tour-text-8")
             with try_box():
                 from .. import knobs
-                tau = knobs.number("threshold", value=2.0, elem_id="tour8-tau", label=tr("ch8.try"), lang=lang)
+                tau = knobs.number("threshold", value=2.0, elem_id="tour8-tau", label=tr("ch8.try"), lang=lang,
+                                   info=tr("ch8.try_info"))   # no "none" here: the sweep's τ are numbers
                 btn = gr.Button(tr("ch8.button"), elem_id="tour-try-8")
 
     def run(t):
