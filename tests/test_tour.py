@@ -1203,3 +1203,14 @@ def test_growth_charts_label_their_forward_axis(data):
 def test_chapter_6_calls_a_wall_clock_loss_a_loss():
     assert "slower than AR" in ch6_race.clock_words(0.37) and "0.37×" in ch6_race.clock_words(0.37)
     assert "gain is smaller" in ch6_race.clock_words(2.4) and "比 AR 还慢" in ch6_race.clock_words(0.5, "zh")
+
+
+def test_the_tau_chart_spaces_tau_by_its_value(data):
+    """A walker read 0.1 … 1, 1.5, 2 at equal spacing as a linear scale: τ is a number axis, and a
+    live τ between two of the sweep's lands between them."""
+    from app.tabs.tour import figs
+    rows = data.tau_sweep["rows"]
+    fig = figs.tau_figure(rows, {"threshold": 0.5, "tokens_per_forward": 8.0, "right": 7, "total": 7})
+    assert fig.layout.xaxis.type == "linear" and list(fig.data[0].x) == [r["threshold"] for r in rows]
+    lo, hi = fig.layout.xaxis.range
+    assert lo < min(fig.data[0].x) and hi > max(fig.data[0].x) and fig.data[-1].x[0] == 0.5

@@ -114,10 +114,12 @@ def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEF
     """Tokens per forward (blue line, left axis, drawn over the bars) and right answers (dark green
     bars, right axis) for each τ of the sweep."""
     tr = i18n.Texts(lang)
-    x = [f"{r['threshold']:g}" for r in rows]
+    # τ on a linear axis: the sweep's grid is not evenly spaced (0.1 … 1, 1.5, 2), and a live τ
+    # between two of its values lands between them
+    x = [r["threshold"] for r in rows]
     total = max([r["total"] for r in rows] or [1])
     data = [dict(type="bar", x=x, y=[r["right"] for r in rows], name=tr("tour.fig.right_of", total=total),
-                 marker=dict(color=palette.ROLE_COLOURS["right"]),  # solid: the colour the words name
+                 marker=dict(color=palette.ROLE_COLOURS["right"]), width=0.07,  # solid: the colour the words name
                  hovertemplate=tr("tour.fig.hover_right", x="%{x}", y="%{y}") + "<extra></extra>"),
             dict(type="scatter", x=x, y=[r["tokens_per_forward"] for r in rows], mode="lines+markers",
                  name=tr("tour.fig.tpf"), yaxis="y2",
@@ -125,13 +127,14 @@ def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEF
                  marker=dict(size=8),
                  hovertemplate=tr("tour.fig.hover_tpf", x="%{x}", y="%{y:.2f}") + "<extra></extra>")]
     if yours:
-        data.append(dict(type="scatter", x=[f"{yours['threshold']:g}"], y=[yours["tokens_per_forward"]],
+        data.append(dict(type="scatter", x=[yours["threshold"]], y=[yours["tokens_per_forward"]],
                          yaxis="y2", mode="markers+text", name=tr("tour.fig.your_run"),
                          text=[tr("tour.fig.your_right", right=yours["right"], total=yours["total"])],
                          textposition="top center", marker=dict(size=16, symbol="star", color="#111827")))
     return figures.make_figure(
         data, tr("tour.fig.tau_title"), 400, lang=lang,
-        xaxis=dict(title=dict(text=tr("tour.fig.tau_axis")), type="category"),
+        xaxis=dict(title=dict(text=tr("tour.fig.tau_axis")), type="linear", tickvals=x, ticktext=[f"{t:g}" for t in x],
+                   range=[min(x + [0.0]) - 0.1, max(x + [yours["threshold"] if yours else 0.0]) + 0.1]),
         # the bars' axis is the base one and the line's overlays it: the line is drawn over the bars
         yaxis=dict(title=dict(text=tr("tour.fig.right")), side="right", range=[0, total + 0.5], showgrid=False,
                    dtick=1),
