@@ -17,6 +17,7 @@ from app.tabs.tour.glossary import TERMS
 from app.views import entropy, lanes, palette, render
 from app.views.timeline import Timeline
 from test_browser import ARTIFACTS, browser  # noqa: F401 (the headless Chromium fixture)
+from wedlm.reorder import leading_filled
 from wedlm.suite import THRESHOLD_GRID
 
 # chapter -> the pick whose step it lands on (chapter 6 lands on a race tick, 8 on a τ sweep, 9 on a mask pattern)
@@ -487,7 +488,9 @@ def test_mask_counts_agree_in_number_in_both_languages(data):
     assert "窗口中有 1 个掩码" in render.step_summary(tl, counts[1], "zh")
     # chapter 2 says why the window's mask count falls below W
     text = plain(ch2_fill_rule.text(tl, counts[1], None))
-    assert "always keeps W slots" in text and "fewer than W masks" in text
+    assert "keeps W slots after that run" in text and "fewer than W masks" in text
+    assert "a forward reads that run plus the window" in text  # why rows exceed W (chapter 4's caption)
+    assert "always keeps W slots" not in text  # a walker counted ~30 slots on the last step's picture
     assert "1 of the 1 open mask fills" in text and "1 open masks" not in text
 
 
@@ -505,6 +508,16 @@ def test_a_last_step_says_what_ended_the_decode_and_never_claims_its_masks_were_
         assert ends in render.step_summary(tl, last, lang)
     words = plain(ch2_fill_rule.text(tl, last, 3))
     assert "stop token" in words and f"The {left} masks left in the window are never scored" in words
+    # the struck-through tokens are the committing run cut by the stop token, named as such
+    run = leading_filled(s.window)
+    dropped = run - len(s.committed)
+    assert dropped > 1
+    cut = (f"The stop token cuts the committing run {s.start}–{s.start + run - 1}: {len(s.committed)} of its {run} "
+           f"commit, and the {dropped} tokens after it in that run ({s.start + len(s.committed)}–{s.start + run - 1}, "
+           f"struck through) are dropped")
+    assert cut in words
+    zh = plain(ch2_fill_rule.text(tl, last, 3, lang="zh"))
+    assert f"停止词元截断了正在提交的已填充段 {s.start}–{s.start + run - 1}" in zh and f"{dropped} 个词元" in zh
     assert "every slot was filled" not in words
     pick = data.picks["stall"]
     stall, other = data.timelines[pick["trace"]], data.timelines[pick["branch"]]
