@@ -588,14 +588,16 @@ def test_chapter_3_points_at_no_direction_and_words_come_before_use(data):
     assert '<abbr title="the routine that computes attention">sdpa</abbr> attention' in line
 
 
-def test_chapter_5_facts_box_counts_the_sliders_steps_and_names_its_decode(data):
-    """The facts box under chapter 5's words counts in the slider's units (step k of 0–last, the
-    longer decode's range) at every step, and names the decode it counts: one whose panel is at
+def test_chapter_5_facts_box_gives_its_decodes_own_range_and_names_it(data):
+    """The facts box under chapter 5's words says step k of 0–last where 0–last is the range of
+    the decode it counts (a walker read "Step 2 of 0–48, the blue decode" beside the blue status
+    line's "Step 2 of 0–31"), at every slider step, and names that decode: one whose panel is at
     that step, not holding its end."""
     from app.tabs.tour import ch5_stall
     from app.views import stepper
     pick = data.picks["stall"]
     tl, other = data.timelines[pick["trace"]], data.timelines[pick["branch"]]
+    assert tl.num_steps != other.num_steps  # else the slider's range and the decode's would agree
     views = ch5_stall.views(other, pick["penalty"], pick["step"])
     page = stepper.bundle_html(tl, ch5_stall.KEY, views, start=pick["step"])
     slider = re.search(r'<input type="range" min="(\d+)" max="(\d+)"', page)
@@ -607,12 +609,32 @@ def test_chapter_5_facts_box_counts_the_sliders_steps_and_names_its_decode(data)
             box = re.search(r'class="tour-facts" data-step="(\d+)"><b>(.*?)</b>', text)
             assert int(box.group(1)) == k
             numbers = re.findall(r"\d+(?:\.\d+)?", plain(box.group(2)))
-            assert numbers[:3] == [str(k), str(first), str(last)], (lang, k, numbers)
             assert len(numbers) == 4, (lang, k, numbers)
             counted = lams[float(numbers[3])]
+            assert numbers[:3] == [str(k), str(first), str(counted.num_steps - 1)], (lang, k, numbers)
             assert k < counted.num_steps, (lang, k, "the box counts a decode that has ended")
             panel = left if counted is tl else right
             assert re.search(rf"λ = {numbers[3]}</b>(，第 |, step ){k}\b", panel), (lang, k)
+
+
+def test_chapter_5_never_says_nothing_commits_at_a_step_that_commits(data):
+    """A walker read "so nothing can commit" at step 15 beside "Committed 3 tokens (positions 3–5)":
+    at every stalling step that commits, the words name what this forward commits."""
+    from app.tabs.tour import ch5_stall
+    pick = data.picks["stall"]
+    tl, other = data.timelines[pick["trace"]], data.timelines[pick["branch"]]
+    committing = [s for s in tl.trace.steps[:-1] if s.committed and ch5_stall.stalls(s)]
+    assert committing  # the recorded stall has such a step (15)
+    for s in tl.trace.steps[:-1]:
+        if not ch5_stall.stalls(s):
+            continue
+        en = plain(ch5_stall.text(tl, s.index, other, pick["penalty"], pick["step"]))
+        zh = plain(ch5_stall.text(tl, s.index, other, pick["penalty"], pick["step"], lang="zh"))
+        assert "nothing can commit" not in en and "什么都提交不了：" not in zh.replace("它后面的什么都提交不了：", "")
+        span = f"{s.start}–{s.start + len(s.committed) - 1}" if len(s.committed) > 1 else f"{s.start}"
+        said = f"This forward commits only the run before the first mask (positions {span})"
+        assert (said in en) == bool(s.committed), s.index
+        assert (f"这次前向计算只提交了第一个掩码之前的那一段（位置 {span}）" in zh) == bool(s.committed), s.index
 
 
 def test_chapter_5_names_one_branch_point_at_every_step(data):

@@ -503,17 +503,22 @@ MESSAGES = {
               "{rule}一个远处的槽位，位置 {far}（d = {d}，H {far_h:.2f} + λ·d {far_penalty:.2f} = {far_score:.2f}）。",
     },
     "ch5.p2.one": {
-        "en": "The first mask stays open, so nothing can commit: after step {step} the {streaming_colour} line "
-              "(λ = {penalty:g}) stays flat for {n} more forward. Position {pos} commits only at step {was}.",
-        "zh": "第一个掩码一直没填，所以什么都提交不了：第 {step} 步之后，{streaming_colour}线（λ = {penalty:g}）"
+        "en": "{committed}The first mask stays open, so nothing behind it can commit: after step {step} the "
+              "{streaming_colour} line (λ = {penalty:g}) stays flat for {n} more forward. Position {pos} commits "
+              "only at step {was}.",
+        "zh": "{committed}第一个掩码一直没填，所以它后面的什么都提交不了：第 {step} 步之后，{streaming_colour}线（λ = {penalty:g}）"
               "又持平了 {n} 次前向计算。位置 {pos} 直到第 {was} 步才提交。",
     },
     "ch5.p2.many": {
-        "en": "The first mask stays open, so nothing can commit: after step {step} the {streaming_colour} line "
-              "(λ = {penalty:g}) stays flat for {n} more forwards. Position {pos} commits only at step {was}.",
-        "zh": "第一个掩码一直没填，所以什么都提交不了：第 {step} 步之后，{streaming_colour}线（λ = {penalty:g}）"
+        "en": "{committed}The first mask stays open, so nothing behind it can commit: after step {step} the "
+              "{streaming_colour} line (λ = {penalty:g}) stays flat for {n} more forwards. Position {pos} commits "
+              "only at step {was}.",
+        "zh": "{committed}第一个掩码一直没填，所以它后面的什么都提交不了：第 {step} 步之后，{streaming_colour}线（λ = {penalty:g}）"
               "又持平了 {n} 次前向计算。位置 {pos} 直到第 {was} 步才提交。",
     },
+    # ch5.p2's {committed} when the step's forward commits the run before the first mask
+    "ch5.committed_first": {"en": "This forward commits only the run before the first mask (positions {positions}). ",
+                            "zh": "这次前向计算只提交了第一个掩码之前的那一段（位置 {positions}）。"},
     "ch5.same_text": {"en": "the same text", "zh": "写出的文本相同"},
     "ch5.other_text": {"en": "a different text", "zh": "写出的文本不同"},
     "ch5.p3": {
