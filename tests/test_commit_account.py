@@ -19,6 +19,12 @@ def _last_steps():
     traces = [(p.name, Trace.load(p)) for p in sorted((ROOT / "assets" / "traces").glob("*.json"))]
     tour = json.loads((ROOT / "assets" / "tour" / "tour.json").read_text(encoding="utf-8"))
     traces += [(f"tour:{k}", Trace.from_dict(v)) for k, v in tour["traces"].items()]
+    # the budget cutting a run: the counting trace's last step, as if max_new_tokens had ended it
+    # after 5 of its run's 11 slots (the recorded decodes all end at a stop token)
+    budget = Trace.load(ROOT / "assets" / "traces" / "1-counting-streaming.json")
+    s = budget.steps[-1]
+    s.committed, s.stop_reason, s.cache_after = s.window[:5], "max_new_tokens", s.start + 5
+    traces.append(("budget-cut", budget))
     return [(name, t) for name, t in traces if t.decoder in ("streaming", "reference", "block")]
 
 
@@ -52,7 +58,7 @@ def test_last_step_narration_and_caption_agree(name, trace):
         return
     said = re.search(r"leading filled run is (\S+) \((\d+) slots\).*?only its first (\d+) \((\S+):", en)
     run, n, kept, kept_at = said.groups()
-    gone = re.search(r"the (\d+) filled slots? (?:after it in that run|of the run past the budget) \((\S+)\)", en)
+    gone = re.search(r"[Tt]he (\d+) filled slots? (?:after it in that run|of the run past the budget) \((\S+)\)", en)
     shown = re.search(r"inside that run \((\S+)\): (\d+) of its (\d+) commit, the (\d+) after them \((\S+)\)", cap)
     assert (run, int(n), int(kept), int(gone.group(1)), gone.group(2)) == (
         shown.group(1), int(shown.group(3)), int(shown.group(2)), int(shown.group(4)), shown.group(5))
