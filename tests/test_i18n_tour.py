@@ -44,7 +44,7 @@ def plain(html: str) -> str:
 
 def zh_phrases(tl, step: int, last: int | None = None) -> list[str]:
     """What the Chinese narration must state about a step, read straight from its record (last:
-    chapter 5's, whose facts box counts the slider's steps 0–last, the longer decode's)."""
+    chapter 5's, whose facts box gives the counted decode's own range 0–last)."""
     s = tl.trace.steps[step]
     out = [f"第 {step} 步（共 {tl.num_steps} 次前向计算中的第 {step + 1} 次）" if last is None
            else f"第 {step} 步（0–{last}）"]
@@ -69,7 +69,7 @@ def test_every_step_of_chapters_1_to_5_reads_in_chinese(data):
             assert not english_left(words), (n, k, english_left(words))
             assert re.search(r"[\u4e00-\u9fff]", plain(words)), (n, k)
             text = plain(words)
-            last = zh.steps(tl) - 1 if zh.steps else None
+            last = tl.num_steps - 1 if zh.steps else None  # chapter 5's box: the first decode's own range
             for phrase in zh_phrases(tl, k, last):
                 assert phrase in text, (n, k, phrase)
             head = f"Step {k} (forward {k + 1} of {tl.num_steps})" if last is None else f"Step {k} of 0–{last}"

@@ -17,6 +17,7 @@ from app.tabs.tour.glossary import TERMS
 from app.views import entropy, lanes, palette, render
 from app.views.timeline import Timeline
 from test_browser import ARTIFACTS, browser  # noqa: F401 (the headless Chromium fixture)
+from wedlm.reorder import leading_filled
 from wedlm.suite import THRESHOLD_GRID
 
 # chapter -> the pick whose step it lands on (chapter 6 lands on a race tick, 8 on a τ sweep, 9 on a mask pattern)
@@ -487,7 +488,9 @@ def test_mask_counts_agree_in_number_in_both_languages(data):
     assert "窗口中有 1 个掩码" in render.step_summary(tl, counts[1], "zh")
     # chapter 2 says why the window's mask count falls below W
     text = plain(ch2_fill_rule.text(tl, counts[1], None))
-    assert "always keeps W slots" in text and "fewer than W masks" in text
+    assert "keeps W slots after that run" in text and "fewer than W masks" in text
+    assert "a forward reads that run plus the window" in text  # why rows exceed W (chapter 4's caption)
+    assert "always keeps W slots" not in text  # a walker counted ~30 slots on the last step's picture
     assert "1 of the 1 open mask fills" in text and "1 open masks" not in text
 
 
@@ -505,6 +508,16 @@ def test_a_last_step_says_what_ended_the_decode_and_never_claims_its_masks_were_
         assert ends in render.step_summary(tl, last, lang)
     words = plain(ch2_fill_rule.text(tl, last, 3))
     assert "stop token" in words and f"The {left} masks left in the window are never scored" in words
+    # the struck-through tokens are the committing run cut by the stop token, named as such
+    run = leading_filled(s.window)
+    dropped = run - len(s.committed)
+    assert dropped > 1
+    cut = (f"The stop token cuts the committing run {s.start}–{s.start + run - 1}: {len(s.committed)} of its {run} "
+           f"commit, and the {dropped} tokens after it in that run ({s.start + len(s.committed)}–{s.start + run - 1}, "
+           f"struck through) are dropped")
+    assert cut in words
+    zh = plain(ch2_fill_rule.text(tl, last, 3, lang="zh"))
+    assert f"停止词元截断了正在提交的已填充段 {s.start}–{s.start + run - 1}" in zh and f"{dropped} 个词元" in zh
     assert "every slot was filled" not in words
     pick = data.picks["stall"]
     stall, other = data.timelines[pick["trace"]], data.timelines[pick["branch"]]
@@ -577,14 +590,16 @@ def test_chapter_3_points_at_no_direction_and_words_come_before_use(data):
     assert '<abbr title="the routine that computes attention">sdpa</abbr> attention' in line
 
 
-def test_chapter_5_facts_box_counts_the_sliders_steps_and_names_its_decode(data):
-    """The facts box under chapter 5's words counts in the slider's units (step k of 0–last, the
-    longer decode's range) at every step, and names the decode it counts: one whose panel is at
+def test_chapter_5_facts_box_gives_its_decodes_own_range_and_names_it(data):
+    """The facts box under chapter 5's words says step k of 0–last where 0–last is the range of
+    the decode it counts (a walker read "Step 2 of 0–48, the blue decode" beside the blue status
+    line's "Step 2 of 0–31"), at every slider step, and names that decode: one whose panel is at
     that step, not holding its end."""
     from app.tabs.tour import ch5_stall
     from app.views import stepper
     pick = data.picks["stall"]
     tl, other = data.timelines[pick["trace"]], data.timelines[pick["branch"]]
+    assert tl.num_steps != other.num_steps  # else the slider's range and the decode's would agree
     views = ch5_stall.views(other, pick["penalty"], pick["step"])
     page = stepper.bundle_html(tl, ch5_stall.KEY, views, start=pick["step"])
     slider = re.search(r'<input type="range" min="(\d+)" max="(\d+)"', page)
@@ -596,12 +611,32 @@ def test_chapter_5_facts_box_counts_the_sliders_steps_and_names_its_decode(data)
             box = re.search(r'class="tour-facts" data-step="(\d+)"><b>(.*?)</b>', text)
             assert int(box.group(1)) == k
             numbers = re.findall(r"\d+(?:\.\d+)?", plain(box.group(2)))
-            assert numbers[:3] == [str(k), str(first), str(last)], (lang, k, numbers)
             assert len(numbers) == 4, (lang, k, numbers)
             counted = lams[float(numbers[3])]
+            assert numbers[:3] == [str(k), str(first), str(counted.num_steps - 1)], (lang, k, numbers)
             assert k < counted.num_steps, (lang, k, "the box counts a decode that has ended")
             panel = left if counted is tl else right
             assert re.search(rf"λ = {numbers[3]}</b>(，第 |, step ){k}\b", panel), (lang, k)
+
+
+def test_chapter_5_never_says_nothing_commits_at_a_step_that_commits(data):
+    """A walker read "so nothing can commit" at step 15 beside "Committed 3 tokens (positions 3–5)":
+    at every stalling step that commits, the words name what this forward commits."""
+    from app.tabs.tour import ch5_stall
+    pick = data.picks["stall"]
+    tl, other = data.timelines[pick["trace"]], data.timelines[pick["branch"]]
+    committing = [s for s in tl.trace.steps[:-1] if s.committed and ch5_stall.stalls(s)]
+    assert committing  # the recorded stall has such a step (15)
+    for s in tl.trace.steps[:-1]:
+        if not ch5_stall.stalls(s):
+            continue
+        en = plain(ch5_stall.text(tl, s.index, other, pick["penalty"], pick["step"]))
+        zh = plain(ch5_stall.text(tl, s.index, other, pick["penalty"], pick["step"], lang="zh"))
+        assert "nothing can commit" not in en and "什么都提交不了：" not in zh.replace("它后面的什么都提交不了：", "")
+        span = f"{s.start}–{s.start + len(s.committed) - 1}" if len(s.committed) > 1 else f"{s.start}"
+        said = f"This forward commits only the run before the first mask (positions {span})"
+        assert (said in en) == bool(s.committed), s.index
+        assert (f"这次前向计算只提交了第一个掩码之前的那一段（位置 {span}）" in zh) == bool(s.committed), s.index
 
 
 def test_chapter_5_names_one_branch_point_at_every_step(data):

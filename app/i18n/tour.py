@@ -59,6 +59,31 @@ MESSAGES = {
         "zh": "这次前向计算用完了 {budget} 个新词元的预算，解码就此结束。",
     },
     "tour.ending.stopped": {"en": "The decode was stopped here.", "zh": "解码在这里被停止了。"},
+    # the decode ended inside the leading filled run (narration.run_account): what it cut off
+    "tour.ending.cut_stop.one": {
+        "en": " The stop token cuts the committing run {run}: {kept} of its {total} commit, and the {n} token after "
+              "it in that run ({positions}, struck through) is dropped.",
+        "zh": "停止词元截断了正在提交的已填充段 {run}：{total} 个中有 {kept} 个提交，段中它之后的 {n} 个词元"
+              "（{positions}，划线显示）被丢弃。",
+    },
+    "tour.ending.cut_stop.many": {
+        "en": " The stop token cuts the committing run {run}: {kept} of its {total} commit, and the {n} tokens after "
+              "it in that run ({positions}, struck through) are dropped.",
+        "zh": "停止词元截断了正在提交的已填充段 {run}：{total} 个中有 {kept} 个提交，段中它之后的 {n} 个词元"
+              "（{positions}，划线显示）被丢弃。",
+    },
+    "tour.ending.cut_budget.one": {
+        "en": " The budget cuts the committing run {run}: {kept} of its {total} commit, and the {n} token past it "
+              "({positions}) is dropped.",
+        "zh": "预算截断了正在提交的已填充段 {run}：{total} 个中有 {kept} 个提交，超出预算的 {n} 个词元"
+              "（{positions}）被丢弃。",
+    },
+    "tour.ending.cut_budget.many": {
+        "en": " The budget cuts the committing run {run}: {kept} of its {total} commit, and the {n} tokens past it "
+              "({positions}) are dropped.",
+        "zh": "预算截断了正在提交的已填充段 {run}：{total} 个中有 {kept} 个提交，超出预算的 {n} 个词元"
+              "（{positions}）被丢弃。",
+    },
     "tour.ending.left.one": {"en": " The {n} mask left in the window is never scored.",
                              "zh": "窗口里剩下的 {n} 个掩码不再打分。"},
     "tour.ending.left.many": {"en": " The {n} masks left in the window are never scored.",
@@ -323,14 +348,16 @@ MESSAGES = {
                      "zh": "这里 τ = 无：每次前向计算恰好填充一个掩码"},
     "ch2.p1": {
         "en": "WeDLM appends a <b>window</b> of W = {window} slots (W is the window's size) after the text, at "
-              "first all {mask} (placeholders for tokens not written yet), and runs one forward over all of "
-              "them. Every mask predicts its own token, with an {entropy} H (in nats; 0 = certain, higher = "
-              "unsure). The window always keeps W slots: some already filled (waiting to {commit}), the rest still "
-              "masks, so a later step can show fewer than W masks.",
+              "first all {mask} (placeholders for tokens not written yet), and runs one forward over them. Every "
+              "mask predicts its own token, with an {entropy} H (in nats; 0 = certain, higher = unsure). The filled "
+              "run at the front (no mask before it) will {commit}; the window keeps W slots after that run, some "
+              "filled (waiting), the rest masks. So a forward reads that run plus the window, and a later step can "
+              "show fewer than W masks.",
         "zh": "WeDLM 在文本后面追加一个由 W = {window} 个槽位组成的<b>窗口</b>（W 是窗口的大小），起初全是{mask}"
-              "（为尚未写出的词元占位），然后用一次前向计算处理全部槽位。每个掩码都预测自己的词元，并给出{entropy} H"
-              "（单位为奈特；0 = 完全确定，越高越没把握）。窗口始终保持 W 个槽位：有些已经填充（等待{commit}），"
-              "其余仍是掩码，所以后面的步骤里掩码可能少于 W 个。",
+              "（为尚未写出的词元占位），然后用一次前向计算处理它们。每个掩码都预测自己的词元，并给出{entropy} H"
+              "（单位为奈特；0 = 完全确定，越高越没把握）。最前面连续的已填充段（前面没有掩码）将会{commit}；"
+              "窗口在这一段之后保留 W 个槽位，有些已填充（等待中），其余仍是掩码。所以一次前向计算读入的是这一段"
+              "加上窗口，后面的步骤里掩码也可能少于 W 个。",
     },
     "ch2.p2": {
         "en": "<b>The fill rule.</b> Let {d} = how many slots after the first open mask a slot is (the first open "
@@ -476,17 +503,22 @@ MESSAGES = {
               "{rule}一个远处的槽位，位置 {far}（d = {d}，H {far_h:.2f} + λ·d {far_penalty:.2f} = {far_score:.2f}）。",
     },
     "ch5.p2.one": {
-        "en": "The first mask stays open, so nothing can commit: after step {step} the {streaming_colour} line "
-              "(λ = {penalty:g}) stays flat for {n} more forward. Position {pos} commits only at step {was}.",
-        "zh": "第一个掩码一直没填，所以什么都提交不了：第 {step} 步之后，{streaming_colour}线（λ = {penalty:g}）"
+        "en": "{committed}The first mask stays open, so nothing behind it can commit: after step {step} the "
+              "{streaming_colour} line (λ = {penalty:g}) stays flat for {n} more forward. Position {pos} commits "
+              "only at step {was}.",
+        "zh": "{committed}第一个掩码一直没填，所以它后面的什么都提交不了：第 {step} 步之后，{streaming_colour}线（λ = {penalty:g}）"
               "又持平了 {n} 次前向计算。位置 {pos} 直到第 {was} 步才提交。",
     },
     "ch5.p2.many": {
-        "en": "The first mask stays open, so nothing can commit: after step {step} the {streaming_colour} line "
-              "(λ = {penalty:g}) stays flat for {n} more forwards. Position {pos} commits only at step {was}.",
-        "zh": "第一个掩码一直没填，所以什么都提交不了：第 {step} 步之后，{streaming_colour}线（λ = {penalty:g}）"
+        "en": "{committed}The first mask stays open, so nothing behind it can commit: after step {step} the "
+              "{streaming_colour} line (λ = {penalty:g}) stays flat for {n} more forwards. Position {pos} commits "
+              "only at step {was}.",
+        "zh": "{committed}第一个掩码一直没填，所以它后面的什么都提交不了：第 {step} 步之后，{streaming_colour}线（λ = {penalty:g}）"
               "又持平了 {n} 次前向计算。位置 {pos} 直到第 {was} 步才提交。",
     },
+    # ch5.p2's {committed} when the step's forward commits the run before the first mask
+    "ch5.committed_first": {"en": "This forward commits only the run before the first mask (positions {positions}). ",
+                            "zh": "这次前向计算只提交了第一个掩码之前的那一段（位置 {positions}）。"},
     "ch5.same_text": {"en": "the same text", "zh": "写出的文本相同"},
     "ch5.other_text": {"en": "a different text", "zh": "写出的文本不同"},
     "ch5.p3": {

@@ -52,10 +52,24 @@ MESSAGES = {
         "en": "The stop token at position {pos} commits, so the decode ends{dropped}",
         "zh": "位置 {pos} 的停止词元提交，解码随之结束{dropped}",
     },
-    "views.narr.dropped_after.one": {"en": "; the {n} filled slot after it is dropped.",
-                                     "zh": "；它之后的 {n} 个已填充槽位被丢弃。"},
-    "views.narr.dropped_after.many": {"en": "; the {n} filled slots after it are dropped.",
-                                      "zh": "；它之后的 {n} 个已填充槽位被丢弃。"},
+    "views.narr.run_cut": {
+        "en": "The leading filled run is {run} ({n} slots); the decode ends inside it, so only its first {kept} "
+              "({positions}: {tokens}) commit: their KV stays in the cache ({before} → {after} tokens).",
+        "zh": "开头连续的已填充段是 {run}（{n} 个槽位）；解码在这一段中结束，所以只有前 {kept} 个"
+              "（{positions}：{tokens}）提交：它们的 KV 留在缓存中（{before} → {after} 个词元）。",
+    },
+    "views.narr.dropped_after.one": {"en": "; the {n} filled slot after it in that run ({positions}) is dropped.",
+                                     "zh": "；这一段中它之后的 {n} 个已填充槽位（{positions}）被丢弃。"},
+    "views.narr.dropped_after.many": {"en": "; the {n} filled slots after it in that run ({positions}) are dropped.",
+                                      "zh": "；这一段中它之后的 {n} 个已填充槽位（{positions}）被丢弃。"},
+    "views.narr.budget_cut.one": {"en": "The {n} filled slot of the run past the budget ({positions}) is dropped.",
+                                  "zh": "这一段中超出预算的 {n} 个已填充槽位（{positions}）被丢弃。"},
+    "views.narr.budget_cut.many": {"en": "The {n} filled slots of the run past the budget ({positions}) are dropped.",
+                                   "zh": "这一段中超出预算的 {n} 个已填充槽位（{positions}）被丢弃。"},
+    "views.narr.behind_unused.one": {"en": "The {n} filled slot behind the first mask ({positions}) never commits either.",
+                                     "zh": "第一个掩码后面的 {n} 个已填充槽位（{positions}）也不会提交。"},
+    "views.narr.behind_unused.many": {"en": "The {n} filled slots behind the first mask ({positions}) never commit either.",
+                                      "zh": "第一个掩码后面的 {n} 个已填充槽位（{positions}）也不会提交。"},
     "views.narr.block_waits": {
         "en": "Nothing commits: block decoding waits until every slot of its block is filled "
               "({filled} of {window} are), so the cache stays at {before} tokens.",
@@ -329,8 +343,10 @@ MESSAGES.update({
               "(W = {w}, filled or masks). ",
         "zh": "这次前向计算的行数：{n} = 开头连续已填充段的 {commit} 个 + 窗口保留的 {kept} 个（W = {w}，已填充的或掩码）。"},
     "views.orders.rows_end": {
-        "en": "The decode ends inside that run: {kept} of its {run} commit, the rest are dropped. ",
-        "zh": "解码在这一段中结束：{run} 个中只有 {kept} 个提交，其余丢弃。"},
+        "en": "The decode ends inside that run ({positions}): {kept} of its {run} commit, the {dropped} after them "
+              "({dropped_positions}) are dropped. ",
+        "zh": "解码在这一段（{positions}）中结束：{run} 个中只有 {kept} 个提交，其后的 {dropped} 个"
+              "（{dropped_positions}）被丢弃。"},
     "views.orders.note": {
         "en": "Small numbers are position ids (what RoPE sees). Filled slots move in front of the masks but keep "
               "their ids; the leading filled run (green) commits: its KV stays in the cache.",

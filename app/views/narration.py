@@ -4,8 +4,11 @@ Decode tab, the tour and tests share it. Returns plain text: the caller escapes 
 Every sentence is a template of app/i18n/views.py (views.narr.*) filled with the step's numbers."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from wedlm import Trace
 from wedlm.decoders.records import MaskSlot, StepRecord, position_runs
+from wedlm.reorder import leading_filled
 
 from .. import i18n
 
@@ -57,6 +60,41 @@ def _score(m: MaskSlot, lang: str = i18n.DEFAULT) -> str:
                      score=f"{m.score:.2f}")
 
 
+@dataclass(frozen=True)
+class RunAccount:
+    """What became of a step's leading filled run (the filled slots before the first mask): the
+    narration and the order view's caption both tell it from here, so they cannot disagree."""
+    start: int           # position of the run's first slot (= the step's window start)
+    run: int             # slots in the run
+    committed: int       # of them, committed (the StepRecord's `committed`)
+    behind: list[int]    # positions of filled slots past the first mask (they wait, or end unused)
+
+    @property
+    def dropped(self) -> int:
+        """Run slots the decode's end cut off (after its stop token or past the budget)."""
+        return self.run - self.committed
+
+    @property
+    def run_positions(self) -> list[int]:
+        return list(range(self.start, self.start + self.run))
+
+    @property
+    def committed_positions(self) -> list[int]:
+        return list(range(self.start, self.start + self.committed))
+
+    @property
+    def dropped_positions(self) -> list[int]:
+        return list(range(self.start + self.committed, self.start + self.run))
+
+
+def run_account(s: StepRecord) -> RunAccount:
+    """A step's run account: committed is a prefix of the leading filled run (core.py commits the
+    run, cut only by a stop token or the max_new_tokens budget at the decode's last step)."""
+    run = max(leading_filled(s.window), len(s.committed))
+    behind = [s.start + i for i in range(run, len(s.window)) if s.window[i] is not None]
+    return RunAccount(start=s.start, run=run, committed=len(s.committed), behind=behind)
+
+
 def narrate(trace: Trace, index: int, lang: str = i18n.DEFAULT) -> list[str]:
     """Two to four sentences about step `index` of `trace`."""
     s = trace.steps[index]
@@ -79,14 +117,22 @@ def _commit(trace: Trace, s: StepRecord, lang: str = i18n.DEFAULT) -> list[str]:
     tr = i18n.Texts(lang)
     n = len(s.committed)
     if n:
-        stop_at = next((k for k, t in enumerate(s.committed) if t in trace.stop_ids), None)
-        out = [tr("views.narr.run_commits", positions=positions_text(list(range(s.start, s.start + n)), lang),
+        acc = run_account(s)
+        out = [tr("views.narr.run_commits", positions=positions_text(acc.committed_positions, lang),
                   tokens=_tokens(trace, s.committed, lang), before=s.cache_before, after=s.cache_after)]
+        if acc.dropped:  # the decode ended inside the run: name the whole run and what it lost
+            out[0] = tr("views.narr.run_cut", run=positions_text(acc.run_positions, lang), n=acc.run,
+                        kept=acc.committed, positions=positions_text(acc.committed_positions, lang),
+                        tokens=_tokens(trace, s.committed, lang), before=s.cache_before, after=s.cache_after)
+        stop_at = next((k for k, t in enumerate(s.committed) if t in trace.stop_ids), None)
         if stop_at is not None:
-            dropped = [i for i in range(stop_at + 1, len(s.window)) if s.window[i] is not None]
-            out.append(tr("views.narr.stop_commits", pos=s.start + stop_at,
-                          dropped=_count(lang, "views.narr.dropped_after", len(dropped)) if dropped
-                          else tr("views.period")))
+            end = (_count(lang, "views.narr.dropped_after", acc.dropped, positions=positions_text(acc.dropped_positions, lang))
+                   if acc.dropped else tr("views.period"))
+            out.append(tr("views.narr.stop_commits", pos=s.start + stop_at, dropped=end))
+        elif s.finished and acc.dropped:
+            out.append(_count(lang, "views.narr.budget_cut", acc.dropped, positions=positions_text(acc.dropped_positions, lang)))
+        if s.finished and acc.behind:
+            out.append(_count(lang, "views.narr.behind_unused", len(acc.behind), positions=positions_text(acc.behind, lang)))
         return out
     filled = [i for i, t in enumerate(s.window) if t is not None]
     first_mask = next((i for i, t in enumerate(s.window) if t is None), None)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from html import escape, unescape
 
-from wedlm.reorder import leading_filled, visibility
+from wedlm.reorder import visibility
 
 from .. import i18n
 from . import narration, palette
@@ -246,10 +246,12 @@ def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
         note = note_tail = tr("views.orders.note")
         window = timeline.trace.config.get("window")
         if timeline.trace.decoder in ("streaming", "reference") and window:  # why rows exceed W
-            run = leading_filled(s.window)  # the leading filled run: it commits unless the decode ends in it
-            note = tr("views.orders.rows", n=s.rows, commit=run, kept=len(s.window) - run, w=window)
-            if len(s.committed) < run:
-                note += tr("views.orders.rows_end", kept=len(s.committed), run=run)
+            acc = narration.run_account(s)  # the leading filled run: it commits unless the decode ends in it
+            note = tr("views.orders.rows", n=s.rows, commit=acc.run, kept=len(s.window) - acc.run, w=window)
+            if acc.dropped:
+                note += tr("views.orders.rows_end", positions=narration.positions_text(acc.run_positions, lang),
+                           kept=acc.committed, run=acc.run, dropped=acc.dropped,
+                           dropped_positions=narration.positions_text(acc.dropped_positions, lang))
             note += note_tail
     else:
         kind, title_key, ar_row = "orders verified", "views.verified.title", _ar_found_row(timeline, s.verify, lang)

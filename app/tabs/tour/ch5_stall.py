@@ -11,6 +11,7 @@ from ... import i18n
 from ...serving import gpu
 from ...serving.errors import worded
 from ...views import palette, render
+from ...views.narration import positions_text
 from ...views.stepper import Views
 from ...views.timeline import Timeline
 from . import figs, moments
@@ -66,8 +67,8 @@ def ended(timeline: Timeline, step: int, colour_word: str, penalty: float, lang:
 
 
 def facts_head(step: int, last: int, colour_word: str, penalty: float, lang: str = i18n.DEFAULT) -> str:
-    """The facts box's heading: the chapter's step in the slider's range (0–last, the longer
-    decode's), and which decode's forward the box counts."""
+    """The facts box's heading: the chapter's step, the range of the decode the box counts
+    (0–last, that decode's own steps, not the slider's), and which decode it is."""
     return i18n.text(lang, "ch5.facts", step=step, last=last, colour=colour_word, penalty=penalty)
 
 
@@ -76,8 +77,7 @@ def text(tl, step: int, other: Timeline, other_penalty: float, moment: int | Non
     tr = i18n.Texts(lang)
     lam = tl.trace.config["penalty"]
     streaming, branched = colour("decoder-streaming", lang), colour("branch", lang)
-    last = steps(tl, other) - 1
-    head = facts_head(step, last, streaming, lam, lang)   # the box counts the first decode while it runs
+    head = facts_head(step, tl.num_steps - 1, streaming, lam, lang)   # the box counts the first decode while it runs
     kb = held(other, step)
     a_end, b_end = ended(tl, step, streaming, lam, lang), ended(other, step, branched, other_penalty, lang)
     b_now = b_end or tr("ch5.running", colour=branched, penalty=other_penalty, step=kb, last=other.num_steps - 1)
@@ -85,7 +85,7 @@ def text(tl, step: int, other: Timeline, other_penalty: float, moment: int | Non
         # past the first decode's end: the words (and the facts box) follow the branch, running or ending
         said = gap(lang).join(p for p in (a_end, b_now, ending(other, kb, lang) if step == kb else "") if p)
         return narration([tr("tour.elsewhere", step=step) + said], other, kb, lang=lang,
-                         head=facts_head(step, last, branched, other_penalty, lang))
+                         head=facts_head(step, other.num_steps - 1, branched, other_penalty, lang))
     s = tl.trace.steps[step]
     if a_end:   # the first decode's last step (elsewhere says what ended it): which one runs on
         return elsewhere(tl, step, gap(lang).join([a_end, b_now]), moment, lang=lang, head=head)
@@ -105,7 +105,9 @@ def text(tl, step: int, other: Timeline, other_penalty: float, moment: int | Non
            rule=tr("ch5.fell_back" if moments.fell_back(s) else "ch5.under_tau", tau=s.threshold), far=far.pos,
            d=far.distance, far_h=far.entropy, far_penalty=far.score - far.entropy, far_score=far.score),
         plural("ch5.p2", flat, lang, step=step, streaming_colour=streaming, penalty=lam, pos=first.pos,
-               was=was if was is not None else "–"),
+               was=was if was is not None else "–",
+               committed=tr("ch5.committed_first", positions=positions_text(
+                   list(range(s.start, s.start + len(s.committed))), lang)) if s.committed else ""),
         tr("ch5.p3", lam=term("lambda", "<b>λ</b>", lang=lang), prev=fork(tl, other, moment), other=other_penalty,
            branch_colour=branched, pos=first.pos, now=now if now is not None else "–",
            b_tokens=b["generated_tokens"], b_forwards=b["forwards"], b_tpf=b["tokens_per_forward"],

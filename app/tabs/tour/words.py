@@ -8,7 +8,7 @@ from html import escape, unescape
 
 from ... import i18n
 from ...views import palette, render
-from ...views.narration import positions_text
+from ...views.narration import positions_text, run_account
 from ...views.timeline import Timeline
 from .glossary import terms
 
@@ -157,6 +157,11 @@ def ending(tl: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
         said = tr("tour.ending.budget", budget=tl.trace.config.get("max_new_tokens"))
     else:
         said = tr("tour.ending.stopped")
+    acc = run_account(s)
+    if acc.dropped and s.stop_reason in ("stop_token", "max_new_tokens") and s.verify is None:
+        key = "tour.ending.cut_stop" if s.stop_reason == "stop_token" else "tour.ending.cut_budget"
+        said += plural(key, acc.dropped, lang, run=positions_text(acc.run_positions, lang), kept=acc.committed,
+                       total=acc.run, positions=positions_text(acc.dropped_positions, lang))
     left = sum(t is None for t in s.window)
     return said + (plural("tour.ending.left", left, lang) if left else "")
 

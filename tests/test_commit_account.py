@@ -1,0 +1,73 @@
+"""At a decode's last step the narration ("What happened") and the order view's caption tell ONE
+account of the leading filled run: the same run, the same committed count, the same dropped count,
+all read from the StepRecord (narration.run_account), in English and in Chinese."""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from app.views import narration, render
+from app.views.timeline import Timeline
+from wedlm import Trace
+from wedlm.reorder import leading_filled
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _last_steps():
+    traces = [(p.name, Trace.load(p)) for p in sorted((ROOT / "assets" / "traces").glob("*.json"))]
+    tour = json.loads((ROOT / "assets" / "tour" / "tour.json").read_text(encoding="utf-8"))
+    traces += [(f"tour:{k}", Trace.from_dict(v)) for k, v in tour["traces"].items()]
+    # the budget cutting a run: the counting trace's last step, as if max_new_tokens had ended it
+    # after 5 of its run's 11 slots (the recorded decodes all end at a stop token)
+    budget = Trace.load(ROOT / "assets" / "traces" / "1-counting-streaming.json")
+    s = budget.steps[-1]
+    s.committed, s.stop_reason, s.cache_after = s.window[:5], "max_new_tokens", s.start + 5
+    traces.append(("budget-cut", budget))
+    return [(name, t) for name, t in traces if t.decoder in ("streaming", "reference", "block")]
+
+
+LAST = _last_steps()
+
+
+def _caption(trace, step, lang):
+    html = render.order_view(Timeline(trace), step, lang)
+    return re.search(r'<div class="note">(.*?)</div>', html).group(1)
+
+
+def test_some_recorded_decode_ends_inside_its_run():
+    # else the test below would only see runs that commit whole
+    assert any(narration.run_account(t.steps[-1]).dropped for _, t in LAST)
+
+
+@pytest.mark.parametrize("name,trace", LAST, ids=[n for n, _ in LAST])
+def test_last_step_narration_and_caption_agree(name, trace):
+    s = trace.steps[-1]
+    acc = narration.run_account(s)
+    assert acc.run == leading_filled(s.window) and acc.committed == len(s.committed)
+    assert s.window[:acc.committed] == s.committed  # what commits is the run's head
+    en = " ".join(narration.narrate(trace, len(trace.steps) - 1, "en"))
+    cap = _caption(trace, len(trace.steps) - 1, "en")
+    rows = re.search(r"= (\d+) in the leading filled run", cap)
+    if rows:  # streaming/reference with a window: the caption counts the run's rows
+        assert int(rows.group(1)) == acc.run
+    if not acc.dropped:
+        assert f"{narration.positions_text(acc.committed_positions)} (" in en
+        assert "dropped" not in en and "dropped" not in cap
+        return
+    said = re.search(r"leading filled run is (\S+) \((\d+) slots\).*?only its first (\d+) \((\S+):", en)
+    run, n, kept, kept_at = said.groups()
+    gone = re.search(r"[Tt]he (\d+) filled slots? (?:after it in that run|of the run past the budget) \((\S+)\)", en)
+    shown = re.search(r"inside that run \((\S+)\): (\d+) of its (\d+) commit, the (\d+) after them \((\S+)\)", cap)
+    assert (run, int(n), int(kept), int(gone.group(1)), gone.group(2)) == (
+        shown.group(1), int(shown.group(3)), int(shown.group(2)), int(shown.group(4)), shown.group(5))
+    assert (run, int(n), int(kept), kept_at, int(gone.group(1))) == (
+        narration.positions_text(acc.run_positions), acc.run, acc.committed,
+        narration.positions_text(acc.committed_positions), acc.dropped)
+    zh = "".join(narration.narrate(trace, len(trace.steps) - 1, "zh"))
+    cap_zh = _caption(trace, len(trace.steps) - 1, "zh")
+    for text in (zh, cap_zh):  # the same run and the same cut, in Chinese
+        assert narration.positions_text(acc.run_positions, "zh") in text
+        assert f"{acc.dropped} 个" in text and narration.positions_text(acc.dropped_positions, "zh") in text
+    assert f"前 {acc.committed} 个" in zh and f"只有 {acc.committed} 个提交" in cap_zh
