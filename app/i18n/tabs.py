@@ -260,7 +260,8 @@ explorer shows.""",
     "lessons.training_mask": {"en": "Training mask", "zh": "训练用的注意力掩码"},
 
     # -- the knobs (wedlm/config.py DecodeConfig metadata; English is the library's own text) --------
-    "knob.no_tau": {"en": "τ = none: one slot per step (most cautious)", "zh": "τ 设为无：每步只填一个槽位（最稳妥）"},
+    "knob.no_tau": {"en": "no τ: tick to fill only the single lowest score each step (most cautious)",
+                    "zh": "不设 τ：勾选后每步只填得分最低的那一个（最稳妥）"},
     "knob.window.label": {"en": "Window W", "zh": "窗口 W"},
     "knob.window.help": {"en": "uncommitted slots kept in the window", "zh": "窗口中保留的未提交槽位数"},
     "knob.threshold.label": {"en": "Threshold τ", "zh": "阈值 τ"},

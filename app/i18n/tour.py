@@ -169,9 +169,16 @@ MESSAGES = {
     "gloss.mask.term": {"en": "mask [M]", "zh": "掩码 [M]"},
     "gloss.mask.def": {
         "en": "A placeholder slot whose token is not known yet. WeDLM appends a window of masks after the text; "
-              "one forward predicts a token for every mask.",
+              "one forward predicts a token for every mask. (Not the attention mask.)",
         "zh": "一个占位的槽位，它的词元还不知道。WeDLM 在文本后面追加一个由掩码组成的窗口；一次前向计算为每个掩码"
-              "各预测一个词元。",
+              "各预测一个词元。（不是注意力掩码。）",
+    },
+    "gloss.attention-mask.term": {"en": "attention mask", "zh": "注意力掩码"},
+    "gloss.attention-mask.def": {
+        "en": "Which rows of a forward may see which columns: the grids of chapters 3 and 9 draw it. Causal: a row "
+              "sees itself and the rows before it. A different thing from a mask [M], a slot not yet written.",
+        "zh": "一次前向计算里哪些行能看到哪些列：第 3 章和第 9 章的网格画的就是它。因果：一行只看到自己和它前面的行。"
+              "它和掩码 [M]（尚未写出的槽位）是两回事。",
     },
     "gloss.entropy.term": {"en": "entropy (nats)", "zh": "熵（奈特）"},
     "gloss.entropy.def": {
@@ -408,18 +415,21 @@ MESSAGES = {
     "ch3.p2": {
         "en": "The mask needs to see them (they are its right-hand context), yet attention must stay causal to "
               "keep the {kv_cache}. WeDLM's trick: physically move every filled token in front of every mask, "
-              "keeping each token's {position_id} (the number under it). Compare the window's two rows: logical "
+              "keeping each token's {position_id} (the number under it). This changes nothing a token computes: RoPE turns "
+              "each query and key by its position id, so how a token attends to another depends on their ids, not "
+              "their rows; the causal mask only lets a row see the rows before it, and every filled token is now "
+              "before every mask. Compare the window's two rows: logical "
               "order (the text) and physical order (what the model is fed).",
         "zh": "这个掩码需要看到它们（它们是它右边的上下文），可为了保住 {kv_cache}，注意力又必须保持因果。"
               "WeDLM 的妙招是：把每个已填充的词元在物理上挪到所有掩码前面，同时保留每个词元的{position_id}"
-              "（它下面的数字）。对比窗口视图的两行：逻辑顺序（文本中的顺序）和物理顺序（送入模型的顺序）。",
+              "（它下面的数字）。这不会改变词元算出的内容：RoPE 按位置编号旋转每个查询和键，所以一个词元如何关注别的词元取决于编号，而不是行的位置；因果掩码只让一行看到它前面的行，而现在每个已填充词元都排在所有掩码前面。对比窗口视图的两行：逻辑顺序（文本中的顺序）和物理顺序（送入模型的顺序）。",
     },
     "ch3.p3": {
         "en": "The forward runs a plain causal triangle in <b>physical</b> order (first grid): a row sees a column "
-              "where {attend}. Read in <b>logical</b> order (second grid), the same mask lets each mask see the "
+              "where {attend}. Read in <b>logical</b> order (second grid), the same attention lets each mask see the "
               "filled tokens logically after it: the {attend_later} cells.",
         "zh": "前向计算按<b>物理</b>顺序运行一个普通的因果三角（第一个网格）：格子是{attend}的地方，"
-              "表示该行能看到该列。按<b>逻辑</b>顺序来读（第二个网格），同一个注意力掩码让每个掩码都能看到"
+              "表示该行能看到该列。按<b>逻辑</b>顺序来读（第二个网格），同样的注意力让每个掩码都能看到"
               "逻辑上排在它后面的已填充词元：也就是{attend_later}的格子。",
     },
     "ch3.fallback": {

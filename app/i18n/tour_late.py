@@ -199,10 +199,10 @@ MESSAGES = {
               "{attend_colour} = 该行能看到该列。",
     },
     "ch9.source_ch3": {
-        "en": "the input window of step {step} of chapter 3's recorded decode ({slots} slots, 1 = mask; one of its blocks "
+        "en": "the input of step {step} of chapter 3's recorded decode ({slots} slots: the leading filled run and the window; 1 = mask; one of its blocks "
               "has a mask in front of observed tokens: reordered, they move before it, so in the grid that mask's xt "
               "row sees them although they come after it, above the diagonal)",
-        "zh": "第 3 章录制的那次解码第 {step} 步的输入窗口（{slots} 个槽位，1 = 掩码；它有一块里掩码排在已知词元前面："
+        "zh": "第 3 章录制的那次解码第 {step} 步的输入（{slots} 个槽位：开头连续的已填充段加上窗口；1 = 掩码；它有一块里掩码排在已知词元前面："
               "重排后这些词元移到掩码前面，所以在网格里，那个掩码的 xt 行能看到逻辑上在它后面的词元，也就是对角线上方的格子）",
     },
     "ch9.source_yours": {"en": "yours", "zh": "你输入的"},

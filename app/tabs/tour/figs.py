@@ -134,6 +134,7 @@ def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEF
     return figures.make_figure(
         data, tr("tour.fig.tau_title"), 400, lang=lang,
         xaxis=dict(title=dict(text=tr("tour.fig.tau_axis")), type="linear", tickvals=x, ticktext=[f"{t:g}" for t in x],
+                   tickangle=0, tickfont=dict(size=11),   # upright: 0.1 … 0.4 sit close together
                    range=[min(x + [0.0]) - 0.1, max(x + [yours["threshold"] if yours else 0.0]) + 0.1]),
         # the bars' axis is the base one and the line's overlays it: the line is drawn over the bars
         yaxis=dict(title=dict(text=tr("tour.fig.right")), side="right", range=[0, total + 0.5], showgrid=False,

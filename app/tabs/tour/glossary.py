@@ -9,7 +9,7 @@ from ... import i18n
 
 # terms that are the name of a number the app reports (a stats table's column): kept as they are
 NAMES = ("p_cache", "forward_ratio")
-KEYS = ("token", "forward", "kv-cache", "position-id", "mask", "entropy", "tau", "lambda", "distance", "commit",
+KEYS = ("token", "forward", "kv-cache", "position-id", "mask", "attention-mask", "entropy", "tau", "lambda", "distance", "commit",
         "p-cache", "tpf", "block", "greedy", "draft", "verified", "forward-ratio", "glyphs", "bundled", "nats")
 
 
