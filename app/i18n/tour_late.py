@@ -271,22 +271,19 @@ MESSAGES = {
               "{n} 个词元，而 AR 只提交 1 个。上方：第 {step} 步的输入，草稿标有 ✓ / ✗；下方：这一步之后的输出。",
     },
     "ch10.wrote": {
-        "en": "This decode wrote {text}. Lossless means the same text as greedy AR decoding of this model, "
-              "not a right answer: this tiny model can be wrong (chapter 8 shows it), so check its answer "
-              "against the question yourself.",
-        "zh": "这次解码写出的是 {text}。无损的意思是：文本与这个模型的贪心 AR 解码完全相同，而不是答案一定正确。"
-              "这个小模型也会答错（第 8 章就能看到），它的答案请对照题目自己核对。",
+        "en": "It ends {text}: lossless means greedy AR's text for this model, not a right answer (this tiny "
+              "model can be wrong; chapter 8).",
+        "zh": "它的结尾是 {text}：无损指的是与这个模型的贪心 AR 文本相同，而不是答案一定正确（这个小模型也会答错，见第 8 章）。",
     },
     "ch10.run_accepted": {
         "en": "Over the whole decode {n} drafts were accepted ✓ in {forwards} forwards.",
         "zh": "整个解码中，{forwards} 次前向计算共接受了 {n} 个草稿 ✓。",
     },
     "ch10.run_none_accepted": {
-        "en": "In this recording no draft was ever accepted ✓: each of its {forwards} forwards committed 1 token, "
-              "so here verified decoding ran exactly as AR. The Decode tab's recorded verified example "
-              "(“{example}”) shows drafts accepted.",
-        "zh": "这份录制里没有一个草稿被接受 ✓：{forwards} 次前向计算每次都只提交 1 个词元，所以这里的验证解码和 AR "
-              "完全一样。解码页里录好的验证解码示例（“{example}”）能看到草稿被接受。",
+        "en": "No draft here was ever accepted ✓: all {forwards} forwards committed 1 token, as AR. The Decode "
+              "tab's verified example (“{example}”) shows drafts accepted.",
+        "zh": "这里没有一个草稿被接受 ✓：{forwards} 次前向计算都只提交 1 个词元，和 AR 一样。解码页的验证解码示例"
+              "（“{example}”）能看到草稿被接受。",
     },
     "ch10.fallback": {
         "en": "<b>Your run.</b> {summary} Its checks never rejected a draft: every draft agreed "

@@ -68,7 +68,8 @@ def whole_run(tl, lang: str = i18n.DEFAULT) -> str:
     tr = i18n.Texts(lang)
     steps = [s for s in tl.trace.steps if s.verify is not None]
     accepted = sum(s.verify.accepted for s in steps)
-    wrote = tr("ch10.wrote", text=model_text((tl.trace.text or "").strip()))
+    lines = (tl.trace.text or "").strip().splitlines()
+    wrote = tr("ch10.wrote", text=model_text(lines[-1] if lines else ""))  # the answer line
     if accepted:
         drafts = tr("ch10.run_accepted", n=accepted, forwards=len(steps))
     else:
