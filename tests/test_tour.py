@@ -1153,6 +1153,99 @@ def test_verified_chapter_works_the_recorded_rejection(data):
     assert {"verified", "draft"} <= set(TERMS)
 
 
+def _squash(html: str) -> str:
+    return " ".join(plain(html).split())
+
+
+def test_verified_steps_say_when_a_shrinking_window_drops_drafts(data):
+    """A walker read step 0's "1 was filled as a draft for the next forward to check (43)" beside
+    an output showing 43 as a mask, and step 1 never checked it: the policy's next window
+    dropped it. Every step whose drafts the next window no longer holds says so (positions from
+    the record) and its output shows them as masks; no other step says it."""
+    from app.tabs.tour import ch10_verified
+    tl, moment = data.at("verified")
+    steps = tl.trace.steps
+    told = 0
+    for k, s in enumerate(steps[:-1]):
+        nxt = steps[k + 1]
+        held = {nxt.start + i for i, t in enumerate(nxt.window) if t is not None}
+        lost = sorted(f.pos for f in s.filled if f.pos != s.verify.ar_pos and f.pos not in held)
+        en = _squash(ch10_verified.text(tl, k, moment))
+        zh = _squash(ch10_verified.text(tl, k, moment, lang="zh"))
+        if not lost:
+            assert "dropped unchecked" not in en and "未经检查就被丢弃" not in zh, k
+            continue
+        told += 1
+        where = f"{nxt.start}–{nxt.start + len(nxt.window) - 1}"
+        said = f"at {lost[0]} was dropped unchecked" if len(lost) == 1 else f"{len(lost)} drafts at "
+        assert f"shrank the next window to positions {where}" in en and said in en, (k, en)
+        assert f"缩小到位置 {where}" in zh and "未经检查就被丢弃" in zh, (k, zh)
+        canvas = render.token_canvas(tl, k, tips=False)
+        for pos in lost:
+            assert re.search(rf'class="tok st-mask" data-pos="{pos}"', canvas), (k, pos)
+    assert told, "the record has a draft dropped by a shrinking window (step 0's at 43)"
+
+
+def test_verified_last_step_says_the_stop_token_is_predicted_and_draws_it_as_stop(data):
+    """The last step said the stop token 'commits' beside 'Committed 1 token (67)' and a cache
+    growing to 68, and drew <EOS> in the AR token's colour. In a verified decode the stop token
+    is the last forward's AR token: predicted, in the text, never fed (its KV is not cached). The
+    words say that, and every canvas (the tour's and the Decode tab's stepper) draws it as stop."""
+    from app.tabs.tour import ch10_verified
+    tl, moment = data.at("verified")
+    k = tl.num_steps - 1
+    s = tl.trace.steps[k]
+    v = s.verify
+    assert s.finished and s.stop_reason == "stop_token" and v.ar_token in tl.trace.stop_ids
+    assert not any(t in tl.trace.stop_ids for t in s.committed)  # the record's case
+    en, zh = _squash(ch10_verified.text(tl, k, moment)), _squash(ch10_verified.text(tl, k, moment, lang="zh"))
+    assert f"predicts the stop token (<EOS>, end of sequence) at position {v.ar_pos}" in en
+    assert f"the KV cache stops at {s.cache_after}" in en and f"grows {s.cache_before} → {s.cache_after}" in en
+    assert "stop token (<EOS>, end of sequence) at position" in en and " commits, so the decode" not in en
+    assert f"在位置 {v.ar_pos} 预测出停止词元" in zh and f"KV 缓存停在 {s.cache_after}" in zh
+    for canvas in (render.token_canvas(tl, k, tips=False),
+                   render.token_canvas(tl, k, colour_by="page", tips=False, lang="zh")):
+        cell = re.search(rf'<span class="([^"]*)"[^>]*data-pos="{v.ar_pos}"', canvas).group(1)
+        assert "st-stop" in cell.split() and "vf-ar" not in cell, cell
+    # an earlier step's AR token is not a stop token: still marked as the AR token
+    assert 'vf-ar" data-verify="ar" data-pos="' in render.token_canvas(tl, k - 1, tips=False)
+    # a streaming decode's committed stop token keeps the one rule
+    table = data.timelines["table"]
+    last = table.trace.steps[-1]
+    stop = next(last.start + i for i, t in enumerate(last.committed) if t in table.trace.stop_ids)
+    assert re.search(rf'class="tok st-stop" data-pos="{stop}"', render.token_canvas(table, table.num_steps - 1, tips=False))
+
+
+def test_verified_chapter_says_lossless_is_not_right_and_counts_accepted_drafts(data):
+    """The decode answers wrong beside 'lossless', and no recorded draft is ever accepted: the
+    chapter quotes what the decode wrote, says lossless means AR's text (not a right answer), and
+    counts the accepted drafts from the record (none: it ran as AR, and it points to the Decode
+    tab's verified example, whose record does accept drafts)."""
+    import json
+
+    from app.tabs.tour import ch10_verified
+    from wedlm import Trace
+    from wedlm.paths import ASSETS_DIR
+    tl, moment = data.at("verified")
+    accepted = sum(s.verify.accepted for s in tl.trace.steps)
+    en, zh = (unescape(re.sub(r"<[^>]+>", "", ch10_verified.text(tl, moment, moment, lang=lang))) for lang in ("en", "zh"))
+    answer = repr(tl.trace.text.strip().splitlines()[-1])  # the answer line, as Python quotes it
+    assert f"It ends {answer}: lossless means greedy AR's text for this model, not a right answer" in en
+    assert f"它的结尾是 {answer}" in zh and "而不是答案一定正确" in zh
+    assert accepted == 0  # the record's case: every forward committed 1 token
+    assert f"No draft here was ever accepted ✓: all {tl.num_steps} forwards committed 1 token" in en
+    assert f"{tl.num_steps} 次前向计算都只提交 1 个词元" in zh
+    assert examples.PROMPTS["arithmetic"].splitlines()[0] in en
+    # the example it points to accepts drafts, and the same sentence counts them
+    path = ASSETS_DIR / "traces" / "8-arithmetic-verified.json"
+    other = Timeline(Trace.from_dict(json.loads(path.read_text(encoding="utf-8"))))
+    n = sum(s.verify.accepted for s in other.trace.steps)
+    assert n > 0
+    said = ch10_verified.whole_run(other)
+    assert f"{n} drafts were accepted ✓ in {other.num_steps} forwards" in said and "No draft" not in said
+    assert f"共接受了 {n} 个草稿" in ch10_verified.whole_run(other, "zh")
+
+
 def test_chapter_4_says_why_a_token_commits_one_forward_after_it_is_filled(data):
     """A walker met '16 filled, 0 committed' in chapters 2–4 and found the one-forward delay
     explained only in chapter 7: chapter 4 says it at every step, with the step that filled the

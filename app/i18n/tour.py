@@ -54,6 +54,13 @@ MESSAGES = {
               "ends here.",
         "zh": "这次前向计算中，位置 {pos} 的停止词元（&lt;EOS&gt;，即序列结束）提交了，解码就此结束。",
     },
+    "tour.ending.stop_found": {
+        "en": "This forward predicts the stop token (&lt;EOS&gt;, end of sequence) at position {pos}, so the decode "
+              "ends here: the stop token ends the text but is never fed to a forward, so the KV cache stops at "
+              "{after}.",
+        "zh": "这次前向计算在位置 {pos} 预测出停止词元（&lt;EOS&gt;，即序列结束），解码就此结束：停止词元结束了文本，"
+              "但不会再送入前向计算，所以 KV 缓存停在 {after}。",
+    },
     "tour.ending.budget": {
         "en": "This forward reaches the budget of {budget} new tokens, so the decode ends here.",
         "zh": "这次前向计算用完了 {budget} 个新词元的预算，解码就此结束。",

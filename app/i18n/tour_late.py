@@ -277,6 +277,21 @@ MESSAGES = {
         "zh": "每个提交的词元都是模型自己选的下一个词元：文本与这同一个模型的{greedy} AR 解码完全相同（不是第 1 章那个 AR 模型）（无损），可这一次前向计算提交了 "
               "{n} 个词元，而 AR 只提交 1 个。上方：第 {step} 步的输入，草稿标有 ✓ / ✗；下方：这一步之后的输出。",
     },
+    "ch10.wrote": {
+        "en": "It ends {text}: lossless means greedy AR's text for this model, not a right answer (this tiny "
+              "model can be wrong; chapter 8).",
+        "zh": "它的结尾是 {text}：无损指的是与这个模型的贪心 AR 文本相同，而不是答案一定正确（这个小模型也会答错，见第 8 章）。",
+    },
+    "ch10.run_accepted": {
+        "en": "Over the whole decode {n} drafts were accepted ✓ in {forwards} forwards.",
+        "zh": "整个解码中，{forwards} 次前向计算共接受了 {n} 个草稿 ✓。",
+    },
+    "ch10.run_none_accepted": {
+        "en": "No draft here was ever accepted ✓: all {forwards} forwards committed 1 token, as AR. The Decode "
+              "tab's verified example (“{example}”) shows drafts accepted.",
+        "zh": "这里没有一个草稿被接受 ✓：{forwards} 次前向计算都只提交 1 个词元，和 AR 一样。解码页的验证解码示例"
+              "（“{example}”）能看到草稿被接受。",
+    },
     "ch10.fallback": {
         "en": "<b>Your run.</b> {summary} Its checks never rejected a draft: every draft agreed "
               "with the model's own next-token prediction. It opened at its last step, {step}.",

@@ -228,6 +228,18 @@ MESSAGES = {
         "en": "{masks} rode along; {n} were filled as drafts for the next forward to check ({positions}).",
         "zh": "{masks}随行；其中 {n} 个被填成草稿，留给下一次前向计算检查（{positions}）。",
     },
+    "views.narr.shrunk_dropped.one": {
+        "en": "The window policy then shrank the next window to positions {first}–{last}, so the draft at "
+              "{positions} was dropped unchecked: the output shows that slot as a mask again.",
+        "zh": "随后窗口策略把下一个窗口缩小到位置 {first}–{last}，所以 {positions} 处的草稿未经检查就被丢弃了："
+              "输出里那个槽位又显示为掩码。",
+    },
+    "views.narr.shrunk_dropped.many": {
+        "en": "The window policy then shrank the next window to positions {first}–{last}, so the {n} drafts at "
+              "{positions} were dropped unchecked: the output shows those slots as masks again.",
+        "zh": "随后窗口策略把下一个窗口缩小到位置 {first}–{last}，所以 {positions} 处的 {n} 个草稿未经检查就被丢弃了："
+              "输出里这些槽位又显示为掩码。",
+    },
     "views.narr.no_masks_rode": {
         "en": "No masks rode along this forward, so it drafted nothing for the next one.",
         "zh": "这次前向计算没有掩码随行，所以没有为下一次起草任何词元。",

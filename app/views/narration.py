@@ -250,6 +250,21 @@ def _narrate_verified(trace: Trace, s: StepRecord, lang: str = i18n.DEFAULT) -> 
                           positions=positions_text([f.pos for f in drafts], lang)))
     elif not s.finished:
         out.append(tr("views.narr.no_masks_rode") if v.masks == 0 else tr("views.narr.no_draft_filled"))
+    lost = _shrunk_away(trace, s)
+    if lost:
+        nxt = trace.steps[s.index + 1]
+        out.append(_count(lang, "views.narr.shrunk_dropped", len(lost), positions=positions_text(lost, lang),
+                          first=nxt.start, last=nxt.start + len(nxt.window) - 1))
     if s.finished and s.stop_reason != "stop_token":
         out.extend(_end(trace, s, lang))
     return out
+
+
+def _shrunk_away(trace: Trace, s: StepRecord) -> list[int]:
+    """Positions of this verified step's drafts that the next forward's window no longer holds
+    (the window policy shrank it: drafts are not final, so they were dropped unchecked)."""
+    if s.finished or s.index + 1 >= len(trace.steps):
+        return []
+    nxt = trace.steps[s.index + 1]
+    held = {nxt.start + i for i, t in enumerate(nxt.window) if t is not None}
+    return sorted(f.pos for f in s.filled if f.pos != s.verify.ar_pos and f.pos not in held)

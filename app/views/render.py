@@ -108,12 +108,17 @@ def token_canvas(timeline: Timeline, step: int, colour_by: str = "state", tips: 
     checks = verify_marks(timeline, step)
     v = timeline.trace.steps[step].verify
     if v is not None:  # the canvas shows the result: the AR token now sits where it went
-        checks = {p: k for p, k in checks.items() if k == "accepted"} | {v.ar_pos: "ar"}
+        checks = {p: k for p, k in checks.items() if k == "accepted"}
+        if v.ar_token not in timeline.trace.stop_ids:  # a stop token is drawn as the stop token
+            checks[v.ar_pos] = "ar"
+    s = timeline.trace.steps[step]
+    # the stop token in the text: committed, or (verified) the AR token that ended the decode
+    text_stop = v.ar_pos if v is not None and s.finished and v.ar_token in timeline.trace.stop_ids else None
     for pos in timeline.visible_positions(step):
         state = timeline.state_at(pos, step)
         p = timeline.positions.get(pos)
         token = p.token if p and state != "mask" else None
-        if token is not None and token in timeline.trace.stop_ids and state == "committed":
+        if token is not None and token in timeline.trace.stop_ids and (state == "committed" or pos == text_stop):
             state = "stop"
         style = ""
         if state not in ("mask", "dropped") and colour_by == "entropy":

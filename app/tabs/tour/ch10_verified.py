@@ -8,12 +8,13 @@ from html import escape
 import gradio as gr
 
 from ... import i18n
+from ...examples import PROMPTS
 from ...views import narration as plain_narration
 from ...views import render
 from ...views.stepper import Views
 from . import moments
 from .frame import at_step, body, drawn, live_bar, slot, stepper_html, window_try
-from .words import colour, elsewhere, narration, run_summary, span, term, tok
+from .words import colour, elsewhere, model_text, narration, run_summary, span, term, tok
 
 TITLE = i18n.text(i18n.DEFAULT, "ch10.title")
 KEY = "tour-10"
@@ -57,7 +58,24 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
            before=s.cache_before, after=s.cache_after, ends=ends),
         tr("ch10.p3" if len(s.committed) > 1 else "ch10.p3_one", n=len(s.committed), step=step,
            greedy=term("greedy", tr("ch10.greedy_word"), lang=lang)),
+        whole_run(tl, lang),
     ] + ([] if live else [tr("ch10.live_differs")]), tl, step, lang=lang)
+
+
+def whole_run(tl, lang: str = i18n.DEFAULT) -> str:
+    """What the whole decode wrote and how many drafts it accepted, from the record: lossless
+    means AR's text, not a right answer; and a decode whose drafts all failed ran as AR."""
+    tr = i18n.Texts(lang)
+    steps = [s for s in tl.trace.steps if s.verify is not None]
+    accepted = sum(s.verify.accepted for s in steps)
+    lines = (tl.trace.text or "").strip().splitlines()
+    wrote = tr("ch10.wrote", text=model_text(lines[-1] if lines else ""))  # the answer line
+    if accepted:
+        drafts = tr("ch10.run_accepted", n=accepted, forwards=len(steps))
+    else:
+        example = f'<span translate="no">{escape(PROMPTS["arithmetic"].splitlines()[0])}</span>'
+        drafts = tr("ch10.run_none_accepted", forwards=len(steps), example=example)
+    return wrote + " " + drafts if lang == "en" else wrote + drafts
 
 
 def views(moment: int | None, note: str = "", lang: str = i18n.DEFAULT, live: bool = False) -> Views:

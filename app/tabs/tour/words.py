@@ -149,10 +149,12 @@ def ending(tl: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     if not s.finished:
         return ""
     tr = i18n.Texts(lang)
-    stop = next((s.start + i for i, t in enumerate(s.committed) if t in tl.trace.stop_ids),
-                next((f.pos for f in s.filled if f.token in tl.trace.stop_ids), None))
+    stop = next((s.start + i for i, t in enumerate(s.committed) if t in tl.trace.stop_ids), None)
+    found = next((f.pos for f in s.filled if f.token in tl.trace.stop_ids), None)
     if s.stop_reason == "stop_token" and stop is not None:
         said = tr("tour.ending.stop", pos=stop)
+    elif s.stop_reason == "stop_token" and found is not None:  # predicted, never fed: its KV is not cached
+        said = tr("tour.ending.stop_found", pos=found, after=s.cache_after)
     elif s.stop_reason == "max_new_tokens":
         said = tr("tour.ending.budget", budget=tl.trace.config.get("max_new_tokens"))
     else:
