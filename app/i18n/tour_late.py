@@ -288,9 +288,9 @@ MESSAGES = {
     },
     "ch10.run_none_accepted": {
         "en": "No draft here was ever accepted ✓: all {forwards} forwards committed 1 token, as AR. The Decode "
-              "tab's verified example (“{example}”) shows drafts accepted.",
+              "tab's verified example shows drafts accepted.",
         "zh": "这里没有一个草稿被接受 ✓：{forwards} 次前向计算都只提交 1 个词元，和 AR 一样。解码页的验证解码示例"
-              "（“{example}”）能看到草稿被接受。",
+              "能看到草稿被接受。",
     },
     "ch10.fallback": {
         "en": "<b>Your run.</b> {summary} Its checks never rejected a draft: every draft agreed "

@@ -8,7 +8,6 @@ from html import escape
 import gradio as gr
 
 from ... import i18n
-from ...examples import PROMPTS
 from ...views import narration as plain_narration
 from ...views import render
 from ...views.stepper import Views
@@ -73,8 +72,7 @@ def whole_run(tl, lang: str = i18n.DEFAULT) -> str:
     if accepted:
         drafts = tr("ch10.run_accepted", n=accepted, forwards=len(steps))
     else:
-        example = f'<span translate="no">{escape(PROMPTS["arithmetic"].splitlines()[0])}</span>'
-        drafts = tr("ch10.run_none_accepted", forwards=len(steps), example=example)
+        drafts = tr("ch10.run_none_accepted", forwards=len(steps))
     return wrote + " " + drafts if lang == "en" else wrote + drafts
 
 
