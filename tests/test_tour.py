@@ -584,6 +584,7 @@ def test_chapter_3_points_at_no_direction_and_words_come_before_use(data):
     assert "slots not yet written" in header and "places in the text" in header and "no mask before it" in header
     # a walker met "WeDLM", "diffusion" and "the paper" unexplained: the header names the paper
     assert "arXiv 2512.22737" in header and "diffusion" in header and "arXiv 2512.22737" in i18n.text("zh", "page.header")
+    assert "commits one forward after it is filled" in header
     line = i18n.text("en", "server.line", model="m", ar="a", device="cpu", dtype="float32", attn="sdpa",
                      mode="limits", new_tokens=1, window=64, seconds=1, concurrency=1)
     assert 'title="W: the window\'s size, in slots">W</abbr> ≤ 64' in line

@@ -3,16 +3,13 @@
 MESSAGES = {
     "page.title": {"en": "WeDLM Explorer", "zh": "WeDLM 探索器"},
     "page.header": {
-        "en": "# WeDLM Explorer\nWeDLM (the paper: Liu et al., WeChat AI / Tencent, 2025, arXiv 2512.22737) writes "
-              "several tokens per forward pass, diffusion-style, yet keeps the ordinary causal attention of a "
-              "left-to-right (AR) model. Here: a real **WeDLM streaming parallel decoder** on a real KV cache, step by step: "
-              "masks (slots not yet written) fill in parallel, filled tokens move in front of them (keeping their "
-              "position ids: places in the text), and the leading filled run (no mask before it) commits: a token becomes "
-              "final one forward after it is filled, in the forward that reads it and keeps its KV.",
-        "zh": "# WeDLM 探索器\nWeDLM（论文：Liu 等，微信 AI / 腾讯，2025，arXiv 2512.22737）像扩散模型那样每次前向计算写出多个词元，"
-              "却保留从左到右的自回归（AR）模型原有的因果注意力。这里在真实的 KV 缓存上逐步运行真实的 **WeDLM 流式并行解码器**：掩码（尚未写出的槽位）被并行填充，"
-              "已填充的词元移到掩码前面（保留各自的位置编号，即在文本中的位置），开头连续的已填充词元"
-              "（前面没有掩码）会提交：词元在被填充后的下一次前向计算中成为定稿，这次计算读入它，算出的 KV 留在缓存中。",
+        "en": "# WeDLM Explorer\nWeDLM (arXiv 2512.22737): diffusion-style parallel decoding with an AR model's causal "
+              "attention, here on a real KV cache. Masks (slots not yet written) fill in parallel, filled tokens move "
+              "before them (keeping position ids: places in the text); the leading filled run (no mask before it) "
+              "commits one forward after it is filled.",
+        "zh": "# WeDLM 探索器\nWeDLM（arXiv 2512.22737）：像扩散模型那样并行解码，同时保留 AR 模型的因果注意力，这里跑在真实的 KV 缓存上。"
+              "掩码（尚未写出的槽位）被并行填充，已填充的词元移到掩码前面（保留位置编号，即在文本中的位置）；"
+              "开头连续的已填充词元（前面没有掩码）在被填充后的下一次前向计算中提交。",
     },
     "page.switch": {"en": "中文", "zh": "English"},
     "page.switch_title": {"en": "Read this page in Chinese (简体中文)", "zh": "Read this page in English（英文）"},

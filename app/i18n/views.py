@@ -49,12 +49,12 @@ MESSAGES = {
         "zh": "开头连续的已填充词元 {positions}（{tokens}）提交：它们的 KV 留在缓存中（{before} → {after} 个词元）。",
     },
     "views.narr.stop_commits": {
-        "en": "The stop token at position {pos} commits, so the decode ends{dropped}",
+        "en": "The stop token at {pos} commits: the decode ends{dropped}",
         "zh": "位置 {pos} 的停止词元提交，解码随之结束{dropped}",
     },
     "views.narr.run_cut": {
-        "en": "The leading filled run is {run} ({n} slots); the decode ends inside it, so only its first {kept} "
-              "({positions}: {tokens}) commit: their KV stays in the cache ({before} → {after} tokens).",
+        "en": "The leading filled run is {run} ({n} slots), but only its first {kept} ({positions}: {tokens}) "
+              "commit, their KV kept ({before} → {after} tokens).",
         "zh": "开头连续的已填充段是 {run}（{n} 个槽位）；解码在这一段中结束，所以只有前 {kept} 个"
               "（{positions}：{tokens}）提交：它们的 KV 留在缓存中（{before} → {after} 个词元）。",
     },
@@ -66,9 +66,9 @@ MESSAGES = {
                                   "zh": "这一段中超出预算的 {n} 个已填充槽位（{positions}）被丢弃。"},
     "views.narr.budget_cut.many": {"en": "The {n} filled slots of the run past the budget ({positions}) are dropped.",
                                    "zh": "这一段中超出预算的 {n} 个已填充槽位（{positions}）被丢弃。"},
-    "views.narr.behind_unused.one": {"en": "The {n} filled slot behind the first mask ({positions}) never commits either.",
+    "views.narr.behind_unused.one": {"en": "The {n} filled behind the first mask ({positions}) never commits.",
                                      "zh": "第一个掩码后面的 {n} 个已填充槽位（{positions}）也不会提交。"},
-    "views.narr.behind_unused.many": {"en": "The {n} filled slots behind the first mask ({positions}) never commit either.",
+    "views.narr.behind_unused.many": {"en": "The {n} filled behind the first mask ({positions}) never commit.",
                                       "zh": "第一个掩码后面的 {n} 个已填充槽位（{positions}）也不会提交。"},
     "views.narr.block_waits": {
         "en": "Nothing commits: block decoding waits until every slot of its block is filled "
@@ -408,9 +408,8 @@ MESSAGES.update({
         "zh": "p_cache：处理过的行中 KV 被保留的比例（1 表示没有任何重算）",
     },
     "views.badge.meaning": {
-        "en": "Tokens per forward: output tokens ÷ forward passes (AR makes 1). Rows per forward: token rows one "
-              "forward computes (its cost grows with them). p_cache: share of computed rows whose KV was kept "
-              "(1 = nothing recomputed).",
+        "en": "Tokens per forward: output tokens ÷ forwards (AR: 1). Rows per forward: what one forward computes "
+              "(its cost). p_cache: share of computed rows whose KV was kept.",
         "zh": "每次前向计算的词元数：输出词元数 ÷ 前向计算次数（AR 为 1）。每次前向计算的行数：一次前向计算要算的"
               "词元行数（成本随之增长）。p_cache：算过的行中 KV 被保留的比例（1 表示没有任何重算）。",
     },
