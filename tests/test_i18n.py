@@ -73,3 +73,8 @@ def test_lang_in_a_link_and_the_browser_language_redirect(app_url):
     assert get("/", **{"Accept-Language": "zh-CN", "Cookie": "wedlm_lang=en"}).status_code == 200
     assert get("/zh", **{"Accept-Language": "en"}).status_code == 200   # a language's own page is explicit
     assert get("/?lang=klingon").status_code == 200                     # unknown: English, no redirect
+    # Gradio reads the browser's language before the page's own scripts run: the HTML says it first
+    zh, en = get("/zh", **{"Accept-Language": "en-US"}), get("/", **{"Accept-Language": "zh-CN", "Cookie": "wedlm_lang=en"})
+    assert zh.text.split("<head>", 1)[1].startswith('<script>try{Object.defineProperty(navigator,"language",{value:"zh-CN"})')
+    assert en.text.split("<head>", 1)[1].startswith('<script>try{Object.defineProperty(navigator,"language",{value:"en"})')
+    assert int(zh.headers["content-length"]) == len(zh.content) and "window.gradio_config" in zh.text

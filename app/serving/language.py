@@ -6,6 +6,10 @@
   (Accept-Language) on a first visit.
 - A language's own path (/zh) with no `lang` is always that language: a link is explicit.
 Unknown values fall back to English, silently (a link is untrusted input; see app/links.py).
+
+Gradio's own words (an upload box, "Error", "Loading...") follow `navigator.language`, which its
+bundle reads when it starts, before it runs the page's head scripts; its components keep the words
+they mount with. So a page's HTML says the page's language to Gradio first (`with_language`).
 """
 from __future__ import annotations
 
@@ -37,6 +41,15 @@ def page_lang(path: str) -> str | None:
     """The language whose page `path` is ('/' -> 'en', '/zh' -> 'zh'), None for anything else."""
     path = path.strip("/")
     return next((lang for lang, page in i18n.PAGE_PATH.items() if page == path), None)
+
+
+def with_language(page: bytes, lang: str) -> bytes:
+    """The page's HTML with a first script that gives Gradio the page's language as the browser's."""
+    code = i18n.HTML_LANG[lang]
+    script = (f'<script>try{{Object.defineProperty(navigator,"language",{{value:"{code}"}});'
+              f'Object.defineProperty(navigator,"languages",{{value:["{code}"]}})}}catch(e){{}}</script>')
+    head = page.find(b"<head>")
+    return page if head < 0 else page[:head + 6] + script.encode() + page[head + 6:]
 
 
 def cookie_lang(cookie_header: str) -> str | None:
@@ -81,12 +94,29 @@ class LanguagePages:
                         "headers": extra + ([(b"set-cookie", cookie)] if cookie else [])})
             return await send({"type": "http.response.body", "body": b""})
 
-        async def remembered(message):
+        extra = [(b"vary", b"Accept-Language, Cookie")] + ([(b"set-cookie", cookie)] if cookie else [])
+        start, chunks = None, []
+
+        async def answered(message):  # the page with its language said first (GET; HEAD sends no body)
+            nonlocal start
             if message["type"] == "http.response.start":
-                message = dict(message, headers=list(message.get("headers", [])) + [(b"vary", b"Accept-Language, Cookie")]
-                               + ([(b"set-cookie", cookie)] if cookie else []))
-            await send(message)
-        await self.app(scope, receive, remembered)
+                headers = list(message.get("headers", [])) + extra
+                named = {k.lower(): v for k, v in headers}
+                if (scope["method"] == "GET" and named.get(b"content-type", b"").startswith(b"text/html")
+                        and b"content-encoding" not in named):
+                    start = dict(message, headers=headers)
+                    return
+                return await send(dict(message, headers=headers))
+            if start is None:
+                return await send(message)
+            chunks.append(message.get("body", b""))
+            if message.get("more_body"):
+                return
+            body = with_language(b"".join(chunks), here)
+            headers = [(k, v) for k, v in start["headers"] if k.lower() != b"content-length"]
+            await send(dict(start, headers=headers + [(b"content-length", str(len(body)).encode())]))
+            await send({"type": "http.response.body", "body": body})
+        await self.app(scope, receive, answered)
 
 
 def middleware():

@@ -15,20 +15,14 @@
     var base = location.pathname.replace(/\/zh\/?$/, "/").replace(/\/+$/, "/");
     a.href = base + a.dataset.path + "?" + q.toString() + location.hash;
   }
-  // Gradio's own words (an upload box, "Error", "Loading...") follow the browser's language,
-  // chosen before this script is loaded: set them to the page's language through Gradio's own
-  // changeLocale (its core module, the one the page already loaded). Not found: they stay as they were.
-  function gradioLocale(lang) {
-    var core = (performance.getEntriesByType("resource") || []).map(function (e) { return e.name; })
-      .filter(function (name) { return /\/assets\/core-[\w-]+\.js$/.test(name); })[0];
-    if (core) import(core).then(function (m) { if (m.changeLocale) m.changeLocale(lang); }).catch(function () {});
-  }
+  // Gradio's own words (an upload box, "Error") follow the page too: its HTML says the page's
+  // language to Gradio before Gradio starts (app/serving/language.py, with_language).
   document.addEventListener("click", function (e) {
     if (e.target.closest && e.target.closest("a.lang-switch")) sync();
   }, true);
   var watch = new MutationObserver(function () {  // once, when Gradio has drawn the header
     if (document.querySelector("a.lang-switch")) {
-      sync(); watch.disconnect(); gradioLocale(pageLang() === "zh" ? "zh-CN" : "en");
+      sync(); watch.disconnect();
     }
   });
   watch.observe(document.documentElement, {childList: true, subtree: true});
