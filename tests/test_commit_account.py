@@ -71,3 +71,15 @@ def test_last_step_narration_and_caption_agree(name, trace):
         assert narration.positions_text(acc.run_positions, "zh") in text
         assert f"{acc.dropped} 个" in text and narration.positions_text(acc.dropped_positions, "zh") in text
     assert f"前 {acc.committed} 个" in zh and f"只有 {acc.committed} 个提交" in cap_zh
+
+
+def test_the_slots_behind_the_first_mask_are_the_filled_ones_after_it():
+    """StepRecord.filled_behind_mask: one source for the tour's chapters 3, 4, 11 and run_account."""
+    s = Trace.load(ROOT / "assets" / "traces" / "1-counting-streaming.json").steps[0]
+    s.start, s.window = 10, [5, 6, None, 7, None, 8]
+    assert (s.first_mask_pos, s.filled_behind_mask) == (12, [13, 15])
+    assert narration.run_account(s).behind == [13, 15]
+    s.window = [5, 6, 7]
+    assert (s.first_mask_pos, s.filled_behind_mask) == (None, [])
+    s.window = [None, 5]
+    assert (s.first_mask_pos, s.filled_behind_mask) == (10, [11])

@@ -7,7 +7,7 @@ import pytest
 
 from app import i18n
 from app.tabs import tour
-from app.tabs.tour import ch11_recap, moments
+from app.tabs.tour import ch11_recap
 from test_browser import browser  # noqa: F401 (the headless Chromium fixture)
 from test_tour import chapter_views, go_to, open_page, plain, wait_plots
 
@@ -50,7 +50,7 @@ def test_the_recaps_numbers_are_the_records(data):
     assert f"step {step}: {len(s.filled)} of {len(s.masks)} open masks filled at τ = {s.threshold:g}" in cards[2]
     tl, step = data.at("commit")
     s = tl.trace.steps[step]
-    waiting = [s.start + i for i in moments.waits_behind_mask(s)]
+    waiting = s.filled_behind_mask
     assert f"positions {s.start}–{s.start + len(s.committed) - 1} commit" in cards[4]
     assert f"{waiting[0]}–{waiting[-1]} are filled but wait" in cards[4] or f"{waiting[0]} are filled" in cards[4]
     rows = sorted(data.tau_sweep["rows"], key=lambda r: r["threshold"])

@@ -105,10 +105,10 @@ def test_recorded_picks_are_what_the_rules_find(data):
         tl, step = data.at(name)
         assert finder(tl.trace) == step, name
     reorder = data.at("reorder")
-    assert moments.waits_behind_mask(reorder[0].trace.steps[reorder[1]])
+    assert reorder[0].trace.steps[reorder[1]].filled_behind_mask
     assert reorder[0].trace.steps[reorder[1]].order != sorted(reorder[0].trace.steps[reorder[1]].order)
     tl, step = data.at("commit")
-    assert tl.trace.steps[step].committed and moments.waits_behind_mask(tl.trace.steps[step])
+    assert tl.trace.steps[step].committed and tl.trace.steps[step].filled_behind_mask
     tl, step = data.at("stall")
     s = tl.trace.steps[step]
     assert not s.masks[0].selected and moments.flat_run(tl.trace, step) >= moments.FLAT_FORWARDS

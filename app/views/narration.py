@@ -91,8 +91,7 @@ def run_account(s: StepRecord) -> RunAccount:
     """A step's run account: committed is a prefix of the leading filled run (core.py commits the
     run, cut only by a stop token or the max_new_tokens budget at the decode's last step)."""
     run = max(leading_filled(s.window), len(s.committed))
-    behind = [s.start + i for i in range(run, len(s.window)) if s.window[i] is not None]
-    return RunAccount(start=s.start, run=run, committed=len(s.committed), behind=behind)
+    return RunAccount(start=s.start, run=run, committed=len(s.committed), behind=s.filled_behind_mask)
 
 
 def narrate(trace: Trace, index: int, lang: str = i18n.DEFAULT) -> list[str]:
@@ -135,13 +134,13 @@ def _commit(trace: Trace, s: StepRecord, lang: str = i18n.DEFAULT) -> list[str]:
             out.append(_count(lang, "views.narr.behind_unused", len(acc.behind), positions=positions_text(acc.behind, lang)))
         return out
     filled = [i for i, t in enumerate(s.window) if t is not None]
-    first_mask = next((i for i, t in enumerate(s.window) if t is None), None)
+    first_mask = s.first_mask_pos
     if trace.decoder == "block" and first_mask is not None:
         return [tr("views.narr.block_waits", filled=len(filled), window=len(s.window), before=s.cache_before)]
     if first_mask is None:
         return [tr("views.narr.nothing_commits", before=s.cache_before)]
     wait = _count(lang, "views.narr.behind_waits", len(filled)) if filled else ""
-    return [tr("views.narr.stall", pos=s.start + first_mask, before=s.cache_before, wait=wait)]
+    return [tr("views.narr.stall", pos=first_mask, before=s.cache_before, wait=wait)]
 
 
 def _fills(trace: Trace, s: StepRecord, lang: str = i18n.DEFAULT) -> list[str]:

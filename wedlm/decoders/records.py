@@ -78,6 +78,18 @@ class StepRecord:
     # token first (when it went into the text), then the drafts the fill rule made.
     verify: Verification | None = None
 
+    @property
+    def first_mask_pos(self) -> int | None:
+        """Logical position of the first mask this forward was fed (None: its window held none)."""
+        return next((self.start + i for i, t in enumerate(self.window) if t is None), None)
+
+    @property
+    def filled_behind_mask(self) -> list[int]:
+        """Logical positions of the filled slots after the first mask (they wait: only the leading run commits)."""
+        first = self.first_mask_pos
+        return [] if first is None else [self.start + i for i, t in enumerate(self.window)
+                                         if t is not None and self.start + i > first]
+
     def to_dict(self) -> dict:
         data = asdict(self)
         if self.verify is None:  # streaming, block, reference and AR traces keep their v1 shape

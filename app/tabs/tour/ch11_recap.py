@@ -4,14 +4,10 @@ are read from the tour's record (assets/tour/tour.json) through the chapters' ow
 the recap never says what its chapter does not show."""
 from __future__ import annotations
 
-from html import escape
-
 import gradio as gr
 
 from ... import i18n
-from ...views import entropy
-from . import moments
-from .ch7_entropy import class_mean
+from .ch7_entropy import class_mean, named, slowest_row
 from .ch8_tau import last_all_right
 from .words import link_first, narration, span, term
 
@@ -35,18 +31,17 @@ def _fill_rule(data) -> dict | None:
 def _reorder(data, lang: str) -> dict | None:
     tl, step = data.at("reorder")
     s = tl.trace.steps[step]
-    waiting = [s.start + i for i in moments.waits_behind_mask(s)]
+    waiting = s.filled_behind_mask
     if not waiting:
         return None
-    first_mask = s.start + next(i for i, t in enumerate(s.window) if t is None)
-    return {"step": step, "first_mask": first_mask, "waiting": span(waiting, lang=lang)}
+    return {"step": step, "first_mask": s.first_mask_pos, "waiting": span(waiting, lang=lang)}
 
 
 def _commit(data, lang: str) -> dict | None:
     tl, step = data.at("commit")
     s = tl.trace.steps[step]
     n = len(s.committed)
-    waiting = [s.start + i for i in moments.waits_behind_mask(s)]
+    waiting = s.filled_behind_mask
     if not (n and waiting):
         return None
     return {"step": step, "span": span(list(range(s.start, s.start + n)), lang=lang),
@@ -57,12 +52,12 @@ def _speed(rows: list[dict]) -> dict | None:
     """Chapter 7's numbers, as it rounds them: the counting and plays means, the slowest prompt."""
     if not {"counting", "plays"} <= {r["class"] for r in rows}:
         return None
-    slowest = min(rows, key=lambda r: r["tokens_per_forward"])
+    slowest = slowest_row(rows)
     return {"count_h": class_mean(rows, "counting", "entropy"),
             "count_tpf": class_mean(rows, "counting", "tokens_per_forward"),
             "plays_h": class_mean(rows, "plays", "entropy"),
             "plays_tpf": class_mean(rows, "plays", "tokens_per_forward"),
-            "slowest": f'<code translate="no">{escape(entropy.prompt_name(slowest))}</code>',
+            "slowest": named(slowest),
             "slowest_tpf": slowest["tokens_per_forward"]}
 
 
@@ -95,8 +90,7 @@ def cards(data, lang: str = i18n.DEFAULT) -> list[dict]:
     links = {"entropy": term("entropy", tr("tour.link.entropy"), lang=lang),
              "position_id": term("position-id", tr("tour.link.position_id"), lang=lang),
              "kv_cache": term("kv-cache", lang=lang), "commits": term("commit", tr("ch11.commits"), lang=lang)}
-    answers = [tr(f"ch11.{key}_a", **{k: v for k, v in links.items() if "{" + k + "}" in i18n.text(
-        i18n.DEFAULT, f"ch11.{key}_a")}) for key in KEYS]
+    answers = [tr(f"ch11.{key}_a", **links) for key in KEYS]   # str.format: a template takes the links it names
     return [{"chapter": chapter, "question": tr(f"ch11.{key}_q"), "answer": answer,
              "numbers": link_first(said, "nats", lang) if said else ""}
             for key, chapter, answer, said in zip(KEYS, CHAPTER_OF.values(), answers, numbers)]

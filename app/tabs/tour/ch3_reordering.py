@@ -23,12 +23,11 @@ def title(lang: str = i18n.DEFAULT) -> str:
 def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i18n.DEFAULT) -> str:
     tr = i18n.Texts(lang)
     s = tl.trace.steps[step]
-    waiting = [s.start + i for i in moments.waits_behind_mask(s)]
+    waiting = s.filled_behind_mask
     if not waiting:
         return elsewhere(tl, step, (note + gap(lang) if note else "") + tr("ch3.same_order"), moment, lang=lang)
-    first_mask = s.start + next(i for i, t in enumerate(s.window) if t is None)
     return narration(([note] if note else []) + [
-        tr("ch3.p1", step=step, first_mask=first_mask, waiting=some(waiting, lang=lang)),
+        tr("ch3.p1", step=step, first_mask=s.first_mask_pos, waiting=some(waiting, lang=lang)),
         tr("ch3.p2", kv_cache=term("kv-cache", lang=lang),
            position_id=term("position-id", tr("tour.link.position_id"), lang=lang)),
         tr("ch3.p3", attend=colour("attend", lang), attend_later=colour("attend-later", lang)),

@@ -28,7 +28,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     tr = i18n.Texts(lang)
     s = tl.trace.steps[step]
     n = len(s.committed)
-    waiting = [s.start + i for i in moments.waits_behind_mask(s)]
+    waiting = s.filled_behind_mask
     nxt = following(tl, step)
     top_below = tr("ch4.top_below", step=step, next=nxt) if nxt != step else tr("ch4.top_last", step=step)
     delay = tr("ch4.delay") + _delay_here(tl, step, lang)
@@ -36,7 +36,6 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
         why = tr("ch4.all_lead") if n else tr("ch4.none")
         return elsewhere(tl, step, (note + gap(lang) if note else "") + why + gap(lang) + delay + gap(lang)
                          + top_below, moment, lang=lang)
-    first_mask = s.start + n + next(i for i, t in enumerate(s.window[n:]) if t is None)
     later = moments.commit_step_of(tl.trace, waiting[0])
     when = tr("ch4.later", later=later) if later is not None else tr("ch4.never")
     return narration(([note] if note else []) + [
@@ -44,7 +43,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
         tr("ch4.p2", step=step, span=span(list(range(s.start, s.start + n)), lang=lang),
            commit=term("commit", tr("tour.link.commit"), lang=lang), committed_colour=colour("state-committed", lang),
            before=s.cache_before, after=s.cache_after, waiting=span(waiting, lang=lang),
-           filled_colour=colour("state-filled", lang), first_mask=first_mask, when=when),
+           filled_colour=colour("state-filled", lang), first_mask=s.first_mask_pos, when=when),
         delay,
         top_below,
     ], tl, step, lang=lang)

@@ -28,15 +28,20 @@ def prompt_line(prompt: str) -> str:
     return model_text(first) + ("…" if first != prompt else "")
 
 
-def _named(row: dict) -> str:
+def named(row: dict) -> str:
     """A suite row named by its prompt (entropy.prompt_name), marked as the model's words."""
     return f'<code translate="no">{escape(entropy.prompt_name(row))}</code>'
+
+
+def slowest_row(rows: list[dict]) -> dict:
+    """The suite row with the fewest tokens per forward (the chapter names it; so does the recap)."""
+    return min(rows, key=lambda r: r["tokens_per_forward"])
 
 
 def row_ids(rows: list[dict], cls: str, lang: str = i18n.DEFAULT) -> str:
     """The suite's prompts of a class, by name (its points on the plot): never taken for another
     chapter's prompt."""
-    return i18n.text(lang, "tour.list_sep").join(_named(r) for r in rows if r["class"] == cls)
+    return i18n.text(lang, "tour.list_sep").join(named(r) for r in rows if r["class"] == cls)
 
 
 def title(lang: str = i18n.DEFAULT) -> str:
@@ -58,11 +63,11 @@ def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT) -> str:
     it, why a decode can make fewer tokens than forwards."""
     wait = entropy.front_wait(code[0].trace) if code else None
     if wait is None:
-        return i18n.text(lang, "ch7.p3", id=_named(slowest), tpf=slowest["tokens_per_forward"], h=slowest["entropy"])
+        return i18n.text(lang, "ch7.p3", id=named(slowest), tpf=slowest["tokens_per_forward"], h=slowest["entropy"])
     tl = code[0]
     far = wait["waiting_token"]
     eos = i18n.text(lang, "ch7.eos") if far in tl.trace.stop_ids else ""
-    return i18n.text(lang, "ch7.code", prompt=prompt_line(tl.trace.prompt), id=_named(slowest), tpf=slowest["tokens_per_forward"], h=slowest["entropy"],
+    return i18n.text(lang, "ch7.code", prompt=prompt_line(tl.trace.prompt), id=named(slowest), tpf=slowest["tokens_per_forward"], h=slowest["entropy"],
                      far=tok(tl, far, lang), eos=eos, waiting=wait["waiting"], fills=wait["fills"], step=wait["step"],
                      token=tok(tl, wait["token"], lang), front_h=wait["entropy"], idle=wait["idle"],
                      forwards=wait["forwards"], tokens=wait["tokens"], code_tpf=wait["tokens_per_forward"],
@@ -74,14 +79,13 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
     tr = i18n.Texts(lang)
     (ltl, lstep), (htl, hstep) = low, high
     ls, hs = ltl.trace.steps[lstep], htl.trace.steps[hstep]
-    slowest = min(rows, key=lambda r: r["tokens_per_forward"])
     paras = [
         tr("ch7.p1", tpf=term("tpf", lang=lang)),
         tr("ch7.p2", count_ids=row_ids(rows, "counting", lang), plays_ids=row_ids(rows, "plays", lang),
            count_h=class_mean(rows, "counting", "entropy"),
            count_tpf=class_mean(rows, "counting", "tokens_per_forward"),
            plays_h=class_mean(rows, "plays", "entropy"), plays_tpf=class_mean(rows, "plays", "tokens_per_forward")),
-        code_paragraph(code, slowest, lang),
+        code_paragraph(code, slowest_row(rows), lang),
         tr("ch7.p4", low_prompt=model_text(ltl.trace.prompt), high_prompt=model_text(htl.trace.prompt), low_step=lstep, filled=len(ls.filled), new_colour=colour("state-new", lang=lang),
            high_step=hstep, stay=len(hs.masks) - len(hs.filled), mask_colour=colour("state-mask", lang=lang)),
     ]

@@ -15,12 +15,6 @@ FLAT_FORWARDS = 3  # a stall: this many forwards after the far fill commit nothi
 AR_CACHED_OUTPUT = 4  # chapter 1 lands where the cache already holds this many output tokens
 
 
-def waits_behind_mask(s: StepRecord) -> list[int]:
-    """Window indices of filled slots that sit logically after a mask in the step's input."""
-    first_mask = next((i for i, t in enumerate(s.window) if t is None), len(s.window))
-    return [i for i in range(first_mask + 1, len(s.window)) if s.window[i] is not None]
-
-
 def fell_back(s: StepRecord) -> bool:
     """No mask scored under τ: the single lowest score was filled (or τ is none)."""
     return bool(s.masks) and (s.threshold is None or not any(m.score < s.threshold for m in s.masks))
@@ -49,13 +43,13 @@ def fill_rule_step(trace: Trace) -> int | None:
 def reorder_step(trace: Trace) -> int | None:
     """Chapter 3: the first step whose input has a filled slot logically after a mask, so
     physical order differs from logical order."""
-    return next((s.index for s in trace.steps if waits_behind_mask(s)), None)
+    return next((s.index for s in trace.steps if s.filled_behind_mask), None)
 
 
 def commit_step(trace: Trace) -> int | None:
     """Chapter 4: the first step that commits a leading run while another filled slot waits
     behind a mask."""
-    return next((s.index for s in trace.steps if s.committed and waits_behind_mask(s)), None)
+    return next((s.index for s in trace.steps if s.committed and s.filled_behind_mask), None)
 
 
 def stall_step(trace: Trace) -> int | None:
