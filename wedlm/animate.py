@@ -108,14 +108,13 @@ def caption(trace: Trace, index: int) -> list[str]:
            else masks_text)
     out = [f"Forward {index + 1} reads the window at positions {s.start}-{last}: {fed} ({s.rows} rows)."]
     n = len(s.committed)
-    first_mask = next((i for i, t in enumerate(s.window) if t is None), None)
-    if trace.decoder == "block" and not n and first_mask is not None:
+    if trace.decoder == "block" and not n and s.first_mask_pos is not None:
         out.append("Nothing commits: block decoding waits until every slot of its block is filled.")
     elif n:
         out.append(f"The leading filled run {_positions(list(range(s.start, s.start + n)))} commits: "
                    f"its KV stays in the cache ({s.cache_before} -> {s.cache_after} tokens).")
     else:
-        out.append(f"Nothing commits: position {s.start + (first_mask or 0)} is still a mask, so the "
+        out.append(f"Nothing commits: position {s.first_mask_pos if s.first_mask_pos is not None else s.start} is still a mask, so the "
                    f"cache stays at {s.cache_before} tokens.")
     picked = sorted(f.pos for f in s.filled)
     chosen = [m for m in s.masks if m.selected]
