@@ -1,6 +1,6 @@
 """Record the guided tour's traces and pick the step each chapter lands on (run after retraining).
 
-python -m tools.record_tour [--only tau_sweep|verified|entropy_code]     (from the repository's root)
+python -m tools.record_tour [--only tau_sweep|verified|entropy_code|reorder_check]     (from the repository's root)
 
 Decodes a few prompts on the bundled models, applies each chapter's rule (app/tabs/tour/moments.py)
 to find its moment, branches the stall with larger penalties λ to find one that ends it sooner,
@@ -8,7 +8,8 @@ runs the entropy suite for the entropy -> speed plot, answers the suite's arithm
 every τ of the sweep grid (chapter 8), decodes with the verified decoder (chapter 10, beyond the
 paper) and writes assets/tour/tour.json. --only tau_sweep (or verified) re-records chapter 8's sweep
 (or chapter 10's trace and pick; or entropy_code, chapter 7's code decode) alone and keeps the rest
-of the file.
+of the file. reorder_check re-runs chapter 3's decode in logical order (the reference decoder) and
+records how it compares.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from wedlm import DecodeConfig, decode, load_model
 from wedlm.branch import branch
 from wedlm.paths import BUNDLED_AR_MODEL, BUNDLED_MODEL
 from wedlm.suite import THRESHOLD_GRID
+from wedlm.trace import Trace
 
 TOP_CANDIDATES = 3     # per filled slot: enough for the hover, keeps the file small
 STALL_PENALTIES = (0.1, 0.2, 0.5, 1.0, 2.0)  # the one that ends the stall soonest is kept
@@ -79,15 +81,35 @@ def entropy_code(lm):
     return trace, {"trace": "code", "step": step}
 
 
+def reorder_check(lm, trace) -> dict:
+    """Chapter 3's proof that reordering changes nothing: the same decode by the reference decoder
+    (each window in logical order, no cache, an explicit mask giving every token the view reordering
+    gives it). Same tokens, and every slot's entropy, at every forward, equal up to float rounding."""
+    ref = decode(lm, trace.prompt, "reference", DecodeConfig.from_dict(trace.config))
+    same = ref.result.token_ids == trace.result.token_ids
+    diffs = []
+    for a, b in zip(trace.steps, ref.steps) if same else ():
+        mine = {m.pos: m.entropy for m in a.masks} | {f.pos: f.entropy for f in a.filled}
+        theirs = {m.pos: m.entropy for m in b.masks} | {f.pos: f.entropy for f in b.filled}
+        diffs += [abs(mine[p] - theirs[p]) for p in mine.keys() & theirs.keys()]
+    check = {"decoder": "reference", "same_tokens": same, "tokens": len(trace.result.token_ids),
+             "forwards": len(trace.steps), "slots": len(diffs), "max_entropy_diff": max(diffs, default=None)}
+    print(f"reorder check: {check}")
+    return check
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["tau_sweep", "verified", "entropy_code"], help="re-record this part alone, keep the rest")
+    parser.add_argument("--only", choices=["tau_sweep", "verified", "entropy_code", "reorder_check"], help="re-record this part alone, keep the rest")
     args = parser.parse_args()
     lm = load_model(str(BUNDLED_MODEL), device="cpu")
     if args.only:
         data = json.loads(TOUR_FILE.read_text(encoding="utf-8"))
         if args.only == "tau_sweep":
             data["tau_sweep"] = tau_sweep(lm)
+        elif args.only == "reorder_check":
+            pick = data["picks"]["reorder"]
+            pick["check"] = reorder_check(lm, Trace.from_dict(data["traces"][pick["trace"]]))
         elif args.only == "entropy_code":
             trace, data["picks"]["entropy_code"] = entropy_code(lm)
             data["traces"]["code"] = trace.to_dict()
@@ -122,6 +144,7 @@ def main() -> int:
         print(f"no trace has the moment for: {', '.join(missing)}", file=sys.stderr)
         return 1
     picks["verified"] = verified(lm, traces["verified"])[1]
+    picks["reorder"]["check"] = reorder_check(lm, traces[picks["reorder"]["trace"]])
     picks["race"] = {"streaming": "counting", "ar": "ar-counting",
                      "tick": len(traces["counting"].steps)}  # the forward where WeDLM is done
 

@@ -439,6 +439,16 @@ MESSAGES = {
               "表示该行能看到该列。按<b>逻辑</b>顺序来读（第二个网格），同样的注意力让每个掩码都能看到"
               "逻辑上排在它后面的已填充词元：也就是{attend_later}的格子。",
     },
+    # the recorded proof (tools/record_tour.py reorder_check): the reference decoder, in logical order
+    "ch3.check": {
+        "en": "<b>Checked on this decode:</b> the reference decoder ran it again without reordering: each window "
+              "in logical order, no cache, and an {attention_mask} that gives every token the same view. It wrote "
+              "the same {tokens} tokens, and over all {forwards} forwards its entropies for the same {slots} slots "
+              "differ from these by at most {diff} nats: float rounding.",
+        "zh": "<b>在这次解码上验证过：</b>参考解码器不做重排，把它重跑了一遍：每个窗口按逻辑顺序排列，不用缓存，"
+              "再用一个{attention_mask}让每个词元看到同样的内容。它写出的 {tokens} 个词元完全相同；在全部 {forwards} "
+              "次前向计算里，同样 {slots} 个槽位的熵与这里相差至多 {diff} 奈特：只是浮点舍入误差。",
+    },
     "ch3.fallback": {
         "en": " No step of it filled a slot behind an open mask, so physical and logical order never differ.",
         "zh": "它没有哪一步填充了排在未填掩码后面的槽位，所以物理顺序和逻辑顺序始终相同。",

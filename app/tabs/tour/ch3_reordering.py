@@ -20,7 +20,18 @@ def title(lang: str = i18n.DEFAULT) -> str:
     return i18n.text(lang, "ch3.title")
 
 
-def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i18n.DEFAULT) -> str:
+def checked(check: dict | None, lang: str = i18n.DEFAULT) -> str:
+    """The recorded proof that reordering changes nothing (tools/record_tour.py reorder_check), worded;
+    "" when there is none (a live run) or it failed."""
+    if not check or not check["same_tokens"] or check["max_entropy_diff"] is None:
+        return ""
+    diff = f"{check['max_entropy_diff']:.7f}".rstrip("0").rstrip(".")
+    return i18n.text(lang, "ch3.check", attention_mask=term("attention-mask", lang=lang), tokens=check["tokens"],
+                     forwards=check["forwards"], slots=check["slots"], diff=diff if diff != "0" else "0.0000001")
+
+
+def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i18n.DEFAULT,
+         check: dict | None = None) -> str:
     tr = i18n.Texts(lang)
     s = tl.trace.steps[step]
     waiting = s.filled_behind_mask
@@ -31,11 +42,12 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
         tr("ch3.p2", kv_cache=term("kv-cache", lang=lang),
            position_id=term("position-id", tr("tour.link.position_id"), lang=lang)),
         tr("ch3.p3", attend=colour("attend", lang), attend_later=colour("attend-later", lang)),
-    ], tl, step, lang=lang)
+    ] + [proof for proof in [checked(check, lang)] if proof], tl, step, lang=lang)
 
 
-def views(moment: int | None, note: str = "", lang: str = i18n.DEFAULT) -> Views:
-    return Views(step={"text": lambda tl, k: text(tl, k, moment, note, lang),
+def views(moment: int | None, note: str = "", lang: str = i18n.DEFAULT, check: dict | None = None) -> Views:
+    """`check`: the recorded decode's proof (its pick's "check"); a live run has none."""
+    return Views(step={"text": lambda tl, k: text(tl, k, moment, note, lang, check),
                        "orders": lambda tl, k: at_step(render.order_view(tl, k, lang=lang), k),
                        "physical": lambda tl, k: at_step(render.mask_grid(tl, k, logical=False, lang=lang), k),
                        "logical": lambda tl, k: at_step(render.mask_grid(tl, k, logical=True, lang=lang), k)})
@@ -55,7 +67,8 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
     with body(3) as (cols, words):
         with cols:
             bar = live_bar(3, lang)
-            recorded = stepper_html(tl, KEY, views(step, lang=lang), step, lang=lang)
+            recorded = stepper_html(tl, KEY, views(step, lang=lang, check=data.picks["reorder"].get("check")),
+                                    step, lang=lang)
             steps = gr.HTML(recorded,
                             elem_id="tour-stepper-3", js_on_load=None)
             slot(KEY, "orders", "tour-viz-3", elem_classes=["tour-viz"])

@@ -1,0 +1,49 @@
+"""Chapter 3 shows, not only says, that reordering changes nothing a token computes: the tour's
+record holds the same decode run again by the reference decoder (logical order, no cache, an
+explicit mask), and the chapter quotes that comparison only where it was made."""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from app.tabs.tour import ch3_reordering
+from app.tabs.tour.data import load_tour
+from tools.record_tour import reorder_check
+from wedlm import DecodeConfig, decode
+
+
+def plain(html: str) -> str:
+    return re.sub(r"<[^>]+>", "", html)
+
+
+def test_the_check_compares_the_decode_with_the_reference_decoder(tiny_lm):
+    trace = decode(tiny_lm, "Count: 1 2 3", "streaming", DecodeConfig(max_new_tokens=12, threshold=0.9))
+    check = reorder_check(tiny_lm, trace)
+    assert check["same_tokens"] and check["tokens"] == len(trace.result.token_ids) == 12
+    assert check["forwards"] == len(trace.steps)
+    # every slot that got an entropy at every forward was compared: the masks scored and the fills
+    assert check["slots"] == sum(len({m.pos for m in s.masks} | {f.pos for f in s.filled}) for s in trace.steps)
+    assert 0 <= check["max_entropy_diff"] < 1e-3
+    # a decode the reference does not reproduce (another prompt's tokens) is not called the same
+    other = decode(tiny_lm, "Count: 9 8 7", "streaming", DecodeConfig(max_new_tokens=12, threshold=0.9))
+    forged = replace(trace, result=replace(trace.result, token_ids=other.result.token_ids[::-1]))
+    failed = reorder_check(tiny_lm, forged)
+    assert not failed["same_tokens"] and failed["slots"] == 0 and failed["max_entropy_diff"] is None
+    assert ch3_reordering.checked(failed) == ""
+
+
+def test_chapter_3_quotes_the_recorded_check_and_a_live_run_does_not():
+    data = load_tour()
+    tl, step = data.at("reorder")
+    check = data.picks["reorder"]["check"]
+    assert check["decoder"] == "reference" and check["same_tokens"]
+    assert check["tokens"] == len(tl.trace.result.token_ids) and check["forwards"] == len(tl.trace.steps)
+    assert check["max_entropy_diff"] < 1e-4
+    for lang in ("en", "zh"):
+        words = plain(ch3_reordering.text(tl, step, step, lang=lang, check=check))
+        diff = f"{check['max_entropy_diff']:.7f}".rstrip("0")
+        for number in (str(check["tokens"]), str(check["forwards"]), str(check["slots"]), diff):
+            assert number in words, (lang, number)
+        assert "reference" in words or "参考解码器" in words
+        live = plain(ch3_reordering.text(tl, step, step, lang=lang))  # a live run: nothing was checked
+        assert diff not in live and "Checked on this decode" not in live and "验证过" not in live
