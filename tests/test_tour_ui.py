@@ -282,7 +282,7 @@ def test_presenting_pictures_use_the_room_and_grid_labels_read(browser, app_url,
                 page.wait_for_function(f"n => ({pane})(n) === '0'", arg=n)
         assert plotted == {7, 8, 9}, plotted
         # leaving: the figures' own sizes come back (chapter 9's axis labels: the page's 12 px)
-        tick_px = "parseFloat(getComputedStyle(document.querySelector('#tour-viz-9 .ytick text')).fontSize)"
+        tick_px = "(t => t ? parseFloat(getComputedStyle(t).fontSize) : 0)(document.querySelector('#tour-viz-9 .ytick text'))"
         page.evaluate("() => { location.hash = '#chapter-9'; }")
         page.wait_for_selector("#tour-viz-9", state="visible", timeout=60_000)
         page.wait_for_function("() => " + tick_px + " > 12", timeout=10_000)
