@@ -961,7 +961,8 @@ def test_present_button_toggles_its_label_and_try_it_runs_live(browser, app_url)
 
 def test_phone_nav_and_chapter_5_views_fit(browser, app_url):
     """390 px: the chapter dropdown is whole on screen; chapter 5's views (the growth chart with its
-    legend, both decodes with theirs) neither overlap one another nor spill out of their boxes."""
+    legend, both decodes with theirs) neither overlap one another nor spill out of their boxes;
+    chapter 7's charts' titles are whole (the entropy law's one-line title ran off the chart)."""
     page = open_page(browser, app_url, (390, 844), "?chapter=5")
     try:
         page.wait_for_selector("#tour-viz-5 .chart", state="visible", timeout=180_000)
@@ -985,6 +986,18 @@ def test_phone_nav_and_chapter_5_views_fit(browser, app_url):
             for b in boxes[i + 1:]:
                 (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a["box"], b["box"]
                 assert ax1 <= bx0 + 1 or bx1 <= ax0 + 1 or ay1 <= by0 + 1 or by1 <= ay0 + 1, (a, b)
+        page.goto(app_url.rstrip("/") + "/?chapter=7", wait_until="domcontentloaded")
+        page.wait_for_selector("#tour-viz-7 .js-plotly-plot", state="visible", timeout=180_000)
+        wait_plots(page, 7)
+        page.wait_for_timeout(500)
+        titles = page.evaluate("""() => [...document.querySelectorAll('#chapter-7 .js-plotly-plot')].map(gd => {
+            const box = gd.querySelector('.main-svg').getBoundingClientRect();
+            return [...gd.querySelectorAll('.gtitle')].map(t => { const r = t.getBoundingClientRect();
+                return {text: t.textContent, left: r.left - box.left, right: box.right - r.right}; }); }).flat()""")
+        assert len(titles) == 3, titles   # the law and the two score charts
+        assert all(t["left"] >= 0 and t["right"] >= 0 for t in titles), titles
+        page.locator("#tour-viz-7").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "tour-ch7-phone.png"))
     finally:
         page.close()
 

@@ -6,7 +6,7 @@ import pytest
 
 from app.tabs import tour
 from app.tabs.tour import ch8_tau
-from test_browser import browser  # noqa: F401 (the headless Chromium fixture)
+from test_browser import ARTIFACTS, browser  # noqa: F401 (the headless Chromium fixture)
 from test_tour import open_page, wait_plots
 
 # what a chapter shows: its stepper's step and range, its narration, its first picture
@@ -81,6 +81,26 @@ def test_chapter_8s_times_table_note_is_not_current_beside_a_live_run(browser, a
         page.wait_for_selector("#tour-live-8", state="hidden", timeout=30_000)
         page.wait_for_function("t => document.querySelector('#tour-text-8').innerText === t", arg=loaded,
                                timeout=30_000)
+    finally:
+        page.close()
+
+
+def test_on_a_phone_a_finished_live_run_brings_its_bar_into_view(browser, app_url):
+    """390 × 844: the "try it" sits under the pictures and the bar above them; after chapter 2's
+    live run (τ = 1000: a short decode) the bar, "Back to the recording" with it, is on screen
+    (it was a screen or more up, out of sight)."""
+    page = open_page(browser, app_url, (390, 844), "?chapter=2")
+    try:
+        page.wait_for_selector("#tour-viz-2 .chart", state="visible", timeout=180_000)
+        wait_plots(page, 2)
+        page.fill("#tour2-tau input", "1000")
+        page.locator("#tour-try-2").scroll_into_view_if_needed()
+        page.click("#tour-try-2")
+        page.wait_for_selector("#tour-live-2", state="visible", timeout=120_000)
+        page.wait_for_function("""() => { const r = document.querySelector('#tour-recorded-2').getBoundingClientRect();
+            return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }""", timeout=10_000)
+        assert "Your live run (τ = 1000" in live_bar(page, 2)["words"]
+        page.screenshot(path=str(ARTIFACTS / "tour-live-bar-phone.png"))
     finally:
         page.close()
 

@@ -7,6 +7,7 @@ import pytest
 
 from app import i18n
 from app.tabs import tour
+from app.views import figures
 from test_browser import ARTIFACTS, browser  # noqa: F401 (the headless Chromium fixture)
 from test_tour import go_to, open_page, wait_plots
 
@@ -166,10 +167,36 @@ PICTURES_JS = """n => { const c = document.querySelector('#chapter-' + n);
     const grids = [...c.querySelectorAll('svg.grid')].filter(shown).map(s =>
         parseFloat(getComputedStyle(s.querySelector('text.rowt')).fontSize)
         * s.getBoundingClientRect().width / s.viewBox.baseVal.width);
+    // Plotly's text (ticks, legends, axis and chart titles): the least on screen; any outside its
+    // figure's box (cut off), any legend entry on another text
+    const texts = gd => [...gd.querySelectorAll('text')].filter(t => t.textContent.trim() && t.getClientRects().length
+        && t.getBoundingClientRect().width > 0);
+    const plots = [...c.querySelectorAll('.js-plotly-plot')].filter(shown);
+    const cut = [], onLegend = [];
+    const apart = (p, q) => p.right <= q.left + 1 || q.right <= p.left + 1 || p.bottom <= q.top + 1 || q.bottom <= p.top + 1;
+    plots.forEach(gd => {
+        const box = gd.querySelector('.main-svg').getBoundingClientRect(), ts = texts(gd);
+        ts.forEach(t => { const r = t.getBoundingClientRect();
+            if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1)
+                cut.push(t.textContent); });
+        const legend = ts.filter(t => t.closest('.legend')), rest = ts.filter(t => !t.closest('.legend'));
+        legend.forEach(a => rest.forEach(b => { if (!apart(a.getBoundingClientRect(), b.getBoundingClientRect()))
+            onLegend.push([a.textContent, b.textContent]); }));
+    });
+    const plotText = Math.min(...plots.flatMap(gd => texts(gd).map(t => parseFloat(getComputedStyle(t).fontSize) * zoom)));
     return {share: shown(view) ? view.getBoundingClientRect().width / innerWidth : 0, words: shown(words),
             tokens: least('.tok:not(.legend .tok), .slot .tokt'), narration: least('.tour-text p'),
-            grids, scroll: document.documentElement.scrollHeight, height: innerHeight,
+            grids, plots: plots.length, plotText, cut, onLegend,
+            scroll: document.documentElement.scrollHeight, height: innerHeight,
             scrollw: document.documentElement.scrollWidth, width: innerWidth}; }"""
+
+# Chapter 9's grid (48 x 48, ~12 px a row on screen): its row labels (Plotly's y ticks), top to bottom,
+# on screen, and the figure's title
+MASK_LABELS_JS = """() => { const gd = document.querySelector('#tour-viz-9 .js-plotly-plot');
+    const body = document.querySelector('#chapter-9 .tour-body'), zoom = body.getBoundingClientRect().width / body.offsetWidth;
+    const rows = [...gd.querySelectorAll('.ytick text')].map(t => { const r = t.getBoundingClientRect();
+        return [t.textContent, parseFloat(getComputedStyle(t).fontSize) * zoom, r.top, r.bottom]; }).sort((a, b) => a[2] - b[2]);
+    return {rows, title: gd.querySelector('.gtitle').textContent, length: gd.data[0].y.length / 2}; }"""
 
 # Presenting, what a room reads (PICTURES_JS's measure, px on screen; before: main at 9b86aea).
 # Before, side by side at 1024x768 the picture had 55-67% of the width and the chapter was zoomed to
@@ -181,10 +208,15 @@ PICTURES_JS = """n => { const c = document.querySelector('#chapter-' + n);
 # 15.6 px; narration alone 21-27 px. At 1920x1080 the chapter stays side by side, unchanged: token
 # text 17.6 px (ch3) to 20.8, grid labels 19.7 (chapter 4's narration gained the one-forward delay,
 # so its picture keeps 0.66; chapter 10's recorded moment is a 2-row probe).
+# Plotly's text (chapters 7, 8, 9: ticks, legends, axis and chart titles) was drawn at the figures'
+# page sizes, 11-14 px, zoomed: least 11 px at 1024x768 (chapter 8's τ ticks; chapter 9's grid labels
+# 13.2, chapter 7's 15.6) and 14.4 px at 1920x1080 (chapter 7's bars). Now present.js scales each open
+# figure's fonts while presenting: least 16.5 px on both screens, nothing cut off, no legend on a label.
+PLOT_PX = 16.0
 # per screen: {chapter: least picture share}, least token text px, least grid label px, one pane at a time
 # (chapter 11, the recap, is words only, one pane: tests/test_recap.py)
 ROOM = {(1024, 768): ({n: 0.9 for n in range(1, len(tour.TITLES))}, 14.0, 14.0, True),
-        (1920, 1080): ({3: 0.6, 4: 0.66, 10: 0.6}, 16.0, 18.0, False)}
+        (1920, 1080): ({n: 0.5 for n in range(1, len(tour.TITLES))} | {3: 0.6, 4: 0.66, 10: 0.6}, 16.0, 18.0, False)}
 
 
 @pytest.mark.parametrize("size", list(ROOM))
@@ -199,6 +231,7 @@ def test_presenting_pictures_use_the_room_and_grid_labels_read(browser, app_url,
         page.wait_for_selector("#tour-viz-3", state="visible", timeout=180_000)
         page.wait_for_function("() => document.body.classList.contains('tour-present')")
         assert page.evaluate("() => window.wedlmPresent.flipping()") == flips
+        plotted = set()
         for n in [3] + [k for k in shares if k != 3]:
             if n != 3:
                 page.evaluate("n => { location.hash = '#chapter-' + n; }", n)
@@ -220,6 +253,17 @@ def test_presenting_pictures_use_the_room_and_grid_labels_read(browser, app_url,
                 assert m["words"] != flips, (n, g, size, m)   # one at a time: the narration waits for W
                 if m["tokens"] != float("inf"):
                     assert m["tokens"] >= token_px, (n, g, size, m)
+                if m["plots"]:   # Plotly's text reads from the back too, whole, no legend on a label
+                    assert m["plotText"] >= PLOT_PX and not m["cut"] and not m["onLegend"], (n, g, size, m)
+                    plotted.add(n)
+                if n == 9:   # the 48 rows labelled every few on purpose, the title says so; labels apart
+                    mask = page.evaluate(MASK_LABELS_JS)
+                    every = figures.label_spacing(mask["length"])
+                    assert i18n.text("en", "views.fig.mask_every", every=every, masked="").split("·")[0].strip() \
+                        in mask["title"], mask
+                    assert len(mask["rows"]) == 2 * -(-mask["length"] // every), mask
+                    assert all(px >= 14 for _, px, _, _ in mask["rows"]), mask
+                    assert all(a[3] <= b[2] for a, b in zip(mask["rows"], mask["rows"][1:])), mask
                 grids += m["grids"]
                 page.screenshot(path=str(ARTIFACTS / f"tour-present-{n}-{size[0]}{'-' + str(g + 1) if g else ''}.png"))
             if n == 3:
@@ -236,6 +280,15 @@ def test_presenting_pictures_use_the_room_and_grid_labels_read(browser, app_url,
                 page.screenshot(path=str(ARTIFACTS / f"tour-present-{n}-{size[0]}-words.png"))
                 page.click("#present-pane button[data-pane='0']")   # the switch, by hand: the first picture
                 page.wait_for_function(f"n => ({pane})(n) === '0'", arg=n)
+        assert plotted == {7, 8, 9}, plotted
+        # leaving: the figures' own sizes come back (chapter 9's axis labels: the page's 12 px)
+        tick_px = "(t => t ? parseFloat(getComputedStyle(t).fontSize) : 0)(document.querySelector('#tour-viz-9 .ytick text'))"
+        page.evaluate("() => { location.hash = '#chapter-9'; }")
+        page.wait_for_selector("#tour-viz-9", state="visible", timeout=60_000)
+        page.wait_for_function("() => " + tick_px + " > 12", timeout=10_000)
+        page.evaluate("() => window.wedlmPresent.stop()")
+        page.wait_for_function("() => " + tick_px + " === 12", timeout=10_000)
+        page.evaluate("() => window.wedlmPresent.start(false)")
         if flips:   # a text box has the keys: W types, the pane stays
             page.focus("#tour-pick input")
             page.keyboard.press("w")

@@ -263,3 +263,20 @@ def test_words_a_newcomer_met_unexplained_are_plain_or_explained():
     for lang in i18n.LANGS:
         line = ui.server_line(ctx, lang)
         assert re.search(r'<abbr title="[^"]*32[^"]*">float32</abbr>', line), line
+
+
+def test_a_long_training_mask_is_labelled_every_few_positions_and_says_which_are_masked():
+    """A 48-row grid (L = 24) cannot label every row readably: every 4th position of each stream,
+    and its title says so and lists xt's masked positions (the unlabelled rows' [M])."""
+    pattern = [i in (8, 16, 17, 18, 20) for i in range(24)]
+    assert figures.label_spacing(24) == 4 and figures.label_spacing(4) == 1 and figures.label_spacing(32) == 8
+    fig = figures.training_mask_figure(pattern, 8, every=figures.label_spacing(24))
+    assert list(fig.layout.yaxis.tickvals) == [f"x0:{i}" for i in range(0, 24, 4)] + \
+        ["xt:0", "xt:4", "xt:8[M]", "xt:12", "xt:16[M]", "xt:20[M]"]
+    assert fig.layout.xaxis.tickvals == fig.layout.yaxis.tickvals
+    assert "labelled every 4 positions" in fig.layout.title.text and "masked in xt: 8, 16–18, 20" in fig.layout.title.text
+    assert figures.training_mask_figure(pattern, 8).layout.yaxis.tickvals is None   # short grids: every row
+    # a title's aside on a line of its own (Plotly never wraps one: it ran off a phone's chart)
+    assert figures.aside_below("Mean entropy (low is not fast)") == "Mean entropy<br>(low is not fast)"
+    assert figures.aside_below("平均熵（熵低不一定快）") == "平均熵<br>（熵低不一定快）"
+    assert figures.aside_below("No aside") == "No aside"

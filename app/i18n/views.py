@@ -492,6 +492,8 @@ MESSAGES.update({
     "views.fig.mask_hover": {"en": "%{y} sees %{x}: %{z}<extra></extra>", "zh": "%{y} 看得到 %{x}：%{z}<extra></extra>"},
     "views.fig.mask_title": {"en": "Dual-stream training mask (L = {length}, blocks of {block})",
                              "zh": "双流训练掩码（L = {length}，每块 {block} 个）"},
+    "views.fig.mask_every": {"en": "labelled every {every} positions · masked in xt: {masked}",
+                             "zh": "每隔 {every} 个位置标注一次 · xt 中被掩码的位置：{masked}"},
     "views.fig.entropy_h": {"en": "entropy H", "zh": "熵 H"},
     "views.fig.h_hover": {"en": "position %{x}<br>H = %{y:.3f} nats<extra></extra>",
                           "zh": "位置 %{x}<br>H = %{y:.3f} 奈特<extra></extra>"},

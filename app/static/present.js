@@ -161,6 +161,60 @@
     return ZOOMS[lo];
   }
 
+  // ---- Plotly's text while presenting ----
+  // A figure's fonts are sized for a page (11-14 px); zoomed to fit a projector they read at
+  // 11-16 px. While presenting, each of the open chapter's figures gets every font scaled so its
+  // smallest text reads PLOT_PX on screen (axes grow their margins to keep their labels whole);
+  // leaving, or another chapter, puts the figure's own sizes back. A figure Gradio draws anew
+  // (a live run) is scaled again by the next check.
+  const PLOT_PX = 16.5;
+  const plotState = new WeakMap();   // figure -> {orig: its layout's own values, applied, z}
+  const at = (obj, path) => path.split(".").reduce((o, k) => (o == null ? undefined : o[k]), obj);
+  function fontPaths(gd) {
+    const full = gd._fullLayout || {};
+    const axes = Object.keys(full).filter(k => /^[xy]axis\d*$/.test(k));
+    const paths = ["font.size", "title.font.size", "legend.font.size"];
+    axes.forEach(a => paths.push(`${a}.tickfont.size`, `${a}.title.font.size`));
+    (full.annotations || []).forEach((_, i) => paths.push(`annotations[${i}].font.size`));
+    return { paths, axes };
+  }
+  const layoutAt = (layout, path) => at(layout, path.replace(/\[(\d+)\]/g, ".$1"));
+
+  function plotFonts() {
+    if (!window.Plotly) return;
+    const chapter = presenting() ? openChapter() : null;
+    const z = chapter ? Number(chapter.dataset.zoom || 0) : 0;
+    document.querySelectorAll(".tour-chapter .js-plotly-plot").forEach(gd => {
+      if (!gd._fullLayout || !gd.layout) return;
+      let state = plotState.get(gd);
+      // drawn anew since (Gradio's new figure): its own sizes are the layout's now
+      if (state && layoutAt(gd.layout, "font.size") !== state.applied["font.size"]) { plotState.delete(gd); state = null; }
+      const want = !!(z && chapter.contains(gd));
+      if (!want) {
+        if (state) {
+          plotState.delete(gd);
+          window.Plotly.relayout(gd, state.orig);
+        }
+        return;
+      }
+      if (state && state.z === z) return;
+      const { paths, axes } = fontPaths(gd);
+      if (!state) {
+        const orig = {}, resolved = {};
+        paths.forEach(p => { const v = layoutAt(gd.layout, p); orig[p] = v === undefined ? null : v; resolved[p] = layoutAt(gd._fullLayout, p); });
+        axes.forEach(a => { const v = layoutAt(gd.layout, `${a}.automargin`); orig[`${a}.automargin`] = v === undefined ? null : v; });
+        state = { orig, resolved };
+      }
+      const sizes = paths.map(p => state.resolved[p]).filter(v => typeof v === "number" && v > 0);
+      const factor = Math.max(1, PLOT_PX / (Math.min(...sizes) * z));
+      const applied = {};
+      paths.forEach(p => { if (typeof state.resolved[p] === "number") applied[p] = Math.ceil(state.resolved[p] * factor * 10) / 10; });
+      if (factor > 1) axes.forEach(a => { applied[`${a}.automargin`] = true; });
+      plotState.set(gd, { orig: state.orig, resolved: state.resolved, applied, z });
+      window.Plotly.relayout(gd, applied);
+    });
+  }
+
   function fit() {
     // Scale the chapter (a transform, so the page's height is the scaled height: CSS zoom leaves
     // the unscaled height scrollable in Chromium) to the largest size at which it fits the screen,
@@ -174,7 +228,7 @@
     const body = chapter && chapter.querySelector(".tour-body");
     if (chapter && flipping()) { chapter.dataset.pane = pane(chapter); paneChapter = chapter.id; }
     label();
-    if (!presenting() || !body) return;
+    if (!presenting() || !body) { plotFonts(); return; }
     const switcher = document.querySelector("#present-pane");
     const below = flipping() && switcher ? switcher.offsetHeight + 8 : 0;   // the pane switch's strip
     const room = () => window.innerHeight - chapter.getBoundingClientRect().top - 2 - below;
@@ -191,6 +245,7 @@
       scale(body, z);
       Object.assign(chapter.style, { height: `${Math.ceil(body.offsetHeight * z)}px`, overflow: "hidden" });
       chapter.dataset.zoom = String(z);
+      plotFonts();
       window.dispatchEvent(new Event("resize"));
       return;
     }
@@ -211,6 +266,7 @@
     Object.assign(chapter.style, { height: `${Math.ceil(body.offsetHeight * best.z)}px`, overflow: "hidden" });
     chapter.dataset.zoom = String(best.z);
     chapter.dataset.split = String(best.share);
+    plotFonts();
     window.dispatchEvent(new Event("resize"));   // plots re-measure their width
   }
 
@@ -315,6 +371,7 @@
   setInterval(() => {   // a window resized, or the chapter's content changed height: fit again
     // the badge and the glossary float over the page: move them out of Gradio's boxes, which clip
     place();
+    plotFonts();   // a figure drawn anew (a live run), or one left behind by leaving
     if (!presenting()) return;
     const size = `${window.innerWidth}x${window.innerHeight}`;
     const chapter = openChapter(), body = chapter && chapter.querySelector(".tour-body");
@@ -342,5 +399,5 @@
     question.parentElement.classList.toggle("shown");
     fit();
   });
-  window.wedlmPresent = { start, stop, toggle, fit, glossary, presenting, flip, flipping };
+  window.wedlmPresent = { start, stop, toggle, fit, glossary, presenting, flip, flipping, plotFonts };
 })();

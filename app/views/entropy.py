@@ -19,7 +19,7 @@ from wedlm.suite import THRESHOLD_GRID, read_prompts
 
 from .. import i18n
 from . import palette
-from .figures import make_figure
+from .figures import aside_below, make_figure
 
 SWEEP = (None,) + THRESHOLD_GRID  # None first: the baseline each output is compared with
 CLASS_COLOURS = {"counting": "#16a34a", "sequence": "#65a30d", "code": "#2563eb", "math": "#f59e0b",
@@ -150,7 +150,7 @@ def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dic
     xs = [r["entropy"] for r in rows] + [p["entropy"] for p in yours] + [threshold or 0.0, 1.0]
     layout = dict(xaxis=dict(title=dict(text=tr("views.law.x")), range=[-0.04 * max(xs), 1.05 * max(xs)]),
                   yaxis=dict(title=dict(text=tr("views.tokens_per_forward")), rangemode="tozero"),
-                  legend=dict(orientation="h", y=-0.2), margin=dict(b=90))
+                  legend=dict(orientation="h", y=-0.2), margin=dict(t=64, b=90))
     annotations = []
     if threshold is not None:
         layout["shapes"] = [dict(type="line", xref="x", yref="paper", x0=threshold, x1=threshold, y0=0, y1=1,
@@ -163,7 +163,7 @@ def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dic
         annotations.append(dict(text=tr("views.law.empty"), showarrow=False, xref="paper",
                                 yref="paper", x=0.5, y=0.5))
     layout["annotations"] = annotations
-    return make_figure(data, tr("views.law.title"), 460, lang=lang, **layout)
+    return make_figure(data, aside_below(tr("views.law.title")), 460, lang=lang, **layout)
 
 
 def slow_low_entropy_row(rows: list[dict]) -> dict | None:

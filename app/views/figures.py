@@ -28,8 +28,39 @@ def make_figure(data: list[dict], title: str, height: int, *, lang: str = i18n.D
     return go.Figure({"data": data, "layout": base}, _validate=False)
 
 
-def training_mask_figure(is_mask: list[bool], block_size: int, lang: str = i18n.DEFAULT) -> go.Figure:
-    """The dual-stream training mask (2L × 2L), built by the training code itself."""
+def aside_below(title: str) -> str:
+    """A title's closing aside "… (…)" on a line of its own: Plotly never wraps a title, and on a
+    390 px phone a one-line "Mean entropy and tokens per forward (low is not always fast)" ran off
+    the chart (give the figure ~64 px of top margin)."""
+    for opening in (" (", "（"):
+        head, found, tail = title.rpartition(opening)
+        if found and head:
+            return f"{head}<br>{opening.strip()}{tail}"
+    return title
+
+
+def label_spacing(length: int, most: int = 6) -> int:
+    """Every how many positions a long mask's rows are labelled: at most `most` labels a stream
+    (a 48-row grid drawn 600 px high has 12 px a row: a label on each would be unreadable)."""
+    return next(k for k in (1, 2, 4, 8, 16, 32, 64) if length <= most * k or k == 64)
+
+
+def runs(positions: list[int]) -> str:
+    """8, 16, 17, 18 -> "8, 16–18"."""
+    parts, start = [], None
+    for i, p in enumerate(positions):
+        start = p if start is None else start
+        if i + 1 == len(positions) or positions[i + 1] != p + 1:
+            parts.append(str(p) if p == start else f"{start}–{p}")
+            start = None
+    return ", ".join(parts)
+
+
+def training_mask_figure(is_mask: list[bool], block_size: int, lang: str = i18n.DEFAULT,
+                         every: int = 1) -> go.Figure:
+    """The dual-stream training mask (2L × 2L), built by the training code itself. every > 1:
+    rows and columns labelled at every `every`-th position of each stream, and the title says so
+    and lists the masked positions (the labels in between would say which)."""
     import torch
     from wedlm.training.objective import training_mask
     allowed = training_mask(torch.tensor([is_mask]), block_size)[0, 0].int().tolist()
@@ -37,8 +68,16 @@ def training_mask_figure(is_mask: list[bool], block_size: int, lang: str = i18n.
     names = [f"x0:{i}" for i in range(length)] + [f"xt:{i}{'[M]' if is_mask[i] else ''}" for i in range(length)]
     heat = dict(type="heatmap", z=allowed, x=names, y=names, colorscale=[[0, palette.NO_ATTEND_COLOUR], [1, palette.ATTEND_COLOUR]],
                 showscale=False, xgap=1, ygap=1, hovertemplate=i18n.text(lang, "views.fig.mask_hover"))
-    return make_figure([heat], i18n.text(lang, "views.fig.mask_title", length=length, block=block_size), 560, lang=lang,
-                       xaxis=dict(tickangle=-60), yaxis=dict(autorange="reversed"))
+    title = i18n.text(lang, "views.fig.mask_title", length=length, block=block_size)
+    axes = dict(xaxis=dict(tickangle=-60), yaxis=dict(autorange="reversed"))
+    if every > 1:
+        shown = [n for i, n in enumerate(names) if (i % length) % every == 0]
+        masked = runs([i for i, m in enumerate(is_mask) if m]) or "–"
+        title += "<br>" + i18n.text(lang, "views.fig.mask_every", every=every, masked=masked)
+        for axis in axes.values():
+            axis.update(tickmode="array", tickvals=shown, ticktext=shown)
+        axes["margin"] = dict(t=70)
+    return make_figure([heat], title, 560, lang=lang, **axes)
 
 
 def entropy_bars(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> go.Figure:

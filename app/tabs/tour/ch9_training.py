@@ -44,7 +44,8 @@ def view(pattern: list[bool], block: int, source: str, lang: str = i18n.DEFAULT)
         tr("ch9.p2", block=block),
         tr("ch9.p3", masked=sum(pattern), slots=len(pattern), source=source, attend_colour=colour("attend", lang=lang)),
     ], lang=lang)
-    return text, figures.training_mask_figure(pattern, block, lang=lang)
+    return text, figures.training_mask_figure(pattern, block, lang=lang,
+                                                     every=figures.label_spacing(len(pattern)))
 
 
 def build(ctx, data, lang: str = i18n.DEFAULT):

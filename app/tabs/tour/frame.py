@@ -55,6 +55,16 @@ def try_box():
 
 # ---------- a live run shown, and the way back to the recording ----------
 
+# On a phone the "try it" sits under the pictures and the bar above them, a screen or more up:
+# once the bar shows (Gradio draws it a moment after the event), bring it into view if it is not.
+SHOW_BAR_JS = """() => { const id = %s; let tries = 0;
+    const look = () => { const bar = document.getElementById(id);
+        if (!bar || !bar.offsetParent) { if (++tries < 40) setTimeout(look, 50); return; }
+        const r = bar.getBoundingClientRect();
+        if (r.top < 0 || r.bottom > window.innerHeight) bar.scrollIntoView({block: "start"}); };
+    look(); }"""
+
+
 @dataclass
 class LiveBar:
     """Above a chapter's views: hidden while the recording is shown; after a "try it" it says
@@ -83,7 +93,8 @@ class LiveBar:
             return gr.Row(visible=True), f'<div class="tour-live-label">{words}</div>'
 
         event.success(shown, inputs, [self.row, self.label],
-                      js=f"(...v) => (window.wedlmTourPressed || {{}})[{key}] || v", **fast)
+                      js=f"(...v) => (window.wedlmTourPressed || {{}})[{key}] || v", **fast
+                      ).then(None, None, None, js=SHOW_BAR_JS % key, api_name=False)
         self.back.click(lambda: (*recorded, gr.Row(visible=False), ""), None,
                         list(outputs) + [self.row, self.label], **fast)
 
