@@ -86,6 +86,16 @@ def test_presenting_at_1024_titles_fit_and_step_keys_step_the_chapter(browser, a
         page.keyboard.press(".")
         page.wait_for_timeout(500)
         assert page.evaluate(SHOWN_STEP, 1) == 0
+        # a chapter left at another step opens again at its moment when the keys come back to it
+        page.evaluate("() => document.activeElement.blur()")
+        go_to(page, "ArrowRight", 2)
+        page.click("#chapter-2 .wedlm-stepper button[data-act=last]")
+        moment = page.evaluate("() => +document.querySelector('#chapter-2 .wedlm-stepper').dataset.start")
+        assert page.evaluate(SHOWN_STEP, 2) != moment
+        page.evaluate("() => document.activeElement.blur()")
+        go_to(page, "ArrowRight", 3)
+        go_to(page, "ArrowLeft", 2)
+        page.wait_for_function(SHOWN_STEP + f" === {moment}", arg=2, timeout=10_000)
     finally:
         page.close()
 

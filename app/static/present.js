@@ -342,6 +342,23 @@
     if (ev.target.closest && ev.target.closest(".glossary-close")) { panel().hidden = true; }
   });
 
+  // A chapter the keys move to opens at its moment (each stepper's data-start), not where it was
+  // left earlier: in front of a class a chapter starts where its narration begins.
+  function atMoment(from) {
+    let tries = 0;
+    const wait = setInterval(() => {
+      const chapter = openChapter();
+      if (++tries > 100) { clearInterval(wait); return; }
+      if (!chapter || chapter === from) return;
+      const steppers = [...chapter.querySelectorAll(".wedlm-stepper[data-stepper][data-start]")];
+      if (!window.wedlmStepper || steppers.some(el => !window.wedlmStepper.ready(el.dataset.stepper))) return;
+      clearInterval(wait);
+      steppers.forEach(el => {
+        if (window.wedlmStepper.current(el.dataset.stepper) !== Number(el.dataset.start))
+          window.wedlmStepper.show(el.dataset.stepper, Number(el.dataset.start));
+      });
+    }, 100);
+  }
   document.addEventListener("keydown", ev => {
     if (ev.key === "Escape" && panel() && !panel().hidden) { panel().hidden = true; ev.preventDefault(); return; }
     if (!presenting() || typing(ev.target) || ev.altKey || ev.ctrlKey || ev.metaKey) return;
@@ -362,7 +379,9 @@
     if (!button) return;
     ev.preventDefault();
     if (document.activeElement && document.activeElement.tagName === "BUTTON") document.activeElement.blur();
+    const from = openChapter();
     button.click();
+    atMoment(from);
   });
   document.addEventListener("fullscreenchange", () => {   // the browser's own Esc left fullscreen
     if (!document.fullscreenElement && ownFullscreen) { ownFullscreen = false; if (presenting()) stop(); }
