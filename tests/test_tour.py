@@ -200,7 +200,7 @@ def test_entropy_chapter_plots_every_decode_its_words_describe(data):
     tl, _ = data.at("entropy_code")
     first = tl.trace.prompt.splitlines()[0]
     for lang in ("en", "zh"):
-        text, law, _, _ = ch7_entropy.view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"),
+        text, law, *_ = ch7_entropy.view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"),
                                            code=data.at("entropy_code"), lang=lang)
         assert ch7_entropy.prompt_line(tl.trace.prompt) in text
         dots = [t for t in law.data if unescape(t.text[0] if t.text else "").startswith(first)]
@@ -210,7 +210,7 @@ def test_entropy_chapter_plots_every_decode_its_words_describe(data):
         assert dots[0].marker.symbol == "diamond"
         assert ("the diamond on the chart" if lang == "en" else "图中的菱形") in text
     # without the code decode the words fall back to the suite's slowest row, which is a dot already
-    text, law, _, _ = ch7_entropy.view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"))
+    text, law, *_ = ch7_entropy.view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"))
     assert first not in unescape(text) and not any(first in unescape(str(t.text)) for t in law.data)
 
 

@@ -99,6 +99,21 @@ MESSAGES = {
               "{code_tpf:.2f} 个。平均熵（{code_h:.2f} 奈特）掩盖了最前面那个难词元。",
     },
     "ch7.eos": {"en": ", end of sequence: the stop token that ends a text", "zh": "，即“序列结束”：表示文本到此为止的停止词元"},
+    "ch7.idle": {
+        "en": "<b>Below 1 means idle forwards.</b> In every decode here under 1 token per forward ({names}), "
+              "{share} % of the forwards commit nothing ({mask_colour} in the table): the front slot is still a "
+              "mask, or it was filled this forward and commits at the next. Counting's forwards commit up to "
+              "{most} tokens each ({committed_colour}).",
+        "zh": "<b>低于 1，就有空转的前向计算。</b>在本章每个每次前向计算不到 1 个词元的解码（{names}）里，"
+              "都有 {share}% 的前向计算什么也没提交（表中{mask_colour}）：最前面的槽位仍是掩码，或者它在这次前向计算中"
+              "才被填充，要到下一次才提交。计数的前向计算每次最多提交 {most} 个词元（{committed_colour}）。",
+    },
+    "ch7.name_low": {"en": "counting", "zh": "计数"},
+    "ch7.name_high": {"en": "a play", "zh": "剧本"},
+    "ch7.name_code": {"en": "code", "zh": "代码"},
+    "ch7.table_title": {"en": "Forwards by the tokens each committed", "zh": "按每次提交的词元数统计前向计算"},
+    "ch7.table_corner": {"en": "tokens committed:", "zh": "提交词元数："},
+    "ch7.table_row": {"en": "{tokens} tokens, {forwards} forwards", "zh": "{tokens} 个词元，{forwards} 次前向计算"},
     "ch7.p4": {
         "en": "Below (same scale), two recorded decodes. Left: step {low_step} of counting "
               "({low_prompt}) fills {filled} masks at once ({new_colour}, each marked). Right: step {high_step} of a "

@@ -78,6 +78,23 @@ def front_wait(trace) -> dict | None:
             "mean_entropy": fill_entropy(trace)}
 
 
+COMMIT_BUCKETS = ("0", "1", "2", "3+")  # tokens one forward committed, as chapter 7's table groups them
+
+
+def commit_buckets(trace) -> dict[str, int]:
+    """How many forwards committed 0, 1, 2, 3 or more tokens: read from each step's record
+    (`committed`: the tokens whose KV that forward kept), nothing decoded again."""
+    out = dict.fromkeys(COMMIT_BUCKETS, 0)
+    for s in trace.steps:
+        out[COMMIT_BUCKETS[min(len(s.committed), len(COMMIT_BUCKETS) - 1)]] += 1
+    return out
+
+
+def idle_share(trace) -> float:
+    """The share of a decode's forwards that committed nothing (its front slot was a mask when fed)."""
+    return sum(1 for s in trace.steps if not s.committed) / max(len(trace.steps), 1)
+
+
 def trace_point(trace, label: str) -> dict:
     """A decode as a point of the law plot: (mean fill entropy, tokens per forward)."""
     return {"label": label, "entropy": round(fill_entropy(trace), 3),

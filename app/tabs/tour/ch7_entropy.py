@@ -74,11 +74,38 @@ def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT) -> str:
                      code_h=wait["mean_entropy"])
 
 
+def named_decodes(low, high, code=None, lang: str = i18n.DEFAULT) -> list[tuple[str, object]]:
+    """The recorded decodes the chapter names (counting, a play, code), each with its short name."""
+    picks = [("ch7.name_low", low), ("ch7.name_high", high)] + ([("ch7.name_code", code)] if code else [])
+    return [(i18n.text(lang, key), pick[0]) for key, pick in picks]
+
+
+def share_range(shares: list[float]) -> str:
+    """Percentages as the sentence writes them: "62–91", or one number when they round alike."""
+    lo, hi = (f"{100 * x:.0f}" for x in (min(shares), max(shares)))
+    return lo if lo == hi else f"{lo}–{hi}"
+
+
+def idle_paragraph(decodes, lang: str = i18n.DEFAULT) -> str:
+    """The general rule under 1 token per forward, from the step records of every decode the
+    chapter names: the share of forwards that committed nothing; and counting's busiest forward."""
+    slow = [(name, tl) for name, tl in decodes if tl.trace.stats()["tokens_per_forward"] < 1]
+    if not slow:
+        return ""
+    most = max(len(s.committed) for s in decodes[0][1].trace.steps)
+    return i18n.text(lang, "ch7.idle", names=i18n.text(lang, "tour.list_sep").join(escape(n) for n, _ in slow),
+                     share=share_range([entropy.idle_share(tl.trace) for _, tl in slow]),
+                     mask_colour=colour("state-mask", lang=lang), most=most,
+                     committed_colour=colour("state-committed", lang=lang))
+
+
 def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang: str = i18n.DEFAULT):
-    """`code`: (timeline, step) of the recorded code decode, for the paragraph on why code is slow."""
+    """`code`: (timeline, step) of the recorded code decode, for the paragraph on why code is slow.
+    Returns the words, the law plot, the two score bars and the commit table."""
     tr = i18n.Texts(lang)
     (ltl, lstep), (htl, hstep) = low, high
     ls, hs = ltl.trace.steps[lstep], htl.trace.steps[hstep]
+    decodes = named_decodes(low, high, code, lang)
     paras = [
         tr("ch7.p1", tpf=term("tpf", lang=lang)),
         tr("ch7.p2", count_ids=row_ids(rows, "counting", lang), plays_ids=row_ids(rows, "plays", lang),
@@ -86,6 +113,7 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
            count_tpf=class_mean(rows, "counting", "tokens_per_forward"),
            plays_h=class_mean(rows, "plays", "entropy"), plays_tpf=class_mean(rows, "plays", "tokens_per_forward")),
         code_paragraph(code, slowest_row(rows), lang),
+        idle_paragraph(decodes, lang),
         tr("ch7.p4", low_prompt=model_text(ltl.trace.prompt), high_prompt=model_text(htl.trace.prompt), low_step=lstep, filled=len(ls.filled), new_colour=colour("state-new", lang=lang),
            high_step=hstep, stay=len(hs.masks) - len(hs.filled), mask_colour=colour("state-mask", lang=lang)),
     ]
@@ -93,19 +121,19 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
         paras.append(tr("ch7.yours", entropy=yours["entropy"], tpf=yours["tokens_per_forward"]))
     top = max(figs.max_score(ltl, lstep), figs.max_score(htl, hstep)) * 1.1
     small = dict(y_max=top, height=figs.SMALL, lang=lang)
-    text = narration(paras, lang=lang)
+    text = narration([p for p in paras if p], lang=lang)
     # every prompt the words name has its dot: the code decode they describe is drawn too
     points = [code_point(code, lang)] if code else []
     points += [{**yours, "label": tr("ch7.your_prompt")}] if yours else []
     law = entropy.law_figure(rows, yours=points, lang=lang)
     return (text, law, figs.score_bars(ltl, lstep, tr("ch7.bars_low", step=lstep), **small),
-            figs.score_bars(htl, hstep, tr("ch7.bars_high", step=hstep), **small))
+            figs.score_bars(htl, hstep, tr("ch7.bars_high", step=hstep), **small), figs.commit_table(decodes, lang))
 
 
 def build(ctx, data, lang: str = i18n.DEFAULT):
     tr = i18n.Texts(lang)
     low, high, code = data.at("entropy_low"), data.at("entropy_high"), data.at("entropy_code")
-    text, law, bars_low, bars_high = view(data.law_rows, low, high, code=code, lang=lang)
+    text, law, bars_low, bars_high, commits = view(data.law_rows, low, high, code=code, lang=lang)
     with body(7) as (views, words):
         with views:
             bar = live_bar(7, lang)
@@ -113,6 +141,7 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
             with gr.Row(elem_classes=["tour-pair"]):
                 gr.Plot(bars_low, show_label=False, min_width=160)
                 gr.Plot(bars_high, show_label=False, min_width=160)
+            gr.HTML(commits, elem_id="tour-commits-7")
         with words:
             v_text = gr.HTML(text, elem_id="tour-text-7")
             with try_box():

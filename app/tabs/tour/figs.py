@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape
 
 from ... import i18n
-from ...views import charts, figures, palette
+from ...views import charts, entropy, figures, palette
 from ...views.timeline import Timeline
 
 SMALL = 330   # height of a chart that sits beside another
@@ -141,3 +141,29 @@ def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEF
                    dtick=1),
         yaxis2=dict(title=dict(text=tr("tour.fig.tpf")), overlaying="y", side="left", rangemode="tozero"),
         legend=dict(orientation="h", y=-0.25, yanchor="top", x=0), margin=dict(l=50, r=50, t=40, b=100))
+
+
+def commit_table(decodes: list[tuple[str, Timeline]], lang: str = i18n.DEFAULT) -> str:
+    """Chapter 7's table: for each recorded decode (its name, its timeline), how many forwards
+    committed 0, 1, 2, 3 or more tokens (app/views/entropy.commit_buckets, read from the step
+    records), each count with a bar of its share of that decode's forwards; a forward that
+    committed nothing in the mask's colour, one that committed in the committed colour."""
+    tr = i18n.Texts(lang)
+    head = "".join(f'<th scope="col">{b}</th>' for b in entropy.COMMIT_BUCKETS)
+    rows = []
+    for name, tl in decodes:
+        st, counts = tl.trace.stats(), entropy.commit_buckets(tl.trace)
+        n = max(sum(counts.values()), 1)
+        cells = []
+        for b in entropy.COMMIT_BUCKETS:
+            state = "mask" if b == "0" else "committed"
+            cells.append(f'<td class="st-{state}" data-commits="{b}" data-forwards="{counts[b]}">'
+                         f'<span class="track"><i style="width:{100 * counts[b] / n:.0f}%;'
+                         f'background:{palette.STATE_COLOURS[state]}"></i></span><b>{counts[b]}</b></td>')
+        label = tr("ch7.table_row", tokens=st["generated_tokens"], forwards=st["forwards"])
+        rows.append(f'<tr data-decode="{escape(name)}" data-tokens="{st["generated_tokens"]}">'
+                    f'<th scope="row" title="{escape(tl.trace.prompt)}">{escape(name)}<small>{label}</small></th>'
+                    f'{"".join(cells)}</tr>')
+    return (f'<div class="charttitle">{tr("ch7.table_title")}</div>'
+            f'<table class="commit-table"><thead><tr><th scope="col">{tr("ch7.table_corner")}</th>{head}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table>')
