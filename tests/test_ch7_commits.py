@@ -69,7 +69,7 @@ def test_a_forward_that_commits_nothing_is_painted_in_the_mask_colour_the_words_
     for cell in re.findall(r"<td[^>]*>.*?</td>", table, re.S):
         zero = 'data-commits="0"' in cell
         role = "mask" if zero else "committed"
-        assert f'class="st-{role}"' in cell and entropy.palette.STATE_COLOURS[role] in cell
+        assert f'data-state="{role}"' in cell and entropy.palette.STATE_COLOURS[role] in cell
     assert 'data-role="state-mask"' in text and 'data-role="state-committed"' in text
 
 
@@ -91,11 +91,11 @@ def test_the_sentence_states_the_records_idle_share_under_one_token_per_forward(
     counting = data.at("entropy_low")[0].trace
     most = max(kept_per_forward(counting))
     en = unescape(re.sub(r"<[^>]+>", "", chapter(data)[0]))
-    assert f"under 1 token per forward (a play, code), {share} % of the forwards commit nothing" in en
-    assert f"Counting's forwards commit up to {most} tokens each" in en
+    assert f"in each decode here under 1 (a play, code), {share} % of the forwards commit nothing" in en
+    assert f"Counting's commit up to {most} tokens" in en
     zh = unescape(re.sub(r"<[^>]+>", "", chapter(data, "zh")[0]))
     assert f"（剧本、代码）里，都有 {share}% 的前向计算什么也没提交" in zh
-    assert f"每次最多提交 {most} 个词元" in zh
+    assert f"一次最多提交 {most} 个词元" in zh
 
 
 def test_the_sentence_follows_the_record_not_a_fixed_number(data):

@@ -100,13 +100,12 @@ MESSAGES = {
     },
     "ch7.eos": {"en": ", end of sequence: the stop token that ends a text", "zh": "，即“序列结束”：表示文本到此为止的停止词元"},
     "ch7.idle": {
-        "en": "<b>Below 1 means idle forwards.</b> In every decode here under 1 token per forward ({names}), "
-              "{share} % of the forwards commit nothing ({mask_colour} in the table): the front slot is still a "
-              "mask, or it was filled this forward and commits at the next. Counting's forwards commit up to "
-              "{most} tokens each ({committed_colour}).",
-        "zh": "<b>低于 1，就有空转的前向计算。</b>在本章每个每次前向计算不到 1 个词元的解码（{names}）里，"
-              "都有 {share}% 的前向计算什么也没提交（表中{mask_colour}）：最前面的槽位仍是掩码，或者它在这次前向计算中"
-              "才被填充，要到下一次才提交。计数的前向计算每次最多提交 {most} 个词元（{committed_colour}）。",
+        "en": "<b>Below 1 means idle forwards:</b> in each decode here under 1 ({names}), {share} % of the "
+              "forwards commit nothing ({mask_colour} in the table): the front slot is still a mask, or was just "
+              "filled and commits next forward. Counting's commit up to {most} tokens ({committed_colour}).",
+        "zh": "<b>低于 1，就有空转的前向计算：</b>本章每个低于 1 的解码（{names}）里，都有 {share}% 的前向计算"
+              "什么也没提交（表中{mask_colour}）：最前面的槽位仍是掩码，或刚被填充、下一次才提交。"
+              "计数的前向计算一次最多提交 {most} 个词元（{committed_colour}）。",
     },
     "ch7.name_low": {"en": "counting", "zh": "计数"},
     "ch7.name_high": {"en": "a play", "zh": "剧本"},

@@ -15,6 +15,7 @@ from .frame import body, live_bar, live_decode, pool, prompt_words, try_box
 from .words import colour, model_text, narration, term, tok
 
 TITLE = i18n.text(i18n.DEFAULT, "ch7.title")
+LAW_HEIGHT = 400  # px
 
 
 def class_mean(rows: list[dict], cls: str, key: str) -> float:
@@ -126,6 +127,7 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
     points = [code_point(code, lang)] if code else []
     points += [{**yours, "label": tr("ch7.your_prompt")}] if yours else []
     law = entropy.law_figure(rows, yours=points, lang=lang)
+    law.update_layout(height=LAW_HEIGHT)  # shorter than the explorer's: the commit table sits below
     return (text, law, figs.score_bars(ltl, lstep, tr("ch7.bars_low", step=lstep), **small),
             figs.score_bars(htl, hstep, tr("ch7.bars_high", step=hstep), **small), figs.commit_table(decodes, lang))
 

@@ -157,7 +157,7 @@ def commit_table(decodes: list[tuple[str, Timeline]], lang: str = i18n.DEFAULT) 
         cells = []
         for b in entropy.COMMIT_BUCKETS:
             state = "mask" if b == "0" else "committed"
-            cells.append(f'<td class="st-{state}" data-commits="{b}" data-forwards="{counts[b]}">'
+            cells.append(f'<td data-state="{state}" data-commits="{b}" data-forwards="{counts[b]}">'
                          f'<span class="track"><i style="width:{100 * counts[b] / n:.0f}%;'
                          f'background:{palette.STATE_COLOURS[state]}"></i></span><b>{counts[b]}</b></td>')
         label = tr("ch7.table_row", tokens=st["generated_tokens"], forwards=st["forwards"])
