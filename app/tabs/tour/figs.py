@@ -162,7 +162,7 @@ def commit_table(decodes: list[tuple[str, Timeline]], lang: str = i18n.DEFAULT) 
                          f'background:{palette.STATE_COLOURS[state]}"></i></span><b>{counts[b]}</b></td>')
         label = tr("ch7.table_row", tokens=st["generated_tokens"], forwards=st["forwards"])
         rows.append(f'<tr data-decode="{escape(name)}" data-tokens="{st["generated_tokens"]}">'
-                    f'<th scope="row" title="{escape(tl.trace.prompt)}">{escape(name)}<small>{label}</small></th>'
+                    f'<th scope="row">{escape(name)}<small>{label}</small></th>'
                     f'{"".join(cells)}</tr>')
     return (f'<div class="charttitle">{tr("ch7.table_title")}</div>'
             f'<table class="commit-table"><thead><tr><th scope="col">{tr("ch7.table_corner")}</th>{head}</tr></thead>'
