@@ -258,8 +258,8 @@ MESSAGES = {
     "gloss.tpf.term": {"en": "tokens per forward", "zh": "每次前向计算的词元数"},
     "gloss.tpf.def": {
         "en": "Output tokens divided by forward passes. AR makes 1; WeDLM more where the text is predictable. "
-              "Below 1 means forwards that commit nothing (see chapter 7).",
-        "zh": "输出词元数除以前向计算次数。AR 是 1；在文本容易预测的地方，WeDLM 更多。低于 1 说明有些前向计算"
+              "Under 1 means forwards that commit nothing (see chapter 7).",
+        "zh": "输出词元数除以前向计算次数。AR 是 1；在文本容易预测的地方，WeDLM 更多。不到 1 说明有些前向计算"
               "什么也没提交（见第 7 章）。",
     },
     "gloss.block.term": {"en": "block decoding", "zh": "块解码"},

@@ -75,22 +75,22 @@ MESSAGES = {
               "大约 {plays_tpf:.1f} 个。",
     },
     "ch7.p3": {
-        "en": "<b>Below 1?</b> The prompt {id} makes {tpf:.2f} tokens per forward at a mean entropy of {h:.2f} nats. A slot "
+        "en": "<b>Under 1 token per forward?</b> The prompt {id} makes {tpf:.2f} tokens per forward at a mean entropy of {h:.2f} nats. A slot "
               "commits one forward after it is filled (its KV needs its own token as input), so a forward that "
               "fills only the front slot commits less than one token.",
-        "zh": "<b>低于 1？</b>提示词 {id} 的平均熵是 {h:.2f} 奈特，每次前向计算却只产出 "
+        "zh": "<b>每次不到 1 个词元？</b>提示词 {id} 的平均熵是 {h:.2f} 奈特，每次前向计算却只产出 "
               "{tpf:.2f} 个词元。槽位要在被填上后的下一次前向计算才能提交（它的 KV 需要以它自己的词元为输入），"
               "所以只填了最前面那个槽位的前向计算，提交不到一个词元。",
     },
     "ch7.code": {
-        "en": "<b>Below 1: why is code slow?</b> The prompt {id} makes {tpf:.2f} tokens per forward at a mean entropy of "
+        "en": "<b>Under 1: why is code slow?</b> The prompt {id} makes {tpf:.2f} tokens per forward at a mean entropy of "
               "{h:.2f} nats. The doubt sits at the <b>front</b> of the window. In another code prompt, recorded "
               "for this chapter ({prompt}; the diamond on the chart), {waiting} of {fills} fills are easy far slots (mostly {far}{eos}), but the front slot stays a mask "
               "until step {step}, when {token} fills it at {front_h:.2f} nats. Only the leading filled run commits: "
               "the far fills wait behind it, are recomputed, and commit nothing. And a slot commits one forward "
               "after it is filled (its KV needs its own token as input): {tokens} tokens in {forwards} forwards, "
               "{code_tpf:.2f} per forward. The mean entropy ({code_h:.2f} nats) hides the hard front.",
-        "zh": "<b>低于 1：代码为什么慢？</b>提示词 {id} 的平均熵是 {h:.2f} 奈特，"
+        "zh": "<b>不到 1：代码为什么慢？</b>提示词 {id} 的平均熵是 {h:.2f} 奈特，"
               "每次前向计算却只产出 {tpf:.2f} 个词元。没把握的地方在窗口的<b>最前面</b>。在为本章录制的另一个代码提示词（{prompt}；图中的菱形）的解码里，"
               "{fills} 次填充中有 {waiting} 次是容易的远处槽位（大多是 {far}{eos}），可最前面的槽位一直是掩码，"
               "直到第 {step} 步才由 {token} 以 {front_h:.2f} 奈特的熵填上。只有开头连续的已填充段才能提交："
@@ -100,10 +100,10 @@ MESSAGES = {
     },
     "ch7.eos": {"en": ", end of sequence: the stop token that ends a text", "zh": "，即“序列结束”：表示文本到此为止的停止词元"},
     "ch7.idle": {
-        "en": "<b>Below 1 means idle forwards:</b> in each decode here under 1 ({names}), {share} % of the "
+        "en": "<b>Under 1 means idle forwards:</b> in each decode here under 1 ({names}), {share} % of the "
               "forwards commit nothing ({mask_colour} in the table): the front slot is still a mask, or was just "
               "filled and commits next forward. Counting's commit up to {most} tokens ({committed_colour}).",
-        "zh": "<b>低于 1，就有空转的前向计算：</b>本章每个低于 1 的解码（{names}）里，都有 {share}% 的前向计算"
+        "zh": "<b>不到 1，就有空转的前向计算：</b>本章每个低于 1 的解码（{names}）里，都有 {share}% 的前向计算"
               "什么也没提交（表中{mask_colour}）：最前面的槽位仍是掩码，或刚被填充、下一次才提交。"
               "计数的前向计算一次最多提交 {most} 个词元（{committed_colour}）。",
     },
@@ -114,11 +114,11 @@ MESSAGES = {
     "ch7.table_corner": {"en": "tokens committed:", "zh": "提交词元数："},
     "ch7.table_row": {"en": "{tokens} tokens, {forwards} forwards", "zh": "{tokens} 个词元，{forwards} 次前向计算"},
     "ch7.p4": {
-        "en": "Below (same scale), two recorded decodes. Left: step {low_step} of counting "
-              "({low_prompt}) fills {filled} masks at once ({new_colour}, each marked). Right: step {high_step} of a "
-              "play ({high_prompt}) fills one slot, the lowest score; {stay} stay masks ({mask_colour}).",
-        "zh": "下方两图刻度相同，取自两次录制的解码。左图：计数（{low_prompt}）的第 {low_step} 步一次填了 "
-              "{filled} 个掩码（{new_colour}，每个都有标记）。右图：剧本（{high_prompt}）的第 {high_step} 步只填一个槽位"
+        "en": "The charts “Counting” and “A play” (same scale) are two recorded decodes. Step {low_step} of counting "
+              "({low_prompt}) fills {filled} masks at once ({new_colour}, each marked); step {high_step} of a "
+              "play ({high_prompt}) fills one slot, the lowest score, and {stay} stay masks ({mask_colour}).",
+        "zh": "“计数”和“剧本”两张图刻度相同，取自两次录制的解码。计数（{low_prompt}）的第 {low_step} 步一次填了 "
+              "{filled} 个掩码（{new_colour}，每个都有标记）；剧本（{high_prompt}）的第 {high_step} 步只填一个槽位"
               "（得分最低的那个），其余 {stay} 个仍是掩码（{mask_colour}）。",
     },
     "ch7.yours": {
