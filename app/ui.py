@@ -62,7 +62,8 @@ def build_page(ctx: Context, demo: gr.Blocks, lang: str) -> None:
     tr = i18n.Texts(lang)
     gr.Navbar(visible=False, main_page_name=False)  # the languages switch in the header, not in a page bar
     gr.HTML(language_switch(lang), elem_id="lang-switch")
-    gr.Markdown(header(lang), elem_id="app-header")
+    # our own catalog's words (no visitor's text), unsanitized so the glossary link keeps its data-term
+    gr.Markdown(header(lang), elem_id="app-header", sanitize_html=False)
     gr.HTML(server_line(ctx, lang), elem_id="server-line")
     link_note = gr.HTML("", elem_id="link-note")  # what a link to a moment could not restore (app/links.py)
     with gr.Tabs(elem_id="tabs") as tabs:

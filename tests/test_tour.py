@@ -858,6 +858,19 @@ def test_a_term_link_opens_the_glossary_at_its_term(browser, app_url):
         page.close()
 
 
+def test_the_headers_diffusion_link_opens_the_glossary_at_diffusion(browser, app_url):
+    """The header is Markdown: its sanitizer dropped the link's data-term, so the glossary opened at
+    no term. The header's "diffusion-style" opens it at "diffusion language model"."""
+    page = open_page(browser, app_url, (1024, 768), "?chapter=2")
+    try:
+        page.wait_for_selector("#tour-viz-2", state="visible", timeout=180_000)
+        page.click("#app-header a.gloss[data-term=diffusion]")
+        assert page.locator("#glossary").is_visible()
+        assert page.locator("#glossary-diffusion").evaluate("e => e.classList.contains('current')")
+    finally:
+        page.close()
+
+
 def test_the_glossary_sits_inside_a_phones_screen(browser, app_url):
     """On a 390 px phone the glossary's left edge ran off the screen (its padding added to 92vw)."""
     page = open_page(browser, app_url, (390, 844), "?chapter=2")
