@@ -507,7 +507,7 @@ def test_a_last_step_says_what_ended_the_decode_and_never_claims_its_masks_were_
     for lang, ends in (("en", f"the stop token ends the decode ({left} masks unscored)"),
                        ("zh", f"停止词元结束了解码（{left} 个掩码未打分）")):
         assert ends in render.step_summary(tl, last, lang)
-    words = plain(ch2_fill_rule.text(tl, last, 3))
+    words = " ".join(plain(ch2_fill_rule.text(tl, last, 3)).split())   # a glossary link is a tag: one space
     assert "stop token" in words and f"The {left} masks left in the window are never scored" in words
     # the struck-through tokens are the committing run cut by the stop token, named as such
     run = leading_filled(s.window)
@@ -564,7 +564,7 @@ def test_step_and_forward_counts_are_said_once_and_agree(data):
     from app.tabs.tour import ch1_ar
     tl, step = data.at("ar")
     assert tl.trace.stats()["forwards"] == tl.num_steps     # prefill is not counted
-    words = plain(ch1_ar.text(tl, step, step))
+    words = " ".join(plain(ch1_ar.text(tl, step, step)).split())   # a glossary link is a tag: one space
     assert "step k is forward k + 1" in words and "prefill" in words and "end of sequence" in words
     assert f"Step {step} (forward {step + 1} of {tl.num_steps})" in words
     assert len(tl.trace.token_ids) == tl.num_steps + 1 and "tokens: the first came from the prefill" in words
