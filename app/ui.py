@@ -12,6 +12,7 @@ from wedlm.paths import BUNDLED_AR_MODEL
 
 from .tabs import decode as decode_tab, entropy as entropy_tab, lessons as lessons_tab, race as race_tab, tour
 from . import examples, i18n, links
+from .tabs.tour.words import term
 from .views import palette
 from .serving import guard, language, sessions
 from .serving.context import Context, Models
@@ -51,12 +52,18 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None,
     return demo
 
 
+def header(lang: str = i18n.DEFAULT) -> str:
+    """The page's header (Markdown), its "diffusion-style" linked to the tour's glossary."""
+    return i18n.text(lang, "page.header", diffusion=term("diffusion", i18n.text(lang, "page.diffusion"), lang))
+
+
 def build_page(ctx: Context, demo: gr.Blocks, lang: str) -> None:
     """One language's page: the header, the five tabs and what a link to a moment restores."""
     tr = i18n.Texts(lang)
     gr.Navbar(visible=False, main_page_name=False)  # the languages switch in the header, not in a page bar
     gr.HTML(language_switch(lang), elem_id="lang-switch")
-    gr.Markdown(tr("page.header"), elem_id="app-header")
+    # our own catalog's words (no visitor's text), unsanitized so the glossary link keeps its data-term
+    gr.Markdown(header(lang), elem_id="app-header", sanitize_html=False)
     gr.HTML(server_line(ctx, lang), elem_id="server-line")
     link_note = gr.HTML("", elem_id="link-note")  # what a link to a moment could not restore (app/links.py)
     with gr.Tabs(elem_id="tabs") as tabs:

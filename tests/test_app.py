@@ -50,7 +50,7 @@ def test_race_endpoint_runs_four_lanes(client):
 def test_playground_and_training_mask_endpoints(client):
     out = client.predict(8, ["0", "1", "3"], api_name="/playground")
     html = [o for o in out if isinstance(o, str) and "orders" in o][0]
-    assert "2 leading filled slot(s) commit" in html
+    assert "that forward commits its 2 leading filled slots" in html
     assert "[100, 101, 103, 102, 104, 105, 106, 107]" in html
     fig = client.predict(8, 4, "01100110", api_name="/training_mask")
     assert fig is not None

@@ -227,7 +227,7 @@ def test_entropy_tab_sweep_and_lessons_tab(page):
     page.screenshot(path=str(ARTIFACTS / "entropy-sweep.png"), full_page=True)
     open_tab(page, "How it works")
     page.wait_for_function("() => document.querySelector('#pg-mask-logical .maskgrid g.gr')", timeout=30_000)
-    assert "leading filled slot(s) commit" in page.inner_text("#pg-orders")
+    assert "fed at the next forward" in page.inner_text("#pg-orders") and "slot(s)" not in page.inner_text("#pg-orders")
     assert plot_traces(page, "training-mask") == 1
     # the playground draws with the Decode tab's own renderer: 8 rows of 8 window columns
     sees = page.eval_on_selector_all("#pg-mask-physical .maskgrid g.gr", "rows => rows.map(r => r.dataset.sees)")

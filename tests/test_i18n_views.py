@@ -218,7 +218,7 @@ def test_entropy_explorer_race_lens_and_lessons_in_chinese():
         assert lessons.lesson(name) == lessons.LESSONS[name]
     for html in lessons.playground(6, [0, 1, 3], lang="zh"):
         assert english_left(html) == [], english_left(html)
-    assert "开头 2 个已填充槽位提交" in lessons.playground(6, [0, 1, 3], lang="zh")[0]
+    assert "提交开头的 2 个已填充槽位" in lessons.playground(6, [0, 1, 3], lang="zh")[0]
 
 
 def test_colour_words_and_labels_in_chinese():
@@ -289,3 +289,23 @@ def test_the_present_button_speaks_chinese_on_the_chinese_page(app_url):
             assert page.inner_text("#tour-present-btn") == script_words.js_words("zh")["present"]
         finally:
             browser.close()
+
+
+def test_the_playground_says_its_slots_commit_at_the_next_forward():
+    """The How it works tab said "2 leading filled slot(s) commit" of slots just toggled filled; a slot
+    commits one forward after it is filled (chapter 4, the glossary): the words say the next forward
+    commits them, in proper singular and plural, in both languages. Its lessons explain their words."""
+    for lang, fed in (("en", "fed at the next forward"), ("zh", "在下一次前向计算中被读入")):
+        said = {n: visible_text(lessons.playground(6, filled, lang=lang)[0])
+                for n, filled in ((0, [1, 2]), (1, [0, 2]), (2, [0, 1, 3]))}
+        assert all(fed in s and "(s)" not in s for s in said.values()), lang
+    assert "commits nothing" in said_en(0) and "commits its 1 leading filled slot:" in said_en(1)
+    assert "commits its 2 leading filled slots:" in said_en(2)
+    assert "pipeline bubble: slots that sit idle" in lessons.lesson("streaming")
+    assert "the forward that is fed it **commits** it" in lessons.lesson("reorder")
+    assert "read left to right" in i18n.text("en", "race.ar.same")
+
+
+def said_en(n: int) -> str:
+    filled = {0: [1, 2], 1: [0, 2], 2: [0, 1, 3]}[n]
+    return visible_text(lessons.playground(6, filled)[0])

@@ -105,8 +105,11 @@ def test_every_lane_says_how_its_first_token_is_counted(timelines):
             n = lanes.tokens_after(tl, forwards)
             prefill = lanes.prefill_tokens(tl)
             if n:
-                expected = (f"({prefill} of them from the prefill, not counted per forward)" if prefill
-                            else "(the prefill wrote none of them: all are counted per forward)")
+                # and why: AR's prefill (verified's too) predicts the first token, streaming's only caches
+                expected = (f"({prefill} of them from the prefill, not counted per forward: AR's prefill, which "
+                            "verified decoding also uses, predicts the first token" if prefill
+                            else "(the prefill wrote none of them: here it only caches the prompt, and the first "
+                            "forward over the masks fills the first slots; all are counted per forward)")
                 assert expected in head, (name, tick, head)
             assert prefill == (1 if name in ("ar", "verified") else 0)
             made = tl.committed_after[forwards - 1] if name != "verified" else n - prefill

@@ -407,7 +407,8 @@ def test_the_race_counts_ar_one_token_per_forward_as_chapter_1_does(data):
     assert lanes.tokens_per_forward(ar) == 1.0 and lanes.tokens_per_forward(ar, 3) == 1.0
     assert ar.trace.stats()["tokens_per_forward"] > 1.0   # the library's count includes the prefill's token
     lane = plain(lanes.lane_html(ar, 5, None))
-    assert ("5 forwards · 6 tokens (1 of them from the prefill, not counted per forward) · 1.00 tokens per forward"
+    assert ("5 forwards · 6 tokens (1 of them from the prefill, not counted per forward: AR's prefill, which "
+            "verified decoding also uses, predicts the first token as it caches the prompt) · 1.00 tokens per forward"
             in lane)
     assert "(1 of them" not in plain(lanes.lane_html(wd, 5, None))
     text, _, _ = ch6_race.view({"ar": ar, "streaming": wd}, 3)
@@ -506,7 +507,7 @@ def test_a_last_step_says_what_ended_the_decode_and_never_claims_its_masks_were_
     for lang, ends in (("en", f"the stop token ends the decode ({left} masks unscored)"),
                        ("zh", f"停止词元结束了解码（{left} 个掩码未打分）")):
         assert ends in render.step_summary(tl, last, lang)
-    words = plain(ch2_fill_rule.text(tl, last, 3))
+    words = " ".join(plain(ch2_fill_rule.text(tl, last, 3)).split())   # a glossary link is a tag: one space
     assert "stop token" in words and f"The {left} masks left in the window are never scored" in words
     # the struck-through tokens are the committing run cut by the stop token, named as such
     run = leading_filled(s.window)
@@ -563,7 +564,7 @@ def test_step_and_forward_counts_are_said_once_and_agree(data):
     from app.tabs.tour import ch1_ar
     tl, step = data.at("ar")
     assert tl.trace.stats()["forwards"] == tl.num_steps     # prefill is not counted
-    words = plain(ch1_ar.text(tl, step, step))
+    words = " ".join(plain(ch1_ar.text(tl, step, step)).split())   # a glossary link is a tag: one space
     assert "step k is forward k + 1" in words and "prefill" in words and "end of sequence" in words
     assert f"Step {step} (forward {step + 1} of {tl.num_steps})" in words
     assert len(tl.trace.token_ids) == tl.num_steps + 1 and "tokens: the first came from the prefill" in words
@@ -853,6 +854,19 @@ def test_a_term_link_opens_the_glossary_at_its_term(browser, app_url):
         assert page.locator("#glossary-tau").evaluate("e => e.classList.contains('current')")
         page.keyboard.press("Escape")
         assert not page.locator("#glossary").is_visible()
+    finally:
+        page.close()
+
+
+def test_the_headers_diffusion_link_opens_the_glossary_at_diffusion(browser, app_url):
+    """The header is Markdown: its sanitizer dropped the link's data-term, so the glossary opened at
+    no term. The header's "diffusion-style" opens it at "diffusion language model"."""
+    page = open_page(browser, app_url, (1024, 768), "?chapter=2")
+    try:
+        page.wait_for_selector("#tour-viz-2", state="visible", timeout=180_000)
+        page.click("#app-header a.gloss[data-term=diffusion]")
+        assert page.locator("#glossary").is_visible()
+        assert page.locator("#glossary-diffusion").evaluate("e => e.classList.contains('current')")
     finally:
         page.close()
 
@@ -1356,3 +1370,43 @@ def test_the_tau_chart_spaces_tau_by_its_value(data):
     assert fig.layout.xaxis.type == "linear" and list(fig.data[0].x) == [r["threshold"] for r in rows]
     lo, hi = fig.layout.xaxis.range
     assert lo < min(fig.data[0].x) and hi > max(fig.data[0].x) and fig.data[-1].x[0] == 0.5
+
+
+def test_diffusion_the_window_the_prefill_the_orders_and_the_leading_run_are_in_the_glossary(data):
+    """A newcomer met "diffusion-style" (the page's header), "window", "prefill", "logical order" and
+    "leading filled run" unexplained: each has a glossary entry, in both languages, and every chapter
+    that writes the word links its first use there; the header links "diffusion-style"."""
+    from app.tabs.tour import glossary
+    from app.ui import header
+    new = ("diffusion", "window", "prefill", "order", "leading-run")
+    assert set(new) <= set(glossary.LINKED) and set(new) <= set(TERMS)
+    assert "masks" in TERMS["diffusion"][1] and "KV cache" in TERMS["diffusion"][1]
+    assert "position ids" in TERMS["order"][1] and "no mask before them" in TERMS["leading-run"][1]
+    for lang in ("en", "zh"):
+        html = glossary.glossary_html(lang)
+        assert all(f'id="glossary-{k}"' in html for k in new), lang
+        assert 'data-term="diffusion"' in header(lang), lang
+    views = chapter_views(data)
+    for key in new[1:]:
+        word = glossary.word(key)
+        using = [n for n in sorted(views) if word in plain(views[n][0])]
+        assert using, key
+        for n in using:   # linked where the chapter first writes it, the link's text the word
+            first = re.search(rf'<a class="gloss"[^>]*data-term="{key}"[^>]*>([^<]*)</a>', views[n][0])
+            assert first and first.group(1) == word, (key, n)
+    zh = tour.CHAPTERS[1].view(*data.at(STEP_CHAPTERS[2]), lang="zh")[0]
+    assert 'data-term="window"' in zh and ">窗口</a>" in zh
+
+
+def test_chapter_6_words_and_race_box_give_one_wall_clock_figure(data):
+    """The race box said "5.35× AR tokens/s", the narration beside it "5.3×": one format for both."""
+    race = data.picks["race"]
+    timelines = {"ar": data.timelines[race["ar"]], "streaming": data.timelines[race["streaming"]]}
+    last = max(t.num_steps for t in timelines.values())
+    for lang, box_words, text_words in (("en", r"([\d.]+)× AR tokens/s", r"([\d.]+)× AR's tokens per second"),
+                                        ("zh", r"每秒词元数为 AR 的 ([\d.]+)×", r"每秒词元数(?:是|只有) AR 的 ([\d.]+)×")):
+        text, lanes_html, _ = ch6_race.view(timelines, last, lang=lang)
+        box = re.search(box_words, plain(lanes_html.split('class="lane streaming"', 1)[1]))
+        said = re.search(text_words, plain(text))
+        assert box and said and box.group(1) == said.group(1), (lang, box, said)
+        assert re.fullmatch(r"\d+\.\d\d", said.group(1))

@@ -3,14 +3,15 @@
 MESSAGES = {
     "page.title": {"en": "WeDLM Explorer", "zh": "WeDLM 探索器"},
     "page.header": {
-        "en": "# WeDLM Explorer\nWeDLM (arXiv 2512.22737): diffusion-style parallel decoding with an AR model's causal "
+        "en": "# WeDLM Explorer\nWeDLM (arXiv 2512.22737): {diffusion} parallel decoding with an AR model's causal "
               "attention, here on a real KV cache. Masks (slots not yet written) fill in parallel, filled tokens move "
               "before them (keeping position ids: places in the text); the leading filled run (no mask before it) "
               "commits one forward after it is filled.",
-        "zh": "# WeDLM 探索器\nWeDLM（arXiv 2512.22737）：像扩散模型那样并行解码，同时保留 AR 模型的因果注意力，这里跑在真实的 KV 缓存上。"
+        "zh": "# WeDLM 探索器\nWeDLM（arXiv 2512.22737）：{diffusion}并行解码，同时保留 AR 模型的因果注意力，这里跑在真实的 KV 缓存上。"
               "掩码（尚未写出的槽位）被并行填充，已填充的词元移到掩码前面（保留位置编号，即在文本中的位置）；"
               "开头连续的已填充词元（前面没有掩码）在被填充后的下一次前向计算中提交。",
     },
+    "page.diffusion": {"en": "diffusion-style", "zh": "扩散式"},   # the header's link to the glossary
     "page.switch": {"en": "中文", "zh": "English"},
     "page.switch_title": {"en": "Read this page in Chinese (简体中文)", "zh": "Read this page in English（英文）"},
     "tab.tour": {"en": "Tour", "zh": "导览"},
@@ -19,7 +20,8 @@ MESSAGES = {
     "tab.entropy": {"en": "Entropy explorer", "zh": "熵探索"},
     "tab.lessons": {"en": "How it works", "zh": "原理"},
     "server.ar_model": {"en": "AR baseline <b>{name}</b>", "zh": "AR 基线 <b>{name}</b>"},
-    "server.ar_head": {"en": "AR baseline: its own next-token head", "zh": "AR 基线：模型自己的下一词元预测头"},
+    "server.ar_head": {"en": "AR baseline: the same model read left to right, one next token per forward",
+                       "zh": "AR 基线：同一个模型从左往右读，每次前向计算预测下一个词元"},
     "server.limits": {"en": "limits", "zh": "限制"},
     "server.space_limits": {"en": "public Space limits", "zh": "公开 Space 的限制"},
     "server.dtype_title": {

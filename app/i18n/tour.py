@@ -165,6 +165,41 @@ MESSAGES = {
         "zh": "每个注意力层为前面的词元算出的键和值（KV），保存下来，下一次前向计算就不必重算。只有当一个词元的 KV "
               "与 AR 计算得到的完全一样时，才能保留它。",
     },
+    "gloss.prefill.term": {"en": "prefill", "zh": "预填充"},
+    "gloss.prefill.def": {
+        "en": "The first forward, over the whole prompt: it fills the KV cache with the prompt's keys and values. "
+              "AR's prefill also predicts the first token; WeDLM streaming's only caches the prompt, and the "
+              "window's first forward fills the first slots.",
+        "zh": "第一次前向计算，读入整个提示词：它把提示词的键和值存进 KV 缓存。AR 的预填充还会顺带预测出第一个词元；"
+              "WeDLM 流式解码的预填充只缓存提示词，由窗口的第一次前向计算填出最前面的槽位。",
+    },
+    "gloss.diffusion.term": {"en": "diffusion language model / diffusion-style decoding",
+                             "zh": "扩散语言模型 / 扩散式解码"},
+    "gloss.diffusion.word": {"en": "diffusion", "zh": "扩散"},
+    "gloss.diffusion.def": {
+        "en": "A model that starts from a sequence of masks and fills them over several passes, in any order, "
+              "instead of writing one token after another from left to right. WeDLM is diffusion-style (it fills "
+              "masks in parallel) but keeps causal attention, so it can use a KV cache.",
+        "zh": "这种模型从一串掩码出发，经过好几遍计算把它们填满，填的先后顺序不限，而不是从左到右一个接一个地写词元。"
+              "WeDLM 是扩散式的（它并行填充掩码），但保留了因果注意力，所以能用 KV 缓存。",
+    },
+    "gloss.order.term": {"en": "logical / physical order", "zh": "逻辑顺序 / 物理顺序"},
+    "gloss.order.word": {"en": "logical order", "zh": "逻辑顺序"},
+    "gloss.order.def": {
+        "en": "Logical order is the order in the text, given by the position ids; physical order is the order "
+              "of the rows fed to the model. WeDLM moves filled slots before the masks physically while their "
+              "position ids keep their logical places.",
+        "zh": "逻辑顺序是词元在文本中的顺序，由位置编号给出；物理顺序是各行送进模型的先后顺序。WeDLM 在物理上把已填充的"
+              "槽位挪到掩码前面，而它们的位置编号仍保留逻辑上的位置。",
+    },
+    "gloss.window.term": {"en": "window / W", "zh": "窗口 / W"},
+    "gloss.window.word": {"en": "window", "zh": "窗口"},
+    "gloss.window.def": {
+        "en": "The W slots right after the committed text that one forward decodes in parallel: masks and "
+              "filled slots not committed yet. Each commit slides it forward and new masks refill it.",
+        "zh": "紧跟在已提交文本之后的 W 个槽位，一次前向计算并行地解码它们：其中有掩码，也有已填充但还没提交的槽位。"
+              "每次提交都让窗口往后滑，再用新的掩码补满。",
+    },
     "gloss.position-id.term": {"en": "position id / RoPE", "zh": "位置编号 / RoPE"},
     "gloss.position-id.def": {
         "en": "The number a token carries for its place in the text. RoPE (rotary position embedding) is how "
@@ -221,6 +256,13 @@ MESSAGES = {
         "zh": "已填充的词元出现在某次前向计算输入的开头连续已填充段里（它前面没有掩码）时，就成为定稿："
               "这次前向计算算出它的 KV，KV 留在缓存中，词元本身被输出。所以一个槽位最早在填充它的那次前向计算"
               "之后的下一次才提交。排在掩码后面的已填充词元则要等待。",
+    },
+    "gloss.leading-run.term": {"en": "leading filled run", "zh": "开头连续的已填充段"},
+    "gloss.leading-run.word": {"en": "leading filled run", "zh": "开头连续的已填充"},
+    "gloss.leading-run.def": {
+        "en": "The filled slots at the front of the window with no mask before them. They are the only slots "
+              "that commit: a filled slot behind a mask waits.",
+        "zh": "窗口最前面、前面没有任何掩码的那些已填充槽位。只有它们会提交：排在掩码后面的已填充槽位要等待。",
     },
     "gloss.token.term": {"en": "token", "zh": "词元"},
     "gloss.token.def": {

@@ -48,10 +48,10 @@ MESSAGES = {
               "（提交一整块时为 {commit_rows} 行），而这里 WeDLM 平均处理 {rows:.1f} 行，所以按实际用时，块解码可能追平甚至超过 WeDLM。）",
     },
     # the wall clock beside the forwards: a smaller gain, or (a high τ, a slow prompt) a loss
-    "ch6.clock_gain": {"en": "On the wall clock the gain is smaller ({wall:.1f}× AR's tokens per second)",
-                       "zh": "按实际用时算，提升要小一些（每秒词元数是 AR 的 {wall:.1f}×）"},
-    "ch6.clock_loss": {"en": "On the wall clock WeDLM is slower than AR here ({wall:.2f}× AR's tokens per second)",
-                       "zh": "按实际用时算，这里 WeDLM 比 AR 还慢（每秒词元数只有 AR 的 {wall:.2f}×）"},
+    "ch6.clock_gain": {"en": "On the wall clock the gain is smaller ({wall}× AR's tokens per second)",
+                       "zh": "按实际用时算，提升要小一些（每秒词元数是 AR 的 {wall}×）"},
+    "ch6.clock_loss": {"en": "On the wall clock WeDLM is slower than AR here ({wall}× AR's tokens per second)",
+                       "zh": "按实际用时算，这里 WeDLM 比 AR 还慢（每秒词元数只有 AR 的 {wall}×）"},
     "ch6.try": {
         "en": "**Try it:** race both decoders live with another τ; the race then plays out one forward per tick.",
         "zh": "**试一试**：换一个 τ，让两个解码器现场赛跑；赛跑随后按每拍一次前向计算的节奏回放。",

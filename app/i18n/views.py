@@ -578,10 +578,16 @@ MESSAGES.update({
     "views.lane.counts": {"en": "{forwards} forwards · {n} tokens{prefill} · {tpf} tokens per forward",
                           "zh": "{forwards} 次前向计算 · {n} 个词元{prefill} · 每次前向计算 {tpf} 个词元"},
     # the prefill's token: written before the first forward, so not counted per forward (as chapter 1 counts)
-    "views.lane.prefill": {"en": " ({n} of them from the prefill, not counted per forward)",
-                           "zh": "（其中 {n} 个来自预填充，不计入每次前向计算）"},
-    "views.lane.no_prefill": {"en": " (the prefill wrote none of them: all are counted per forward)",
-                              "zh": "（预填充没有写出其中任何一个：全部计入每次前向计算）"},
+    # why the lanes differ: AR's prefill (verified decoding's too) predicts the first token; streaming's
+    # and block decoding's only cache the prompt, and their first forward over the masks fills the first slots
+    "views.lane.prefill": {"en": " ({n} of them from the prefill, not counted per forward: AR's prefill, which "
+                                 "verified decoding also uses, predicts the first token as it caches the prompt)",
+                           "zh": "（其中 {n} 个来自预填充，不计入每次前向计算：AR 的预填充在缓存提示词的同时预测出第一个词元，"
+                                 "验证解码用的也是这种预填充）"},
+    "views.lane.no_prefill": {"en": " (the prefill wrote none of them: here it only caches the prompt, and the first "
+                                    "forward over the masks fills the first slots; all are counted per forward)",
+                              "zh": "（预填充没有写出其中任何一个：这里它只缓存提示词，由对掩码的第一次前向计算填出最前面的槽位；"
+                                    "全部计入每次前向计算）"},
     "views.lane.cost_note": {
         "en": "<b>Why the wall-clock speedup ({measured}×) differs from the tokens-per-forward ratio ({tpf}×):"
               "</b> a streaming forward carried {rows} rows on average and took {st_ms} ms; an AR forward carries "
@@ -617,10 +623,10 @@ MESSAGES.update({
     "views.law.x": {"en": "mean entropy of filled slots (nats)", "zh": "已填充槽位的平均熵（奈特）"},
     "views.law.cliff": {
         "en": " τ = {tau}: a mask is filled in parallel only when<br> its entropy (+ λ·distance) is under τ. Past the "
-              "line:<br> about 1 token per forward (the cliff). Left of it<br> is not always fast: see below "
+              "line:<br> about 1 token per forward (the cliff: the<br> speedup falls off at once). Left of it<br> is not always fast: see below "
               "the chart.",
         "zh": " τ = {tau}：只有当掩码的熵（+ λ·距离）低于 τ 时，<br> 它才会被并行填充。越过这条线：<br>"
-              " 每次前向计算约 1 个词元（悬崖）。线的左边<br> 也不一定快：见图下的说明。",
+              " 每次前向计算约 1 个词元（悬崖：<br> 加速一下子掉光）。线的左边<br> 也不一定快：见图下的说明。",
     },
     "views.law.why": {
         "en": "<b>Why is {id} ({cls}) slow, though its mean entropy is low?</b> Mean entropy {h:.2f} nats, yet "
@@ -706,21 +712,24 @@ MESSAGES.update({
               'logical position id. Under the plain causal mask, each mask now sees **all** filled tokens of the\n'
               'window, even those logically to its right, and the masks before it. Filled tokens see only the\n'
               'prefix and earlier filled tokens: when the leading filled run is contiguous in logical order, its\n'
-              'KV is exactly what an AR pass would have made, so it can be **committed** to the cache. Try it\n'
-              'below: toggle which slots are filled.'),
+              'KV is exactly what an AR pass would have made, so the forward that is fed it **commits** it: its KV\n'
+              'stays in the cache. A slot filled by one forward is fed, and so can commit, at the next one.\n'
+              "Try it below: toggle which slots are filled; the drawing is the next forward's input."),
         "zh": ('### 2. 拓扑重排\n'
               'RoPE 只看我们传入的**位置编号**，不管词元在张量里排在哪里。于是 WeDLM 在物理上把每个已填充（已观测）的词元移到所有掩码前面，'
               '同时保留每个词元的逻辑位置编号。在普通的因果掩码下，每个掩码现在能看到窗口里**所有**已填充的词元，'
               '连逻辑上在它右边的也能看到，还能看到它前面的掩码。已填充的词元只看得到前缀和更早的已填充词元：当开头连续的已填充词元在逻辑顺序上是连续的，'
-              '它们的 KV 就与 AR 计算出的完全一样，因此可以**提交**进缓存。在下面试一试：点选哪些槽位已填充。')},
+              '它们的 KV 就与 AR 计算出的完全一样，所以读入它们的那次前向计算会把它们**提交**：它们的 KV 留在缓存中。'
+              '某次前向计算填充的槽位，要到下一次前向计算才被读入，也才可能提交。'
+              '在下面试一试：点选哪些槽位已填充；下面画的就是下一次前向计算的输入。')},
     "views.lesson.streaming": {"en": ('### 3. Streaming vs block decoding\n'
               '**Block decoding** fills a block of B masks and waits until the whole block is filled before\n'
               'committing it and starting the next one: the slots that are already sure wait for the unsure\n'
-              'ones (a pipeline bubble), and filled tokens are recomputed at every step. **Streaming decoding**\n'
+              'ones (a pipeline bubble: slots that sit idle, doing no new work, until the block is done), and filled tokens are recomputed at every step. **Streaming decoding**\n'
               'commits the leading filled run at every step and refills the window with as many new masks, so\n'
               'W slots are always in flight. Compare them in the Race tab.'),
         "zh": ('### 3. 流式解码与块解码\n'
-              '**块解码**填充一个含 B 个掩码的块，要等整个块都填满，才提交它并开始下一块：已经有把握的槽位要等没把握的（流水线气泡），'
+              '**块解码**填充一个含 B 个掩码的块，要等整个块都填满，才提交它并开始下一块：已经有把握的槽位要等没把握的（流水线气泡：在整块完成之前，这些槽位闲着，做不了新的工作），'
               '而且已填充的词元每一步都要重算。**流式解码**每一步都提交开头连续的已填充词元，并用同样多的新掩码补满窗口，'
               '所以始终有 W 个槽位在处理中。到“赛跑”标签页里比较它们。')},
     "views.lesson.training": {"en": ('### 4. Dual-stream training\n'
@@ -739,11 +748,25 @@ MESSAGES.update({
               '（模型给正确词元的概率取对数再取负）；掩码预测它自己的词元（不做移位：AR 的一行预测的是下一个槽位的词元）。'
               '每块的损失按 1/γ 加权，让掩码少的块和掩码多的块分量相同，再与 x0 上普通的下一词元损失取平均。'
               '下面的掩码由本项目的训练代码生成。')},
+    # the playground's window is the input of the forward after the one that filled its slots: that
+    # forward commits its leading filled run (a slot commits one forward after it is filled, as chapter 4 says)
     "views.lesson.playground": {
-        "en": "Position ids in physical order: {ids}. {commit} leading filled slot(s) commit: their KV is kept "
-              "(green). Other filled slots are recomputed next step; masks are predicted at their own slot.",
-        "zh": "物理顺序下的位置编号：{ids}。开头 {commit} 个已填充槽位提交：它们的 KV 被保留（绿色）。"
-              "其余已填充槽位下一步重算；掩码在各自的槽位上被预测。",
+        "en": "Position ids in physical order: {ids}. The filled slots you chose are fed at the next forward; {commit} "
+              "The other filled slots wait behind a mask and are recomputed; masks are predicted at their own slot.",
+        "zh": "物理顺序下的位置编号：{ids}。你选的已填充槽位在下一次前向计算中被读入；{commit}"
+              "其余已填充槽位排在掩码后面等待，会被重算；掩码在各自的槽位上被预测。",
+    },
+    "views.lesson.commit.none": {
+        "en": "no filled slot leads the window (a mask comes first), so that forward commits nothing.",
+        "zh": "窗口开头没有已填充的槽位（最前面是掩码），所以那次前向计算什么也不提交。",
+    },
+    "views.lesson.commit.one": {
+        "en": "that forward commits its 1 leading filled slot: its KV stays in the cache (green).",
+        "zh": "那次前向计算提交开头的 1 个已填充槽位：它的 KV 留在缓存中（绿色）。",
+    },
+    "views.lesson.commit.many": {
+        "en": "that forward commits its {n} leading filled slots: their KV stays in the cache (green).",
+        "zh": "那次前向计算提交开头的 {n} 个已填充槽位：它们的 KV 留在缓存中（绿色）。",
     },
 })
 

@@ -17,6 +17,12 @@ def lane_title(decoder: str, lang: str = i18n.DEFAULT) -> str:
     return i18n.text(lang, "views.lane." + decoder) if decoder in LANE_TITLES else decoder
 
 
+def times(ratio: float) -> str:
+    """A speed ratio (WeDLM's tokens per second over AR's) in the one format the lanes, their note
+    and the tour's chapter 6 all write it (a walker read 5.35× in the box, 5.3× in the words)."""
+    return f"{ratio:.2f}"
+
+
 def tokens_after(timeline: Timeline, forwards: int) -> int:
     """Output tokens that are final after `forwards` forward passes (after prefill)."""
     total = len(timeline.trace.token_ids)
@@ -81,7 +87,7 @@ def lane_html(timeline: Timeline, forwards: int, ar_speed: float | None, paused:
     done = forwards >= len(trace.steps)
     speed = stats.get("tokens_per_s", 0.0)
     tr = i18n.Texts(lang)
-    speedup = (tr("views.lane.speedup", x=f"{speed / ar_speed:.2f}") if ar_speed and trace.decoder != "ar" else "")
+    speedup = (tr("views.lane.speedup", x=times(speed / ar_speed)) if ar_speed and trace.decoder != "ar" else "")
     if done:
         status = f'<span class="lanestate" data-state="done">{tr("views.lane.finished")}</span>'
     elif stepped:
@@ -135,7 +141,7 @@ def cost_note(timelines: dict[str, Timeline], lang: str = i18n.DEFAULT) -> str:
     return ('<div class="racenote">'
             + i18n.text(lang, "views.lane.cost_note", rows=f"{st_rows:.1f}", st_ms=f"{st_ms:.1f}", ar_ms=f"{ar_ms:.1f}",
                         cost=f"{cost:.2f}", tpf=f"{tpf:.2f}", forwards_only=f"{tpf / cost:.2f}",
-                        measured=f"{measured:.2f}") + '</div>')
+                        measured=times(measured)) + '</div>')
 
 
 def lane_forwards(timelines: dict[str, Timeline], tick: int, wall_clock: bool,

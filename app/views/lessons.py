@@ -29,8 +29,9 @@ def playground(window_size: int, filled: list[int], start: int = 100, lang: str 
     commit = leading_filled(window)
     labels = ["[M]" if t is None else f"t{i}" for i, t in enumerate(window)]
     kinds = render.slot_kinds(window, commit)
+    said = i18n.text(lang, f"views.lesson.commit.{'none' if not commit else 'one' if commit == 1 else 'many'}", n=commit)
     html = (f'<div class="orders">{render.order_rows(window, order, start, labels, kinds, lang=lang)}'
-            f'<div class="note">{i18n.text(lang, "views.lesson.playground", ids=escape(str([start + i for i in order])), commit=commit)}'
+            f'<div class="note">{i18n.text(lang, "views.lesson.playground", ids=escape(str([start + i for i in order])), commit=said)}'
             f'</div></div>')
     return (html, render.grid_html(window, order, start, start, labels, kinds, logical=False, lang=lang),
             render.grid_html(window, order, start, start, labels, kinds, logical=True, lang=lang))

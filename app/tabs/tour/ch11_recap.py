@@ -9,6 +9,7 @@ import gradio as gr
 from ... import i18n
 from .ch7_entropy import class_mean, named, slowest_row
 from .ch8_tau import last_all_right
+from .glossary import LINKED
 from .words import link_first, narration, span, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch11.title")
@@ -106,6 +107,8 @@ def cards_html(data, lang: str = i18n.DEFAULT) -> str:
         + (f'<p class="recap-numbers">{c["numbers"]}</p>' if c["numbers"] else "")
         + f'<a class="recap-link" href="#chapter-{c["chapter"]}">{tr("ch11.see", chapter=c["chapter"])}</a>'
         f'</details>' for i, c in enumerate(cards(data, lang), 1))
+    for key in LINKED:   # the window, the leading run…: linked where the cards first write them
+        items = link_first(items, key, lang)
     return f'<div class="recap">{items}</div>'
 
 

@@ -28,7 +28,7 @@ def title(lang: str = i18n.DEFAULT) -> str:
 def clock_words(wall: float, lang: str = i18n.DEFAULT) -> str:
     """WeDLM's tokens per second over AR's, worded as what it is: a smaller gain, or a loss (a
     walker read "the gain is smaller (0.4×)" beside a live race WeDLM lost)."""
-    return i18n.text(lang, "ch6.clock_gain" if wall >= 1 else "ch6.clock_loss", wall=wall)
+    return i18n.text(lang, "ch6.clock_gain" if wall >= 1 else "ch6.clock_loss", wall=race.times(wall))
 
 
 def view(timelines: dict[str, Timeline], tick: int, playing: bool | None = None, lang: str = i18n.DEFAULT):

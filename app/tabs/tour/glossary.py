@@ -9,8 +9,13 @@ from ... import i18n
 
 # terms that are the name of a number the app reports (a stats table's column): kept as they are
 NAMES = ("p_cache", "forward_ratio")
-KEYS = ("token", "forward", "kv-cache", "position-id", "mask", "attention-mask", "entropy", "tau", "lambda", "distance", "commit",
-        "p-cache", "tpf", "block", "greedy", "draft", "verified", "forward-ratio", "glyphs", "bundled", "nats")
+KEYS = ("token", "forward", "kv-cache", "prefill", "position-id", "order", "diffusion", "mask", "window", "attention-mask",
+        "entropy", "tau", "lambda", "distance", "commit", "leading-run", "p-cache", "tpf", "block", "greedy", "draft",
+        "verified", "forward-ratio", "glyphs", "bundled", "nats")
+# terms a chapter's narration links where it first uses them (words.narration), and the words it
+# looks for (catalog id gloss.KEY.word) where they differ from the glossary's heading
+LINKED = ("nats", "diffusion", "prefill", "window", "order", "leading-run")
+WORDED = ("diffusion", "window", "order", "leading-run")
 
 
 def terms(lang: str = i18n.DEFAULT) -> dict[str, tuple[str, str]]:
@@ -19,6 +24,11 @@ def terms(lang: str = i18n.DEFAULT) -> dict[str, tuple[str, str]]:
 
 
 TERMS = terms()   # the English
+
+
+def word(key: str, lang: str = i18n.DEFAULT) -> str:
+    """The word a chapter writes for term `key` (what words.link_first looks for)."""
+    return i18n.text(lang, f"gloss.{key}.word" if key in WORDED else f"gloss.{key}.term")
 
 
 def _head(title: str) -> str:

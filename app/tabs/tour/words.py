@@ -10,7 +10,7 @@ from ... import i18n
 from ...views import palette, render
 from ...views.narration import positions_text, run_account
 from ...views.timeline import Timeline
-from .glossary import terms
+from .glossary import LINKED, terms, word as term_word
 
 LISTED_FILLS = 6      # narration names this many fills, then "and N more"
 
@@ -106,18 +106,19 @@ def facts(tl: Timeline, step: int, lang: str = i18n.DEFAULT, head: str | None = 
 
 
 def link_first(html: str, key: str, lang: str = i18n.DEFAULT) -> str:
-    """`html` with the first use of glossary term `key` (its glossary heading, as a word in the
-    text, not in a tag nor inside a link) linked to the glossary, unless a link to it is there."""
+    """`html` with the first use of glossary term `key` (the word a chapter writes for it, in the
+    text, not in a tag, inside a link nor in the model's own words) linked to the glossary, unless
+    a link to it is there."""
     if f'data-term="{key}"' in html:
         return html
-    word = terms(lang)[key][0]
-    pattern = re.compile(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])")
-    parts, depth = re.split(r"(<[^>]+>)", html), 0
+    pattern = re.compile(rf"(?<![A-Za-z]){re.escape(term_word(key, lang))}(?![A-Za-z])")
+    parts, depth, quoted = re.split(r"(<[^>]+>)", html), 0, False
     for k, part in enumerate(parts):
         if part.startswith("<"):
             depth += 1 if re.match(r"<a[\s>]", part) else -1 if part.startswith("</a") else 0
+            quoted = part.startswith('<span translate="no"') or (quoted and not part.startswith("</span"))
             continue
-        if depth == 0 and pattern.search(part):
+        if depth == 0 and not quoted and pattern.search(part):
             parts[k] = pattern.sub(lambda m: term(key, m.group(0), lang), part, count=1)
             return "".join(parts)
     return html
@@ -128,7 +129,9 @@ def narration(paragraphs: list[str], tl: Timeline | None = None, step: int | Non
     body = "".join(f"<p>{p}</p>" for p in paragraphs)
     at = f' data-step="{step}"' if step is not None else ""
     text = f'<div class="tour-text"{at}>{body}{facts(tl, step, lang, head) if tl is not None else ""}</div>'
-    return link_first(text, "nats", lang)   # entropy's unit, explained where a chapter first uses it
+    for key in LINKED:   # entropy's unit, the window, the prefill…: explained where a chapter first uses them
+        text = link_first(text, key, lang)
+    return text
 
 
 def run_summary(tl: Timeline, lang: str = i18n.DEFAULT) -> str:
