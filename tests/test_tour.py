@@ -55,9 +55,14 @@ def chapter_views(data) -> dict[int, tuple]:
 def expected_phrases(tl: Timeline, step: int) -> list[str]:
     """What the narration must say about a step, read straight from its record."""
     s = tl.trace.steps[step]
-    fills = sorted(s.filled, key=lambda f: f.pos)[:tour.words.LISTED_FILLS]
-    out = [f"‘{unescape(render.token_label(tl, f.token))}’ at {f.pos}" for f in fills]
-    out.append(f"Filled {len(s.filled)}" if s.filled else "Nothing was filled")
+    fills = sorted(s.filled, key=lambda f: f.pos)
+    out = []
+    if s.verify is not None:  # the verified decoder's AR token is named as the AR token, not a fill
+        out.append(f"AR token ‘{unescape(render.token_label(tl, s.verify.ar_token))}’")
+        fills = [f for f in fills if f.pos != s.verify.ar_pos]
+    out += [f"‘{unescape(render.token_label(tl, f.token))}’ at {f.pos}" for f in fills[:tour.words.LISTED_FILLS]]
+    if fills or s.verify is None:
+        out.append(f"Filled {len(fills)}" if fills else "Nothing was filled")
     out.append(f"Committed {len(s.committed)} token")
     out.append(f"{s.cache_before} → {s.cache_after}" if s.committed else f"stays at {s.cache_after}")
     return out
@@ -1410,3 +1415,80 @@ def test_chapter_6_words_and_race_box_give_one_wall_clock_figure(data):
         said = re.search(text_words, plain(text))
         assert box and said and box.group(1) == said.group(1), (lang, box, said)
         assert re.fullmatch(r"\d+\.\d\d", said.group(1))
+
+
+# ---------- a newcomer's walk (tour8): what a chapter shows agrees with what it says ----------
+
+def test_chapters_2_and_4_say_the_tables_answer_is_wrong_where_its_output_is_complete(data):
+    """Chapter 2's last step showed '7 x 10 = 60' and never said it is wrong: where the output is
+    complete (the last step) chapters 2 and 4 say so, from chapter 8's checker, in both languages."""
+    from app.tabs.tour import ch4_commit
+    tl, moment = data.at("fill_rule")
+    last = tl.num_steps - 1
+    a, b, got = (int(v) for v in re.findall(r"(\d+) x (\d+) = (\d+)", tl.trace.text)[-1])
+    assert a * b != got   # the recording's answer line is wrong (else this test checks nothing)
+    said = f"The tiny model's answer is wrong ({got}; {a} × {b} = {a * b})"
+    for chapter in (ch2_fill_rule, ch4_commit):
+        assert said in plain(chapter.text(tl, last, moment)), chapter
+        assert "chapter 8 counts right answers" in plain(chapter.text(tl, last, moment))
+        assert f"这个小模型的答案是错的（{got}；{a} × {b} = {a * b}）" in plain(chapter.text(tl, last, moment, lang="zh"))
+        assert "answer is wrong" not in plain(chapter.text(tl, moment, moment))   # output not complete yet
+    right = type("T", (), {"text": "7 x 9 = 63\n7 x 10 = 70"})()
+    assert ch8_tau.wrong_answer_note(right) == "" and ch8_tau.wrong_answer_note(tl.trace)
+
+
+def test_chapter_1_draws_its_stop_token_in_the_stop_colour_at_its_last_step(data):
+    """The AR decode's stop token is written by its last forward (predicted, never fed): the
+    legend promises it in the stop colour, not orange "new this step"."""
+    from app.tabs.tour import ch1_ar
+    tl, _ = data.at("ar")
+    last = tl.num_steps - 1
+    stop = next(f.pos for f in tl.trace.steps[last].filled if f.token in tl.trace.stop_ids)
+    canvas = next(o for o in ch1_ar.view(tl, last) if 'class="canvas"' in o)
+    cell = re.search(rf'<span class="tok st-(\w+)[^"]*"[^>]*data-pos="{stop}"', canvas)
+    assert cell and cell.group(1) == "stop", cell and cell.group(1)
+    assert "st-stop legend" in canvas and palette.ROLE_COLOURS["state-stop"] == palette.STATE_COLOURS["stop"]
+
+
+def test_the_tau_chart_gives_right_answers_their_own_axis_and_readable_tau_labels(data):
+    """Bars for 7/7 lined up with ~10.3 on the speed axis, and 0.1 … 0.4 ran together at 1024 px:
+    the bars sit on their own axis (yaxis2, titled with the count), in their own band, and the τ
+    labels are few enough not to touch."""
+    from app.tabs.tour import figs
+    rows = data.tau_sweep["rows"]
+    total = max(r["total"] for r in rows)
+    fig = figs.tau_figure(rows, {"threshold": 0.5, "tokens_per_forward": 8.0, "right": 7, "total": 7})
+    bars = next(t for t in fig.data if t.type == "bar")
+    assert bars.yaxis == "y2" and fig.layout.yaxis2.title.text == f"right answers (of {total})"
+    assert all(t.yaxis in (None, "y") for t in fig.data if t.type != "bar")   # speed on the left axis
+    top, band = fig.layout.yaxis.domain, fig.layout.yaxis2.domain
+    assert band[1] < top[0], (band, top)   # the bars' band does not overlap the speed plot
+    assert fig.layout.yaxis2.range[1] < total + 1
+    lo, hi = fig.layout.xaxis.range
+    labels = (hi - lo) / fig.layout.xaxis.dtick
+    assert fig.layout.xaxis.tickmode == "linear" and labels <= figs.TAU_LABELS + 1 and len(rows) > figs.TAU_LABELS
+    assert list(fig.layout.xaxis.minor.tickvals) == [r["threshold"] for r in rows]   # every τ still marked
+    assert fig.layout.height and fig.layout.height >= 300
+
+
+def test_chapter_10_names_the_ar_token_draws_only_the_states_it_shows_and_says_why_its_window_is_small(data):
+    from app.tabs.tour import ch10_verified
+    tl, step = data.at("verified")
+    s = tl.trace.steps[step]
+    text, now, canvas = ch10_verified.view(tl, step)
+    facts = plain(re.search(r'<div class="tour-facts".*?</div>', text).group(0))
+    ar = unescape(render.token_label(tl, s.verify.ar_token))
+    assert f"AR token ‘{ar}’ (replaces the rejected draft at {s.verify.ar_pos})" in facts
+    assert "Filled" not in facts   # the AR token was its only "fill"
+    assert s.verify.masks == 0 and "mask this forward fills" not in now and "st-mask legend" not in now
+    assert "st-filled legend" in now   # the draft it checks is drawn, and keyed
+    full = ch10_verified.view(tl, 0)[1]   # the first forward carries masks: they are keyed there
+    assert "mask this forward fills" in full and "st-mask legend" in full
+    masks = [t.verify.masks for t in tl.trace.steps]
+    w = tl.trace.config["window"]
+    words = plain(text)
+    assert f"smaller than W = {w}" in words and "beyond the paper" in words
+    assert (f"{sum(m < w for m in masks)} of its {len(masks)} forwards carry fewer ({min(masks)}–{max(masks)} "
+            f"masks; {s.rows} rows at step {step})") in words
+    zh = plain(ch10_verified.text(tl, step, step, lang="zh"))
+    assert f"比 W = {w} 小" in zh and "超出了论文" in zh and "AR 词元" in zh

@@ -33,6 +33,13 @@ MESSAGES = {
     "tour.fill_at": {"en": "{token} at {pos}", "zh": "位置 {pos} 的 {token}"},
     "tour.fills_more": {"en": " and {n} more", "zh": "，另有 {n} 个"},
     "tour.filled": {"en": "Filled {n}: {named}{more}.", "zh": "填充了 {n} 个：{named}{more}。"},
+    "tour.ar_filled": {"en": "AR token {token} ({where}).", "zh": "AR 词元 {token}（{where}）。"},
+    "tour.wrong_answer": {
+        "en": "The tiny model's answer is wrong ({got}; {a} × {b} = {right}): WeDLM decodes what the model "
+              "predicts, it does not make the model smarter; chapter 8 counts right answers.",
+        "zh": "这个小模型的答案是错的（{got}；{a} × {b} = {right}）：WeDLM 只是把模型预测的内容解码出来，"
+              "并不会让模型变得更聪明；第 8 章统计了答对的题数。",
+    },
     "tour.committed_none": {"en": "Committed 0 tokens: the KV cache stays at {cache}.",
                             "zh": "提交了 0 个词元：KV 缓存仍是 {cache} 个。"},
     "tour.committed.one": {"en": "Committed {n} token (position {span}, {text}): the KV cache grows {before} → {after}.",

@@ -279,6 +279,18 @@ MESSAGES = {
               "（{rejected_colour}）：模型在那里预测的是 {ar}，也就是 AR 词元（{ar_colour}），由它替换草稿{dropped}。"
               "{positions} {kept} 被{commit}：{kv}增长 {before} → {after}{ends}。",
     },
+    "ch10.window": {
+        "en": "Why can a window here be smaller than W = {w}? W is the most masks a window carries; in this "
+              "decode {small} of its {forwards} forwards carry fewer ({lo}–{hi} masks; {rows} rows at step {step}). "
+              "The verified decoder's cost-aware "
+              "window is <b>beyond the paper</b> (WeDLM's window is always W): each forward it chooses how many masks "
+              "to carry from how often drafts have been agreeing and what a wider forward costs on the machine "
+              "that ran it, so after rejected drafts it shrinks towards a one-row AR step.",
+        "zh": "为什么这里的窗口可以比 W = {w} 小？W 是一个窗口最多携带的掩码数；这次解码的 {forwards} 次前向计算中，"
+              "有 {small} 次携带的掩码更少（{lo}–{hi} 个掩码；第 {step} 步为 {rows} 行）。验证解码器的成本感知窗口<b>超出了论文</b>（WeDLM 的窗口始终是 W）："
+              "每次前向计算时，它根据草稿最近的一致程度，以及在运行它的机器上更宽的前向计算要多花多少，决定带几个掩码；"
+              "所以草稿被拒绝之后，窗口会缩小，趋向只有一行的 AR 步。",
+    },
     "ch10.live_differs": {
         "en": "A live run sizes its window from this machine's forward costs, so its drafts may differ from "
               "this recording; its text is the same.",

@@ -75,9 +75,10 @@ def verify_mark(kind: str | None) -> str:
     return f'<span class="vmark vm-{kind}" aria-hidden="true">{palette.VERIFY_MARKS[kind]}</span>'
 
 
-def verify_legend(lang: str = i18n.DEFAULT) -> str:
+def verify_legend(lang: str = i18n.DEFAULT, kinds=None) -> str:
+    """The checks' key; kinds: only these marks (the ones a view draws), else all."""
     return "".join(f'<span class="tok vf-{k} legend">{escape(palette.verify_label(k, lang))}</span>'
-                   for k in palette.VERIFY_COLOURS)
+                   for k in palette.VERIFY_COLOURS if kinds is None or k in kinds)
 
 
 def glyph_key(lang: str = i18n.DEFAULT) -> str:
@@ -90,12 +91,18 @@ def state_legend(states=CANVAS_STATES, lang: str = i18n.DEFAULT) -> str:
     return "".join(f'<span class="tok st-{k} legend">{escape(palette.state_label(k, lang))}</span>' for k in states)
 
 
-def order_legend(decoder: str, lang: str = i18n.DEFAULT) -> str:
-    """The order view's colour key; AR's window has no masks, so its key names none."""
-    if decoder == "ar":
-        return state_legend(("committed", "stop"), lang)
-    return (state_legend(("mask", "committed", "filled", "stop"), lang)
-            + f'<span class="tok st-mask fills legend">{i18n.text(lang, "views.orders.fills")}</span>')
+def order_legend(decoder: str, lang: str = i18n.DEFAULT, kinds=None) -> str:
+    """The order view's colour key; AR's window has no masks, so its key names none. kinds: the
+    slot classes the view draws (slot_kinds): only their entries, so the key never names a state
+    that is not drawn (the KV strip is always committed)."""
+    states = ("committed", "stop") if decoder == "ar" else ("mask", "committed", "filled", "stop")
+    fills = decoder != "ar"
+    if kinds is not None:
+        drawn = {k.split()[0] for k in kinds} | {"committed"}
+        states = tuple(k for k in states if k in drawn)
+        fills = fills and "mask fills" in kinds
+    return state_legend(states, lang) + (
+        f'<span class="tok st-mask fills legend">{i18n.text(lang, "views.orders.fills")}</span>' if fills else "")
 
 
 def token_canvas(timeline: Timeline, step: int, colour_by: str = "state", tips: bool = True,
@@ -112,8 +119,12 @@ def token_canvas(timeline: Timeline, step: int, colour_by: str = "state", tips: 
         if v.ar_token not in timeline.trace.stop_ids:  # a stop token is drawn as the stop token
             checks[v.ar_pos] = "ar"
     s = timeline.trace.steps[step]
-    # the stop token in the text: committed, or (verified) the AR token that ended the decode
+    # the stop token in the text: committed, or the one this last forward wrote that ended the
+    # decode (verified: the AR token; AR and streaming: predicted, never fed). Drawn as the stop
+    # token from the step it is written, as the legend promises.
     text_stop = v.ar_pos if v is not None and s.finished and v.ar_token in timeline.trace.stop_ids else None
+    if text_stop is None and s.finished and s.stop_reason == "stop_token":
+        text_stop = min((f.pos for f in s.filled if f.token in timeline.trace.stop_ids), default=None)
     for pos in timeline.visible_positions(step):
         state = timeline.state_at(pos, step)
         p = timeline.positions.get(pos)
@@ -260,13 +271,14 @@ def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
             note += note_tail
     else:
         kind, title_key, ar_row = "orders verified", "views.verified.title", _ar_found_row(timeline, s.verify, lang)
-        checks_legend, note = verify_legend(lang), tr("views.verified.note", slot=s.start)
+        marks = set(verify_marks(timeline, step).values()) | {"ar"}   # the AR token's row is always drawn
+        checks_legend, note = verify_legend(lang, marks), tr("views.verified.note", slot=s.start)
     title = _count(lang, title_key, s.rows, step=step, forward=step + 1)
     return (f'<div class="{kind}"><div class="viewtitle">{title}</div>{_reorder_button(lang)}'
             f'{order_rows(s.window, s.order, s.start, labels, kinds, verify_marks(timeline, step), lang)}{ar_row}'
             f'<div class="row"><span class="lab">{tr("views.orders.kv", before=s.cache_before, after=s.cache_after)}'
             f'</span><div class="slots">{more}{strip}{new}</div></div>'
-            f'<div class="legend">{order_legend(timeline.trace.decoder, lang)}{checks_legend}{glyph_key(lang)}</div>'
+            f'<div class="legend">{order_legend(timeline.trace.decoder, lang, kinds)}{checks_legend}{glyph_key(lang)}</div>'
             f'<div class="note">{note}</div></div>')
 
 

@@ -13,7 +13,7 @@ from ...views import render
 from ...views.stepper import Views
 from . import moments
 from .frame import at_step, body, drawn, live_bar, slot, stepper_html, window_try
-from .words import colour, elsewhere, model_text, narration, run_summary, span, term, tok
+from .words import colour, elsewhere, gap, model_text, narration, run_summary, span, term, tok
 
 TITLE = i18n.text(i18n.DEFAULT, "ch10.title")
 KEY = "tour-10"
@@ -31,8 +31,8 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     v = s.verify
     if v is None or v.rejected_pos is None:
         what = " ".join(escape(t) for t in plain_narration.narrate(tl.trace, step, lang=lang))
-        return elsewhere(tl, step, (note + " " if note else "") + tr("ch10.not_rejected", what=what), moment,
-                         lang=lang)
+        return elsewhere(tl, step, (note + " " if note else "") + tr("ch10.not_rejected", what=what)
+                         + gap(lang) + window_words(tl, step, lang), moment, lang=lang)
     first = s.start + 1
     checked = list(range(first, first + len(v.checked)))
     accepted = list(range(first, first + v.accepted))
@@ -57,8 +57,22 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
            before=s.cache_before, after=s.cache_after, ends=ends),
         tr("ch10.p3" if len(s.committed) > 1 else "ch10.p3_one", n=len(s.committed), step=step,
            greedy=term("greedy", tr("ch10.greedy_word"), lang=lang)),
+        window_words(tl, step, lang),
         whole_run(tl, lang),
     ] + ([] if live else [tr("ch10.live_differs")]), tl, step, lang=lang)
+
+
+def window_words(tl, step: int, lang: str = i18n.DEFAULT) -> str:
+    """Why a window is smaller than W (the policy sizes it, BEYOND THE PAPER): how many of the
+    decode's forwards carry fewer than W masks, the fewest and most, and this step's rows; ""
+    if every window carried W."""
+    w = tl.trace.config.get("window")
+    masks = [s.verify.masks for s in tl.trace.steps if s.verify is not None]
+    small = sum(m < w for m in masks) if w else 0
+    if not small:
+        return ""
+    return i18n.text(lang, "ch10.window", w=w, small=small, forwards=len(masks), lo=min(masks), hi=max(masks),
+                     rows=tl.trace.steps[step].rows, step=step)
 
 
 def whole_run(tl, lang: str = i18n.DEFAULT) -> str:

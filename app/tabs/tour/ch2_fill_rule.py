@@ -10,6 +10,7 @@ from ... import i18n
 from ...views import charts, render
 from ...views.stepper import Views
 from . import moments
+from .ch8_tau import wrong_answer_note
 from .frame import at_step, body, drawn, live_bar, slot, stepper_html, window_try
 from .words import colour, elsewhere, narration, none_word, plural, run_summary, term
 
@@ -25,9 +26,11 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     tr = i18n.Texts(lang)
     s = tl.trace.steps[step]
     chosen = [m for m in s.masks if m.selected]
+    # the last step shows the output complete: a wrong answer is said there (chapter 8's checker)
+    answer = wrong_answer_note(tl.trace, lang) if s.finished else ""
     if not chosen:
         # the last step says what ended the decode (words.ending); any other, that the window was full
-        return elsewhere(tl, step, "" if s.finished else tr("ch2.full"), moment, lang=lang)
+        return elsewhere(tl, step, answer if s.finished else tr("ch2.full"), moment, lang=lang)
     tau, lam = s.threshold, s.penalty
     open_ = [m for m in s.masks if not m.selected]
 
@@ -55,7 +58,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
                new_colour=colour("state-new", lang),
                pos=best.pos, score=score(best), why_open=why_open,
                verdict=tr("ch2.under_tau") if tau is not None and best.score < tau else tr("ch2.lowest")),
-    ]
+    ] + ([answer] if answer else [])
     return narration(paragraphs, tl, step, lang=lang)
 
 

@@ -9,6 +9,7 @@ from ... import i18n
 from ...views import render
 from ...views.stepper import Views
 from . import moments
+from .ch8_tau import wrong_answer_note
 from .frame import at_step, body, drawn, live_bar, slot, stepper_html, window_try
 from .words import colour, elsewhere, gap, narration, run_summary, span, term
 
@@ -32,8 +33,12 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     nxt = following(tl, step)
     top_below = tr("ch4.top_below", step=step, next=nxt) if nxt != step else tr("ch4.top_last", step=step)
     delay = tr("ch4.delay") + _delay_here(tl, step, lang)
+    # the last step shows the output complete: a wrong answer is said there (chapter 8's checker)
+    answer = wrong_answer_note(tl.trace, lang) if s.finished else ""
     if not (n and waiting):
         why = tr("ch4.all_lead") if n else tr("ch4.none")
+        if answer:
+            why += gap(lang) + answer
         return elsewhere(tl, step, (note + gap(lang) if note else "") + why + gap(lang) + delay + gap(lang)
                          + top_below, moment, lang=lang)
     later = moments.commit_step_of(tl.trace, waiting[0])
@@ -46,7 +51,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
            filled_colour=colour("state-filled", lang), first_mask=s.first_mask_pos, when=when),
         delay,
         top_below,
-    ], tl, step, lang=lang)
+    ] + ([answer] if answer else []), tl, step, lang=lang)
 
 
 def _delay_here(tl, step: int, lang: str) -> str:

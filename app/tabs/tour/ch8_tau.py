@@ -4,6 +4,7 @@ answers a high τ gets wrong."""
 from __future__ import annotations
 
 from html import escape
+from typing import NamedTuple
 
 import gradio as gr
 
@@ -73,11 +74,21 @@ def last_all_right(rows: list[dict]) -> dict | None:
     return last
 
 
-def wrong_products(text: str) -> list[tuple[str, int]]:
-    """Lines "a x b = c" of a times table whose c is not a·b: (the line, the right product)."""
+class WrongProduct(NamedTuple):
+    line: str    # "7 x 10 = 60", as the model wrote it
+    a: int
+    b: int
+    got: int
+    right: int   # a·b
+
+
+def wrong_products(text: str) -> list[WrongProduct]:
+    """Lines "a x b = c" of a times table whose c is not a·b (the tour's one arithmetic checker
+    for the times table; chapters 2 and 4 say so where its output is complete)."""
     import re
-    return [(m.group(0), int(m.group(1)) * int(m.group(2)))
-            for m in re.finditer(r"(\d+) x (\d+) = (\d+)", text) if int(m.group(1)) * int(m.group(2)) != int(m.group(3))]
+    return [WrongProduct(m.group(0), a, b, c, a * b)
+            for m in re.finditer(r"(\d+) x (\d+) = (\d+)", text)
+            for a, b, c in [(int(m.group(1)), int(m.group(2)), int(m.group(3)))] if a * b != c]
 
 
 def table_note(table, lang: str = i18n.DEFAULT) -> str:
@@ -86,8 +97,18 @@ def table_note(table, lang: str = i18n.DEFAULT) -> str:
     wrong = wrong_products(table.text) if table is not None else []
     if not wrong:
         return ""
-    line, right = wrong[-1]
-    return i18n.text(lang, "ch8.table", tau=table.config["threshold"], line=escape(line), right=right)
+    w = wrong[-1]
+    return i18n.text(lang, "ch8.table", tau=table.config["threshold"], line=escape(w.line), right=w.right)
+
+
+def wrong_answer_note(trace, lang: str = i18n.DEFAULT) -> str:
+    """Where a chapter shows an arithmetic decode's output complete (chapters 2 and 4, its last
+    step): the model's wrong answer said plainly, checked by wrong_products; "" if it is right."""
+    wrong = wrong_products(trace.text or "")
+    if not wrong:
+        return ""
+    w = wrong[-1]   # the table's last wrong line
+    return i18n.text(lang, "tour.wrong_answer", got=w.got, a=w.a, b=w.b, right=w.right)
 
 
 def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT, table=None):

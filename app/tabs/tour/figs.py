@@ -110,37 +110,55 @@ def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, h
     return title + svg + legend
 
 
+TAU_LABELS = 6   # at most this many τ labels: at 1024 px the sweep's 0.1 … 0.4 labels ran together
+
+
+def tau_label_step(span: float) -> float:
+    """The τ axis' label step: the smallest of 0.1, 0.2, 0.5, 1, 2, 5, … giving at most TAU_LABELS."""
+    scale = 0.1
+    while True:
+        for m in (1, 2, 5):
+            if span / (m * scale) <= TAU_LABELS:
+                return round(m * scale, 10)
+        scale *= 10
+
+
 def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEFAULT):
-    """Tokens per forward (blue line, left axis, drawn over the bars) and right answers (dark green
-    bars, right axis) for each τ of the sweep."""
+    """Two panels on one τ axis: tokens per forward (blue line, top, left axis) and right answers
+    (dark green bars, a small chart below with its own axis `yaxis2`, 0 … the number of
+    questions): a bar never lines up with the speed axis' numbers."""
     tr = i18n.Texts(lang)
     # τ on a linear axis: the sweep's grid is not evenly spaced (0.1 … 1, 1.5, 2), and a live τ
     # between two of its values lands between them
     x = [r["threshold"] for r in rows]
     total = max([r["total"] for r in rows] or [1])
-    data = [dict(type="bar", x=x, y=[r["right"] for r in rows], name=tr("tour.fig.right_of", total=total),
+    right_title = tr("tour.fig.right_of", total=total)
+    data = [dict(type="bar", x=x, y=[r["right"] for r in rows], name=right_title, yaxis="y2",
                  marker=dict(color=palette.ROLE_COLOURS["right"]), width=0.07,  # solid: the colour the words name
                  hovertemplate=tr("tour.fig.hover_right", x="%{x}", y="%{y}") + "<extra></extra>"),
             dict(type="scatter", x=x, y=[r["tokens_per_forward"] for r in rows], mode="lines+markers",
-                 name=tr("tour.fig.tpf"), yaxis="y2",
+                 name=tr("tour.fig.tpf"),
                  line=dict(color=palette.ROLE_COLOURS["decoder-streaming"], width=3),
                  marker=dict(size=8),
                  hovertemplate=tr("tour.fig.hover_tpf", x="%{x}", y="%{y:.2f}") + "<extra></extra>")]
     if yours:
         data.append(dict(type="scatter", x=[yours["threshold"]], y=[yours["tokens_per_forward"]],
-                         yaxis="y2", mode="markers+text", name=tr("tour.fig.your_run"),
+                         mode="markers+text", name=tr("tour.fig.your_run"),
                          text=[tr("tour.fig.your_right", right=yours["right"], total=yours["total"])],
                          textposition="top center", marker=dict(size=16, symbol="star", color="#111827")))
+    lo = min(x + [0.0]) - 0.1
+    hi = max(x + [yours["threshold"] if yours else 0.0]) + 0.1
+    step = tau_label_step(hi - lo)
     return figures.make_figure(
-        data, tr("tour.fig.tau_title"), 400, lang=lang,
-        xaxis=dict(title=dict(text=tr("tour.fig.tau_axis")), type="linear", tickvals=x, ticktext=[f"{t:g}" for t in x],
-                   tickangle=0, tickfont=dict(size=11),   # upright: 0.1 … 0.4 sit close together
-                   range=[min(x + [0.0]) - 0.1, max(x + [yours["threshold"] if yours else 0.0]) + 0.1]),
-        # the bars' axis is the base one and the line's overlays it: the line is drawn over the bars
-        yaxis=dict(title=dict(text=tr("tour.fig.right")), side="right", range=[0, total + 0.5], showgrid=False,
-                   dtick=1),
-        yaxis2=dict(title=dict(text=tr("tour.fig.tpf")), overlaying="y", side="left", rangemode="tozero"),
-        legend=dict(orientation="h", y=-0.25, yanchor="top", x=0), margin=dict(l=50, r=50, t=40, b=100))
+        data, tr("tour.fig.tau_title"), 440, lang=lang,
+        # labels every `step` (a linear scale reads as one); a minor tick marks each τ of the sweep
+        xaxis=dict(title=dict(text=tr("tour.fig.tau_axis")), type="linear", anchor="y2", tickmode="linear",
+                   tick0=0, dtick=step, tickangle=0, tickfont=dict(size=11), range=[lo, hi],
+                   minor=dict(tickmode="array", tickvals=x, ticks="outside", ticklen=4)),
+        yaxis=dict(title=dict(text=tr("tour.fig.tpf")), domain=[0.42, 1], rangemode="tozero"),
+        yaxis2=dict(title=dict(text=right_title), domain=[0, 0.3], range=[0, total + 0.5], dtick=max(1, total // 4),
+                    anchor="x", gridcolor="#e5e7eb", automargin=True),
+        legend=dict(orientation="h", y=-0.25, yanchor="top", x=0), margin=dict(l=60, r=20, t=40, b=100))
 
 
 def commit_table(decodes: list[tuple[str, Timeline]], lang: str = i18n.DEFAULT) -> str:

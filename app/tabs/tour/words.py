@@ -74,16 +74,29 @@ def some(positions: list[int], shown: int = 8, lang: str = i18n.DEFAULT) -> str:
 
 
 def fills_sentence(tl: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
-    """'Filled 3: ‘7’ at 12, … and N more.' for the step's fills, logical order."""
+    """'Filled 3: ‘7’ at 12, … and N more.' for the step's fills, logical order (the verified
+    decoder's AR token first, named as the AR token)."""
     tr = i18n.Texts(lang)
     s = tl.trace.steps[step]
     filled = sorted(s.filled, key=lambda f: f.pos)
+    v = s.verify
+    ar = ""
+    if v is not None:  # verified (beyond the paper): the AR token is named as such, not as a fill
+        ar_fill = next((f for f in filled if f.pos == v.ar_pos and f.token == v.ar_token), None)
+        if ar_fill is not None:
+            filled.remove(ar_fill)
+            where = ("views.verified.replaces" if v.replaced else
+                     "views.verified.appended" if v.checked else "views.verified.next")
+            ar = tr("tour.ar_filled", token=tok(tl, v.ar_token, lang), where=tr(where, pos=v.ar_pos))
+            if not filled:
+                return ar
+            ar += gap(lang)
     if not filled:
         return tr("tour.filled_none")
     named = tr("tour.list_sep").join(tr("tour.fill_at", token=tok(tl, f.token, lang), pos=f.pos)
                                      for f in filled[:LISTED_FILLS])
     more = tr("tour.fills_more", n=len(filled) - LISTED_FILLS) if len(filled) > LISTED_FILLS else ""
-    return tr("tour.filled", n=len(filled), named=named, more=more)
+    return ar + tr("tour.filled", n=len(filled), named=named, more=more)
 
 
 def commits_sentence(tl: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
