@@ -1492,3 +1492,16 @@ def test_chapter_10_names_the_ar_token_draws_only_the_states_it_shows_and_says_w
             f"masks; {s.rows} rows at step {step})") in words
     zh = plain(ch10_verified.text(tl, step, step, lang="zh"))
     assert f"比 W = {w} 小" in zh and "超出了论文" in zh and "AR 词元" in zh
+
+
+def test_the_tau_charts_labels_do_not_run_together_at_1024px(browser, app_url):
+    """A walker read "0.10.20.30.4" under chapter 8's chart at 1024 px: no two τ labels touch."""
+    page = open_page(browser, app_url, (1024, 768), "?chapter=8")
+    try:
+        page.wait_for_selector("#tour-viz-8 .xtick text", state="visible", timeout=180_000)
+        boxes = page.evaluate("""() => [...document.querySelectorAll('#tour-viz-8 .xtick text')]
+            .map(t => t.getBoundingClientRect()).filter(r => r.width > 0).map(r => [r.left, r.right])""")
+        boxes.sort()
+        assert len(boxes) >= 3 and all(a[1] + 4 <= b[0] for a, b in zip(boxes, boxes[1:])), boxes
+    finally:
+        page.close()

@@ -156,7 +156,8 @@ def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEF
                    tick0=0, dtick=step, tickangle=0, tickfont=dict(size=11), range=[lo, hi],
                    minor=dict(tickmode="array", tickvals=x, ticks="outside", ticklen=4)),
         yaxis=dict(title=dict(text=tr("tour.fig.tpf")), domain=[0.42, 1], rangemode="tozero"),
-        yaxis2=dict(title=dict(text=right_title), domain=[0, 0.3], range=[0, total + 0.5], dtick=max(1, total // 4),
+        # a short band of its own: labelled 0 and all, so no bar lines up with a speed
+        yaxis2=dict(title=dict(text=right_title), domain=[0, 0.3], range=[0, total + 0.5], tickvals=[0, total],
                     anchor="x", gridcolor="#e5e7eb", automargin=True),
         legend=dict(orientation="h", y=-0.25, yanchor="top", x=0), margin=dict(l=60, r=20, t=40, b=100))
 
