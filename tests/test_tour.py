@@ -1486,12 +1486,16 @@ def test_chapter_10_names_the_ar_token_draws_only_the_states_it_shows_and_says_w
     assert "mask this forward fills" in full and "st-mask legend" in full
     masks = [t.verify.masks for t in tl.trace.steps]
     w = tl.trace.config["window"]
-    words = plain(text)
-    assert f"smaller than W = {w}" in words and "beyond the paper" in words
-    assert (f"{sum(m < w for m in masks)} of its {len(masks)} forwards carry fewer ({min(masks)}–{max(masks)} "
-            f"masks; {s.rows} rows at step {step})") in words
+    small = sum(m < w for m in masks)
+    words = plain(text)   # the chapter's own step: short (it must fit a projector)
+    assert f"Here {s.verify.masks} masks, not W = {w}" in words and "cost-aware window ( beyond the paper )" in words
+    first = plain(ch10_verified.text(tl, 0, step))   # the decode's first step: the whole story
+    assert f"smaller than W = {w}" in first and "beyond the paper" in first
+    assert (f"{small} of its {len(masks)} forwards carry fewer ({min(masks)}–{max(masks)} "
+            f"masks; {tl.trace.steps[0].rows} rows at step 0)") in first
     zh = plain(ch10_verified.text(tl, step, step, lang="zh"))
-    assert f"比 W = {w} 小" in zh and "超出了论文" in zh and "AR 词元" in zh
+    assert f"这里带 {s.verify.masks} 个掩码，而不是 W = {w} 个" in zh and "超出了论文" in zh and "AR 词元" in zh
+    assert f"比 W = {w} 小" in plain(ch10_verified.text(tl, 0, step, lang="zh"))
 
 
 def test_the_tau_charts_labels_do_not_run_together_at_1024px(browser, app_url):

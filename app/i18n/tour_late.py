@@ -291,10 +291,14 @@ MESSAGES = {
               "每次前向计算时，它根据草稿最近的一致程度，以及在运行它的机器上更宽的前向计算要多花多少，决定带几个掩码；"
               "所以草稿被拒绝之后，窗口会缩小，趋向只有一行的 AR 步。",
     },
+    "ch10.window_short": {
+        "en": "Here {masks} masks, not W = {w}: the verified decoder's cost-aware window (<b>beyond the paper</b>) "
+              "carries masks only while drafts pay for them.",
+        "zh": "这里带 {masks} 个掩码，而不是 W = {w} 个：验证解码器的成本感知窗口（<b>超出了论文</b>）只在草稿划算时才带掩码。",
+    },
     "ch10.live_differs": {
-        "en": "A live run sizes its window from this machine's forward costs, so its drafts may differ from "
-              "this recording; its text is the same.",
-        "zh": "现场运行按这台机器的前向计算成本决定窗口大小，所以草稿可能与这份录制不同；写出的文本相同。",
+        "en": "A live run sizes its own: its drafts may differ, its text not.",
+        "zh": "现场运行自己决定窗口大小：草稿可能不同，文本不会。",
     },
     "ch10.p3": {
         "en": "Every committed token is the model's own next-token choice: the text is exactly {greedy} AR "

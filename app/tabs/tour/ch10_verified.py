@@ -57,22 +57,25 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
            before=s.cache_before, after=s.cache_after, ends=ends),
         tr("ch10.p3" if len(s.committed) > 1 else "ch10.p3_one", n=len(s.committed), step=step,
            greedy=term("greedy", tr("ch10.greedy_word"), lang=lang)),
-        window_words(tl, step, lang),
         whole_run(tl, lang),
-    ] + ([] if live else [tr("ch10.live_differs")]), tl, step, lang=lang)
+    ] + [p for p in [gap(lang).join(w for w in (window_words(tl, step, lang, short=True),
+                                                  "" if live else tr("ch10.live_differs")) if w)] if p],
+        tl, step, lang=lang)
 
 
-def window_words(tl, step: int, lang: str = i18n.DEFAULT) -> str:
+def window_words(tl, step: int, lang: str = i18n.DEFAULT, short: bool = False) -> str:
     """Why a window is smaller than W (the policy sizes it, BEYOND THE PAPER): how many of the
     decode's forwards carry fewer than W masks, the fewest and most, and this step's rows; ""
-    if every window carried W."""
+    if every window carried W. short: the chapter's own step (its narration must fit a projector)."""
     w = tl.trace.config.get("window")
     masks = [s.verify.masks for s in tl.trace.steps if s.verify is not None]
     small = sum(m < w for m in masks) if w else 0
     if not small:
         return ""
-    return i18n.text(lang, "ch10.window", w=w, small=small, forwards=len(masks), lo=min(masks), hi=max(masks),
-                     rows=tl.trace.steps[step].rows, step=step)
+    s = tl.trace.steps[step]
+    return i18n.text(lang, "ch10.window_short" if short else "ch10.window", w=w, small=small,
+                     forwards=len(masks), lo=min(masks), hi=max(masks), rows=s.rows, step=step,
+                     masks=sum(t is None for t in s.window))
 
 
 def whole_run(tl, lang: str = i18n.DEFAULT) -> str:
