@@ -53,8 +53,9 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None,
 
 
 def header(lang: str = i18n.DEFAULT) -> str:
-    """The page's header (Markdown), its "diffusion-style" linked to the tour's glossary."""
-    return i18n.text(lang, "page.header", diffusion=term("diffusion", i18n.text(lang, "page.diffusion"), lang))
+    """The page's header (Markdown), its "diffusion-style" and "position ids" linked to the tour's glossary."""
+    return i18n.text(lang, "page.header", diffusion=term("diffusion", i18n.text(lang, "page.diffusion"), lang),
+                     position_ids=term("position-id", i18n.text(lang, "page.position_ids"), lang))
 
 
 def build_page(ctx: Context, demo: gr.Blocks, lang: str) -> None:

@@ -92,7 +92,7 @@ def test_the_sentence_states_the_records_idle_share_under_one_token_per_forward(
     most = max(kept_per_forward(counting))
     en = unescape(re.sub(r"<[^>]+>", "", chapter(data)[0]))
     assert f"in each decode here under 1 (a play, code), {share} % of the forwards commit nothing" in en
-    assert f"Counting's commit up to {most} tokens" in en
+    assert f"Counting commits up to {most} a forward" in en
     zh = unescape(re.sub(r"<[^>]+>", "", chapter(data, "zh")[0]))
     assert f"（剧本、代码）里，都有 {share}% 的前向计算什么也没提交" in zh
     assert f"一次最多提交 {most} 个词元" in zh

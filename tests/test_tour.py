@@ -8,7 +8,7 @@ from html import unescape
 import gradio as gr
 import pytest
 
-from app import examples
+from app import examples, ui
 from app.serving.errors import worded
 from app.tabs import tour
 from app.tabs.tour import ch2_fill_rule, ch6_race, ch8_tau, moments
@@ -587,10 +587,12 @@ def test_chapter_3_points_at_no_direction_and_words_come_before_use(data):
         assert not re.search(r"\b(below|above|to the left|on the left|on the right)\b", words), lang
         assert "下面两行" not in words
     header = i18n.text("en", "page.header")
-    assert "slots not yet written" in header and "places in the text" in header and "no mask before it" in header
+    assert "slots not yet written" in header and "{position_ids}" in header and "once no mask is before it" in header
+    assert 'data-term="position-id"' in ui.header("en") and 'data-term="position-id"' in ui.header("zh")
     # a walker met "WeDLM", "diffusion" and "the paper" unexplained: the header names the paper
     assert "arXiv 2512.22737" in header and "diffusion" in header and "arXiv 2512.22737" in i18n.text("zh", "page.header")
-    assert "commits one forward after it is filled" in header
+    # a walker saw 66-72 filled at step 3 commit at step 5: one forward after the fill is the earliest
+    assert "one forward after its fill at the earliest" in header
     line = i18n.text("en", "server.line", model="m", ar="a", device="cpu", dtype="float32", attn="sdpa",
                      mode="limits", new_tokens=1, window=64, seconds=1, concurrency=1)
     assert 'title="W: the window\'s size, in slots">W</abbr> ≤ 64' in line

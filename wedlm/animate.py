@@ -106,7 +106,7 @@ def caption(trace: Trace, index: int) -> list[str]:
     fed = (f"{filled} filled {'slot' if filled == 1 else 'slots'} moved in front of {masks_text}"
            if filled and masks else f"{filled} filled {'slot' if filled == 1 else 'slots'}" if filled
            else masks_text)
-    out = [f"Forward {index + 1} reads the window at positions {s.start}-{last}: {fed} ({s.rows} rows)."]
+    out = [f"Forward {index + 1} reads positions {s.start}-{last}: {fed} ({s.rows} rows)."]
     n = len(s.committed)
     if trace.decoder == "block" and not n and s.first_mask_pos is not None:
         out.append("Nothing commits: block decoding waits until every slot of its block is filled.")

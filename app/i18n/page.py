@@ -5,12 +5,13 @@ MESSAGES = {
     "page.header": {
         "en": "# WeDLM Explorer\nWeDLM (arXiv 2512.22737): {diffusion} parallel decoding with an AR model's causal "
               "attention, here on a real KV cache. Masks (slots not yet written) fill in parallel, filled tokens move "
-              "before them (keeping position ids: places in the text); the leading filled run (no mask before it) "
-              "commits one forward after it is filled.",
+              "before them (keeping {position_ids}); a filled token commits once no mask is before it, one forward "
+              "after its fill at the earliest.",
         "zh": "# WeDLM 探索器\nWeDLM（arXiv 2512.22737）：{diffusion}并行解码，同时保留 AR 模型的因果注意力，这里跑在真实的 KV 缓存上。"
-              "掩码（尚未写出的槽位）被并行填充，已填充的词元移到掩码前面（保留位置编号，即在文本中的位置）；"
-              "开头连续的已填充词元（前面没有掩码）在被填充后的下一次前向计算中提交。",
+              "掩码（尚未写出的槽位）被并行填充，已填充的词元移到掩码前面（保留{position_ids}）；"
+              "已填充的词元在它前面没有掩码时提交，最早在被填充后的下一次前向计算。",
     },
+    "page.position_ids": {"en": "position ids", "zh": "位置编号"},
     "page.diffusion": {"en": "diffusion-style", "zh": "扩散式"},   # the header's link to the glossary
     "page.switch": {"en": "中文", "zh": "English"},
     "page.switch_title": {"en": "Read this page in Chinese (简体中文)", "zh": "Read this page in English（英文）"},

@@ -202,10 +202,11 @@ MESSAGES = {
     "gloss.window.term": {"en": "window / W", "zh": "窗口 / W"},
     "gloss.window.word": {"en": "window", "zh": "窗口"},
     "gloss.window.def": {
-        "en": "The W slots right after the committed text that one forward decodes in parallel: masks and "
-              "filled slots not committed yet. Each commit slides it forward and new masks refill it.",
-        "zh": "紧跟在已提交文本之后的 W 个槽位，一次前向计算并行地解码它们：其中有掩码，也有已填充但还没提交的槽位。"
-              "每次提交都让窗口往后滑，再用新的掩码补满。",
+        "en": "The W slots one forward decodes in parallel, after the leading filled run it commits: masks and "
+              "filled slots that wait. A forward reads that run plus the window; each commit slides the window "
+              "on and new masks refill it.",
+        "zh": "一次前向计算并行解码的 W 个槽位，位于它要提交的开头已填充段之后：其中有掩码，也有在等待的已填充槽位。"
+              "一次前向计算读入的是这一段加上窗口；每次提交都让窗口往后滑，再用新的掩码补满。",
     },
     "gloss.position-id.term": {"en": "position id / RoPE", "zh": "位置编号 / RoPE"},
     "gloss.position-id.def": {

@@ -102,7 +102,7 @@ MESSAGES = {
     "ch7.idle": {
         "en": "<b>Under 1 means idle forwards:</b> in each decode here under 1 ({names}), {share} % of the "
               "forwards commit nothing ({mask_colour} in the table): the front slot is still a mask, or was just "
-              "filled and commits next forward. Counting's commit up to {most} tokens ({committed_colour}).",
+              "filled and commits next forward. Counting commits up to {most} a forward ({committed_colour}).",
         "zh": "<b>不到 1，就有空转的前向计算：</b>本章每个低于 1 的解码（{names}）里，都有 {share}% 的前向计算"
               "什么也没提交（表中{mask_colour}）：最前面的槽位仍是掩码，或刚被填充、下一次才提交。"
               "计数的前向计算一次最多提交 {most} 个词元（{committed_colour}）。",

@@ -39,9 +39,9 @@ MESSAGES = {
     "views.narr.n_rows.many": {"en": "{n} rows", "zh": "{n} 行"},
     "views.narr.score": {"en": "entropy {h} + λ·d {d} = {score}", "zh": "熵 {h} + λ·d {d} = {score}"},
     "views.narr.fed": {
-        "en": "Forward {forward} reads the window at positions {first}–{last}: {filled} moved in front of "
+        "en": "Forward {forward} reads positions {first}–{last}: {filled} moved in front of "
               "{masks} ({rows}).",
-        "zh": "第 {forward} 次前向计算读入位置 {first}–{last} 的窗口：{filled}移到了 {masks}前面（共 {rows}）。",
+        "zh": "第 {forward} 次前向计算读入位置 {first}–{last}：{filled}移到了 {masks}前面（共 {rows}）。",
     },
     "views.narr.run_commits": {
         "en": "The leading filled run {positions} ({tokens}) commits: its KV stays in the cache "
