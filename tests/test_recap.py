@@ -115,6 +115,10 @@ def test_presenting_the_recap_shows_questions_until_a_click_shows_an_answer(brow
         m = page.evaluate(CARD_JS)
         assert m["answers"] == [False, False, True, False, False], m
         assert m["answer_px"] >= 16 and m["scroll"] <= m["height"] + 1, m
+        page.click('#chapter-11 .recap-card[data-chapter="8"] > summary')   # the next answer replaces it
+        page.evaluate("() => window.wedlmPresent.fit()")
+        m = page.evaluate(CARD_JS)
+        assert m["answers"] == [False, False, False, False, True] and m["answer_px"] >= 16, m
         page.keyboard.press("Escape")   # leaving: every answer shows again
         page.wait_for_function("() => !document.body.classList.contains('tour-present')")
         assert all(page.evaluate(CARD_JS)["answers"])

@@ -1511,3 +1511,10 @@ def test_the_tau_charts_labels_do_not_run_together_at_1024px(browser, app_url):
         assert len(boxes) >= 3 and all(a[1] + 4 <= b[0] for a, b in zip(boxes, boxes[1:])), boxes
     finally:
         page.close()
+
+
+def test_a_try_box_quotes_a_long_prompt_with_an_ellipsis():
+    """Chapter 10's box read "re-decode “Question: A bus has 40 seats. 23 people ” live": cut mid-prompt, no mark."""
+    from app.tabs.tour.frame import opening
+    assert opening("Question: A bus has 40 seats. 23 people board, 5 leave.") == "Question: A bus has 40 seats. 23 people…"
+    assert opening("Count:\n 1  2") == "Count: 1 2" and opening("x" * 40) == "x" * 40 and opening(None) == ""

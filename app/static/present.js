@@ -410,12 +410,15 @@
   window.addEventListener("hashchange", followAddress);
   window.addEventListener("popstate", followAddress);
   // Chapter 11's cards while presenting: questions only; a click on one shows its answer (the
-  // teacher asks first), and the chapter fits again
+  // teacher asks first) and hides the one shown before (five answers at once shrank the type to
+  // 8 px at 1024x768), and the chapter fits again
   document.addEventListener("click", ev => {
     const question = ev.target.closest && ev.target.closest(".recap-card > summary");
     if (!question || !presenting()) return;
     ev.preventDefault();
-    question.parentElement.classList.toggle("shown");
+    const card = question.parentElement, showing = !card.classList.contains("shown");
+    card.parentElement.querySelectorAll(".recap-card.shown").forEach(c => c.classList.remove("shown"));
+    card.classList.toggle("shown", showing);
     fit();
   });
   window.wedlmPresent = { start, stop, toggle, fit, glossary, presenting, flip, flipping, plotFonts };

@@ -115,9 +115,14 @@ def tau_lambda_words(t, no_t, lam=None, lang: str = i18n.DEFAULT) -> str:
     return tau if lam is None else f"{tau}, λ = {config.penalty:g}"
 
 
-def prompt_words(prompt, lang: str = i18n.DEFAULT) -> str:
+def opening(prompt, n: int = 40) -> str:
+    """A prompt's first n characters on one line, with … when it goes on."""
     text = " ".join(str(prompt or "").split())
-    return i18n.text(lang, "tour.live.prompt", prompt=text[:40] + ("…" if len(text) > 40 else ""))
+    return text if len(text) <= n else text[:n].rstrip() + "…"
+
+
+def prompt_words(prompt, lang: str = i18n.DEFAULT) -> str:
+    return i18n.text(lang, "tour.live.prompt", prompt=opening(prompt))
 
 
 # ---------- live "try it": decode through wedlm ----------
@@ -160,7 +165,7 @@ def window_try(ctx: Context, n: int, name: str, finder, key: str, views, fallbac
     recording (`recorded`: the stepper as built) back. `views` and `fallback` come bound to the page's language
     (functools.partial); `lang` words the box itself."""
     with try_box():
-        gr.Markdown(i18n.text(lang, "tour.try_redecode", prompt=escape(TOUR_PROMPTS[name][0][:40])))
+        gr.Markdown(i18n.text(lang, "tour.try_redecode", prompt=escape(opening(TOUR_PROMPTS[name][0]))))
         tau, no_tau, penalty = tau_lambda(f"tour{n}", lang)
         btn = gr.Button(i18n.text(lang, "tour.redecode"), elem_id=f"tour-try-{n}")
 
