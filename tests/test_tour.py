@@ -1518,3 +1518,17 @@ def test_a_try_box_quotes_a_long_prompt_with_an_ellipsis():
     from app.tabs.tour.frame import opening
     assert opening("Question: A bus has 40 seats. 23 people board, 5 leave.") == "Question: A bus has 40 seats. 23 people…"
     assert opening("Count:\n 1  2") == "Count: 1 2" and opening("x" * 40) == "x" * 40 and opening(None) == ""
+
+
+def test_a_verified_steps_line_says_the_ar_token_apart_from_the_masks_it_filled(data):
+    """Chapter 10's step 2 read "1 filled … 0 masks in the window": its one "fill" was the AR token."""
+    tl, step = data.at("verified")
+    for s in tl.trace.steps:
+        fills = [f for f in s.filled if s.verify is None or f.pos != s.verify.ar_pos]
+        line = render.step_summary(tl, s.index)
+        if s.verify is not None and not (s.finished and not s.filled):
+            assert f": {len(fills)} filled + the AR token," in line, line
+            assert f"填充 {len(fills)} 个，外加 AR 词元" in render.step_summary(tl, s.index, "zh")
+    assert ": 0 filled + the AR token," in render.step_summary(tl, step)   # the walker's step: no mask left
+    streaming, k = data.at("commit")
+    assert "AR token" not in render.step_summary(streaming, k)

@@ -310,6 +310,13 @@ MESSAGES.update({
         "zh": "第 {step} 步（最后一步为第 {last} 步）：填充 {filled} 个，提交 {committed} 个，"
               "{masks}，KV 缓存从 {before} 个词元变为 {after} 个{end}。",
     },
+    # verified decoding (beyond the paper): the forward's AR token is said apart from the masks it fills
+    "views.summary.verified": {
+        "en": "Step {step} of 0–{last}: {filled} filled + the AR token, {committed} committed, "
+              "{masks}, KV cache {before} to {after} tokens{end}.",
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：填充 {filled} 个，外加 AR 词元，提交 {committed} 个，"
+              "{masks}，KV 缓存从 {before} 个词元变为 {after} 个{end}。",
+    },
     "views.summary.ar": {
         "en": "Step {step} of 0–{last}: {filled} token predicted, {committed} committed, KV cache {before} to "
               "{after} tokens{end}.",

@@ -196,8 +196,11 @@ def step_summary(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str
     key = "views.summary.last" if counted and not s.filled else "views.summary"
     if timeline.trace.decoder == "ar":  # AR has no masks: a chapter with none said "0 masks in the window"
         key = "views.summary.ar"
+    fills = s.filled
+    if s.verify is not None and key == "views.summary":  # the AR token replaces a draft: not a mask's fill
+        key, fills = "views.summary.verified", [f for f in s.filled if f.pos != s.verify.ar_pos]
     return i18n.text(lang, key, step=step, last=timeline.num_steps - 1,
-                     filled=len(s.filled), committed=len(s.committed),
+                     filled=len(fills), committed=len(s.committed),
                      masks=_count(lang, "views.summary.masks", masks), before=s.cache_before,
                      after=s.cache_after, end=end)
 
