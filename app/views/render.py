@@ -296,15 +296,18 @@ def _reorder_button(lang: str) -> str:
             f'{tr("views.orders.play")}</button>')
 
 
+def ar_token_place(v, lang: str = i18n.DEFAULT) -> str:
+    """Where a verified step's AR token went (replaces a rejected draft, follows the accepted run,
+    or is the next token of an AR step), worded: the order view and the tour's fills say it alike."""
+    key = ("views.verified.replaces" if v.replaced else
+           "views.verified.appended" if v.checked else "views.verified.next")
+    return i18n.text(lang, key, pos=v.ar_pos)
+
+
 def _ar_found_row(timeline: Timeline, v, lang: str = i18n.DEFAULT) -> str:
     """The verified decoder's AR token at a step (BEYOND THE PAPER): what it is and where it went."""
     tr = i18n.Texts(lang)
-    if v.replaced:
-        where = tr("views.verified.replaces", pos=v.ar_pos)
-    elif v.checked:
-        where = tr("views.verified.appended", pos=v.ar_pos)
-    else:
-        where = tr("views.verified.next", pos=v.ar_pos)
+    where = ar_token_place(v, lang)
     return (f'<div class="row"><span class="lab">{tr("views.verified.ar_found", where=where)}</span><div class="slots">'
             f'<div class="slot vf-ar" data-verify="ar" data-pos="{v.ar_pos}" tabindex="0"><div class="tokt">'
             f'{token_label(timeline, v.ar_token)}{verify_mark("ar")}</div><div class="pid">{v.ar_pos}</div></div>'

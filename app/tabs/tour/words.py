@@ -85,9 +85,7 @@ def fills_sentence(tl: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
         ar_fill = next((f for f in filled if f.pos == v.ar_pos and f.token == v.ar_token), None)
         if ar_fill is not None:
             filled.remove(ar_fill)
-            where = ("views.verified.replaces" if v.replaced else
-                     "views.verified.appended" if v.checked else "views.verified.next")
-            ar = tr("tour.ar_filled", token=tok(tl, v.ar_token, lang), where=tr(where, pos=v.ar_pos))
+            ar = tr("tour.ar_filled", token=tok(tl, v.ar_token, lang), where=render.ar_token_place(v, lang))
             if not filled:
                 return ar
             ar += gap(lang)
