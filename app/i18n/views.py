@@ -830,6 +830,11 @@ MESSAGES.update({
                          "zh": "这里不允许使用剪贴板：请从这个框里复制链接"},
     # projector mode's step keys (app/static/present.js), after the badge's tour.presenting_badge
     "views.present.step_keys": {"en": " · ↓/↑: steps", "zh": " · ↓/↑：单步"},
+    # the badge's key for the pane switch (views.js.pane_picture / pane_words), shown only where the
+    # picture and the narration take the screen one at a time (a narrow or 4:3 screen: present.js)
+    "views.present.pane_key": {"en": " · W: picture/narration", "zh": " · W：图示/讲解"},
+    "views.present.pane_key_title": {"en": " · W: the picture or the narration (a narrow or 4:3 screen shows one at a time)",
+                                     "zh": " · W：切换图示与讲解（窄屏或 4:3 屏幕上二者分开显示）"},
     "views.js.present": {"en": "Present ▣", "zh": "演示 ▣"},
     "views.js.stop_presenting": {"en": "Stop presenting (Esc)", "zh": "退出演示（Esc）"},
     # a narrow or 4:3 projector shows the chapter's picture and its narration one at a time (present.js)

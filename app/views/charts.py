@@ -11,7 +11,7 @@ import math
 from html import escape
 
 from .. import i18n
-from . import palette
+from . import lanes, palette
 from .timeline import Timeline
 
 WIDTH = 420          # viewBox units; the chart scales to its box
@@ -109,8 +109,8 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
         tau = s.threshold
     tr = i18n.Texts(lang)
     title = f'<div class="charttitle">{escape(entropy_bars_title(timeline, step, lang))}</div>'
-    if not bars:
-        return title + f'<p class="note chart-empty">{tr("views.bars.none")}</p>'
+    if not bars:   # a box the chart's size: stepping to the end leaves no hole in the page beside the growth chart
+        return title + f'<p class="note chart-empty bars-empty">{tr("views.bars.none")}</p>'
     # headroom above the tallest bar for its ✓ and the τ label: nothing touches the plot's top
     top = max([h + d for _, h, d, _ in bars] + [tau or 0.0, 0.5]) * HEADROOM
     plot_w, plot_h = WIDTH - LEFT - RIGHT, height - TOP - BOTTOM
@@ -166,8 +166,26 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
     return title + _frame(height, body, entropy_bars_title(timeline, step, lang)) + legend
 
 
+def forward_ticks(n: int, x, base: float) -> list[str]:
+    """The x axis's labels: forward counts at a round spacing (at most ~8), so "step 15" can be read
+    off the chart (step k is forward k + 1). x: a forward count's x; base: the axis's y."""
+    spacing = next(s for s in (1, 2, 5, 10, 20, 50, 100, 200, 500, 10 ** 9) if n / s <= 8)
+    # 0 starts at its tick, clear of the y axis's 0 beside it (centred, the two touched on a phone)
+    return [f'<line x1="{x(f):.1f}" x2="{x(f):.1f}" y1="{base:.1f}" y2="{base + 4:.1f}" class="grid"/>'
+            f'<text x="{x(f):.1f}" y="{base + 15:.1f}" class="tick xtick" '
+            f'text-anchor="{"start" if f == 0 else "middle"}">{f}</text>'
+            for f in range(0, n + 1, spacing)]
+
+
+def pace_line(x0: float, y0: float, x1: float, y1: float) -> str:
+    """The AR pace (one token per forward) as hollow beads, drawn over the decodes' lines: an AR
+    line runs exactly on it, and a dotted line under it was hidden; beads on top leave both seen."""
+    points = f"{x0:.1f},{y0:.1f} {x1:.1f},{y1:.1f}"
+    return f'<polyline points="{points}" class="pace"/><polyline points="{points}" class="pace-core"/>'
+
+
 def prefix_growth(timeline: Timeline, height: int = 240, lang: str = i18n.DEFAULT) -> str:
-    """Committed tokens against forward passes, the AR pace (one per forward) dotted, and one
+    """Committed tokens against forward passes, the AR pace (one per forward) in beads over the line, and one
     marker per step (shown while that step is)."""
     y_values = timeline.committed_after
     n = max(1, len(y_values))
@@ -183,12 +201,18 @@ def prefix_growth(timeline: Timeline, height: int = 240, lang: str = i18n.DEFAUL
                       for k, v in enumerate(y_values))
     tr = i18n.Texts(lang)
     body = (_y_axis(top, height, tr("views.committed_tokens"))
-            + f'<polyline points="{x(0):.1f},{y(0):.1f} {x(min(n, top)):.1f},{y(min(n, top)):.1f}" class="pace"/>'
-            + f'<polyline points="{x(0):.1f},{y(0):.1f} {line}" class="growth" stroke="{colour}"/>' + markers
+            + f'<polyline points="{x(0):.1f},{y(0):.1f} {line}" class="growth" stroke="{colour}"/>'
+            + pace_line(x(0), y(0), x(min(n, top)), y(min(n, top))) + markers
+            + "".join(forward_ticks(n, x, TOP + plot_h))
             + f'<text x="{LEFT + plot_w / 2:.0f}" y="{height - 6}" class="axis" text-anchor="middle">'
               f'{tr("views.growth.xlabel", n=n)}</text>')
     title = f'<div class="charttitle">{tr("views.growth.title")}</div>'
-    return title + _frame(height, body, tr("views.growth.label"))
+    # a key under it, as the bars have: the line's decoder and the pace's beads (the chart is then as
+    # tall as the bars beside it, with no blank below it)
+    legend = (f'<div class="chartlegend"><span class="key line" style="background:{colour}"></span>'
+              f'{escape(lanes.lane_title(timeline.trace.decoder, lang))} '
+              f'<span class="key line pace-key"></span>{tr("views.fig.pace")}</div>')
+    return title + _frame(height, body, tr("views.growth.label")) + legend
 
 
 def entropy_heatmap(timeline: Timeline, height: int = 260, lang: str = i18n.DEFAULT) -> str:

@@ -167,7 +167,9 @@ def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dic
     xs = [r["entropy"] for r in rows] + [p["entropy"] for p in yours] + [threshold or 0.0, 1.0]
     layout = dict(xaxis=dict(title=dict(text=tr("views.law.x")), range=[-0.04 * max(xs), 1.05 * max(xs)]),
                   yaxis=dict(title=dict(text=tr("views.tokens_per_forward")), rangemode="tozero"),
-                  legend=dict(orientation="h", y=-0.2), margin=dict(t=64, b=90))
+                  # the legend at the figure's foot (its margin grows to hold it), under the axis title:
+                  # placed on the plot's scale (y=-0.2) it lay on that title on a phone, where it wraps
+                  legend=dict(orientation="h", yref="container", y=0, yanchor="bottom"), margin=dict(t=64, b=90))
     annotations = []
     if threshold is not None:
         layout["shapes"] = [dict(type="line", xref="x", yref="paper", x0=threshold, x1=threshold, y0=0, y1=1,

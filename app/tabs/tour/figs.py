@@ -59,19 +59,10 @@ def max_score(tl: Timeline, step: int) -> float:
     return max([m.score for m in s.masks] + [s.threshold or 0.0])
 
 
-def forward_ticks(n: int, x, base: float) -> list[str]:
-    """The x axis's labels: forward counts at a round spacing (at most ~8), so "step 15" can be read
-    off the chart (step k is forward k + 1)."""
-    spacing = next(s for s in (1, 2, 5, 10, 20, 50, 100, 200, 500, 10 ** 9) if n / s <= 8)
-    return [f'<line x1="{x(f):.1f}" x2="{x(f):.1f}" y1="{base:.1f}" y2="{base + 4:.1f}" class="grid"/>'
-            f'<text x="{x(f):.1f}" y="{base + 15:.1f}" class="tick xtick" text-anchor="middle">{f}</text>'
-            for f in range(0, n + 1, spacing)]
-
-
 def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, height: int = 230,
            lang: str = i18n.DEFAULT, steps: int | None = None, shown: dict[str, int] | None = None) -> str:
     """Committed tokens after each forward, one line per decode in its own colour (HTML legend
-    under the chart: it never overlaps the axes), the AR pace dotted, and a marker per step of the
+    under the chart: it never overlaps the axes), the AR pace in beads over them, and a marker per step of the
     first decode, or one per step of `steps` (a page that steps the longer of two decodes)
     (app/static/stepper.js shows the current one; `current`: drawn as shown). shown: a race at a
     tick: each line only up to the forwards its lane has shown (views.lanes.lane_forwards, as the
@@ -84,19 +75,19 @@ def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, h
     plot_w, plot_h = W - L - R, height - T - B
     x = lambda f: L + plot_w * f / n  # noqa: E731
     y = lambda v: T + plot_h * (1 - v / top)  # noqa: E731
-    body = [charts._y_axis(top, height, tr("tour.fig.committed_axis")),
-            f'<polyline points="{x(0):.1f},{y(0):.1f} {x(min(n, top)):.1f},{y(min(n, top)):.1f}" class="pace"/>']
+    body = [charts._y_axis(top, height, tr("tour.fig.committed_axis"))]
     for name, (tl, colour) in lines.items():
         upto = tl.committed_after[:shown[name]] if shown and name in shown else tl.committed_after
         pts = " ".join(f"{x(k + 1):.1f},{y(v):.1f}" for k, v in enumerate(upto))
         body.append(f'<polyline points="{x(0):.1f},{y(0):.1f} {pts}" class="growth" stroke="{colour}"/>')
+    body.append(charts.pace_line(x(0), y(0), x(min(n, top)), y(min(n, top))))   # over the lines: AR runs on it
     for k in range(steps or len(first.committed_after)):
         now = " now" if k == current else ""
         body.append(f'<g class="at-step{now}" data-at-step="{k}"><line x1="{x(k + 1):.1f}" x2="{x(k + 1):.1f}" '
                     f'y1="{T}" y2="{T + plot_h}" class="marker" stroke="{palette.THRESHOLD_COLOUR}"/>'
                     f'<text x="{min(x(k + 1) + 4, W - R - 60):.1f}" y="{T + 12}" class="tick" '
                     f'fill="{palette.THRESHOLD_COLOUR}">{tr("tour.fig.step", step=k)}</text></g>')
-    body += forward_ticks(n, x, T + plot_h)
+    body += charts.forward_ticks(n, x, T + plot_h)
     body.append(f'<text x="{L + plot_w / 2:.0f}" y="{height - 6}" class="axis" text-anchor="middle">'
                 f'{tr("tour.fig.forwards_axis")}</text>')
     keys = "".join(f'<span class="key line" style="background:{colour}"></span>{escape(name)} '
@@ -125,8 +116,8 @@ def tau_label_step(span: float) -> float:
 
 def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEFAULT):
     """Two panels on one τ axis: tokens per forward (blue line, top, left axis) and right answers
-    (dark green bars, a small chart below with its own axis `yaxis2`, 0 … the number of
-    questions): a bar never lines up with the speed axis' numbers."""
+    (dark green bars, a small chart below with its own axis `yaxis2` on the right, 0 … the number
+    of questions): a bar never lines up with the speed axis' numbers."""
     tr = i18n.Texts(lang)
     # τ on a linear axis: the sweep's grid is not evenly spaced (0.1 … 1, 1.5, 2), and a live τ
     # between two of its values lands between them
@@ -156,9 +147,10 @@ def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEF
                    tick0=0, dtick=step, tickangle=0, tickfont=dict(size=11), range=[lo, hi],
                    minor=dict(tickmode="array", tickvals=x, ticks="outside", ticklen=4)),
         yaxis=dict(title=dict(text=tr("tour.fig.tpf")), domain=[0.42, 1], rangemode="tozero"),
-        # a short band of its own: labelled 0 and all, so no bar lines up with a speed
+        # a short band of its own: labelled 0 and all, so no bar lines up with a speed; its title on
+        # the right (on the left, under the speed's, the two ran into each other when presenting)
         yaxis2=dict(title=dict(text=right_title), domain=[0, 0.3], range=[0, total + 0.5], tickvals=[0, total],
-                    anchor="x", gridcolor="#e5e7eb", automargin=True),
+                    anchor="x", side="right", gridcolor="#e5e7eb", automargin=True),
         legend=dict(orientation="h", y=-0.25, yanchor="top", x=0), margin=dict(l=60, r=20, t=40, b=100))
 
 

@@ -44,10 +44,12 @@ def stop_label(lang: str = i18n.DEFAULT) -> str:
 
 
 def badge(lang: str = i18n.DEFAULT) -> str:
-    """The badge projector mode shows in the nav (keys to move and to leave)."""
+    """The badge projector mode shows in the nav (keys to move and to leave); W, the picture ⇄
+    narration switch, only where it acts (style.css shows it while present.js flips the panes)."""
     return (f'<div id="presenting-badge" class="presenting-badge" aria-live="polite" '
-            f'title="{i18n.text(lang, "tour.presenting_keys")}">'
-            f'{i18n.text(lang, "tour.presenting_badge")}{i18n.text(lang, "views.present.step_keys")}</div>')
+            f'title="{i18n.text(lang, "tour.presenting_keys")}{i18n.text(lang, "views.present.pane_key_title")}">'
+            f'{i18n.text(lang, "tour.presenting_badge")}{i18n.text(lang, "views.present.step_keys")}'
+            f'<span class="badge-pane-key">{i18n.text(lang, "views.present.pane_key")}</span></div>')
 
 
 BADGE = badge()   # the English
