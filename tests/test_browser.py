@@ -371,6 +371,35 @@ def test_views_fit_the_room(browser, app_url, width, height):
         page.close()
 
 
+def test_decode_growth_chart_has_forward_ticks_and_no_hole_beside_it(browser, app_url):
+    """1024x768: the growth chart's x axis is numbered (forwards, apart from each other and from the
+    y axis's 0), and at every step the growth chart and the bars beside it are about as tall: the
+    decode's last step (no bars) left a 236 px hole beside the chart, a step with bars 34 px under it."""
+    page = browser.new_page(viewport={"width": 1024, "height": 768})
+    try:
+        page.goto(app_url, wait_until="domcontentloaded")
+        open_decode_tab(page)
+        page.wait_for_selector("#growth svg.chart", timeout=60_000)
+        page.locator("#growth").scroll_into_view_if_needed()
+        ticks = page.evaluate("""() => [...document.querySelectorAll('#growth svg.chart text.tick')].filter(
+            t => t.getBoundingClientRect().width > 0).map(t => { const r = t.getBoundingClientRect();
+            return [t.textContent, r.left, r.top, r.right, r.bottom, t.classList.contains('xtick')]; })""")
+        xs = [t for t in ticks if t[5]]
+        assert len(xs) >= 3 and [int(t[0]) for t in xs] == sorted(int(t[0]) for t in xs), ticks
+        for i, a in enumerate(ticks):
+            for b in ticks[i + 1:]:
+                assert a[3] <= b[1] + 1 or b[3] <= a[1] + 1 or a[4] <= b[2] + 1 or b[4] <= a[2] + 1, (a, b)
+        heights = page.evaluate("""() => { const last = +document.querySelector('#stepper input[type=range]').max;
+            const out = [];
+            for (let k = 0; k <= last; k++) { window.wedlmStepper.show('decode', k);
+              out.push([k, document.getElementById('entropy-bars').offsetHeight, document.getElementById('growth').offsetHeight]); }
+            return out; }""")
+        assert all(abs(b - g) <= 24 for _, b, g in heights), heights
+        page.screenshot(path=str(ARTIFACTS / "decode-growth-1024.png"))
+    finally:
+        page.close()
+
+
 # -- stepping in the page (issue 36), the Decode tab's keys (issue 34.3), the step views (issue 32) --
 
 def shown_steps(page) -> dict:

@@ -1017,6 +1017,15 @@ def test_phone_nav_and_chapter_5_views_fit(browser, app_url):
                 return {text: t.textContent, left: r.left - box.left, right: box.right - r.right}; }); }).flat()""")
         assert len(titles) == 3, titles   # the law and the two score charts
         assert all(t["left"] >= 0 and t["right"] >= 0 for t in titles), titles
+        # no legend entry (its symbol or its words) on another text: the law's x-axis title lay on
+        # 'counting' when its legend sat at y = -0.2 of a 150 px high plot
+        touching = page.evaluate("""() => [...document.querySelectorAll('#chapter-7 .js-plotly-plot')].flatMap(gd => {
+            const apart = (p, q) => p.right <= q.left + 1 || q.right <= p.left + 1 || p.bottom <= q.top + 1 || q.bottom <= p.top + 1;
+            const rest = [...gd.querySelectorAll('text')].filter(t => !t.closest('.legend') && t.textContent.trim()
+                && t.getBoundingClientRect().width > 0);
+            return [...gd.querySelectorAll('.legend .traces')].flatMap(e => rest.filter(t =>
+                !apart(e.getBoundingClientRect(), t.getBoundingClientRect())).map(t => [e.textContent, t.textContent])); })""")
+        assert touching == [], touching
         page.locator("#tour-viz-7").scroll_into_view_if_needed()
         page.screenshot(path=str(ARTIFACTS / "tour-ch7-phone.png"))
     finally:

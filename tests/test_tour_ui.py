@@ -60,6 +60,9 @@ def test_presenting_at_1024_titles_fit_and_step_keys_step_the_chapter(browser, a
         page.wait_for_selector("#tour-viz-1", state="visible", timeout=180_000)
         page.wait_for_selector("#presenting-badge", state="visible", timeout=10_000)
         assert "↓/↑" in page.inner_text("#presenting-badge")
+        # W switches the picture and the narration here (a 4:3 screen): the badge says so, in the page's words
+        code = lang or i18n.DEFAULT
+        assert page.inner_text("#presenting-badge").strip().endswith(i18n.text(code, "views.present.pane_key").strip())
         for n in range(1, len(tour.TITLES) + 1):
             if n > 1:
                 go_to(page, "ArrowRight", n)
@@ -194,9 +197,26 @@ PICTURES_JS = """n => { const c = document.querySelector('#chapter-' + n);
             onLegend.push([a.textContent, b.textContent]); }));
     });
     const plotText = Math.min(...plots.flatMap(gd => texts(gd).map(t => parseFloat(getComputedStyle(t).fontSize) * zoom)));
+    // an axis title on another axis title, a tick label or a plot's area (chapter 8's two y titles met)
+    const onTitle = [];
+    plots.forEach(gd => {
+        const titles = [...gd.querySelectorAll('text.xtitle, text.ytitle, text.x2title, text.y2title')]
+            .filter(t => t.textContent.trim() && t.getClientRects().length);
+        const others = texts(gd).filter(t => !titles.includes(t) && !t.closest('.legend') && !t.classList.contains('gtitle'));
+        const areas = [...gd.querySelectorAll('.draglayer .nsewdrag')].map(r => r.getBoundingClientRect());
+        titles.forEach((a, i) => { const ra = a.getBoundingClientRect();
+            titles.slice(i + 1).concat(others).forEach(b => { if (!apart(ra, b.getBoundingClientRect()))
+                onTitle.push([a.textContent, b.textContent]); });
+            areas.forEach(r => { if (!apart(ra, r)) onTitle.push([a.textContent, 'plot area']); }); });
+    });
+    // the picture's small text a class reads: step captions, colour keys, the rows' labels, position
+    // ids, view and chart titles, chapter 7's table (px on screen)
+    const small = least('.tour-view .stepper-summary, .tour-view .legend .tok, .tour-view .chartlegend, '
+        + '.tour-view .orders .lab, .tour-view .slot .pid, .tour-view .viewtitle, .tour-view .charttitle, '
+        + '.tour-view .gridtitle, .tour-view .commit-table th, .tour-view .commit-table td b, .tour-view .commit-table small');
     return {share: shown(view) ? view.getBoundingClientRect().width / innerWidth : 0, words: shown(words),
             tokens: least('.tok:not(.legend .tok), .slot .tokt'), narration: least('.tour-text p'),
-            grids, plots: plots.length, plotText, cut, onLegend,
+            grids, plots: plots.length, plotText, cut, onLegend, onTitle, small,
             scroll: document.documentElement.scrollHeight, height: innerHeight,
             scrollw: document.documentElement.scrollWidth, width: innerWidth}; }"""
 
@@ -227,6 +247,11 @@ PLOT_PX = 16.0
 # (chapter 11, the recap, is words only, one pane: tests/test_recap.py)
 ROOM = {(1024, 768): ({n: 0.9 for n in range(1, len(tour.TITLES))}, 14.0, 14.0, True),
         (1920, 1080): ({n: 0.5 for n in range(1, len(tour.TITLES))} | {3: 0.6, 4: 0.66, 10: 0.6}, 16.0, 18.0, False)}
+# The picture's small text (PICTURES_JS `small`) was drawn at the page's 12-13 px, zoomed: at 1920x1080
+# 12.1 px (chapter 7's table's row notes), 13.2 (chapters 3 and 10's step captions and position ids),
+# 14.3-15.6 elsewhere; at 1024x768 11 px (chapter 5) to 12 (chapters 2, 4, 6). Now present.js sizes it
+# to read 16 px on screen at 1920 and 14 on a 4:3 screen (where 16 cost chapter 4's tokens a zoom step).
+SMALL_PX = {(1024, 768): 14.0, (1920, 1080): 16.0}
 
 
 @pytest.mark.parametrize("size", list(ROOM))
@@ -263,8 +288,10 @@ def test_presenting_pictures_use_the_room_and_grid_labels_read(browser, app_url,
                 assert m["words"] != flips, (n, g, size, m)   # one at a time: the narration waits for W
                 if m["tokens"] != float("inf"):
                     assert m["tokens"] >= token_px, (n, g, size, m)
+                assert m["small"] >= SMALL_PX[size] - 0.05, (n, g, size, m)   # (a zoom of 0.9997 is 1)
                 if m["plots"]:   # Plotly's text reads from the back too, whole, no legend on a label
                     assert m["plotText"] >= PLOT_PX and not m["cut"] and not m["onLegend"], (n, g, size, m)
+                    assert not m["onTitle"], (n, g, size, m["onTitle"])
                     plotted.add(n)
                 if n == 9:   # the 48 rows labelled every few on purpose, the title says so; labels apart
                     mask = page.evaluate(MASK_LABELS_JS)
@@ -348,7 +375,9 @@ def test_presenting_keys_and_words_agree_and_leaving_drops_present_from_the_addr
         assert badge.strip() == (i18n.text(code, "tour.presenting_badge")
                                  + i18n.text(code, "views.present.step_keys")).strip()
         assert "Home/End" in badge and "Esc" in badge
-        assert page.get_attribute("#presenting-badge", "title") == i18n.text(code, "tour.presenting_keys")
+        assert page.get_attribute("#presenting-badge", "title") == (i18n.text(code, "tour.presenting_keys")
+                                                                    + i18n.text(code, "views.present.pane_key_title"))
+        assert "W" not in badge   # side by side at 1440 px: W does nothing, and the badge leaves it out
         titles = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
             '#chapter-2 .wedlm-stepper button[data-act]')].map(b => [b.dataset.act, b.title]))""")
         assert titles["play"] == i18n.text(code, "views.stepper.play_title_present")

@@ -280,3 +280,20 @@ def test_a_long_training_mask_is_labelled_every_few_positions_and_says_which_are
     assert figures.aside_below("Mean entropy (low is not fast)") == "Mean entropy<br>(low is not fast)"
     assert figures.aside_below("平均熵（熵低不一定快）") == "平均熵<br>（熵低不一定快）"
     assert figures.aside_below("No aside") == "No aside"
+
+
+def test_the_ar_pace_is_drawn_over_the_decodes_lines(tiny_lm):
+    """An AR decode's line runs exactly on the one-token-per-forward pace: drawn under it, the pace
+    was hidden (the tour's chapter 1). Both growth charts draw the pace's beads after every line
+    (over them), and the Decode tab's chart numbers its x axis and keys its line and the pace."""
+    import re
+    from app import i18n
+    from app.tabs.tour import figs
+    from app.views import charts
+    ar = Timeline(decode(tiny_lm, "Count from 1 to 9:", "ar", DecodeConfig(max_new_tokens=12)))
+    for svg in (charts.prefix_growth(ar), figs.growth({"AR": (ar, "#6b7280")})):
+        kinds = re.findall(r'<polyline [^>]*class="(growth|pace|pace-core)"', svg)
+        assert kinds[-2:] == ["pace", "pace-core"] and "growth" in kinds[:-2], kinds
+        assert len(re.findall(r'class="tick xtick"', svg)) >= 3
+    own = charts.prefix_growth(ar)
+    assert 'class="key line pace-key"' in own and i18n.text("en", "views.fig.pace") in own
