@@ -472,14 +472,22 @@ MESSAGES = {
     "ch3.p2": {
         "en": "The mask needs to see them (they are its right-hand context), yet attention must stay causal to "
               "keep the {kv_cache}. WeDLM's trick: physically move every filled token in front of every mask, "
-              "keeping each token's {position_id} (the number under it). This changes nothing a token computes: RoPE turns "
-              "each query and key by its position id, so how a token attends to another depends on their ids, not "
-              "their rows; the causal mask only lets a row see the rows before it, and every filled token is now "
-              "before every mask. Compare the window's two rows: logical "
+              "keeping each token's {position_id} (the number under it). Compare the window's two rows: logical "
               "order (the text) and physical order (what the model is fed).",
         "zh": "这个掩码需要看到它们（它们是它右边的上下文），可为了保住 {kv_cache}，注意力又必须保持因果。"
               "WeDLM 的妙招是：把每个已填充的词元在物理上挪到所有掩码前面，同时保留每个词元的{position_id}"
-              "（它下面的数字）。这不会改变词元算出的内容：RoPE 按位置编号旋转每个查询和键，所以一个词元如何关注别的词元取决于编号，而不是行的位置；因果掩码只让一行看到它前面的行，而现在每个已填充词元都排在所有掩码前面。对比窗口视图的两行：逻辑顺序（文本中的顺序）和物理顺序（送入模型的顺序）。",
+              "（它下面的数字）。对比窗口视图的两行：逻辑顺序（文本中的顺序）和物理顺序（送入模型的顺序）。",
+    },
+    # why the move changes nothing, on this step's first mask (ch3_reordering.why)
+    "ch3.why": {
+        "en": "<b>Why nothing changes:</b> a row's attention weighs the tokens it sees by query · key, and RoPE "
+              "turns both by position id, not by row. Take the mask at {pos}: in the first grid the rows before "
+              "its row are positions {seen} (after the cached prefix, 0–{prefix_end}); in the second, its row "
+              "marks the same positions, {later} in {attend_later}. Same tokens, same ids: the same prediction.",
+        "zh": "<b>为什么结果不变：</b>一行的注意力按查询 · 键给它看到的词元加权，而 RoPE 按位置编号旋转二者，"
+              "与行的位置无关。以位置 {pos} 的掩码为例：在第一个网格里，排在它那一行之前的各行是位置 {seen}"
+              "（在已缓存的前缀 0–{prefix_end} 之后）；在第二个网格里，它那一行标出的正是同样这些位置，其中 "
+              "{later} 是{attend_later}。词元相同、编号相同，预测也就相同。",
     },
     "ch3.p3": {
         "en": "The forward runs a plain causal triangle in <b>physical</b> order (first grid): a row sees a column "

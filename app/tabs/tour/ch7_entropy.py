@@ -114,6 +114,7 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
            count_h=class_mean(rows, "counting", "entropy"),
            count_tpf=class_mean(rows, "counting", "tokens_per_forward"),
            plays_h=class_mean(rows, "plays", "entropy"), plays_tpf=class_mean(rows, "plays", "tokens_per_forward")),
+        tr("ch7.paper"),
         code_paragraph(code, slowest_row(rows), lang),
         idle_paragraph(decodes, lang),
         tr("ch7.p4", low_prompt=model_text(ltl.trace.prompt), high_prompt=model_text(htl.trace.prompt), low_step=lstep, filled=len(ls.filled), new_colour=colour("state-new", lang=lang),
