@@ -1252,33 +1252,39 @@ def test_verified_last_step_says_the_stop_token_is_predicted_and_draws_it_as_sto
 
 
 def test_verified_chapter_says_lossless_is_not_right_and_counts_accepted_drafts(data):
-    """The decode answers wrong beside 'lossless', and no recorded draft is ever accepted: the
-    chapter quotes what the decode wrote, says lossless means AR's text (not a right answer), and
-    counts the accepted drafts from the record (none: it ran as AR, and it points to the Decode
-    tab's verified example, whose record does accept drafts)."""
+    """Lossless is not right: the recorded times table has wrong lines, and the chapter quotes its
+    first one with the right product. It counts the accepted drafts from the record (a walker found
+    the old recording accepted none), and a decode whose drafts all failed says it ran as AR."""
     import json
+    from dataclasses import replace
 
     from app.tabs.tour import ch10_verified
+    from app.tabs.tour.ch8_tau import wrong_products
     from wedlm import Trace
     from wedlm.paths import ASSETS_DIR
     tl, moment = data.at("verified")
     accepted = sum(s.verify.accepted for s in tl.trace.steps)
     en, zh = (unescape(re.sub(r"<[^>]+>", "", ch10_verified.text(tl, moment, moment, lang=lang))) for lang in ("en", "zh"))
-    answer = repr(tl.trace.text.strip().splitlines()[-1])  # the answer line, as Python quotes it
-    assert f"It ends {answer}: lossless means greedy AR's text for this model, not a right answer" in en
-    assert f"它的结尾是 {answer}" in zh and "而不是答案一定正确" in zh
-    assert accepted == 0  # the record's case: every forward committed 1 token
-    assert f"No draft here was ever accepted ✓: all {tl.num_steps} forwards committed 1 token" in en
-    assert f"{tl.num_steps} 次前向计算都只提交 1 个词元" in zh
-    assert "The Decode tab's verified example shows drafts accepted" in en
-    # the example it points to accepts drafts, and the same sentence counts them
+    wrong = wrong_products(tl.trace.text)
+    assert wrong and accepted > 0 and tl.trace.steps[moment].verify.accepted > 0   # a rejection after agreements
+    w = wrong[0]
+    assert f"It writes {w.line!r}, though {w.a} × {w.b} = {w.a * w.b}: lossless means greedy AR's text" in en
+    assert f"它写出了 {w.line!r}，而 {w.a} × {w.b} = {w.a * w.b}" in zh and "而不是答案一定正确" in zh
+    assert f"{accepted} drafts were accepted ✓ in {tl.num_steps} forwards" in en and "No draft" not in en
+    assert f"共接受了 {accepted} 个草稿" in zh
+    # the same record with every draft refused: it ran as AR, and points to an example that accepts
+    refused = Timeline(replace(tl.trace, steps=[replace(s, verify=replace(s.verify, accepted=0))
+                                               for s in tl.trace.steps]))
+    said = ch10_verified.whole_run(refused)
+    assert f"No draft here was ever accepted ✓: all {tl.num_steps} forwards committed 1 token" in said
+    assert "The Decode tab's verified example shows drafts accepted" in said
+    assert f"{tl.num_steps} 次前向计算都只提交 1 个词元" in ch10_verified.whole_run(refused, "zh")
+    # an answer that is no times table: its answer line is quoted
     path = ASSETS_DIR / "traces" / "8-arithmetic-verified.json"
     other = Timeline(Trace.from_dict(json.loads(path.read_text(encoding="utf-8"))))
-    n = sum(s.verify.accepted for s in other.trace.steps)
-    assert n > 0
-    said = ch10_verified.whole_run(other)
-    assert f"{n} drafts were accepted ✓ in {other.num_steps} forwards" in said and "No draft" not in said
-    assert f"共接受了 {n} 个草稿" in ch10_verified.whole_run(other, "zh")
+    answer = repr(other.trace.text.strip().splitlines()[-1])
+    assert (f"It ends {answer}: lossless means greedy AR's text for this model"
+            in unescape(re.sub(r"<[^>]+>", "", ch10_verified.whole_run(other))))
 
 
 def test_chapter_4_says_why_a_token_commits_one_forward_after_it_is_filled(data):
@@ -1482,8 +1488,11 @@ def test_chapter_10_names_the_ar_token_draws_only_the_states_it_shows_and_says_w
     ar = unescape(render.token_label(tl, s.verify.ar_token))
     assert f"AR token ‘{ar}’ (replaces the rejected draft at {s.verify.ar_pos})" in facts
     assert "Filled" not in facts   # the AR token was its only "fill"
-    assert s.verify.masks == 0 and "mask this forward fills" not in now and "st-mask legend" not in now
     assert "st-filled legend" in now   # the draft it checks is drawn, and keyed
+    # masks are keyed exactly where the forward carries some (the cost-aware window gives some none)
+    bare = next(t.index for t in tl.trace.steps if t.verify.masks == 0)
+    bare_view = ch10_verified.view(tl, bare)[1]
+    assert "mask this forward fills" not in bare_view and "st-mask legend" not in bare_view
     full = ch10_verified.view(tl, 0)[1]   # the first forward carries masks: they are keyed there
     assert "mask this forward fills" in full and "st-mask legend" in full
     masks = [t.verify.masks for t in tl.trace.steps]

@@ -92,12 +92,12 @@ MESSAGES = {
     "ch7.code": {
         "en": "<b>Under 1: why is code slow?</b> The prompt {id} makes {tpf:.2f} tokens per forward at a mean entropy of "
               "{h:.2f} nats. In another code prompt ({prompt}; the diamond on the chart), {waiting} of {fills} fills are "
-              "easy far slots (mostly {far}{eos}), but the <b>front</b> slot stays a mask until step {step}, when {token} fills it at {front_h:.2f} nats. Only the leading "
+              "easy far slots (mostly {far}{eos}), but the front slot stays a mask until step {step}, when {token} fills it at {front_h:.2f} nats. Only the leading "
               "filled run commits, so the far fills wait and commit nothing: {tokens} tokens in {forwards} forwards, "
               "{code_tpf:.2f} per forward. The mean entropy ({code_h:.2f} nats) hides the hard front.",
         "zh": "<b>不到 1：代码为什么慢？</b>提示词 {id} 的平均熵是 {h:.2f} 奈特，每次前向计算却只产出 {tpf:.2f} 个词元。"
               "在另一个代码提示词（{prompt}；图中的菱形）的解码里，{fills} 次填充中有 "
-              "{waiting} 次是容易的远处槽位（大多是 {far}{eos}），可<b>最前面</b>的槽位一直是掩码，直到第 {step} 步才由 {token} "
+              "{waiting} 次是容易的远处槽位（大多是 {far}{eos}），可最前面的槽位一直是掩码，直到第 {step} 步才由 {token} "
               "以 {front_h:.2f} 奈特的熵填上。只有开头连续的已填充段才能提交，所以远处的填充只能等待，什么也提交不了："
               "{forwards} 次前向计算只得到 {tokens} 个词元，每次 {code_tpf:.2f} 个。平均熵（{code_h:.2f} 奈特）掩盖了最前面那个难词元。",
     },
@@ -314,6 +314,13 @@ MESSAGES = {
         "en": "It ends {text}: lossless means greedy AR's text for this model, not a right answer (this tiny "
               "model can be wrong; chapter 8).",
         "zh": "它的结尾是 {text}：无损指的是与这个模型的贪心 AR 文本相同，而不是答案一定正确（这个小模型也会答错，见第 8 章）。",
+    },
+    # a times table with a wrong line (ch8_tau.wrong_products): that line, not the last one, is quoted
+    "ch10.wrote_wrong": {
+        "en": "It writes {text}, though {a} × {b} = {right}: lossless means greedy AR's text for this model, not a "
+              "right answer (this tiny model can be wrong; chapter 8).",
+        "zh": "它写出了 {text}，而 {a} × {b} = {right}：无损指的是与这个模型的贪心 AR 文本相同，而不是答案一定正确"
+              "（这个小模型也会答错，见第 8 章）。",
     },
     "ch10.run_accepted": {
         "en": "Over the whole decode {n} drafts were accepted ✓ in {forwards} forwards.",
