@@ -677,6 +677,18 @@ MESSAGES.update({
                           "zh": "τ = %{x}<br>每次前向计算的词元数 %{y:.2f}<br>%{customdata[0]}"},
     "views.sweep.title": {"en": "τ sweep (red ✕: output differs from τ = none; green ●: the same)",
                           "zh": "τ 扫描（红色 ✕：输出与 τ = 无 时不同；绿色 ●：相同）"},
+    # the sweep's chart before a run (entropy.sweep_placeholder): what it will draw, which button draws it
+    "views.sweep.empty": {
+        "en": "Nothing swept yet. Press <b>{button}</b> to decode<br>the prompt above at {n} values of τ:<br>"
+              "none (one mask per forward) and {lo} to {hi}.<br>"
+              "Then this chart draws tokens per forward against τ<br>for {streaming}, a solid line,<br>"
+              "and {verified}, a dotted one:<br>"
+              "a red ✕ where the output differs from τ = none's,<br>a green ● where it is the same.",
+        "zh": "还没有扫描。按 <b>{button}</b>，<br>用 {n} 个 τ 值解码上面的提示词：<br>"
+              "无（每次前向计算只填一个掩码），以及 {lo} 到 {hi}。<br>"
+              "之后这张图画出每次前向计算的词元数随 τ 的变化：<br>{streaming}为实线，<br>{verified}为虚线；<br>"
+              "输出与 τ = 无 时不同处画红色 ✕，<br>相同处画绿色 ●。",
+    },
     "views.sweep.x": {"en": "threshold τ", "zh": "阈值 τ"},
     "views.sweep.dip": {"en": "tokens per forward fell from {a} at τ = {ta} to {b} at τ = {tb}",
                         "zh": "每次前向计算的词元数从 τ = {ta} 时的 {a} 降到了 τ = {tb} 时的 {b}"},
