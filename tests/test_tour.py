@@ -745,7 +745,7 @@ def test_race_growth_lines_stop_where_their_lanes_are(data):
             assert len(points.split()) == 1 + made, (tick, name)   # the origin, then one point per forward
             assert f"{made} forwards" in plain(lanes_html.split(f'class="lane {name}"')[1]), (tick, name)
         ar = timelines["ar"]
-        assert f"its AR line is at {ar.committed_after[min(tick, ar.num_steps) - 1]}." in plain(text)
+        assert f"its AR line is at {ar.committed_after[min(tick, ar.num_steps) - 1]};" in plain(text)
 
 
 # ---------- in a real browser ----------
@@ -1489,8 +1489,9 @@ def test_chapter_10_names_the_ar_token_draws_only_the_states_it_shows_and_says_w
     masks = [t.verify.masks for t in tl.trace.steps]
     w = tl.trace.config["window"]
     small = sum(m < w for m in masks)
-    words = plain(text)   # the chapter's own step: short (it must fit a projector)
+    words = " ".join(plain(text).split())   # the chapter's own step: short (it must fit a projector)
     assert f"Here {s.verify.masks} masks, not W = {w}" in words and "cost-aware window ( beyond the paper )" in words
+    assert 'data-term="cost-window"' in text   # a term of its own, linked to the glossary
     first = plain(ch10_verified.text(tl, 0, step))   # the decode's first step: the whole story
     assert f"smaller than W = {w}" in first and "beyond the paper" in first
     assert (f"{small} of its {len(masks)} forwards carry fewer ({min(masks)}–{max(masks)} "

@@ -108,17 +108,17 @@ MESSAGES = {
     # what the growth chart counts for AR, said the same way in chapters 1 and 6 (figs.growth draws
     # Timeline.committed_after: an AR forward commits the token it reads, the prefill's token first)
     "tour.ar_chart.one": {
-        "en": "The chart counts committed tokens (their KV in the cache): an AR forward commits the token it reads, "
+        "en": "The chart counts {committed} tokens (their KV in the cache): an AR forward commits the token it reads, "
               "the prefill's token first, so after {n} forward its AR line is at {chart}; the token the "
               "last forward predicted is committed by the next one.",
-        "zh": "图表统计的是已提交的词元（KV 已在缓存中）：AR 的每次前向计算提交它读入的那个词元，第一个就是预填充写出的词元，"
+        "zh": "图表统计的是{committed}的词元（KV 已在缓存中）：AR 的每次前向计算提交它读入的那个词元，第一个就是预填充写出的词元，"
               "所以 {n} 次前向计算后，图中 AR 那条线的高度是 {chart}；最后一次前向计算预测出的词元，要由下一次来提交。",
     },
     "tour.ar_chart.many": {
-        "en": "The chart counts committed tokens (their KV in the cache): an AR forward commits the token it reads, "
+        "en": "The chart counts {committed} tokens (their KV in the cache): an AR forward commits the token it reads, "
               "the prefill's token first, so after {n} forwards its AR line is at {chart}; the token the "
               "last forward predicted is committed by the next one.",
-        "zh": "图表统计的是已提交的词元（KV 已在缓存中）：AR 的每次前向计算提交它读入的那个词元，第一个就是预填充写出的词元，"
+        "zh": "图表统计的是{committed}的词元（KV 已在缓存中）：AR 的每次前向计算提交它读入的那个词元，第一个就是预填充写出的词元，"
               "所以 {n} 次前向计算后，图中 AR 那条线的高度是 {chart}；最后一次前向计算预测出的词元，要由下一次来提交。",
     },
     # a glossary link's text where a sentence uses the term's short form
@@ -127,6 +127,7 @@ MESSAGES = {
     "tour.link.mask": {"en": "mask", "zh": "掩码"},
     "tour.link.masks": {"en": "masks", "zh": "掩码"},
     "tour.link.commit": {"en": "commit", "zh": "提交"},
+    "tour.link.committed": {"en": "committed", "zh": "已提交"},
 
     # ---------- the tour's figures (figs.py) ----------
     "tour.fig.fills": {"en": "H: fills", "zh": "H：被填充"},
