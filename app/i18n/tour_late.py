@@ -25,11 +25,11 @@ MESSAGES = {
         "zh": "做完 <b>{tick}</b> 次{forwards_word}后（到第 {step} 步为止）：AR 有 {n_ar} 个词元，WeDLM 有 {n_wd} 个。{prefill}"
               "整个解码下来，WeDLM 平均{tpf}是 {tpf_wd:.2f}（AR 是 {tpf_ar:.2f}）。",
     },
-    # AR's prefill token: the lanes and the words count it, the growth chart (tokens made by forwards) does not
+    # AR's prefill token: the lanes and the words count it as written before the first forward; the
+    # growth chart (committed tokens) counts it once forward 1 commits it (tour.ar_chart)
     "ch6.prefill": {
-        "en": " AR's first token came from the prefill, before the first forward; the chart counts only tokens "
-              "made by forwards, so its AR line is at {chart}.",
-        "zh": "AR 的第一个词元来自预填充，在第一次前向计算之前；图表只计前向计算写出的词元，所以图中 AR 那条线的高度是 {chart}。",
+        "en": " AR's first token came from the prefill, before the first forward. {chart}",
+        "zh": "AR 的第一个词元来自预填充，在第一次前向计算之前。{chart}",
     },
     "ch6.forward_one": {"en": "forward", "zh": "前向计算"},
     "ch6.forward_many": {"en": "forwards", "zh": "前向计算"},

@@ -12,7 +12,7 @@ from ...views import render
 from ...views.stepper import Views
 from . import moments
 from .frame import at_step, body, drawn, live_bar, slot, stepper_html, window_try
-from .words import colour, elsewhere, gap, narration, run_summary, some, span, term
+from .words import colour, elsewhere, gap, link_first, narration, run_summary, some, span, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch3.title")
 KEY = "tour-3"
@@ -72,7 +72,9 @@ def views(moment: int | None, note: str = "", lang: str = i18n.DEFAULT, check: d
     """`check`: the recorded decode's proof (its pick's "check"); a live run has none."""
     return Views(step={"text": lambda tl, k: text(tl, k, moment, note, lang, check),
                        "orders": lambda tl, k: at_step(render.order_view(tl, k, lang=lang), k),
-                       "physical": lambda tl, k: at_step(render.mask_grid(tl, k, logical=False, lang=lang), k),
+                       # the first grid's title names the cached prefix: linked to the glossary there
+                       "physical": lambda tl, k: at_step(link_first(render.mask_grid(tl, k, logical=False, lang=lang),
+                                                                    "cached-prefix", lang), k),
                        "logical": lambda tl, k: at_step(render.mask_grid(tl, k, logical=True, lang=lang), k)})
 
 

@@ -59,10 +59,24 @@ def max_score(tl: Timeline, step: int) -> float:
     return max([m.score for m in s.masks] + [s.threshold or 0.0])
 
 
+FORWARD_LABELS = 8   # at most this many forward-count labels under the growth chart
+
+
+def round_step(span: float, most: int, smallest: float = 1) -> float:
+    """An axis' label step: the smallest of smallest × 1, 2, 5, 10, 20, 50, … that puts at most
+    `most` steps on `span` (the growth chart's forwards: 1, 2, 5, 10, …; the τ sweep's: 0.1, 0.2, 0.5, …)."""
+    scale = smallest
+    while True:
+        for m in (1, 2, 5):
+            if span / (m * scale) <= most:
+                return round(m * scale, 10)
+        scale *= 10
+
+
 def forward_ticks(n: int, x, base: float) -> list[str]:
-    """The x axis's labels: forward counts at a round spacing (at most ~8), so "step 15" can be read
-    off the chart (step k is forward k + 1)."""
-    spacing = next(s for s in (1, 2, 5, 10, 20, 50, 100, 200, 500, 10 ** 9) if n / s <= 8)
+    """The x axis's labels: forward counts at a round spacing (at most ~FORWARD_LABELS), so "step 15"
+    can be read off the chart (step k is forward k + 1)."""
+    spacing = int(round_step(n, FORWARD_LABELS))
     return [f'<line x1="{x(f):.1f}" x2="{x(f):.1f}" y1="{base:.1f}" y2="{base + 4:.1f}" class="grid"/>'
             f'<text x="{x(f):.1f}" y="{base + 15:.1f}" class="tick xtick" text-anchor="middle">{f}</text>'
             for f in range(0, n + 1, spacing)]
@@ -113,20 +127,11 @@ def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, h
 TAU_LABELS = 6   # at most this many τ labels: at 1024 px the sweep's 0.1 … 0.4 labels ran together
 
 
-def tau_label_step(span: float) -> float:
-    """The τ axis' label step: the smallest of 0.1, 0.2, 0.5, 1, 2, 5, … giving at most TAU_LABELS."""
-    scale = 0.1
-    while True:
-        for m in (1, 2, 5):
-            if span / (m * scale) <= TAU_LABELS:
-                return round(m * scale, 10)
-        scale *= 10
-
-
 def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEFAULT):
-    """Two panels on one τ axis: tokens per forward (blue line, top, left axis) and right answers
-    (dark green bars, a small chart below with its own axis `yaxis2`, 0 … the number of
-    questions): a bar never lines up with the speed axis' numbers."""
+    """Two panels on one τ axis: tokens per forward (the streaming decoder's colour, a line, top,
+    left axis) and right answers (bars in palette role "right", whose word chapter 8 says:
+    palette.colour_word("right"); a small chart below with its own axis `yaxis2`, 0 … the number
+    of questions): a bar never lines up with the speed axis' numbers."""
     tr = i18n.Texts(lang)
     # τ on a linear axis: the sweep's grid is not evenly spaced (0.1 … 1, 1.5, 2), and a live τ
     # between two of its values lands between them
@@ -148,7 +153,7 @@ def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEF
                          textposition="top center", marker=dict(size=16, symbol="star", color="#111827")))
     lo = min(x + [0.0]) - 0.1
     hi = max(x + [yours["threshold"] if yours else 0.0]) + 0.1
-    step = tau_label_step(hi - lo)
+    step = round_step(hi - lo, TAU_LABELS, 0.1)
     return figures.make_figure(
         data, tr("tour.fig.tau_title"), 440, lang=lang,
         # labels every `step` (a linear scale reads as one); a minor tick marks each τ of the sweep
