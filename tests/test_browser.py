@@ -221,7 +221,7 @@ def test_entropy_tab_sweep_and_lessons_tab(page):
     open_tab(page, "Entropy explorer")
     page.click("#sweep-run")
     page.wait_for_function("() => { const el = document.querySelector('#tau-sweep .js-plotly-plot'); "
-                           "return el && el.data && el.data[0].x.length === 10; }", timeout=120_000)
+                           "return el && el.data && el.data[0] && el.data[0].x.length === 10; }", timeout=120_000)
     page.wait_for_function("() => document.querySelector('#sweep-table').innerText.includes('output_changed')")
     assert "none" in page.inner_text("#sweep-table")
     page.screenshot(path=str(ARTIFACTS / "entropy-sweep.png"), full_page=True)

@@ -311,3 +311,24 @@ def test_the_playground_says_its_slots_commit_at_the_next_forward():
 def said_en(n: int) -> str:
     filled = {0: [1, 2], 1: [0, 2], 2: [0, 1, 3]}[n]
     return visible_text(lessons.playground(6, filled)[0])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_tau_sweep_says_before_a_run_what_it_will_draw_and_which_button_draws_it(lang):
+    """Before a run the sweep's chart was an empty frame: it now says which button runs it and what
+    it will draw (τ = none and the grid's range, both decoders' lines, the markers), no data drawn
+    (the browser test waits for the run's own traces); the words above it say what τ = none and
+    faithfulness mean. In Chinese, no English left but names."""
+    fig = entropy.sweep_placeholder(lang=lang)
+    assert len(fig.data) == 0 and fig.layout.height == entropy.SWEEP_HEIGHT == entropy.sweep_figure([], lang).layout.height
+    (note,) = [a.text for a in fig.layout.annotations]
+    taus = [t for t in entropy.SWEEP if t is not None]
+    for part in (i18n.text(lang, "entropy.sweep"), f"{min(taus):g}", f"{max(taus):g}", str(len(entropy.SWEEP)),
+                 i18n.text(lang, "views.sweep.streaming"), i18n.text(lang, "views.lane.verified"), "✕", "●"):
+        assert part in note, (lang, part)
+    intro = i18n.text(lang, "entropy.sweep_intro")
+    none = i18n.text(lang, "views.none")
+    assert f"τ = {none}" in intro and ("faithfulness" if lang == "en" else "忠实度") in intro.lower()
+    assert ("lowest score" if lang == "en" else "最低") in intro
+    if lang == "zh":
+        assert english_left(note, plain=True) == [] and english_left(intro, plain=True) == [], english_left(note, plain=True)

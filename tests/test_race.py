@@ -51,6 +51,29 @@ def test_the_cost_note_quotes_the_lanes_own_tokens_per_forward():
     assert f"wall-clock speedup ({shown}×)" in note and f"the measured {shown}×" in note, (shown, note)
 
 
+def test_the_cost_notes_ratios_are_the_ratios_of_the_figures_it_shows():
+    """A walker read "18.8 ms" and "10.1 ms" beside "1.87×" (the ratio of the unrounded means, not
+    of the figures shown): every ratio in the note is the shown figures divided, rounded once, in
+    both languages; and it says the cost is per forward, not the wall-clock speedup."""
+    import re
+
+    from wedlm import Trace
+    from wedlm.paths import TRACES_DIR
+
+    from app.views.timeline import Timeline
+    st = Timeline(Trace.load(TRACES_DIR / "1-counting-streaming.json"))
+    ar = Timeline(Trace.load(TRACES_DIR / "2-counting-ar.json"))
+    for lang, ms in (("en", "ms"), ("zh", "毫秒")):
+        note = lanes.cost_note({"ar": ar, "streaming": st}, lang)
+        st_ms, ar_ms = (float(x) for x in re.findall(rf"(\d+\.\d) ?{ms}", note)[:2])
+        shown_st, shown_ar, cost = re.search(r"([\d.]+) ÷ ([\d.]+) ≈ ([\d.]+)×", note).groups()
+        assert (float(shown_st), float(shown_ar)) == (st_ms, ar_ms), note
+        assert cost == f"{st_ms / ar_ms:.2f}", note
+        tpf, cost_again, forwards_only = re.search(r"([\d.]+) ÷ ([\d.]+) ≈ ([\d.]+)×", note.split("≈", 1)[1]).groups()
+        assert cost_again == cost and forwards_only == f"{float(tpf) / float(cost):.2f}", note
+    assert "a cost per forward, not the wall-clock speedup" in lanes.cost_note({"ar": ar, "streaming": st})
+
+
 def test_the_lanes_take_turns_one_forward_each(monkeypatch, tiny_lm):
     """Run one after another, a busy minute on the machine landed on one lane (a walker saw block
     decoding 9.55× AR beside streaming's 3.63×): the lanes take turns, so load falls on all alike."""

@@ -47,3 +47,26 @@ def test_chapter_3_quotes_the_recorded_check_and_a_live_run_does_not():
         assert "reference" in words or "参考解码器" in words
         live = plain(ch3_reordering.text(tl, step, step, lang=lang))  # a live run: nothing was checked
         assert diff not in live and "Checked on this decode" not in live and "验证过" not in live
+
+
+def test_chapter_3_shows_why_on_its_first_mask_the_same_positions_in_both_grids():
+    """The 'why' paragraph names the rows before the first mask in physical order, and the logical
+    grid's row for that mask marks exactly those positions (data-sees, columns in logical order)."""
+    from app.views import render
+    from wedlm.decoders.records import position_runs
+
+    data = load_tour()
+    tl, step = data.at("reorder")
+    s = tl.trace.steps[step]
+    physical, logical = ch3_reordering.seen_rows(s)
+    assert physical == logical and any(p > s.first_mask_pos for p in physical)
+    grid = render.mask_grid(tl, step, logical=True)
+    sees = re.search(rf'data-pos="{s.first_mask_pos}" data-sees="([012]+)"', grid).group(1)
+    marked = [s.start + j for j, v in enumerate(sees) if v != "0" and s.start + j != s.first_mask_pos]
+    assert marked == physical
+    words = plain(ch3_reordering.text(tl, step, step))
+    seen = ", ".join(f"{a}–{b}" if a != b else str(a) for a, b in position_runs(physical))
+    assert f"mask at {s.first_mask_pos}" in words and seen in words and f"0–{s.start - 1}" in words
+    # a step whose physical order were wrong (the mask fed first) is never explained as the same
+    wrong = replace(s, order=[s.first_mask_pos - s.start] + [j for j in s.order if j != s.first_mask_pos - s.start])
+    assert ch3_reordering.seen_rows(wrong)[0] != logical and ch3_reordering.why(wrong) == ""

@@ -745,7 +745,7 @@ def test_race_growth_lines_stop_where_their_lanes_are(data):
             assert len(points.split()) == 1 + made, (tick, name)   # the origin, then one point per forward
             assert f"{made} forwards" in plain(lanes_html.split(f'class="lane {name}"')[1]), (tick, name)
         ar = timelines["ar"]
-        assert f"its AR line is at {ar.committed_after[min(tick, ar.num_steps) - 1]}." in plain(text)
+        assert f"its AR line is at {ar.committed_after[min(tick, ar.num_steps) - 1]};" in plain(text)
 
 
 # ---------- in a real browser ----------
@@ -1261,33 +1261,39 @@ def test_verified_last_step_says_the_stop_token_is_predicted_and_draws_it_as_sto
 
 
 def test_verified_chapter_says_lossless_is_not_right_and_counts_accepted_drafts(data):
-    """The decode answers wrong beside 'lossless', and no recorded draft is ever accepted: the
-    chapter quotes what the decode wrote, says lossless means AR's text (not a right answer), and
-    counts the accepted drafts from the record (none: it ran as AR, and it points to the Decode
-    tab's verified example, whose record does accept drafts)."""
+    """Lossless is not right: the recorded times table has wrong lines, and the chapter quotes its
+    first one with the right product. It counts the accepted drafts from the record (a walker found
+    the old recording accepted none), and a decode whose drafts all failed says it ran as AR."""
     import json
+    from dataclasses import replace
 
     from app.tabs.tour import ch10_verified
+    from app.tabs.tour.ch8_tau import wrong_products
     from wedlm import Trace
     from wedlm.paths import ASSETS_DIR
     tl, moment = data.at("verified")
     accepted = sum(s.verify.accepted for s in tl.trace.steps)
     en, zh = (unescape(re.sub(r"<[^>]+>", "", ch10_verified.text(tl, moment, moment, lang=lang))) for lang in ("en", "zh"))
-    answer = repr(tl.trace.text.strip().splitlines()[-1])  # the answer line, as Python quotes it
-    assert f"It ends {answer}: lossless means greedy AR's text for this model, not a right answer" in en
-    assert f"它的结尾是 {answer}" in zh and "而不是答案一定正确" in zh
-    assert accepted == 0  # the record's case: every forward committed 1 token
-    assert f"No draft here was ever accepted ✓: all {tl.num_steps} forwards committed 1 token" in en
-    assert f"{tl.num_steps} 次前向计算都只提交 1 个词元" in zh
-    assert "The Decode tab's verified example shows drafts accepted" in en
-    # the example it points to accepts drafts, and the same sentence counts them
+    wrong = wrong_products(tl.trace.text)
+    assert wrong and accepted > 0 and tl.trace.steps[moment].verify.accepted > 0   # a rejection after agreements
+    w = wrong[0]
+    assert f"It writes {w.line!r}, though {w.a} × {w.b} = {w.a * w.b}: lossless means greedy AR's text" in en
+    assert f"它写出了 {w.line!r}，而 {w.a} × {w.b} = {w.a * w.b}" in zh and "而不是答案一定正确" in zh
+    assert f"{accepted} drafts were accepted ✓ in {tl.num_steps} forwards" in en and "No draft" not in en
+    assert f"共接受了 {accepted} 个草稿" in zh
+    # the same record with every draft refused: it ran as AR, and points to an example that accepts
+    refused = Timeline(replace(tl.trace, steps=[replace(s, verify=replace(s.verify, accepted=0))
+                                               for s in tl.trace.steps]))
+    said = ch10_verified.whole_run(refused)
+    assert f"No draft here was ever accepted ✓: all {tl.num_steps} forwards committed 1 token" in said
+    assert "The Decode tab's verified example shows drafts accepted" in said
+    assert f"{tl.num_steps} 次前向计算都只提交 1 个词元" in ch10_verified.whole_run(refused, "zh")
+    # an answer that is no times table: its answer line is quoted
     path = ASSETS_DIR / "traces" / "8-arithmetic-verified.json"
     other = Timeline(Trace.from_dict(json.loads(path.read_text(encoding="utf-8"))))
-    n = sum(s.verify.accepted for s in other.trace.steps)
-    assert n > 0
-    said = ch10_verified.whole_run(other)
-    assert f"{n} drafts were accepted ✓ in {other.num_steps} forwards" in said and "No draft" not in said
-    assert f"共接受了 {n} 个草稿" in ch10_verified.whole_run(other, "zh")
+    answer = repr(other.trace.text.strip().splitlines()[-1])
+    assert (f"It ends {answer}: lossless means greedy AR's text for this model"
+            in unescape(re.sub(r"<[^>]+>", "", ch10_verified.whole_run(other))))
 
 
 def test_chapter_4_says_why_a_token_commits_one_forward_after_it_is_filled(data):
@@ -1491,15 +1497,19 @@ def test_chapter_10_names_the_ar_token_draws_only_the_states_it_shows_and_says_w
     ar = unescape(render.token_label(tl, s.verify.ar_token))
     assert f"AR token ‘{ar}’ (replaces the rejected draft at {s.verify.ar_pos})" in facts
     assert "Filled" not in facts   # the AR token was its only "fill"
-    assert s.verify.masks == 0 and "mask this forward fills" not in now and "st-mask legend" not in now
     assert "st-filled legend" in now   # the draft it checks is drawn, and keyed
+    # masks are keyed exactly where the forward carries some (the cost-aware window gives some none)
+    bare = next(t.index for t in tl.trace.steps if t.verify.masks == 0)
+    bare_view = ch10_verified.view(tl, bare)[1]
+    assert "mask this forward fills" not in bare_view and "st-mask legend" not in bare_view
     full = ch10_verified.view(tl, 0)[1]   # the first forward carries masks: they are keyed there
     assert "mask this forward fills" in full and "st-mask legend" in full
     masks = [t.verify.masks for t in tl.trace.steps]
     w = tl.trace.config["window"]
     small = sum(m < w for m in masks)
-    words = plain(text)   # the chapter's own step: short (it must fit a projector)
+    words = " ".join(plain(text).split())   # the chapter's own step: short (it must fit a projector)
     assert f"Here {s.verify.masks} masks, not W = {w}" in words and "cost-aware window ( beyond the paper )" in words
+    assert 'data-term="cost-window"' in text   # a term of its own, linked to the glossary
     first = plain(ch10_verified.text(tl, 0, step))   # the decode's first step: the whole story
     assert f"smaller than W = {w}" in first and "beyond the paper" in first
     assert (f"{small} of its {len(masks)} forwards carry fewer ({min(masks)}–{max(masks)} "
@@ -1541,3 +1551,76 @@ def test_a_verified_steps_line_says_the_ar_token_apart_from_the_masks_it_filled(
     assert ": 0 filled + the AR token," in render.step_summary(tl, step)   # the walker's step: no mask left
     streaming, k = data.at("commit")
     assert "AR token" not in render.step_summary(streaming, k)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_words_a_newcomer_met_unexplained_link_to_the_glossary(data, lang):
+    """A newcomer met "verified decoding" in chapter 6's lanes before chapter 10 explains it, the
+    "cost-aware window" in chapter 10 and the "cached prefix" in chapter 3's grid with no word on
+    what they are: each links, where a chapter first shows it, to a glossary entry; the two that
+    go beyond the paper say so."""
+    from app.tabs.tour.glossary import glossary_html, terms, word
+    c, race = tour.CHAPTERS, data.picks["race"]
+    lanes_html = c[5].view({"ar": data.timelines[race["ar"]], "streaming": data.timelines[race["streaming"]]},
+                           race["tick"], lang=lang)[1]
+    grid = c[2].view(*data.at("reorder"), lang=lang)[2]   # the first (physical) grid
+    ch10 = c[9].view(*data.at("verified"), lang=lang)[0]
+    for key, html in (("verified", lanes_html), ("cached-prefix", grid), ("cost-window", ch10)):
+        assert f'id="glossary-{key}"' in glossary_html(lang), key
+        first = re.search(rf'<a class="gloss"[^>]*data-term="{key}"[^>]*>([^<]*)</a>', html)
+        assert first and first.group(1) == word(key, lang), (key, lang)
+        assert word(key, lang) not in plain(html.split(first.group(0), 1)[0]), (key, lang)   # at its first use
+    for key in ("verified", "cost-window"):
+        assert ("超出 WeDLM 论文" if lang == "zh" else "Beyond the WeDLM paper") in terms(lang)[key][1], key
+
+
+def test_chapters_1_and_6_say_the_same_true_thing_of_the_growth_chart(data):
+    """Chapter 1 said the prefill's token is counted, chapter 6 that the chart counts only tokens
+    made by forwards. The chart draws Timeline.committed_after: an AR forward commits the token it
+    reads, the prefill's token first (step 0 commits it). Both chapters now say that, in one
+    sentence, with the chart's own number."""
+    race = data.picks["race"]
+    ar = data.timelines[race["ar"]]
+    assert ar.trace.steps[0].committed == [ar.trace.token_ids[0]]   # the prefill's token, committed by forward 1
+    tl, step = data.at("ar")
+    for lang in ("en", "zh"):
+        ch1 = tour.CHAPTERS[0].view(tl, step, lang=lang)
+        ch6 = tour.CHAPTERS[5].view({"ar": ar, "streaming": data.timelines[race["streaming"]]}, race["tick"],
+                                    lang=lang)
+        for said, timeline, forwards, chart in ((ch1[0], tl, step + 1, ch1[3]), (ch6[0], ar, race["tick"], ch6[2])):
+            sentence = tour.words.ar_chart(timeline, forwards, lang)
+            assert sentence in said, lang
+            height = timeline.committed_after[forwards - 1]
+            assert height == lanes.tokens_after(timeline, forwards) - 1 == forwards   # all but the newest prediction
+            assert f" {height}" in sentence and ("committed tokens" if lang == "en" else "已提交") in chart
+        assert "only tokens made by forwards" not in ch6[0] and "只计前向计算写出的词元" not in ch6[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_tau_bars_word_is_the_palettes_word_for_the_colour_the_bars_use(data, lang):
+    """Chapter 8 said "dark green" from a docstring's habit: its bar word is the palette's word
+    for the role the bars are drawn in (the swatch beside it in that very colour)."""
+    outputs = tour.CHAPTERS[7].view(data.tau_sweep, lang=lang)
+    bars = [b for b in outputs[1].data if b.type == "bar"]
+    assert {b.marker.color for b in bars} == {palette.ROLE_COLOURS["right"]}
+    swatch = re.search(r'<span class="ckey" data-role="right"><i style="background:(#\w+)"></i>([^<]+)</span>',
+                       outputs[0])
+    assert swatch and swatch.groups() == (palette.ROLE_COLOURS["right"], palette.colour_word("right", lang))
+
+
+def test_one_round_step_labels_the_forwards_and_the_tau_axis_and_ch7_asks_for_its_height(data):
+    """One helper (figs.round_step) gives both axes' label steps: the growth chart's forwards at
+    1, 2, 5, 10, … (at most FORWARD_LABELS steps), the τ sweep's at 0.1, 0.2, 0.5, … (at most
+    TAU_LABELS); chapter 7's law chart is drawn at its own height, not resized after."""
+    from app.tabs.tour import ch7_entropy, figs
+    assert [int(figs.round_step(n, figs.FORWARD_LABELS)) for n in (1, 8, 9, 16, 17, 40, 41, 80, 81, 400)] == \
+        [1, 1, 2, 2, 5, 5, 10, 10, 20, 50]
+    assert [figs.round_step(s, figs.TAU_LABELS, 0.1) for s in (0.3, 0.6, 0.61, 1.2, 2.2, 3.1, 6.1)] == \
+        [0.1, 0.1, 0.2, 0.2, 0.5, 1.0, 2.0]
+    html = figs.growth({"ar": (data.at("ar")[0], "#000000")})
+    labels = [int(v) for v in re.findall(r'class="tick xtick"[^>]*>(\d+)<', html)]
+    spacing = labels[1] - labels[0]
+    assert labels[0] == 0 and len(labels) - 1 <= figs.FORWARD_LABELS and spacing in (1, 2, 5, 10, 20, 50)
+    law = chapter_views(data)[7][1]
+    assert law.layout.height == ch7_entropy.LAW_HEIGHT != entropy.LAW_HEIGHT
+    assert entropy.law_figure(data.law_rows).layout.height == entropy.LAW_HEIGHT

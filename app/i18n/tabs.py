@@ -194,11 +194,18 @@ explorer shows.""",
     "entropy.sweep_title": {"en": "#### τ sweep for one prompt: speed against faithfulness",
                             "zh": "#### 对一个提示词扫描 τ：速度与忠实度的取舍"},
     "entropy.sweep_intro": {
-        "en": "Beside WeDLM streaming (the paper's algorithm), the dotted line is **WeDLM verified**, "
+        "en": "The sweep decodes one prompt at several τ and at **τ = none**: no threshold, so each forward "
+              "fills only the single mask with the lowest score (entropy + λ·distance), the slowest and most "
+              "cautious setting. **Faithfulness** here means a τ writes the same text as τ = none: speed is "
+              "tokens per forward, and a τ whose output differs has traded faithfulness for it.\n\n"
+              "Beside WeDLM streaming (the paper's algorithm), the dotted line is **WeDLM verified**, "
               "which goes **beyond the paper**: the same forward checks the drafts against the model's "
               "own next-token prediction, so its output never changes with τ (it is the model's greedy "
               "AR text); τ only changes how fast it gets there.",
-        "zh": "在 WeDLM 流式解码（论文的算法）旁边，虚线是 **WeDLM 验证解码**，它**超出了论文**："
+        "zh": "扫描在几个 τ 下、以及在 **τ = 无** 时解码同一个提示词。τ = 无 就是不设阈值：每次前向计算只填得分"
+              "（熵 + λ·距离）最低的那一个掩码，最慢也最稳妥。这里的**忠实度**指某个 τ 写出的文本与 τ = 无 时相同："
+              "速度看每次前向计算的词元数，输出与之不同的 τ，就是拿忠实度换了速度。\n\n"
+              "在 WeDLM 流式解码（论文的算法）旁边，虚线是 **WeDLM 验证解码**，它**超出了论文**："
               "在同一次前向计算中把草稿与模型自己的下一词元预测对照，所以它的输出从不随 τ 改变"
               "（就是模型贪心自回归解码的文本）；τ 只改变到达那里的快慢。",
     },

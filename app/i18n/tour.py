@@ -105,12 +105,29 @@ MESSAGES = {
     "tour.elsewhere": {"en": "<b>Step {step}.</b> ", "zh": "<b>第 {step} 步。</b>"},
     "tour.moment_is": {"en": " This chapter's moment is step {moment}.", "zh": "本章要讲的时刻在第 {moment} 步。"},
     "tour.your_run": {"en": "<b>Your run.</b> {summary}", "zh": "<b>你的运行。</b>{summary}"},
+    # what the growth chart counts for AR, said the same way in chapters 1 and 6 (figs.growth draws
+    # Timeline.committed_after: an AR forward commits the token it reads, the prefill's token first)
+    "tour.ar_chart.one": {
+        "en": "The chart counts {committed} tokens (their KV in the cache): an AR forward commits the token it reads, "
+              "the prefill's token first, so after {n} forward its AR line is at {chart}; the token the "
+              "last forward predicted is committed by the next one.",
+        "zh": "图表统计的是{committed}的词元（KV 已在缓存中）：AR 的每次前向计算提交它读入的那个词元，第一个就是预填充写出的词元，"
+              "所以 {n} 次前向计算后，图中 AR 那条线的高度是 {chart}；最后一次前向计算预测出的词元，要由下一次来提交。",
+    },
+    "tour.ar_chart.many": {
+        "en": "The chart counts {committed} tokens (their KV in the cache): an AR forward commits the token it reads, "
+              "the prefill's token first, so after {n} forwards its AR line is at {chart}; the token the "
+              "last forward predicted is committed by the next one.",
+        "zh": "图表统计的是{committed}的词元（KV 已在缓存中）：AR 的每次前向计算提交它读入的那个词元，第一个就是预填充写出的词元，"
+              "所以 {n} 次前向计算后，图中 AR 那条线的高度是 {chart}；最后一次前向计算预测出的词元，要由下一次来提交。",
+    },
     # a glossary link's text where a sentence uses the term's short form
     "tour.link.position_id": {"en": "position id", "zh": "位置编号"},
     "tour.link.entropy": {"en": "entropy", "zh": "熵"},
     "tour.link.mask": {"en": "mask", "zh": "掩码"},
     "tour.link.masks": {"en": "masks", "zh": "掩码"},
     "tour.link.commit": {"en": "commit", "zh": "提交"},
+    "tour.link.committed": {"en": "committed", "zh": "已提交"},
 
     # ---------- the tour's figures (figs.py) ----------
     "tour.fig.fills": {"en": "H: fills", "zh": "H：被填充"},
@@ -345,6 +362,24 @@ MESSAGES = {
               "开头连续的已填充段里的每个草稿，都拿它前一行的预测来核对。一致的草稿提交；第一个不一致的换成 AR "
               "词元，所以写出的文本与贪心 AR 解码完全相同（无损）。默认仍是论文的算法，即流式解码。",
     },
+    "gloss.cost-window.term": {"en": "cost-aware window", "zh": "成本感知窗口"},
+    "gloss.cost-window.def": {
+        "en": "Beyond the WeDLM paper (this explorer's own, used only by verified decoding): before each forward "
+              "the verified decoder chooses how many masks to carry, up to W, from how often its recent drafts "
+              "were accepted and how much a wider forward costs on the machine running it. When drafts keep "
+              "failing it shrinks towards a one-row AR step; the text stays the same either way.",
+        "zh": "超出 WeDLM 论文的部分（本探索器自己加的，只有验证解码使用）：每次前向计算之前，验证解码器根据最近的"
+              "草稿被接受得多频繁，以及在运行它的机器上更宽的前向计算要多花多少时间，决定带几个掩码（最多 W 个）。"
+              "草稿一再失败时，窗口缩小，趋向只有一行的 AR 步；无论大小，写出的文本都不变。",
+    },
+    "gloss.cached-prefix.term": {"en": "cached prefix", "zh": "已缓存的前缀"},
+    "gloss.cached-prefix.def": {
+        "en": "The tokens before this forward's rows whose keys and values are already in the KV cache: the "
+              "prompt and every committed token. A forward does not recompute them; every row it runs sees all of "
+              "them (the attention grids draw them as one first column).",
+        "zh": "排在这次前向计算各行之前、键和值已经存进 KV 缓存的词元：也就是提示词和所有已提交的词元。前向计算不再"
+              "重算它们；它运行的每一行都看得到它们全部（注意力网格把它们画成最前面的一列）。",
+    },
     "gloss.forward-ratio.term": {"en": "forward_ratio", "zh": "forward_ratio（前向计算次数比）"},
     "gloss.forward-ratio.def": {
         "en": "AR's forwards divided by WeDLM's forwards on the same prompt: how many fewer forwards WeDLM "
@@ -472,14 +507,22 @@ MESSAGES = {
     "ch3.p2": {
         "en": "The mask needs to see them (they are its right-hand context), yet attention must stay causal to "
               "keep the {kv_cache}. WeDLM's trick: physically move every filled token in front of every mask, "
-              "keeping each token's {position_id} (the number under it). This changes nothing a token computes: RoPE turns "
-              "each query and key by its position id, so how a token attends to another depends on their ids, not "
-              "their rows; the causal mask only lets a row see the rows before it, and every filled token is now "
-              "before every mask. Compare the window's two rows: logical "
+              "keeping each token's {position_id} (the number under it). Compare the window's two rows: logical "
               "order (the text) and physical order (what the model is fed).",
         "zh": "这个掩码需要看到它们（它们是它右边的上下文），可为了保住 {kv_cache}，注意力又必须保持因果。"
               "WeDLM 的妙招是：把每个已填充的词元在物理上挪到所有掩码前面，同时保留每个词元的{position_id}"
-              "（它下面的数字）。这不会改变词元算出的内容：RoPE 按位置编号旋转每个查询和键，所以一个词元如何关注别的词元取决于编号，而不是行的位置；因果掩码只让一行看到它前面的行，而现在每个已填充词元都排在所有掩码前面。对比窗口视图的两行：逻辑顺序（文本中的顺序）和物理顺序（送入模型的顺序）。",
+              "（它下面的数字）。对比窗口视图的两行：逻辑顺序（文本中的顺序）和物理顺序（送入模型的顺序）。",
+    },
+    # why the move changes nothing, on this step's first mask (ch3_reordering.why)
+    "ch3.why": {
+        "en": "<b>Why nothing changes:</b> a row's attention weighs the tokens it sees by query · key, and RoPE "
+              "turns both by position id, not by row. Take the mask at {pos}: in the first grid the rows before "
+              "its row are positions {seen} (after the cached prefix, 0–{prefix_end}); in the second, its row "
+              "marks the same positions, {later} in {attend_later}. Same tokens, same ids: the same prediction.",
+        "zh": "<b>为什么结果不变：</b>一行的注意力按查询 · 键给它看到的词元加权，而 RoPE 按位置编号旋转二者，"
+              "与行的位置无关。以位置 {pos} 的掩码为例：在第一个网格里，排在它那一行之前的各行是位置 {seen}"
+              "（在已缓存的前缀 0–{prefix_end} 之后）；在第二个网格里，它那一行标出的正是同样这些位置，其中 "
+              "{later} 是{attend_later}。词元相同、编号相同，预测也就相同。",
     },
     "ch3.p3": {
         "en": "The forward runs a plain causal triangle in <b>physical</b> order (first grid): a row sees a column "

@@ -438,8 +438,9 @@ MESSAGES.update({
                          "zh": "{colour} ›：掩码看得到文本中位于它之后的已填充词元。"},
     "views.grid.title": {
         "en": "Attention, {title}: a row sees a column where {colour}; the first column is the cached prefix "
-              "({n} tokens).{later}",
-        "zh": "注意力，{title}：格子为{colour}，表示这一行看得到这一列；第一列是已缓存的前缀（{n} 个词元）。{later}",
+              "({n} tokens whose KV is already in the cache: the prompt and the committed text).{later}",
+        "zh": "注意力，{title}：格子为{colour}，表示这一行看得到这一列；第一列是已缓存的前缀"
+              "（{n} 个 KV 已在缓存中的词元：提示词和已提交的文本）。{later}",
     },
     "views.grid.label": {"en": "attention mask, {title}", "zh": "注意力掩码，{title}"},
     "views.grid.ar_logical": {"en": "Attention, logical order", "zh": "注意力，逻辑顺序"},
@@ -597,15 +598,17 @@ MESSAGES.update({
                                     "全部计入每次前向计算）"},
     "views.lane.cost_note": {
         "en": "<b>Why the wall-clock speedup ({measured}×) differs from the tokens-per-forward ratio ({tpf}×):"
-              "</b> a streaming forward carried {rows} rows on average and took {st_ms} ms; an AR forward carries "
-              "1 row and took {ar_ms} ms here, so one streaming forward cost {cost}× an AR forward on this machine. "
+              "</b> a streaming forward carried {rows} rows on average and took {st_ms} ms on average; an AR forward "
+              "carries 1 row and took {ar_ms} ms on average here, so one streaming forward cost {st_ms} ÷ {ar_ms} ≈ "
+              "{cost}× an AR forward on this machine (a cost per forward, not the wall-clock speedup). "
               "From the forwards alone streaming would be {tpf} ÷ {cost} ≈ {forwards_only}× as fast; the measured "
               "{measured}× also counts the prefill and the work between forwards. (Measured on these lanes: they "
               "take turns, one forward each, after one untimed warm-up decode; a busy machine moves every "
               "figure.)",
         "zh": "<b>为什么挂钟时间上的加速比（{measured}×）不同于每次前向计算词元数之比（{tpf}×）：</b>"
-              "流式解码的一次前向计算平均承载 {rows} 行，耗时 {st_ms} 毫秒；AR 的一次前向计算只有 1 行，"
-              "在这里耗时 {ar_ms} 毫秒，所以在这台机器上，一次流式前向计算的成本是 AR 的 {cost}×。"
+              "流式解码的一次前向计算平均承载 {rows} 行，平均耗时 {st_ms} 毫秒；AR 的一次前向计算只有 1 行，"
+              "在这里平均耗时 {ar_ms} 毫秒，所以在这台机器上，一次流式前向计算的成本是 AR 的 {st_ms} ÷ {ar_ms} ≈ {cost}×"
+              "（这是每次前向计算的成本之比，不是挂钟时间上的加速比）。"
               "只看前向计算，流式解码的速度约为 AR 的 {tpf} ÷ {cost} ≈ {forwards_only}×；实测的 {measured}× "
               "还计入了预填充和前向计算之间的工作。（在这几条赛道上测得：各赛道轮流、每次做一次前向计算，"
               "此前都做过一次不计时的预热解码；机器繁忙时每个数字都会变。）",
@@ -674,6 +677,18 @@ MESSAGES.update({
                           "zh": "τ = %{x}<br>每次前向计算的词元数 %{y:.2f}<br>%{customdata[0]}"},
     "views.sweep.title": {"en": "τ sweep (red ✕: output differs from τ = none; green ●: the same)",
                           "zh": "τ 扫描（红色 ✕：输出与 τ = 无 时不同；绿色 ●：相同）"},
+    # the sweep's chart before a run (entropy.sweep_placeholder): what it will draw, which button draws it
+    "views.sweep.empty": {
+        "en": "Nothing swept yet. Press <b>{button}</b> to decode<br>the prompt above at {n} values of τ:<br>"
+              "none (one mask per forward) and {lo} to {hi}.<br>"
+              "Then this chart draws tokens per forward against τ<br>for {streaming}, a solid line,<br>"
+              "and {verified}, a dotted one:<br>"
+              "a red ✕ where the output differs from τ = none's,<br>a green ● where it is the same.",
+        "zh": "还没有扫描。按 <b>{button}</b>，<br>用 {n} 个 τ 值解码上面的提示词：<br>"
+              "无（每次前向计算只填一个掩码），以及 {lo} 到 {hi}。<br>"
+              "之后这张图画出每次前向计算的词元数随 τ 的变化：<br>{streaming}为实线，<br>{verified}为虚线；<br>"
+              "输出与 τ = 无 时不同处画红色 ✕，<br>相同处画绿色 ●。",
+    },
     "views.sweep.x": {"en": "threshold τ", "zh": "阈值 τ"},
     "views.sweep.dip": {"en": "tokens per forward fell from {a} at τ = {ta} to {b} at τ = {tb}",
                         "zh": "每次前向计算的词元数从 τ = {ta} 时的 {a} 降到了 τ = {tb} 时的 {b}"},

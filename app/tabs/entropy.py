@@ -114,7 +114,8 @@ def build(ctx: Context, demo: gr.Blocks, default_prompt: str, tab: gr.Tab | None
         prompt = gr.Textbox(value=default_prompt, label=tr("entropy.prompt"), lines=3, scale=3, max_length=ctx.prompt_chars())
         sweep_btn = gr.Button(tr("entropy.sweep"), elem_id="sweep-run", scale=1)
     with gr.Row(equal_height=False):
-        sweep_plot = gr.Plot(elem_id="tau-sweep", label=tr("entropy.sweep_plot"), visible=True, scale=3)
+        sweep_plot = gr.Plot(entropy.sweep_placeholder(lang), elem_id="tau-sweep", label=tr("entropy.sweep_plot"),
+                             visible=True, scale=3)
         if recorded:  # the bundled model's recorded sweep over several questions: the trend beside one prompt
             gr.HTML(entropy.trend_html(load_tau_sweep(), lang), elem_id="sweep-trend", scale=2)
     sweep_table = gr.Dataframe(elem_id="sweep-table", interactive=False, visible=False)

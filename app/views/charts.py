@@ -166,10 +166,24 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
     return title + _frame(height, body, entropy_bars_title(timeline, step, lang)) + legend
 
 
+FORWARD_LABELS = 8   # at most this many forward-count labels under a growth chart
+
+
+def round_step(span: float, most: int, smallest: float = 1) -> float:
+    """An axis' label step: the smallest of smallest × 1, 2, 5, 10, 20, 50, … that puts at most
+    `most` steps on `span` (the growth charts' forwards: 1, 2, 5, 10, …; the τ sweep's: 0.1, 0.2, 0.5, …)."""
+    scale = smallest
+    while True:
+        for m in (1, 2, 5):
+            if span / (m * scale) <= most:
+                return round(m * scale, 10)
+        scale *= 10
+
+
 def forward_ticks(n: int, x, base: float) -> list[str]:
-    """The x axis's labels: forward counts at a round spacing (at most ~8), so "step 15" can be read
-    off the chart (step k is forward k + 1). x: a forward count's x; base: the axis's y."""
-    spacing = next(s for s in (1, 2, 5, 10, 20, 50, 100, 200, 500, 10 ** 9) if n / s <= 8)
+    """The x axis's labels: forward counts at a round spacing (at most ~FORWARD_LABELS), so "step 15"
+    can be read off the chart (step k is forward k + 1). x: a forward count's x; base: the axis's y."""
+    spacing = int(round_step(n, FORWARD_LABELS))
     # 0 starts at its tick, clear of the y axis's 0 beside it (centred, the two touched on a phone)
     return [f'<line x1="{x(f):.1f}" x2="{x(f):.1f}" y1="{base:.1f}" y2="{base + 4:.1f}" class="grid"/>'
             f'<text x="{x(f):.1f}" y="{base + 15:.1f}" class="tick xtick" '

@@ -143,11 +143,14 @@ def recorded_suite(path: Path = RECORDED_SUITE) -> dict | None:
         return None
 
 
+LAW_HEIGHT = 460   # px, the Entropy explorer's law chart (the tour's chapter 7 draws it shorter)
+
+
 def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dict] = (),
-               lang: str = i18n.DEFAULT) -> go.Figure:
+               height: int = LAW_HEIGHT, lang: str = i18n.DEFAULT) -> go.Figure:
     """Entropy against tokens per forward, one colour per class (hover for a prompt's name);
     `yours`: trace_point()s drawn as stars (or a point's own "symbol", "colour" and hover "text"); the τ line marks
-    where the cliff is."""
+    where the cliff is. height: px."""
     tr = i18n.Texts(lang)
     data = []
     for cls in dict.fromkeys(r["class"] for r in rows):
@@ -182,7 +185,7 @@ def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dic
         annotations.append(dict(text=tr("views.law.empty"), showarrow=False, xref="paper",
                                 yref="paper", x=0.5, y=0.5))
     layout["annotations"] = annotations
-    return make_figure(data, aside_below(tr("views.law.title")), 460, lang=lang, **layout)
+    return make_figure(data, aside_below(tr("views.law.title")), height, lang=lang, **layout)
 
 
 def slow_low_entropy_row(rows: list[dict]) -> dict | None:
@@ -347,6 +350,23 @@ def sweep_point(rows: list[dict], threshold: float | None, lang: str = i18n.DEFA
                                      "tokens_per_forward": row["tokens_per_forward"]}
 
 
+SWEEP_HEIGHT = 380
+
+
+def sweep_placeholder(lang: str = i18n.DEFAULT) -> go.Figure:
+    """The τ sweep's chart before a sweep has run: no data, only what it will draw and which button
+    draws it (an empty frame told a newcomer nothing)."""
+    tr = i18n.Texts(lang)
+    taus = [t for t in SWEEP if t is not None]
+    note = tr("views.sweep.empty", button=tr("entropy.sweep"), lo=f"{min(taus):g}", hi=f"{max(taus):g}",
+              n=len(SWEEP), streaming=tr("views.sweep.streaming"), verified=tr("views.lane.verified"))
+    return make_figure([], tr("views.sweep.title"), SWEEP_HEIGHT, lang=lang,
+                       xaxis=dict(title=dict(text=tr("views.sweep.x")), visible=False),
+                       yaxis=dict(title=dict(text=tr("views.tokens_per_forward")), visible=False),
+                       annotations=[dict(text=note, xref="paper", yref="paper", x=0.5, y=0.5, showarrow=False,
+                                         align="center", font=dict(size=13, color="#374151"))])
+
+
 def sweep_figure(rows: list[dict], lang: str = i18n.DEFAULT) -> go.Figure:
     """TPF against τ: streaming (solid) and verified (dotted, beyond the paper). A marker is a
     red cross where the output differs from τ = none, a green circle where it is the same."""
@@ -364,7 +384,7 @@ def sweep_figure(rows: list[dict], lang: str = i18n.DEFAULT) -> go.Figure:
                           hovertemplate=tr("views.sweep.hover") + "<extra>" + name + "</extra>",
                           marker=dict(size=11, symbol=["x" if c else "circle" for c in changed],
                                       color=["#dc2626" if c else "#16a34a" for c in changed])))
-    return make_figure(lines, tr("views.sweep.title"), 380, lang=lang,
+    return make_figure(lines, tr("views.sweep.title"), SWEEP_HEIGHT, lang=lang,
                        xaxis=dict(title=dict(text=tr("views.sweep.x")), type="category"),
                        yaxis=dict(title=dict(text=tr("views.tokens_per_forward"))),
                        legend=dict(orientation="h", y=-0.3))

@@ -129,18 +129,20 @@ def cost_note(timelines: dict[str, Timeline], lang: str = i18n.DEFAULT) -> str:
     ar, stream = timelines.get("ar"), timelines.get("streaming")
     if not ar or not stream or not ar.trace.result or not stream.trace.result:
         return ""
-    ar_ms, _ = forward_ms(ar)
-    st_ms, st_rows = forward_ms(stream)
+    # every ratio is computed from the figures as the note shows them (rounded), so a reader who
+    # divides them gets the ratio printed (a walker read "18.8 / 10.1 ms" beside 1.87×)
+    ar_ms, st_ms = (round(ms, 1) for ms in (forward_ms(ar)[0], forward_ms(stream)[0]))
+    st_rows = forward_ms(stream)[1]
     if ar_ms <= 0:
         return ""
-    cost = st_ms / ar_ms
+    cost = round(st_ms / ar_ms, 2)
     # the lanes' own count (the prefill's token left out), so the note quotes what the lanes show
-    tpf = tokens_per_forward(stream) / max(tokens_per_forward(ar), 1e-9)
+    tpf = round(tokens_per_forward(stream) / max(tokens_per_forward(ar), 1e-9), 2)
     ar_speed = ar.trace.stats().get("tokens_per_s") or 0.0
     measured = stream.trace.stats().get("tokens_per_s", 0.0) / ar_speed if ar_speed else 0.0
     return ('<div class="racenote">'
             + i18n.text(lang, "views.lane.cost_note", rows=f"{st_rows:.1f}", st_ms=f"{st_ms:.1f}", ar_ms=f"{ar_ms:.1f}",
-                        cost=f"{cost:.2f}", tpf=f"{tpf:.2f}", forwards_only=f"{tpf / cost:.2f}",
+                        cost=f"{cost:.2f}", tpf=f"{tpf:.2f}", forwards_only=f"{tpf / cost:.2f}" if cost else "—",
                         measured=times(measured)) + '</div>')
 
 

@@ -41,6 +41,14 @@ class Timeline:
             for f in s.filled:
                 p = self._at(f.pos)
                 p.token, p.fill_step, p.entropy, p.candidates = f.token, s.index, f.entropy, f.candidates
+        # a draft the next window no longer holds (the verified decoder's window shrank) was
+        # dropped unchecked: it is a mask again, as the next forward reads it (never refilled: a mask)
+        for s, nxt in zip(trace.steps, trace.steps[1:]):
+            held = {nxt.start + i for i, t in enumerate(nxt.window) if t is not None}
+            for f in s.filled:
+                p = self.positions[f.pos]
+                if p.fill_step == s.index and f.pos >= nxt.start and f.pos not in held:
+                    p.token, p.fill_step, p.entropy, p.candidates = None, None, None, []
 
     def _at(self, pos: int) -> Position:
         if pos not in self.positions:

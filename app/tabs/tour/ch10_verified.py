@@ -12,6 +12,7 @@ from ...views import narration as plain_narration
 from ...views import render
 from ...views.stepper import Views
 from . import moments
+from .ch8_tau import wrong_products
 from .frame import at_step, body, drawn, live_bar, slot, stepper_html, window_try
 from .words import colour, elsewhere, gap, model_text, narration, run_summary, span, term, tok
 
@@ -85,7 +86,12 @@ def whole_run(tl, lang: str = i18n.DEFAULT) -> str:
     steps = [s for s in tl.trace.steps if s.verify is not None]
     accepted = sum(s.verify.accepted for s in steps)
     lines = (tl.trace.text or "").strip().splitlines()
-    wrote = tr("ch10.wrote", text=model_text(lines[-1] if lines else ""))  # the answer line
+    wrong = wrong_products(tl.trace.text or "")
+    if wrong:   # a times table: its first wrong line says "not a right answer" better than its last line
+        w = wrong[0]
+        wrote = tr("ch10.wrote_wrong", text=model_text(w.line), a=w.a, b=w.b, right=w.right)
+    else:
+        wrote = tr("ch10.wrote", text=model_text(lines[-1] if lines else ""))  # the answer line
     if accepted:
         drafts = tr("ch10.run_accepted", n=accepted, forwards=len(steps))
     else:

@@ -10,7 +10,7 @@ from ...views.stepper import Views
 from . import figs, moments
 from .data import TOUR_PROMPTS
 from .frame import at_step, body, drawn, live_bar, live_decode, pool, prompt_words, slot, stepper_html, try_box
-from .words import elsewhere, narration, term, tok
+from .words import ar_chart, elsewhere, gap, narration, term, tok
 
 TITLE = i18n.text(i18n.DEFAULT, "ch1.title")
 KEY = "tour-1"
@@ -34,7 +34,7 @@ def text(tl, step: int, moment: int | None = None, lang: str = i18n.DEFAULT) -> 
            after=s.cache_after, predicted=tok(tl, fill.token, lang), pos=fill.pos,
            entropy=term("entropy", tr("tour.link.entropy"), lang=lang), h=fill.entropy, steps=tl.num_steps,
            tokens=len(tl.trace.token_ids), tpf=term("tpf", lang=lang)),
-        tr("ch1.p4"),
+        tr("ch1.p4") + gap(lang) + ar_chart(tl, step + 1, lang),   # the chart below, as chapter 6 says it
     ], tl, step, lang=lang)
 
 

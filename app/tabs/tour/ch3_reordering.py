@@ -5,12 +5,14 @@ from functools import partial
 
 import gradio as gr
 
+from wedlm.reorder import visibility
+
 from ... import i18n
 from ...views import render
 from ...views.stepper import Views
 from . import moments
 from .frame import at_step, body, drawn, live_bar, slot, stepper_html, window_try
-from .words import colour, elsewhere, gap, narration, run_summary, some, term
+from .words import colour, elsewhere, gap, link_first, narration, run_summary, some, span, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch3.title")
 KEY = "tour-3"
@@ -30,6 +32,26 @@ def checked(check: dict | None, lang: str = i18n.DEFAULT) -> str:
                      forwards=check["forwards"], slots=check["slots"], diff=diff if diff != "0" else "0.0000001")
 
 
+def seen_rows(s) -> tuple[list[int], list[int]]:
+    """What the step's first mask sees in the window, read two ways: the positions of the rows before
+    its row in physical order (the causal triangle that runs), and the positions its row marks in
+    logical order (the §1.1 rule the second grid draws). Reordering is right when they agree."""
+    slot = s.first_mask_pos - s.start
+    physical = sorted(s.start + j for j in s.order[:s.order.index(slot)])
+    logical = [s.start + j for j, seen in enumerate(visibility(s.window)[slot]) if seen and j != slot]
+    return physical, logical
+
+
+def why(s, lang: str = i18n.DEFAULT) -> str:
+    """Why the move changes nothing, shown on the step's first mask (the rows it sees, both grids)."""
+    physical, logical = seen_rows(s)
+    if physical != logical:  # cannot happen for a streaming trace; never claim what the grids do not show
+        return ""
+    later = [p for p in logical if p > s.first_mask_pos]
+    return i18n.text(lang, "ch3.why", pos=s.first_mask_pos, seen=span(physical, lang=lang), prefix_end=s.start - 1,
+                     later=span(later, lang=lang), attend_later=colour("attend-later", lang))
+
+
 def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i18n.DEFAULT,
          check: dict | None = None) -> str:
     tr = i18n.Texts(lang)
@@ -42,6 +64,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
         tr("ch3.p2", kv_cache=term("kv-cache", lang=lang),
            position_id=term("position-id", tr("tour.link.position_id"), lang=lang)),
         tr("ch3.p3", attend=colour("attend", lang), attend_later=colour("attend-later", lang)),
+        why(s, lang),
     ] + [proof for proof in [checked(check, lang)] if proof], tl, step, lang=lang)
 
 
@@ -49,7 +72,9 @@ def views(moment: int | None, note: str = "", lang: str = i18n.DEFAULT, check: d
     """`check`: the recorded decode's proof (its pick's "check"); a live run has none."""
     return Views(step={"text": lambda tl, k: text(tl, k, moment, note, lang, check),
                        "orders": lambda tl, k: at_step(render.order_view(tl, k, lang=lang), k),
-                       "physical": lambda tl, k: at_step(render.mask_grid(tl, k, logical=False, lang=lang), k),
+                       # the first grid's title names the cached prefix: linked to the glossary there
+                       "physical": lambda tl, k: at_step(link_first(render.mask_grid(tl, k, logical=False, lang=lang),
+                                                                    "cached-prefix", lang), k),
                        "logical": lambda tl, k: at_step(render.mask_grid(tl, k, logical=True, lang=lang), k)})
 
 

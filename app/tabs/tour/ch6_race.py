@@ -14,7 +14,7 @@ from ...views.timeline import Timeline
 from . import figs
 from .data import TOUR_PROMPTS
 from .frame import ar_and_streaming, body, live_bar, pool, slot, tau_lambda_words, try_box
-from .words import colour, model_text, narration, plural, term
+from .words import ar_chart, colour, link_first, model_text, narration, plural, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch6.title")
 PLAY_TICK_S = 0.15   # a live race replays one forward per this many seconds
@@ -42,8 +42,8 @@ def view(timelines: dict[str, Timeline], tick: int, playing: bool | None = None,
     n_wd, n_ar = race.tokens_after(wd, tick), race.tokens_after(ar, tick)
     st_wd, st_ar = wd.trace.stats(), ar.trace.stats()
     shown = race.lane_forwards(timelines, tick, False, 0.0)   # forwards each lane has shown at this tick
-    # the growth chart counts tokens made by forwards: AR's prefill token is in the words, not the chart
-    prefill = (tr("ch6.prefill", chart=ar.committed_after[shown["ar"] - 1])
+    # the growth chart counts committed tokens: AR's prefill token once forward 1 commits it (as chapter 1 says)
+    prefill = (tr("ch6.prefill", chart=ar_chart(ar, shown["ar"], lang))
                if race.prefill_tokens(ar) and shown["ar"] and ar.committed_after else "")
     wall = (st_wd["tokens_per_s"] / st_ar["tokens_per_s"]) if st_ar.get("tokens_per_s") else 0.0
     text = narration([
@@ -57,7 +57,8 @@ def view(timelines: dict[str, Timeline], tick: int, playing: bool | None = None,
            block=term("block", lang=lang), block_rows=DEFAULTS["block_size"], commit_rows=2 * DEFAULTS["block_size"]),
     ], lang=lang)
     text = text.replace('class="tour-text"', f'class="tour-text" data-step="{tick - 1}"', 1)
-    lanes = f'<div class="tour-step" data-step="{tick - 1}">{html}</div>'
+    # the AR lane says verified decoding (chapter 10, beyond the paper) uses its prefill: linked to the glossary
+    lanes = f'<div class="tour-step" data-step="{tick - 1}">{link_first(html, "verified", lang)}</div>'
     # each line only as far as its lane has got at this tick (the Race tab's count)
     growth = figs.growth({race.lane_title(k, lang): (v, palette.decoder_colour(k)) for k, v in timelines.items()},
                          tick - 1, lang=lang, shown={race.lane_title(k, lang): n for k, n in shown.items()})

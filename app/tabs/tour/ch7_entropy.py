@@ -16,7 +16,7 @@ from .frame import body, live_bar, live_decode, pool, prompt_words, try_box
 from .words import colour, model_text, narration, term, tok
 
 TITLE = i18n.text(i18n.DEFAULT, "ch7.title")
-LAW_HEIGHT = 400  # px (the explorer draws it 460 tall; 430 presents ch7 at 1920x1080 below 20 px)
+LAW_HEIGHT = 400  # px (the explorer draws it entropy.LAW_HEIGHT tall; 430 presents ch7 at 1920x1080 below 20 px)
 
 
 def class_mean(rows: list[dict], cls: str, key: str) -> float:
@@ -114,6 +114,7 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
            count_h=class_mean(rows, "counting", "entropy"),
            count_tpf=class_mean(rows, "counting", "tokens_per_forward"),
            plays_h=class_mean(rows, "plays", "entropy"), plays_tpf=class_mean(rows, "plays", "tokens_per_forward")),
+        tr("ch7.paper"),
         code_paragraph(code, slowest_row(rows), lang),
         idle_paragraph(decodes, lang),
         tr("ch7.p4", low_prompt=model_text(ltl.trace.prompt), high_prompt=model_text(htl.trace.prompt), low_step=lstep, filled=len(ls.filled), new_colour=colour("state-new", lang=lang),
@@ -127,8 +128,7 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
     # every prompt the words name has its dot: the code decode they describe is drawn too
     points = [code_point(code, lang)] if code else []
     points += [{**yours, "label": tr("ch7.your_prompt")}] if yours else []
-    law = entropy.law_figure(rows, yours=points, lang=lang)
-    law.update_layout(height=LAW_HEIGHT)  # shorter than the explorer's: the commit table sits below
+    law = entropy.law_figure(rows, yours=points, height=LAW_HEIGHT, lang=lang)  # shorter: the commit table sits below
     return (text, law, figs.score_bars(ltl, lstep, tr("ch7.bars_low", step=lstep), **small),
             figs.score_bars(htl, hstep, tr("ch7.bars_high", step=hstep), **small), figs.commit_table(decodes, lang))
 

@@ -20,11 +20,10 @@ TOUR_PROMPTS = {
     "table": ("Times table of 7 up to 10:", "streaming", 128),
     "code": ('def sum_list(numbers: list) -> int:\n    """Return the sum of the numbers."""\n', "streaming", 48),
     "plays": ("ROMEO:\n", "streaming", 48),
-    # chapter 10 (beyond the paper): the verified decoder on a word problem whose decode rejects a
-    # draft inside its text (the record must have one: tools/record_tour checks; the arithmetic
-    # questions' drafts all agree under the cost-aware window)
-    "verified": ("Question: A bus has 40 seats. 23 people get on at the first stop and 9 more at the second "
-                 "stop. How many seats are still empty?\nAnswer:", "verified", 128),
+    # chapter 10 (beyond the paper): the verified decoder on a prompt whose drafts are mostly
+    # accepted and, once, rejected inside its text after some agreed (tools/record_tour checks there
+    # is a rejection; a word problem's decode had rejections only, a counting one agreements only)
+    "verified": ("Times table of 13 up to 10:", "verified", 128),
 }
 LAW_MAX_NEW = 96      # chapter 7's decodes (the entropy explorer's default)
 TAU_CLASS = "arithmetic"  # chapter 8 sweeps τ over the suite's prompts of this class (they carry answers)

@@ -7,6 +7,7 @@ from html import escape
 
 from ... import i18n
 from ...views import charts, entropy, figures, palette
+from ...views.charts import FORWARD_LABELS, round_step  # noqa: F401 (the growth chart's and the τ axis' one helper)
 from ...views.timeline import Timeline
 
 SMALL = 330   # height of a chart that sits beside another
@@ -104,19 +105,10 @@ def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, h
 TAU_LABELS = 6   # at most this many τ labels: at 1024 px the sweep's 0.1 … 0.4 labels ran together
 
 
-def tau_label_step(span: float) -> float:
-    """The τ axis' label step: the smallest of 0.1, 0.2, 0.5, 1, 2, 5, … giving at most TAU_LABELS."""
-    scale = 0.1
-    while True:
-        for m in (1, 2, 5):
-            if span / (m * scale) <= TAU_LABELS:
-                return round(m * scale, 10)
-        scale *= 10
-
-
 def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEFAULT):
-    """Two panels on one τ axis: tokens per forward (blue line, top, left axis) and right answers
-    (dark green bars, a small chart below with its own axis `yaxis2` on the right, 0 … the number
+    """Two panels on one τ axis: tokens per forward (the streaming decoder's colour, a line, top,
+    left axis) and right answers (bars in palette role "right", whose word chapter 8 says:
+    palette.colour_word("right"); a small chart below with its own axis `yaxis2` on the right, 0 … the number
     of questions): a bar never lines up with the speed axis' numbers."""
     tr = i18n.Texts(lang)
     # τ on a linear axis: the sweep's grid is not evenly spaced (0.1 … 1, 1.5, 2), and a live τ
@@ -139,7 +131,7 @@ def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEF
                          textposition="top center", marker=dict(size=16, symbol="star", color="#111827")))
     lo = min(x + [0.0]) - 0.1
     hi = max(x + [yours["threshold"] if yours else 0.0]) + 0.1
-    step = tau_label_step(hi - lo)
+    step = round_step(hi - lo, TAU_LABELS, 0.1)
     return figures.make_figure(
         data, tr("tour.fig.tau_title"), 440, lang=lang,
         # labels every `step` (a linear scale reads as one); a minor tick marks each τ of the sweep

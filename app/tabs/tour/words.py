@@ -116,6 +116,14 @@ def facts(tl: Timeline, step: int, lang: str = i18n.DEFAULT, head: str | None = 
             f'{fills_sentence(tl, step, lang=lang)}{gap(lang)}{commits_sentence(tl, step, lang=lang)}</div>')
 
 
+def ar_chart(tl: Timeline, forwards: int, lang: str = i18n.DEFAULT) -> str:
+    """What the growth chart (figs.growth: Timeline.committed_after) shows for an AR decode after
+    `forwards` forwards, in the one sentence chapters 1 and 6 both use: committed tokens, the
+    prefill's token committed by forward 1."""
+    return plural("tour.ar_chart", forwards, lang, chart=tl.committed_after[forwards - 1],
+                  committed=term("commit", i18n.text(lang, "tour.link.committed"), lang))
+
+
 def link_first(html: str, key: str, lang: str = i18n.DEFAULT) -> str:
     """`html` with the first use of glossary term `key` (the word a chapter writes for it, in the
     text, not in a tag, inside a link nor in the model's own words) linked to the glossary, unless
