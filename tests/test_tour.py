@@ -1244,7 +1244,7 @@ def test_verified_last_step_says_the_stop_token_is_predicted_and_draws_it_as_sto
     assert not any(t in tl.trace.stop_ids for t in s.committed)  # the record's case
     en, zh = _squash(ch10_verified.text(tl, k, moment)), _squash(ch10_verified.text(tl, k, moment, lang="zh"))
     assert f"predicts the stop token (<EOS>, end of sequence) at position {v.ar_pos}" in en
-    assert f"the KV cache stops at {s.cache_after}" in en and f"grows {s.cache_before} → {s.cache_after}" in en
+    assert f"the stop token gets no KV, and the cache stops at {s.cache_after}" in en and f"grows {s.cache_before} → {s.cache_after}" in en
     assert "stop token (<EOS>, end of sequence) at position" in en and " commits, so the decode" not in en
     assert f"在位置 {v.ar_pos} 预测出停止词元" in zh and f"KV 缓存停在 {s.cache_after}" in zh
     for canvas in (render.token_canvas(tl, k, tips=False),

@@ -57,16 +57,20 @@ MESSAGES = {
     },
     # the last step of a decode: what ended it, and the masks it leaves unscored
     "tour.ending.stop": {
-        "en": "In this forward the stop token (&lt;EOS&gt;, end of sequence) at position {pos} commits, so the decode "
-              "ends here.",
-        "zh": "这次前向计算中，位置 {pos} 的停止词元（&lt;EOS&gt;，即序列结束）提交了，解码就此结束。",
+        "en": "In this forward the stop token (&lt;EOS&gt;, end of sequence) at position {pos} commits: a mask slot "
+              "was filled with it and this forward read it, so its KV is kept like any committed token's. The "
+              "decode ends here.",
+        "zh": "这次前向计算中，位置 {pos} 的停止词元（&lt;EOS&gt;，即序列结束）提交了：它是填进掩码槽位的，"
+              "这次前向计算读入了它，所以它的 KV 和其他提交的词元一样被保留。解码就此结束。",
     },
     "tour.ending.stop_found": {
         "en": "This forward predicts the stop token (&lt;EOS&gt;, end of sequence) at position {pos}, so the decode "
-              "ends here: the stop token ends the text but is never fed to a forward, so the KV cache stops at "
-              "{after}.",
-        "zh": "这次前向计算在位置 {pos} 预测出停止词元（&lt;EOS&gt;，即序列结束），解码就此结束：停止词元结束了文本，"
-              "但不会再送入前向计算，所以 KV 缓存停在 {after}。",
+              "ends here. A predicted token is fed to the next forward, and there is none: so the stop token "
+              "gets no KV, and the cache stops at {after}. (A stop token written into a mask slot, as in chapters "
+              "2–4, is read by a forward, and commits with its KV.)",
+        "zh": "这次前向计算在位置 {pos} 预测出停止词元（&lt;EOS&gt;，即序列结束），解码就此结束。预测出的词元要送入"
+              "下一次前向计算，而下一次不会再有：所以停止词元没有 KV，KV 缓存停在 {after}。（像第 2–4 章那样填进掩码"
+              "槽位的停止词元，会被前向计算读入，并连同它的 KV 一起提交。）",
     },
     "tour.ending.budget": {
         "en": "This forward reaches the budget of {budget} new tokens, so the decode ends here.",
@@ -277,10 +281,12 @@ MESSAGES = {
         "en": "A filled token is final when it is in the leading filled run (no mask before it) of a forward's "
               "input: that forward computes its KV, the KV stays in the cache and the token is output. So a "
               "slot commits at the earliest one forward after the forward that filled it. Filled tokens behind "
-              "a mask wait.",
+              "a mask wait. A stop token that a forward only predicts at the end (AR, verified) is never fed "
+              "to a forward, so it ends the text with no KV.",
         "zh": "已填充的词元出现在某次前向计算输入的开头连续已填充段里（它前面没有掩码）时，就成为定稿："
               "这次前向计算算出它的 KV，KV 留在缓存中，词元本身被输出。所以一个槽位最早在填充它的那次前向计算"
-              "之后的下一次才提交。排在掩码后面的已填充词元则要等待。",
+              "之后的下一次才提交。排在掩码后面的已填充词元则要等待。在结尾只是被前向计算预测出来的停止词元（AR、验证解码）"
+              "不会再送入前向计算，所以它结束了文本，却没有 KV。",
     },
     "gloss.leading-run.term": {"en": "leading filled run", "zh": "开头连续的已填充段"},
     "gloss.leading-run.word": {"en": "leading filled run", "zh": "开头连续的已填充"},
@@ -515,14 +521,15 @@ MESSAGES = {
     },
     # why the move changes nothing, on this step's first mask (ch3_reordering.why)
     "ch3.why": {
-        "en": "<b>Why nothing changes:</b> a row's attention weighs the tokens it sees by query · key, and RoPE "
-              "turns both by position id, not by row. Take the mask at {pos}: in the first grid the rows before "
-              "its row are positions {seen} (after the cached prefix, 0–{prefix_end}); in the second, its row "
-              "marks the same positions, {later} in {attend_later}. Same tokens, same ids: the same prediction.",
-        "zh": "<b>为什么结果不变：</b>一行的注意力按查询 · 键给它看到的词元加权，而 RoPE 按位置编号旋转二者，"
-              "与行的位置无关。以位置 {pos} 的掩码为例：在第一个网格里，排在它那一行之前的各行是位置 {seen}"
-              "（在已缓存的前缀 0–{prefix_end} 之后）；在第二个网格里，它那一行标出的正是同样这些位置，其中 "
-              "{later} 是{attend_later}。词元相同、编号相同，预测也就相同。",
+        "en": "<b>Why nothing changes:</b> a row's attention mixes the tokens it sees, weighing each by how well "
+              "the two match; RoPE (the model's position code) makes that match depend on their position ids, "
+              "never on their rows. Take the mask at {pos}: in the first grid the rows before its row are "
+              "positions {seen} (after the cached prefix, 0–{prefix_end}); in the second, its row marks the same "
+              "positions, {later} in {attend_later}. Same tokens, same ids: the same prediction.",
+        "zh": "<b>为什么结果不变：</b>一行的注意力把它看到的词元混合起来，按两者的匹配程度给每个词元加权；"
+              "RoPE（模型的位置编码）让这个匹配只取决于它们的位置编号，与它们在第几行无关。以位置 {pos} 的掩码为例："
+              "在第一个网格里，排在它那一行之前的各行是位置 {seen}（在已缓存的前缀 0–{prefix_end} 之后）；在第二个"
+              "网格里，它那一行标出的正是同样这些位置，其中 {later} 是{attend_later}。词元相同、编号相同，预测也就相同。",
     },
     "ch3.p3": {
         "en": "The forward runs a plain causal triangle in <b>physical</b> order (first grid): a row sees a column "

@@ -268,6 +268,8 @@ MESSAGES.update({
     "views.colour.light_grey": {"en": "light grey", "zh": "银灰色"},
     "views.colour.dark_green": {"en": "dark green", "zh": "深绿色"},
     "views.colour.emerald": {"en": "emerald", "zh": "翠绿色"},
+    # a role the picture draws as an outline, not a fill (the verified decoder's checks)
+    "views.colour.outline": {"en": "{colour} outline", "zh": "{colour}边框"},
     "views.colour.dark_red": {"en": "dark red", "zh": "深红色"},
     "views.colour.sky_blue": {"en": "sky blue", "zh": "天蓝色"},
     "views.colour.teal": {"en": "teal", "zh": "青色"},

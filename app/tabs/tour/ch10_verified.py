@@ -14,7 +14,7 @@ from ...views.stepper import Views
 from . import moments
 from .ch8_tau import wrong_products
 from .frame import at_step, body, drawn, live_bar, slot, stepper_html, window_try
-from .words import colour, elsewhere, gap, model_text, narration, run_summary, span, term, tok
+from .words import elsewhere, gap, model_text, narration, outline, run_summary, span, term, tok
 
 TITLE = i18n.text(i18n.DEFAULT, "ch10.title")
 KEY = "tour-10"
@@ -39,7 +39,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     accepted = list(range(first, first + v.accepted))
     draft = v.checked[v.rejected_pos - first]
     agreed = (tr("ch10.agreed", n=v.accepted, span=span(accepted, lang=lang),
-                 colour=colour("verify-accepted", lang=lang)) if v.accepted else tr("ch10.none_agreed"))
+                 colour=outline("verify-accepted", lang=lang)) if v.accepted else tr("ch10.none_agreed"))
     dropped = tr("ch10.dropped", n=len(v.dropped), span=span(v.dropped, lang=lang)) if v.dropped else ""
     stop = next((s.start + i for i, t in enumerate(s.committed) if t in tl.trace.stop_ids), None)
     kept = list(range(s.start, s.start + len(s.committed)))
@@ -50,8 +50,8 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
            forward=term("forward", tr("ch10.forward_word"), lang=lang)),
         tr("ch10.p2", step=step, start=s.start, first=tok(tl, s.window[0], lang), checked_n=len(v.checked),
            checked=span(checked, lang=lang), agreed=agreed, draft=tok(tl, draft, lang), rejected=v.rejected_pos,
-           rejected_colour=colour("verify-rejected", lang=lang), ar=tok(tl, v.ar_token, lang),
-           ar_colour=colour("verify-ar", lang=lang), dropped=dropped, kept=span(kept, lang=lang),
+           rejected_colour=outline("verify-rejected", lang=lang), ar=tok(tl, v.ar_token, lang),
+           ar_colour=outline("verify-ar", lang=lang, dashed=True), dropped=dropped, kept=span(kept, lang=lang),
            positions=tr("ch10.positions_one" if len(kept) == 1 else "ch10.positions_many"),
            commit=term("commit", tr("ch10.commit_word_one" if len(kept) == 1 else "ch10.commit_word"), lang=lang),
            kv=term("kv-cache", lang=lang),

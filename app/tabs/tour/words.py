@@ -32,6 +32,16 @@ def colour(role: str, lang: str = i18n.DEFAULT) -> str:
             f'{palette.colour_word(role, lang)}</span>')
 
 
+def outline(role: str, lang: str = i18n.DEFAULT, dashed: bool = False) -> str:
+    """A colour word for a role the picture draws as an outline (the verified checks), with an
+    outlined swatch, e.g. outline("verify-accepted") -> ▢ emerald outline."""
+    hex_ = palette.ROLE_COLOURS[role]
+    line = "dashed" if dashed else "solid"
+    word = i18n.text(lang, "views.colour.outline", colour=palette.colour_word(role, lang))
+    return (f'<span class="ckey ckey-outline" data-role="{role}"><i style="border:2px {line} {hex_}"></i>'
+            f'{word}</span>')
+
+
 def term(key: str, text: str | None = None, lang: str = i18n.DEFAULT) -> str:
     """A glossary term as a link (its definition also shows on hover)."""
     title, definition = terms(lang)[key]
