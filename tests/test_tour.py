@@ -874,6 +874,14 @@ def test_the_headers_diffusion_link_opens_the_glossary_at_diffusion(browser, app
         page.click("#app-header a.gloss[data-term=diffusion]")
         assert page.locator("#glossary").is_visible()
         assert page.locator("#glossary-diffusion").evaluate("e => e.classList.contains('current')")
+        # walk 9: the term sat at the panel's foot, its definition out of sight: both now show whole
+        box = page.evaluate("""() => {
+            const g = document.querySelector('#glossary').getBoundingClientRect();
+            const dt = document.querySelector('#glossary-diffusion').getBoundingClientRect();
+            const dd = document.querySelector('#glossary-diffusion + dd').getBoundingClientRect();
+            return {top: g.top, bottom: g.bottom, dt: dt.top, dd: dd.bottom};
+        }""")
+        assert box["top"] <= box["dt"] < box["top"] + 60 and box["dd"] <= box["bottom"], box
     finally:
         page.close()
 

@@ -340,7 +340,9 @@
     g.hidden = false;
     g.querySelectorAll(".current").forEach(e => e.classList.remove("current"));
     const dt = term && g.querySelector("#glossary-" + CSS.escape(term));
-    if (dt) { dt.classList.add("current"); dt.scrollIntoView({ block: "nearest" }); }
+    // the term at the panel's top, its definition below it (scrolled "nearest", the term sat at the
+    // panel's foot with its definition out of sight); the panel scrolls, never the page
+    if (dt) { dt.classList.add("current"); g.scrollTop = dt.offsetTop - 8; }
   }
   document.addEventListener("click", ev => {
     const link = ev.target.closest && ev.target.closest("a.gloss");
