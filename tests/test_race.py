@@ -25,7 +25,7 @@ def test_the_chart_draws_each_line_only_as_far_as_its_lane(timelines, wall_clock
         for name, tl in timelines.items():
             line = lines[lanes.lane_title(name)]
             assert len(line.x) == shown[name], (tick, name)   # the chart is where the lane is
-            assert f"{shown[name]} forwards" in html
+            assert f"{shown[name]} forward{'' if shown[name] == 1 else 's'} ·" in html
             done = shown[name] >= tl.num_steps
             head = html.split(f'<div class="lane {name}">', 1)[1].split("</div>", 1)[0]
             assert ("finished" in head) == done and ("decoding…" in head) == (not done), (tick, name, head)
@@ -137,3 +137,14 @@ def test_every_lane_says_how_its_first_token_is_counted(timelines):
             assert prefill == (1 if name in ("ar", "verified") else 0)
             made = tl.committed_after[forwards - 1] if name != "verified" else n - prefill
             assert f"{made / forwards:.2f} tokens per forward" in head, (name, tick, head)
+
+
+def test_a_lane_after_one_forward_says_forward_not_forwards():
+    """Walk 9 read "1 forwards" on chapter 6's first step."""
+    from app.views.lanes import lane_html
+    from app.views.timeline import Timeline
+    from wedlm.paths import TRACES_DIR
+    from wedlm.trace import Trace
+    tl = Timeline(Trace.load(TRACES_DIR / "1-counting-streaming.json"))
+    assert "· 1 forward ·" in lane_html(tl, 1, None) and "1 forwards" not in lane_html(tl, 1, None)
+    assert "· 2 forwards ·" in lane_html(tl, 2, None)

@@ -1520,7 +1520,8 @@ def test_chapter_10_names_the_ar_token_draws_only_the_states_it_shows_and_says_w
     assert 'data-term="cost-window"' in text   # a term of its own, linked to the glossary
     first = plain(ch10_verified.text(tl, 0, step))   # the decode's first step: the whole story
     assert f"smaller than W = {w}" in first and "beyond the paper" in first
-    assert (f"{small} of its {len(masks)} forwards carry fewer ({min(masks)}–{max(masks)} "
+    fewer = [m for m in masks if m < w]   # walk 9 read "fewer (0–16 masks)" beside W = 16
+    assert (f"{small} of its {len(masks)} forwards carry fewer ({min(fewer)}–{max(fewer)} "
             f"masks; {tl.trace.steps[0].rows} rows at step 0)") in first
     zh = plain(ch10_verified.text(tl, step, step, lang="zh"))
     assert f"这里带 {s.verify.masks} 个掩码，而不是 W = {w} 个" in zh and "超出了论文" in zh and "AR 词元" in zh

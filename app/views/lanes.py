@@ -104,8 +104,8 @@ def lane_html(timeline: Timeline, forwards: int, ar_speed: float | None, paused:
     # tokens per forward) or from a forward (streaming, block: the prefill writes none)
     prefill = prefill_tokens(timeline)
     first = tr("views.lane.prefill", n=prefill) if prefill else tr("views.lane.no_prefill")
-    counts = tr("views.lane.counts", forwards=forwards, n=n, tpf=f"{tokens_per_forward(timeline, forwards):.2f}",
-                prefill=first if n else "")
+    counts = tr("views.lane.counts." + ("one" if forwards == 1 else "many"), forwards=forwards, n=n,
+                tpf=f"{tokens_per_forward(timeline, forwards):.2f}", prefill=first if n else "")
     return (f'<div class="lane {escape(trace.decoder)}"><div class="lanehead">'
             f'<b>{escape(lane_title(trace.decoder, lang))}</b> · {status} · {counts}</div>{final}'
             f'<div class="lanetext">{text}<span class="cursor">▌</span></div></div>')

@@ -75,7 +75,7 @@ def window_words(tl, step: int, lang: str = i18n.DEFAULT, short: bool = False) -
         return ""
     s = tl.trace.steps[step]
     return i18n.text(lang, "ch10.window_short" if short else "ch10.window", w=w, small=small,
-                     forwards=len(masks), lo=min(masks), hi=max(masks), rows=s.rows, step=step,
+                     forwards=len(masks), lo=min(m for m in masks if m < w), hi=max(m for m in masks if m < w), rows=s.rows, step=step,
                      masks=sum(t is None for t in s.window))
 
 
