@@ -112,3 +112,9 @@ def test_the_sentence_follows_the_record_not_a_fixed_number(data):
     assert ch7_entropy.share_range(shares) in words
     assert ch7_entropy.share_range(shares) != ch7_entropy.share_range(
         [entropy.idle_share(trace), entropy.idle_share(data.at("entropy_code")[0].trace)])
+
+
+def test_shares_round_half_up_as_a_reader_does():
+    """Walk 9: 5/8 = 62.5 % was written 62 while 29/32 = 90.6 % was written 91."""
+    assert ch7_entropy.share_range([5 / 8, 29 / 32]) == "63–91"
+    assert ch7_entropy.share_range([0.125, 0.125]) == "13"

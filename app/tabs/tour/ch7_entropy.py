@@ -3,6 +3,7 @@ step at each extreme, why a decode can make fewer tokens than forwards, and a ta
 forward of the chapter's recorded decodes committed (below 1 token per forward, many commit nothing)."""
 from __future__ import annotations
 
+import math
 from html import escape
 
 import gradio as gr
@@ -84,7 +85,7 @@ def named_decodes(low, high, code=None, lang: str = i18n.DEFAULT) -> list[tuple[
 
 def share_range(shares: list[float]) -> str:
     """Percentages as the sentence writes them: "62–91", or one number when they round alike."""
-    lo, hi = (f"{100 * x:.0f}" for x in (min(shares), max(shares)))
+    lo, hi = (str(math.floor(100 * x + 0.5)) for x in (min(shares), max(shares)))  # half up: 62.5 -> 63, as a reader rounds
     return lo if lo == hi else f"{lo}–{hi}"
 
 
