@@ -36,6 +36,14 @@ def test_figures_have_heights_and_data(timeline):
         assert len(fig.data) >= 1
 
 
+def test_growth_lines_that_coincide_stay_apart_by_dash_and_marker(timeline):
+    """Walk 9: on the Race tab the verified line hid the streaming line (both counted alike)."""
+    fig = figures.prefix_growth({"a": timeline, "b": timeline, "c": timeline})
+    lines = [d for d in fig.data if d.name in ("a", "b", "c")]
+    assert len({d.line.dash for d in lines}) == 3 and len({d.marker.symbol for d in lines}) == 3
+    assert "dot" not in {d.line.dash for d in lines}   # dotted is the AR pace's
+
+
 def test_html_views_escape_everything(tiny_lm):
     evil = '<img src=x onerror=alert(1)>"\'&'
     trace = decode(tiny_lm, evil, "streaming", DecodeConfig(max_new_tokens=6))

@@ -155,6 +155,9 @@ def prefix_growth(timelines: dict[str, Timeline], current: int | None = None,
     span the whole run, so the chart never runs ahead of the lanes nor rescales)."""
     tr = i18n.Texts(lang)
     data, longest, top = [], 1, 1
+    # each line its own dash and marker: two decoders that commit alike (the Race tab's streaming and
+    # verified on counting) drew one line over the other; dotted stays the AR pace's
+    dashes, symbols = ("solid", "dash", "dashdot", "longdash"), ("circle", "square", "diamond", "triangle-up")
     for k, (name, tl) in enumerate(timelines.items()):
         y = list(tl.committed_after)
         longest, top = max(longest, len(y)), max([top] + y)
@@ -162,7 +165,8 @@ def prefix_growth(timelines: dict[str, Timeline], current: int | None = None,
             y = y[:max(0, shown.get(name, len(y)))]
         colour = (colours or {}).get(name) or palette.decoder_colour(tl.trace.decoder, k)
         data.append(dict(type="scatter", x=list(range(1, len(y) + 1)), y=y, mode="lines+markers", name=name,
-                         line=dict(color=colour), marker=dict(color=colour, size=5),
+                         line=dict(color=colour, dash=dashes[k % len(dashes)]),
+                         marker=dict(color=colour, size=6, symbol=symbols[k % len(symbols)]),
                          hovertemplate=tr("views.fig.growth_hover") + "<extra>" + name + "</extra>"))
     data.append(dict(type="scatter", x=[0, longest], y=[0, longest], mode="lines",
                      name=tr("views.fig.pace"), line=dict(dash="dot", color="#9ca3af")))
