@@ -305,3 +305,17 @@ def test_the_ar_pace_is_drawn_over_the_decodes_lines(tiny_lm):
         assert len(re.findall(r'class="tick xtick"', svg)) >= 3
     own = charts.prefix_growth(ar)
     assert 'class="key line pace-key"' in own and i18n.text("en", "views.fig.pace") in own
+
+
+def test_a_tokens_story_names_the_stop_token_eos_as_every_view_does():
+    """Walk 9 met '<|endoftext|>' in a token's top candidates where every view says <EOS>."""
+    from app.views import render
+    from app.views.timeline import Timeline
+    from wedlm.paths import TRACES_DIR
+    from wedlm.trace import Trace
+    tl = Timeline(Trace.load(TRACES_DIR / "1-counting-streaming.json"))
+    stop = next(iter(tl.trace.stop_ids))
+    pos = next(p.pos for p in tl.positions.values() if p.token is not None
+               and any(int(t) == stop for t, _ in p.candidates))
+    tip = render._tooltip(tl, pos)
+    assert "<EOS>" in tip and tl.trace.tokens.get(stop, "<|endoftext|>") not in tip

@@ -42,14 +42,16 @@ def _tooltip(timeline: Timeline, pos: int, lang: str = i18n.DEFAULT) -> str:
     p = timeline.positions.get(pos)
     if p is None or p.token is None:
         return tr("views.tip.mask", pos=pos)
-    tokens = timeline.trace.tokens
-    cands = tr("views.list_sep").join(f"{tokens.get(int(t), '#' + str(t))!r} {float(q):.2f}"
-                                      for t, q in p.candidates[:5])
+    tokens, stops = timeline.trace.tokens, timeline.trace.stop_ids
+
+    def said(token: int) -> str:   # plain text (a title): the stop token named as everywhere else, <EOS>
+        return "<EOS>" if token in stops else repr(tokens.get(token, "#" + str(token)))
+    cands = tr("views.list_sep").join(f"{said(int(t))} {float(q):.2f}" for t, q in p.candidates[:5])
     filled = tr("views.tip.filled_prefill") if p.fill_step == -1 else tr("views.tip.filled_step", step=p.fill_step)
     committed = (tr("views.tip.committed_not_yet") if p.commit_step is None
                  else tr("views.tip.committed_step", step=p.commit_step))
     ent = "" if p.entropy is None else tr("views.tip.entropy", h=f"{p.entropy:.2f}")
-    return tr("views.tip.token", pos=pos, token=repr(tokens.get(p.token, '#' + str(p.token))), entropy=ent,
+    return tr("views.tip.token", pos=pos, token=said(p.token), entropy=ent,
               filled=filled, committed=committed, candidates=cands)
 
 
