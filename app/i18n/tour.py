@@ -343,13 +343,24 @@ MESSAGES = {
         "zh": "用掩码解码的老办法：用好几次前向计算填满一整块掩码，整块填满后才提交（停下来等）。WeDLM 则是流式的："
               "每次前向计算都提交开头连续的已填充段。",
     },
+    "gloss.streaming.term": {"en": "streaming decoding", "zh": "流式解码"},
+    "gloss.streaming.word": {"en": "streaming", "zh": "流式"},
+    "gloss.streaming.def": {
+        "en": "WeDLM's decoder, as the paper defines it: a window of W slots slides along the text. Each forward "
+              "fills masks by the fill rule, commits the leading filled run, and refills the window with new "
+              "masks, so the parallel work never pauses (block decoding waits until a whole block is filled).",
+        "zh": "WeDLM 的解码器，即论文定义的那种：一个 W 个槽位的窗口沿着文本向前滑动。每次前向计算按填充规则"
+              "填充掩码，提交开头连续的已填充段，再用新的掩码补满窗口，所以并行的工作从不停顿（块解码则要等"
+              "整块都填满）。",
+    },
     "gloss.greedy.term": {"en": "greedy decoding", "zh": "贪心解码"},
     "gloss.greedy.def": {
         "en": "Decoding that always takes the single most likely token (no sampling, no randomness): the same "
-              "prompt always gives the same text. Every decode in the tour is greedy (temperature 0, the default); "
+              "prompt always gives the same text. Every decode in the tour is greedy (temperature 0, the default; a "
+              "higher temperature samples tokens at random by their probabilities, and a seed fixes that draw); "
               "greedy AR decoding's text is what verified decoding reproduces exactly.",
         "zh": "每一步总是取概率最大的那一个词元（不采样，没有随机性）的解码方式：同一个提示词总是得到同样的文本。"
-              "导览里的解码都是贪心的（温度为 0，即默认值）；贪心 AR 解码写出的文本，正是验证解码一字不差地重现的文本。",
+              "导览里的解码都是贪心的（温度为 0，即默认值；温度更高时按概率随机抽取词元，种子则固定这次抽取）；贪心 AR 解码写出的文本，正是验证解码一字不差地重现的文本。",
     },
     "gloss.draft.term": {"en": "draft", "zh": "草稿"},
     "gloss.draft.def": {
