@@ -1618,18 +1618,19 @@ def test_the_tau_bars_word_is_the_palettes_word_for_the_colour_the_bars_use(data
 
 
 def test_one_round_step_labels_the_forwards_and_the_tau_axis_and_ch7_asks_for_its_height(data):
-    """One helper (figs.round_step) gives both axes' label steps: the growth chart's forwards at
+    """One helper (charts.round_step) gives both axes' label steps: the growth chart's forwards at
     1, 2, 5, 10, … (at most FORWARD_LABELS steps), the τ sweep's at 0.1, 0.2, 0.5, … (at most
     TAU_LABELS); chapter 7's law chart is drawn at its own height, not resized after."""
     from app.tabs.tour import ch7_entropy, figs
-    assert [int(figs.round_step(n, figs.FORWARD_LABELS)) for n in (1, 8, 9, 16, 17, 40, 41, 80, 81, 400)] == \
+    from app.views import charts
+    assert [int(charts.round_step(n, charts.FORWARD_LABELS)) for n in (1, 8, 9, 16, 17, 40, 41, 80, 81, 400)] == \
         [1, 1, 2, 2, 5, 5, 10, 10, 20, 50]
-    assert [figs.round_step(s, figs.TAU_LABELS, 0.1) for s in (0.3, 0.6, 0.61, 1.2, 2.2, 3.1, 6.1)] == \
+    assert [charts.round_step(s, figs.TAU_LABELS, 0.1) for s in (0.3, 0.6, 0.61, 1.2, 2.2, 3.1, 6.1)] == \
         [0.1, 0.1, 0.2, 0.2, 0.5, 1.0, 2.0]
     html = figs.growth({"ar": (data.at("ar")[0], "#000000")})
     labels = [int(v) for v in re.findall(r'class="tick xtick"[^>]*>(\d+)<', html)]
     spacing = labels[1] - labels[0]
-    assert labels[0] == 0 and len(labels) - 1 <= figs.FORWARD_LABELS and spacing in (1, 2, 5, 10, 20, 50)
+    assert labels[0] == 0 and len(labels) - 1 <= charts.FORWARD_LABELS and spacing in (1, 2, 5, 10, 20, 50)
     law = chapter_views(data)[7][1]
     assert law.layout.height == ch7_entropy.LAW_HEIGHT != entropy.LAW_HEIGHT
     assert entropy.law_figure(data.law_rows).layout.height == entropy.LAW_HEIGHT

@@ -14,7 +14,7 @@ from ...views.stepper import Views
 from . import moments
 from .ch8_tau import wrong_products
 from .frame import at_step, body, drawn, live_bar, slot, stepper_html, window_try
-from .words import elsewhere, gap, model_text, narration, outline, run_summary, span, term, tok
+from .words import colour, elsewhere, gap, model_text, narration, run_summary, span, term, tok
 
 TITLE = i18n.text(i18n.DEFAULT, "ch10.title")
 KEY = "tour-10"
@@ -39,7 +39,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     accepted = list(range(first, first + v.accepted))
     draft = v.checked[v.rejected_pos - first]
     agreed = (tr("ch10.agreed", n=v.accepted, span=span(accepted, lang=lang),
-                 colour=outline("verify-accepted", lang=lang)) if v.accepted else tr("ch10.none_agreed"))
+                 colour=colour("verify-accepted", lang, outline="solid")) if v.accepted else tr("ch10.none_agreed"))
     dropped = tr("ch10.dropped", n=len(v.dropped), span=span(v.dropped, lang=lang)) if v.dropped else ""
     stop = next((s.start + i for i, t in enumerate(s.committed) if t in tl.trace.stop_ids), None)
     kept = list(range(s.start, s.start + len(s.committed)))
@@ -50,8 +50,8 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
            forward=term("forward", tr("ch10.forward_word"), lang=lang)),
         tr("ch10.p2", step=step, start=s.start, first=tok(tl, s.window[0], lang), checked_n=len(v.checked),
            checked=span(checked, lang=lang), agreed=agreed, draft=tok(tl, draft, lang), rejected=v.rejected_pos,
-           rejected_colour=outline("verify-rejected", lang=lang), ar=tok(tl, v.ar_token, lang),
-           ar_colour=outline("verify-ar", lang=lang, dashed=True), dropped=dropped, kept=span(kept, lang=lang),
+           rejected_colour=colour("verify-rejected", lang, outline="solid"), ar=tok(tl, v.ar_token, lang),
+           ar_colour=colour("verify-ar", lang, outline="dashed"), dropped=dropped, kept=span(kept, lang=lang),
            positions=tr("ch10.positions_one" if len(kept) == 1 else "ch10.positions_many"),
            commit=term("commit", tr("ch10.commit_word_one" if len(kept) == 1 else "ch10.commit_word"), lang=lang),
            kv=term("kv-cache", lang=lang),
@@ -70,12 +70,12 @@ def window_words(tl, step: int, lang: str = i18n.DEFAULT, short: bool = False) -
     if every window carried W. short: the chapter's own step (its narration must fit a projector)."""
     w = tl.trace.config.get("window")
     masks = [s.verify.masks for s in tl.trace.steps if s.verify is not None]
-    small = sum(m < w for m in masks) if w else 0
-    if not small:
+    fewer = [m for m in masks if m < w] if w else []
+    if not fewer:
         return ""
     s = tl.trace.steps[step]
-    return i18n.text(lang, "ch10.window_short" if short else "ch10.window", w=w, small=small,
-                     forwards=len(masks), lo=min(m for m in masks if m < w), hi=max(m for m in masks if m < w), rows=s.rows, step=step,
+    return i18n.text(lang, "ch10.window_short" if short else "ch10.window", w=w, small=len(fewer),
+                     forwards=len(masks), lo=min(fewer), hi=max(fewer), rows=s.rows, step=step,
                      masks=sum(t is None for t in s.window))
 
 

@@ -7,7 +7,6 @@ from html import escape
 
 from ... import i18n
 from ...views import charts, entropy, figures, palette
-from ...views.charts import FORWARD_LABELS, round_step  # noqa: F401 (the growth chart's and the τ axis' one helper)
 from ...views.timeline import Timeline
 
 SMALL = 330   # height of a chart that sits beside another
@@ -131,7 +130,7 @@ def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEF
                          textposition="top center", marker=dict(size=16, symbol="star", color="#111827")))
     lo = min(x + [0.0]) - 0.1
     hi = max(x + [yours["threshold"] if yours else 0.0]) + 0.1
-    step = round_step(hi - lo, TAU_LABELS, 0.1)
+    step = charts.round_step(hi - lo, TAU_LABELS, 0.1)
     return figures.make_figure(
         data, tr("tour.fig.tau_title"), 440, lang=lang,
         # labels every `step` (a linear scale reads as one); a minor tick marks each τ of the sweep

@@ -25,20 +25,15 @@ def plural(key: str, n: int, lang: str = i18n.DEFAULT, **values) -> str:
     return i18n.text(lang, f"{key}.{'one' if n == 1 else 'many'}", n=n, **values)
 
 
-def colour(role: str, lang: str = i18n.DEFAULT) -> str:
-    """A colour word with its swatch, e.g. colour("state-new") -> ▮ orange."""
-    hex_ = palette.ROLE_COLOURS[role]
-    return (f'<span class="ckey" data-role="{role}"><i style="background:{hex_}"></i>'
-            f'{palette.colour_word(role, lang)}</span>')
-
-
-def outline(role: str, lang: str = i18n.DEFAULT, dashed: bool = False) -> str:
-    """A colour word for a role the picture draws as an outline (the verified checks), with an
-    outlined swatch, e.g. outline("verify-accepted") -> ▢ emerald outline."""
-    hex_ = palette.ROLE_COLOURS[role]
-    line = "dashed" if dashed else "solid"
-    word = i18n.text(lang, "views.colour.outline", colour=palette.colour_word(role, lang))
-    return (f'<span class="ckey ckey-outline" data-role="{role}"><i style="border:2px {line} {hex_}"></i>'
+def colour(role: str, lang: str = i18n.DEFAULT, outline: str | None = None) -> str:
+    """A colour word with its swatch, e.g. colour("state-new") -> ▮ orange. outline ("solid" or
+    "dashed"): a role the picture draws as an outline (the verified checks), its swatch outlined
+    the same way, e.g. colour("verify-accepted", outline="solid") -> ▢ emerald outline."""
+    hex_, word = palette.ROLE_COLOURS[role], palette.colour_word(role, lang)
+    if outline is None:
+        return f'<span class="ckey" data-role="{role}"><i style="background:{hex_}"></i>{word}</span>'
+    word = i18n.text(lang, "views.colour.outline", colour=word)
+    return (f'<span class="ckey ckey-outline" data-role="{role}"><i style="border:2px {outline} {hex_}"></i>'
             f'{word}</span>')
 
 
