@@ -24,6 +24,13 @@ def test_the_check_compares_the_decode_with_the_reference_decoder(tiny_lm):
     # every slot that got an entropy at every forward was compared: the masks scored and the fills
     assert check["slots"] == sum(len({m.pos for m in s.masks} | {f.pos for f in s.filled}) for s in trace.steps)
     assert 0 <= check["max_entropy_diff"] < 1e-3
+    # with the chapter's step, the check keeps that step's first mask's two entropies side by side
+    step = next(k for k, s in enumerate(trace.steps) if s.first_mask_pos is not None)
+    at = reorder_check(tiny_lm, trace, step)["at_step"]
+    first = trace.steps[step].first_mask_pos
+    assert at["step"] == step and at["pos"] == first
+    assert at["entropy"] == next(m.entropy for m in trace.steps[step].masks if m.pos == first)
+    assert abs(at["entropy"] - at["reference"]) <= check["max_entropy_diff"]
     # a decode the reference does not reproduce (another prompt's tokens) is not called the same
     other = decode(tiny_lm, "Count: 9 8 7", "streaming", DecodeConfig(max_new_tokens=12, threshold=0.9))
     forged = replace(trace, result=replace(trace.result, token_ids=other.result.token_ids[::-1]))
@@ -45,6 +52,10 @@ def test_chapter_3_quotes_the_recorded_check_and_a_live_run_does_not():
         for number in (str(check["tokens"]), str(check["forwards"]), str(check["slots"]), diff):
             assert number in words, (lang, number)
         assert "reference" in words or "参考解码器" in words
+        # one pair of numbers to compare, the moment's first mask here and in logical order
+        at = check["at_step"]
+        assert at["step"] == step and at["pos"] == tl.trace.steps[step].first_mask_pos
+        assert f"{at['entropy']:.7f}" in words and f"{at['reference']:.7f}" in words, lang
         live = plain(ch3_reordering.text(tl, step, step, lang=lang))  # a live run: nothing was checked
         assert diff not in live and "Checked on this decode" not in live and "验证过" not in live
 
@@ -67,6 +78,22 @@ def test_chapter_3_shows_why_on_its_first_mask_the_same_positions_in_both_grids(
     words = plain(ch3_reordering.text(tl, step, step))
     seen = ", ".join(f"{a}–{b}" if a != b else str(a) for a, b in position_runs(physical))
     assert f"mask at {s.first_mask_pos}" in words and seen in words and f"0–{s.start - 1}" in words
+    # in three numbered steps, a list outside any paragraph (a <p> cannot hold an <ol>)
+    html = ch3_reordering.text(tl, step, step)
+    assert html.count("<li>") == 3 and not re.search(r"<p>(?:(?!</p>).)*<ol", html)
     # a step whose physical order were wrong (the mask fed first) is never explained as the same
     wrong = replace(s, order=[s.first_mask_pos - s.start] + [j for j in s.order if j != s.first_mask_pos - s.start])
     assert ch3_reordering.seen_rows(wrong)[0] != logical and ch3_reordering.why(wrong) == ""
+
+
+def test_chapter_3_says_its_idea_at_every_step_not_only_at_its_moment():
+    """A walker stepped to steps where nothing is reordered and read only "the orders are the same
+    here": every step says what the chapter is about and where its moment is."""
+    data = load_tour()
+    tl, moment = data.at("reorder")
+    plain_steps = [k for k, s in enumerate(tl.trace.steps) if not s.filled_behind_mask]
+    assert plain_steps
+    for lang, idea in (("en", "WeDLM feeds them in front of it"), ("zh", "挪到这个掩码前面")):
+        for k in plain_steps:
+            words = plain(ch3_reordering.text(tl, k, moment, lang=lang))
+            assert idea in words and str(moment) in words, (lang, k)

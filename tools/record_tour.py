@@ -81,10 +81,12 @@ def entropy_code(lm):
     return trace, {"trace": "code", "step": step}
 
 
-def reorder_check(lm, trace) -> dict:
+def reorder_check(lm, trace, step: int | None = None) -> dict:
     """Chapter 3's proof that reordering changes nothing: the same decode by the reference decoder
     (each window in logical order, no cache, an explicit mask giving every token the view reordering
-    gives it). Same tokens, and every slot's entropy, at every forward, equal up to float rounding."""
+    gives it). Same tokens, and every slot's entropy, at every forward, equal up to float rounding.
+    With `step` (the chapter's moment), it also keeps that step's first mask's two entropies, so the
+    chapter can show one pair of numbers, not only the largest difference."""
     ref = decode(lm, trace.prompt, "reference", DecodeConfig.from_dict(trace.config))
     same = ref.result.token_ids == trace.result.token_ids
     diffs = []
@@ -94,6 +96,11 @@ def reorder_check(lm, trace) -> dict:
         diffs += [abs(mine[p] - theirs[p]) for p in mine.keys() & theirs.keys()]
     check = {"decoder": "reference", "same_tokens": same, "tokens": len(trace.result.token_ids),
              "forwards": len(trace.steps), "slots": len(diffs), "max_entropy_diff": max(diffs, default=None)}
+    if same and step is not None:
+        pos = trace.steps[step].first_mask_pos
+        entropy = {m.pos: m.entropy for m in trace.steps[step].masks}
+        reference = {m.pos: m.entropy for m in ref.steps[step].masks}
+        check["at_step"] = {"step": step, "pos": pos, "entropy": entropy[pos], "reference": reference[pos]}
     print(f"reorder check: {check}")
     return check
 
@@ -109,7 +116,7 @@ def main() -> int:
             data["tau_sweep"] = tau_sweep(lm)
         elif args.only == "reorder_check":
             pick = data["picks"]["reorder"]
-            pick["check"] = reorder_check(lm, Trace.from_dict(data["traces"][pick["trace"]]))
+            pick["check"] = reorder_check(lm, Trace.from_dict(data["traces"][pick["trace"]]), pick["step"])
         elif args.only == "entropy_code":
             trace, data["picks"]["entropy_code"] = entropy_code(lm)
             data["traces"]["code"] = trace.to_dict()
@@ -144,7 +151,7 @@ def main() -> int:
         print(f"no trace has the moment for: {', '.join(missing)}", file=sys.stderr)
         return 1
     picks["verified"] = verified(lm, traces["verified"])[1]
-    picks["reorder"]["check"] = reorder_check(lm, traces[picks["reorder"]["trace"]])
+    picks["reorder"]["check"] = reorder_check(lm, traces[picks["reorder"]["trace"]], picks["reorder"]["step"])
     picks["race"] = {"streaming": "counting", "ar": "ar-counting",
                      "tick": len(traces["counting"].steps)}  # the forward where WeDLM is done
 

@@ -517,48 +517,60 @@ MESSAGES = {
     },
     "ch3.p1": {
         "en": "Masks are not filled left to right, so a window can hold a filled token <i>after</i> a mask. In "
-              "the input of step {step}, the mask at {first_mask} has filled tokens after it, at {waiting}.",
+              "the input of step {step}, the mask at {first_mask} has filled tokens after it, at {waiting}: its "
+              "right-hand context.",
         "zh": "掩码不是从左到右依次填充的，所以窗口里可能有排在某个掩码<i>之后</i>的已填充词元。在第 {step} 步的"
-              "输入中，位置 {first_mask} 的掩码后面就有已填充的词元，位于 {waiting}。",
+              "输入中，位置 {first_mask} 的掩码后面就有已填充的词元，位于 {waiting}：这是它右边的上下文。",
     },
     "ch3.p2": {
-        "en": "The mask needs to see them (they are its right-hand context), yet attention must stay causal to "
-              "keep the {kv_cache}. WeDLM's trick: physically move every filled token in front of every mask, "
-              "keeping each token's {position_id} (the number under it). Compare the window's two rows: logical "
-              "order (the text) and physical order (what the model is fed).",
-        "zh": "这个掩码需要看到它们（它们是它右边的上下文），可为了保住 {kv_cache}，注意力又必须保持因果。"
-              "WeDLM 的妙招是：把每个已填充的词元在物理上挪到所有掩码前面，同时保留每个词元的{position_id}"
-              "（它下面的数字）。对比窗口视图的两行：逻辑顺序（文本中的顺序）和物理顺序（送入模型的顺序）。",
+        "en": "It must see them, yet attention must stay causal: then a row's keys and values (KV) depend only "
+              "on the rows before it, so a committed token's KV are exactly AR's and stay in the {kv_cache} "
+              "(two-way attention would change them at every fill). WeDLM's trick: physically move every filled token in front of every mask, keeping each token's "
+              "{position_id} (the number under it): compare the window's two rows.",
+        "zh": "掩码必须看到它们，可注意力又必须保持因果：这样一行的键和值（KV）只取决于它前面的各行，已提交词元的 KV "
+              "与 AR 算出的完全一样，可以留在 {kv_cache} 里（双向注意力每填一个掩码都会改变它们）。WeDLM 的妙招是：把每个已填充的"
+              "词元在物理上挪到所有掩码前面，同时保留每个词元的{position_id}（它下面的数字）：对比窗口视图的两行。",
     },
-    # why the move changes nothing, on this step's first mask (ch3_reordering.why)
-    "ch3.why": {
-        "en": "<b>Why nothing changes:</b> a row's attention mixes the tokens it sees, weighing each by how well "
-              "the two match; RoPE (the model's position code) makes that match depend on their position ids, "
-              "never on their rows. Take the mask at {pos}: in the first grid the rows before its row are "
-              "positions {seen} (after the cached prefix, 0–{prefix_end}); in the second, its row marks the same "
-              "positions, {later} in {attend_later}. Same tokens, same ids: the same prediction.",
-        "zh": "<b>为什么结果不变：</b>一行的注意力把它看到的词元混合起来，按两者的匹配程度给每个词元加权；"
-              "RoPE（模型的位置编码）让这个匹配只取决于它们的位置编号，与它们在第几行无关。以位置 {pos} 的掩码为例："
-              "在第一个网格里，排在它那一行之前的各行是位置 {seen}（在已缓存的前缀 0–{prefix_end} 之后）；在第二个"
-              "网格里，它那一行标出的正是同样这些位置，其中 {later} 是{attend_later}。词元相同、编号相同，预测也就相同。",
+    # why the move changes nothing, in three steps on this step's first mask (ch3_reordering.why)
+    "ch3.why": {"en": "<b>Why the prediction is the same, in three steps:</b>",
+                "zh": "<b>为什么预测不变，分三步看：</b>"},
+    "ch3.why.physical": {
+        "en": "The forward runs a plain causal triangle in <b>physical</b> order (first grid): each row sees the "
+              "rows before it, {attend}. The mask at {pos} sees {seen}, after the cached prefix 0–{prefix_end}.",
+        "zh": "前向计算按<b>物理</b>顺序运行一个普通的因果三角（第一个网格）：每一行看到它前面的各行，即{attend}的格子。"
+              "位置 {pos} 的掩码看到的是位置 {seen}，它们排在已缓存的前缀 0–{prefix_end} 之后。",
     },
-    "ch3.p3": {
-        "en": "The forward runs a plain causal triangle in <b>physical</b> order (first grid): a row sees a column "
-              "where {attend}. Read in <b>logical</b> order (second grid), the same attention lets each mask see the "
-              "filled tokens logically after it: the {attend_later} cells.",
-        "zh": "前向计算按<b>物理</b>顺序运行一个普通的因果三角（第一个网格）：格子是{attend}的地方，"
-              "表示该行能看到该列。按<b>逻辑</b>顺序来读（第二个网格），同样的注意力让每个掩码都能看到"
-              "逻辑上排在它后面的已填充词元：也就是{attend_later}的格子。",
+    "ch3.why.logical": {
+        "en": "Read in <b>logical</b> order (second grid), its row marks the same positions; {later}, filled "
+              "tokens after it, are {attend_later}. Tap row {pos}: it is outlined in both grids.",
+        "zh": "按<b>逻辑</b>顺序来读（第二个网格），它那一行标出的正是同样这些位置；其中 {later} 是文本中排在它后面的"
+              "已填充词元，显示为{attend_later}。在任一网格里点一下第 {pos} 行：两个网格里的这一行都会被框出来。",
+    },
+    "ch3.why.rope": {
+        "en": "Attention weighs each token a row sees by what it is and its position id (RoPE, the model's "
+              "position code), never its row. Same tokens, same ids: the same prediction.",
+        "zh": "注意力给一行看到的每个词元加权时，依据的是这个词元是什么、以及它的位置编号（RoPE，模型的位置编码），"
+              "而不是它排在第几行。词元相同、编号相同，预测也就相同。",
     },
     # the recorded proof (tools/record_tour.py reorder_check): the reference decoder, in logical order
     "ch3.check": {
-        "en": "<b>Checked on this decode:</b> the reference decoder ran it again without reordering: each window "
-              "in logical order, no cache, and an {attention_mask} that gives every token the same view. It wrote "
-              "the same {tokens} tokens, and over all {forwards} forwards its entropies for the same {slots} slots "
-              "differ from these by at most {diff} nats: float rounding.",
-        "zh": "<b>在这次解码上验证过：</b>参考解码器不做重排，把它重跑了一遍：每个窗口按逻辑顺序排列，不用缓存，"
-              "再用一个{attention_mask}让每个词元看到同样的内容。它写出的 {tokens} 个词元完全相同；在全部 {forwards} "
-              "次前向计算里，同样 {slots} 个槽位的熵与这里相差至多 {diff} 奈特：只是浮点舍入误差。",
+        "en": "<b>Checked on this decode:</b> the reference decoder ran it again without reordering (logical "
+              "order, no cache, an {attention_mask}): the same {tokens} tokens.{pair} Over {forwards} forwards, "
+              "{slots} slots differ by at most {diff} nats, in the last digits: float rounding.",
+        "zh": "<b>在这次解码上验证过：</b>参考解码器不做重排把它重跑了一遍（按逻辑顺序，不用缓存，用一个{attention_mask}）："
+              "写出的 {tokens} 个词元完全相同。{pair}在 {forwards} 次前向计算里，{slots} 个槽位的熵相差至多 {diff} 奈特，"
+              "只差在最后几位：浮点舍入误差。",
+    },
+    "ch3.check_pair": {
+        "en": " At step {step}, the mask at {pos} has {entropy} nats here, {reference} there.",
+        "zh": "第 {step} 步位置 {pos} 的掩码：这里是 {entropy} 奈特，那里是 {reference} 奈特。",
+    },
+    # a step of the chapter with nothing behind a mask still says what the chapter is about
+    "ch3.idea": {
+        "en": "This chapter's idea: when a mask has filled tokens after it in the text, WeDLM feeds them in front "
+              "of it, so causal attention still lets the mask see them.",
+        "zh": "本章要讲的是：当文本里某个掩码后面有已填充的词元时，WeDLM 把它们挪到这个掩码前面送入模型，"
+              "这样因果注意力仍能让掩码看到它们。",
     },
     "ch3.fallback": {
         "en": " No step of it filled a slot behind an open mask, so physical and logical order never differ.",

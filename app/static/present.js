@@ -89,7 +89,7 @@
   // each and keeps the one whose smallest text is largest on screen
   const SPLITS_COMPACT = [0.6, 0.66, 0.72, 0.78], SPLITS_WIDE = [0.64, 0.7, 0.76, 0.82];
   // the text a reader must read: the narration, the tokens and labels of the pictures, the grids' labels
-  const READ = ".tour-text p, .tour-view .slot .tokt, .tour-view .slot .pid, .tour-view .tok, svg.grid text.rowt";
+  const READ = ".tour-text p, .tour-text li, .tour-view .slot .tokt, .tour-view .slot .pid, .tour-view .tok, svg.grid text.rowt";
 
   function reset(chapter) {
     const body = chapter.querySelector(".tour-body");

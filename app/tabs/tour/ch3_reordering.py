@@ -23,13 +23,18 @@ def title(lang: str = i18n.DEFAULT) -> str:
 
 
 def checked(check: dict | None, lang: str = i18n.DEFAULT) -> str:
-    """The recorded proof that reordering changes nothing (tools/record_tour.py reorder_check), worded;
-    "" when there is none (a live run) or it failed."""
+    """The recorded proof that reordering changes nothing (tools/record_tour.py reorder_check), worded,
+    with the moment's first mask's two entropies side by side when recorded; "" when there is no
+    proof (a live run) or it failed."""
     if not check or not check["same_tokens"] or check["max_entropy_diff"] is None:
         return ""
     diff = f"{check['max_entropy_diff']:.7f}".rstrip("0").rstrip(".")
+    at = check.get("at_step")
+    pair = i18n.text(lang, "ch3.check_pair", step=at["step"], pos=at["pos"], entropy=f"{at['entropy']:.7f}",
+                     reference=f"{at['reference']:.7f}") if at else ""
     return i18n.text(lang, "ch3.check", attention_mask=term("attention-mask", lang=lang), tokens=check["tokens"],
-                     forwards=check["forwards"], slots=check["slots"], diff=diff if diff != "0" else "0.0000001")
+                     pair=pair, forwards=check["forwards"], slots=check["slots"],
+                     diff=diff if diff != "0" else "0.0000001")
 
 
 def seen_rows(s) -> tuple[list[int], list[int]]:
@@ -43,13 +48,19 @@ def seen_rows(s) -> tuple[list[int], list[int]]:
 
 
 def why(s, lang: str = i18n.DEFAULT) -> str:
-    """Why the move changes nothing, shown on the step's first mask (the rows it sees, both grids)."""
+    """Why the move changes nothing, in three steps on the step's first mask: the rows it sees in
+    physical order, the same positions in logical order, and RoPE reading ids, not rows."""
     physical, logical = seen_rows(s)
     if physical != logical:  # cannot happen for a streaming trace; never claim what the grids do not show
         return ""
+    tr = i18n.Texts(lang)
     later = [p for p in logical if p > s.first_mask_pos]
-    return i18n.text(lang, "ch3.why", pos=s.first_mask_pos, seen=span(physical, lang=lang), prefix_end=s.start - 1,
-                     later=span(later, lang=lang), attend_later=colour("attend-later", lang))
+    steps = [tr("ch3.why.physical", attend=colour("attend", lang), pos=s.first_mask_pos,
+                seen=span(physical, lang=lang), prefix_end=s.start - 1),
+             tr("ch3.why.logical", later=span(later, lang=lang), attend_later=colour("attend-later", lang),
+                pos=s.first_mask_pos),
+             tr("ch3.why.rope")]
+    return tr("ch3.why") + '<ol class="tour-steps">' + "".join(f"<li>{step}</li>" for step in steps) + "</ol>"
 
 
 def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i18n.DEFAULT,
@@ -58,12 +69,12 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     s = tl.trace.steps[step]
     waiting = s.filled_behind_mask
     if not waiting:
-        return elsewhere(tl, step, (note + gap(lang) if note else "") + tr("ch3.same_order"), moment, lang=lang)
+        return elsewhere(tl, step, (note + gap(lang) if note else "") + tr("ch3.same_order") + gap(lang)
+                         + tr("ch3.idea"), moment, lang=lang)
     return narration(([note] if note else []) + [
         tr("ch3.p1", step=step, first_mask=s.first_mask_pos, waiting=some(waiting, lang=lang)),
         tr("ch3.p2", kv_cache=term("kv-cache", lang=lang),
            position_id=term("position-id", tr("tour.link.position_id"), lang=lang)),
-        tr("ch3.p3", attend=colour("attend", lang), attend_later=colour("attend-later", lang)),
         why(s, lang),
     ] + [proof for proof in [checked(check, lang)] if proof], tl, step, lang=lang)
 

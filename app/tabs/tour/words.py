@@ -148,9 +148,16 @@ def link_first(html: str, key: str, lang: str = i18n.DEFAULT) -> str:
     return html
 
 
+def paragraph(text: str) -> str:
+    """One paragraph; one that ends in a numbered list (<ol>) leaves the list outside its <p>, which
+    cannot hold it."""
+    head, ol, rest = text.partition("<ol")
+    return f"<p>{head}</p>{ol}{rest}"
+
+
 def narration(paragraphs: list[str], tl: Timeline | None = None, step: int | None = None,
               lang: str = i18n.DEFAULT, head: str | None = None) -> str:
-    body = "".join(f"<p>{p}</p>" for p in paragraphs)
+    body = "".join(paragraph(p) for p in paragraphs)
     at = f' data-step="{step}"' if step is not None else ""
     text = f'<div class="tour-text"{at}>{body}{facts(tl, step, lang, head) if tl is not None else ""}</div>'
     for key in LINKED:   # entropy's unit, the window, the prefill…: explained where a chapter first uses them
