@@ -213,10 +213,11 @@ PICTURES_JS = """n => { const c = document.querySelector('#chapter-' + n);
     // ids, view and chart titles, chapter 7's table (px on screen)
     const small = least('.tour-view .stepper-summary, .tour-view .legend .tok, .tour-view .chartlegend, '
         + '.tour-view .orders .lab, .tour-view .slot .pid, .tour-view .viewtitle, .tour-view .charttitle, '
-        + '.tour-view .commit-table th, .tour-view .commit-table td b, .tour-view .commit-table small');
-    // (chapter 3's grid titles are left at their size: grown to 3 lines they cost its narration a zoom step)
+        + '.tour-view .commit-table th, .tour-view .commit-table td b, .tour-view .commit-table small, '
+        + '.tour-view .maskgrid .gridtitle');
+    // (chapter 3's grid titles read at that size without their aside, the cached prefix's count)
     return {share: shown(view) ? view.getBoundingClientRect().width / innerWidth : 0, words: shown(words),
-            tokens: least('.tok:not(.legend .tok), .slot .tokt'), narration: least('.tour-text p'),
+            tokens: least('.tok:not(.legend .tok), .slot .tokt'), narration: least('.tour-text p, .tour-text li'),
             grids, plots: plots.length, plotText, cut, onLegend, onTitle, small,
             scroll: document.documentElement.scrollHeight, height: innerHeight,
             scrollw: document.documentElement.scrollWidth, width: innerWidth}; }"""

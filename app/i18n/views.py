@@ -439,10 +439,14 @@ MESSAGES.update({
     "views.grid.later": {"en": " {colour} ›: a mask sees a filled token after it in the text.",
                          "zh": "{colour} ›：掩码看得到文本中位于它之后的已填充词元。"},
     "views.grid.title": {
-        "en": "Attention, {title}: a row sees a column where {colour}; the first column is the cached prefix "
-              "({n} tokens whose KV is already in the cache: the prompt and the committed text).{later}",
-        "zh": "注意力，{title}：格子为{colour}，表示这一行看得到这一列；第一列是已缓存的前缀"
-              "（{n} 个 KV 已在缓存中的词元：提示词和已提交的文本）。{later}",
+        "en": "Attention, {title}: a row sees a column where {colour}; the first column is the cached prefix{cached}."
+              "{later}",
+        "zh": "注意力，{title}：格子为{colour}，表示这一行看得到这一列；第一列是已缓存的前缀{cached}。{later}",
+    },
+    # the grid title's aside, which a projector leaves out (the narration says it)
+    "views.grid.cached": {
+        "en": " ({n} tokens whose KV is already in the cache: the prompt and the committed text)",
+        "zh": "（{n} 个 KV 已在缓存中的词元：提示词和已提交的文本）",
     },
     "views.grid.label": {"en": "attention mask, {title}", "zh": "注意力掩码，{title}"},
     "views.grid.ar_logical": {"en": "Attention, logical order", "zh": "注意力，逻辑顺序"},

@@ -446,7 +446,8 @@ def grid_html(window: list, order: list[int], start: int, cache_len: int, labels
     title = tr("views.order.logical") if logical else tr("views.grid.physical")
     later_key = (tr("views.grid.later", colour=palette.colour_word("attend-later", lang).capitalize())
                  if any_later else "")
-    head = tr("views.grid.title", title=title, colour=palette.colour_word("attend", lang), n=cache_len, later=later_key)
+    cached = f'<span class="gt-more">{tr("views.grid.cached", n=cache_len)}</span>'
+    head = tr("views.grid.title", title=title, colour=palette.colour_word("attend", lang), cached=cached, later=later_key)
     return (f'<div class="maskgrid"><div class="gridtitle">{head}</div>'
             f'<svg class="grid" viewBox="0 0 {width} {height}" width="100%" style="max-width:{round(width * 1.3)}px" '
             f'role="img" aria-label="{tr("views.grid.label", title=title)}">{"".join(parts)}</svg></div>')
