@@ -436,3 +436,28 @@ def test_a_phone_draws_chapter_2s_position_labels_apart_at_every_step(browser, a
             assert all(0 <= b[1] and b[3] <= 390 for b in boxes), (k, boxes)
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("lang", ["", "zh"])
+def test_presenting_badge_names_the_step_keys_only_on_a_chapter_with_steps(browser, app_url, lang):
+    """↓/↑ step the open chapter's stepper: chapters 7, 8, 9 and 11 have none, so there the badge
+    leaves the step keys out (it named them on every chapter); chapter 10's has steps, and says so."""
+    code = lang or i18n.DEFAULT
+    steps = i18n.text(code, "views.present.step_keys").strip(" ·")
+    page = open_page(browser, app_url, (1920, 1080), f"{lang}?present=1&chapter=9")
+    try:
+        page.wait_for_selector("#tour-viz-9", state="visible", timeout=180_000)
+        page.wait_for_selector("#presenting-badge", state="visible", timeout=10_000)
+        page.wait_for_function("() => document.body.classList.contains('tour-present')")
+        page.wait_for_timeout(500)
+        assert page.locator("#chapter-9 .wedlm-stepper").count() == 0
+        badge = page.inner_text("#presenting-badge")
+        assert steps not in badge and "↓" not in badge, badge
+        assert badge.strip() == i18n.text(code, "tour.presenting_badge").strip(), badge
+        page.evaluate("() => document.activeElement && document.activeElement.blur()")
+        go_to(page, "ArrowRight", 10)
+        page.wait_for_function("s => document.querySelector('#presenting-badge').innerText.includes(s)", arg=steps,
+                               timeout=10_000)
+        assert page.locator("#chapter-10 .wedlm-stepper button[data-act='next']").count() == 1
+    finally:
+        page.close()

@@ -231,6 +231,9 @@
     document.body.classList.toggle("present-compact", presenting() && window.innerWidth <= 1366);
     document.body.classList.toggle("present-flip", flipping());
     const chapter = openChapter();
+    // the badge names ↓/↑ only where they step something (chapters 7, 8, 9, 11 have no stepper)
+    document.body.classList.toggle("present-steps", presenting() && !!chapter
+      && !!chapter.querySelector('.wedlm-stepper button[data-act="next"]'));
     const body = chapter && chapter.querySelector(".tour-body");
     if (chapter && flipping()) { chapter.dataset.pane = pane(chapter); paneChapter = chapter.id; }
     label();

@@ -44,11 +44,13 @@ def stop_label(lang: str = i18n.DEFAULT) -> str:
 
 
 def badge(lang: str = i18n.DEFAULT) -> str:
-    """The badge projector mode shows in the nav (keys to move and to leave); W, the picture ⇄
-    narration switch, only where it acts (style.css shows it while present.js flips the panes)."""
+    """The badge projector mode shows in the nav (keys to move and to leave); ↓/↑ (steps) and W
+    (the picture ⇄ narration switch) only where they act: style.css shows the step keys while the
+    open chapter has a stepper (present.js: .present-steps) and W while present.js flips the panes."""
     return (f'<div id="presenting-badge" class="presenting-badge" aria-live="polite" '
             f'title="{i18n.text(lang, "tour.presenting_keys")}{i18n.text(lang, "views.present.pane_key_title")}">'
-            f'{i18n.text(lang, "tour.presenting_badge")}{i18n.text(lang, "views.present.step_keys")}'
+            f'{i18n.text(lang, "tour.presenting_badge")}'
+            f'<span class="badge-step-key">{i18n.text(lang, "views.present.step_keys")}</span>'
             f'<span class="badge-pane-key">{i18n.text(lang, "views.present.pane_key")}</span></div>')
 
 
