@@ -461,3 +461,48 @@ def test_presenting_badge_names_the_step_keys_only_on_a_chapter_with_steps(brows
         assert page.locator("#chapter-10 .wedlm-stepper button[data-act='next']").count() == 1
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("lang", ["", "zh"])
+def test_a_phone_moves_on_from_a_chapters_foot_and_steps_right_above_the_pictures(browser, app_url, lang):
+    """A phone's chapter is a few screens tall (chapter 4: ~3,700 px) and the nav is at its top:
+    its foot has Back / Next too (named in the page's language), which move as the nav's do and
+    bring the new chapter's top into view; the step controls sit right above the pictures they
+    step (only the step's link and caption between). Presenting hides the foot pair."""
+    code = lang or i18n.DEFAULT
+    page = open_page(browser, app_url, (390, 844), f"{lang}?chapter=4")
+    try:
+        page.wait_for_selector("#tour-viz-4", state="visible", timeout=180_000)
+        wait_plots(page, 4)
+        place = page.evaluate("""() => { const c = document.querySelector('#chapter-4');
+            const controls = c.querySelector('.wedlm-stepper .stepper-controls').getBoundingClientRect();
+            const picture = [...c.querySelectorAll('.tour-view .wedlm-view')].find(v => v.getClientRects().length);
+            const text = c.querySelector('.tour-text').getBoundingClientRect();
+            return {inView: !!c.querySelector('.tour-view .wedlm-stepper'), gap: picture.getBoundingClientRect().top - controls.bottom,
+                    textAbove: text.bottom <= controls.top, height: c.getBoundingClientRect().height}; }""")
+        assert place["inView"] and place["textAbove"] and 0 <= place["gap"] <= 160, place
+        assert place["height"] > 2 * 844, place   # the reason for the foot pair
+        foot_next = page.get_by_role("button", name=i18n.text(code, "tour.foot_next"), exact=True).locator("visible=true")
+        assert foot_next.count() == 1 and foot_next.get_attribute("id") == "tour-foot-next-4"
+        foot_next.scroll_into_view_if_needed()
+        box = foot_next.bounding_box()
+        chapter_box = page.locator("#chapter-4").bounding_box()
+        assert box["y"] + box["height"] >= chapter_box["y"] + chapter_box["height"] - 80, (box, chapter_box)   # its foot
+        page.screenshot(path=str(ARTIFACTS / f"tour-phone-foot-4{'-' + lang if lang else ''}.png"))
+        foot_next.click()
+        page.wait_for_function("() => location.hash === '#chapter-5'", timeout=30_000)
+        page.wait_for_selector("#tour-viz-5", state="visible", timeout=30_000)
+        assert not page.locator("#chapter-4").is_visible()
+        page.wait_for_function("() => document.querySelector('#tour-nav').getBoundingClientRect().top >= -1",
+                               timeout=10_000)   # the new chapter from its top
+        foot_back = page.get_by_role("button", name=i18n.text(code, "tour.foot_back"), exact=True).locator("visible=true")
+        assert foot_back.count() == 1 and foot_back.get_attribute("id") == "tour-foot-back-5"
+        foot_back.scroll_into_view_if_needed()
+        foot_back.click()
+        page.wait_for_function("() => location.hash === '#chapter-4'", timeout=30_000)
+        page.wait_for_selector("#tour-viz-4", state="visible", timeout=30_000)
+        page.evaluate("() => window.wedlmPresent.start(false)")
+        page.wait_for_function("() => document.body.classList.contains('tour-present')")
+        assert not page.locator("#tour-foot-next-4").is_visible() and not page.locator("#tour-foot-back-4").is_visible()
+    finally:
+        page.close()

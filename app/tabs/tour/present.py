@@ -21,6 +21,20 @@ READ_LINK_JS = """() => {
 }"""
 WRITE_LINK_JS = """(n) => { history.replaceState(null, '', location.pathname + location.search + '#chapter-' + n);
   if (window.wedlmPresent) window.wedlmPresent.fit(); }"""
+# a chapter left from its foot (Back / Next there): the new chapter from its top, the nav in view
+# (once the page shows chapter n: Gradio draws the new chapter a moment after the event; its
+# pictures then grow, and the browser's scroll anchoring can carry the page down past the nav
+# again: looked at again a moment later)
+TO_NAV_JS = """(n) => { let tries = 0;
+  const nav = () => document.querySelector('#tour-nav');
+  const again = () => { if (nav() && nav().getBoundingClientRect().top < -1) nav().scrollIntoView({block: 'start'}); };
+  const look = () => { const open = document.querySelector('#chapter-' + n);
+    if (!open || !open.offsetParent) { if (++tries < 40) setTimeout(look, 50); return; }
+    if (nav()) nav().scrollIntoView({block: 'start'});
+    [300, 800, 1500].forEach(ms => setTimeout(again, ms)); };
+  look(); }"""
+# a move from a chapter's foot: the address, then the new chapter's top
+FOOT_MOVE_JS = f"(n) => {{ ({WRITE_LINK_JS})(n); ({TO_NAV_JS})(n); }}"
 FIT_JS = "() => { if (window.wedlmPresent) window.wedlmPresent.fit(); }"
 # a link's step (already checked on the server) on the chapter's stepper, once its bundle is unpacked
 SHOW_STEP_JS = """(n, step) => {
