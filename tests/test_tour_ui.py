@@ -227,7 +227,8 @@ MASK_LABELS_JS = """() => { const gd = document.querySelector('#tour-viz-9 .js-p
     const body = document.querySelector('#chapter-9 .tour-body'), zoom = body.getBoundingClientRect().width / body.offsetWidth;
     const rows = [...gd.querySelectorAll('.ytick text')].map(t => { const r = t.getBoundingClientRect();
         return [t.textContent, parseFloat(getComputedStyle(t).fontSize) * zoom, r.top, r.bottom]; }).sort((a, b) => a[2] - b[2]);
-    return {rows, title: gd.querySelector('.gtitle').textContent, length: gd.data[0].y.length / 2}; }"""
+    const cols = [...gd.querySelectorAll('.xtick text')].map(t => parseFloat(getComputedStyle(t).fontSize) * zoom);
+    return {rows, cols, title: gd.querySelector('.gtitle').textContent, length: gd.data[0].y.length / 2}; }"""
 
 # Presenting, what a room reads (PICTURES_JS's measure, px on screen; before: main at 9b86aea).
 # Before, side by side at 1024x768 the picture had 55-67% of the width and the chapter was zoomed to
@@ -300,7 +301,10 @@ def test_presenting_pictures_use_the_room_and_grid_labels_read(browser, app_url,
                     assert i18n.text("en", "views.fig.mask_every", every=every, masked="").split("·")[0].strip() \
                         in mask["title"], mask
                     assert len(mask["rows"]) == 2 * -(-mask["length"] // every), mask
-                    assert all(px >= 14 for _, px, _, _ in mask["rows"]), mask
+                    # the grid's labels read as chapter 3's grids do: at 1920x1080 they were 16.5 px, the
+                    # least of the tour's pictures (chapter 3's 19.7), beside a 25 px narration
+                    assert all(px >= (14 if flips else label_px) for _, px, _, _ in mask["rows"]), mask
+                    assert all(px >= (14 if flips else label_px) for px in mask["cols"]), mask
                     assert all(a[3] <= b[2] for a, b in zip(mask["rows"], mask["rows"][1:])), mask
                 grids += m["grids"]
                 page.screenshot(path=str(ARTIFACTS / f"tour-present-{n}-{size[0]}{'-' + str(g + 1) if g else ''}.png"))
