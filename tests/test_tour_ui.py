@@ -228,7 +228,8 @@ MASK_LABELS_JS = """() => { const gd = document.querySelector('#tour-viz-9 .js-p
     const body = document.querySelector('#chapter-9 .tour-body'), zoom = body.getBoundingClientRect().width / body.offsetWidth;
     const rows = [...gd.querySelectorAll('.ytick text')].map(t => { const r = t.getBoundingClientRect();
         return [t.textContent, parseFloat(getComputedStyle(t).fontSize) * zoom, r.top, r.bottom]; }).sort((a, b) => a[2] - b[2]);
-    return {rows, title: gd.querySelector('.gtitle').textContent, length: gd.data[0].y.length / 2}; }"""
+    const cols = [...gd.querySelectorAll('.xtick text')].map(t => parseFloat(getComputedStyle(t).fontSize) * zoom);
+    return {rows, cols, title: gd.querySelector('.gtitle').textContent, length: gd.data[0].y.length / 2}; }"""
 
 # Presenting, what a room reads (PICTURES_JS's measure, px on screen; before: main at 9b86aea).
 # Before, side by side at 1024x768 the picture had 55-67% of the width and the chapter was zoomed to
@@ -301,7 +302,10 @@ def test_presenting_pictures_use_the_room_and_grid_labels_read(browser, app_url,
                     assert i18n.text("en", "views.fig.mask_every", every=every, masked="").split("·")[0].strip() \
                         in mask["title"], mask
                     assert len(mask["rows"]) == 2 * -(-mask["length"] // every), mask
-                    assert all(px >= 14 for _, px, _, _ in mask["rows"]), mask
+                    # the grid's labels read as chapter 3's grids do: at 1920x1080 they were 16.5 px, the
+                    # least of the tour's pictures (chapter 3's 19.7), beside a 25 px narration
+                    assert all(px >= (14 if flips else label_px) for _, px, _, _ in mask["rows"]), mask
+                    assert all(px >= (14 if flips else label_px) for px in mask["cols"]), mask
                     assert all(a[3] <= b[2] for a, b in zip(mask["rows"], mask["rows"][1:])), mask
                 grids += m["grids"]
                 page.screenshot(path=str(ARTIFACTS / f"tour-present-{n}-{size[0]}{'-' + str(g + 1) if g else ''}.png"))
@@ -435,5 +439,75 @@ def test_a_phone_draws_chapter_2s_position_labels_apart_at_every_step(browser, a
                     apart = a[3] <= b[1] + 1 or b[3] <= a[1] + 1 or a[4] <= b[2] + 1 or b[4] <= a[2] + 1
                     assert apart, (k, a, b)
             assert all(0 <= b[1] and b[3] <= 390 for b in boxes), (k, boxes)
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("lang", ["", "zh"])
+def test_presenting_badge_names_the_step_keys_only_on_a_chapter_with_steps(browser, app_url, lang):
+    """↓/↑ step the open chapter's stepper: chapters 7, 8, 9 and 11 have none, so there the badge
+    leaves the step keys out (it named them on every chapter); chapter 10's has steps, and says so."""
+    code = lang or i18n.DEFAULT
+    steps = i18n.text(code, "views.present.step_keys").strip(" ·")
+    page = open_page(browser, app_url, (1920, 1080), f"{lang}?present=1&chapter=9")
+    try:
+        page.wait_for_selector("#tour-viz-9", state="visible", timeout=180_000)
+        page.wait_for_selector("#presenting-badge", state="visible", timeout=10_000)
+        page.wait_for_function("() => document.body.classList.contains('tour-present')")
+        page.wait_for_timeout(500)
+        assert page.locator("#chapter-9 .wedlm-stepper").count() == 0
+        badge = page.inner_text("#presenting-badge")
+        assert steps not in badge and "↓" not in badge, badge
+        assert badge.strip() == i18n.text(code, "tour.presenting_badge").strip(), badge
+        page.evaluate("() => document.activeElement && document.activeElement.blur()")
+        go_to(page, "ArrowRight", 10)
+        page.wait_for_function("s => document.querySelector('#presenting-badge').innerText.includes(s)", arg=steps,
+                               timeout=10_000)
+        assert page.locator("#chapter-10 .wedlm-stepper button[data-act='next']").count() == 1
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("lang", ["", "zh"])
+def test_a_phone_moves_on_from_a_chapters_foot_and_steps_right_above_the_pictures(browser, app_url, lang):
+    """A phone's chapter is a few screens tall (chapter 4: ~3,700 px) and the nav is at its top:
+    its foot has Back / Next too (named in the page's language), which move as the nav's do and
+    bring the new chapter's top into view; the step controls sit right above the pictures they
+    step (only the step's link and caption between). Presenting hides the foot pair."""
+    code = lang or i18n.DEFAULT
+    page = open_page(browser, app_url, (390, 844), f"{lang}?chapter=4")
+    try:
+        page.wait_for_selector("#tour-viz-4", state="visible", timeout=180_000)
+        wait_plots(page, 4)
+        place = page.evaluate("""() => { const c = document.querySelector('#chapter-4');
+            const controls = c.querySelector('.wedlm-stepper .stepper-controls').getBoundingClientRect();
+            const picture = [...c.querySelectorAll('.tour-view .wedlm-view')].find(v => v.getClientRects().length);
+            const text = c.querySelector('.tour-text').getBoundingClientRect();
+            return {inView: !!c.querySelector('.tour-view .wedlm-stepper'), gap: picture.getBoundingClientRect().top - controls.bottom,
+                    textAbove: text.bottom <= controls.top, height: c.getBoundingClientRect().height}; }""")
+        assert place["inView"] and place["textAbove"] and 0 <= place["gap"] <= 160, place
+        assert place["height"] > 2 * 844, place   # the reason for the foot pair
+        foot_next = page.get_by_role("button", name=i18n.text(code, "tour.foot_next"), exact=True).locator("visible=true")
+        assert foot_next.count() == 1 and foot_next.get_attribute("id") == "tour-foot-next-4"
+        foot_next.scroll_into_view_if_needed()
+        box = foot_next.bounding_box()
+        chapter_box = page.locator("#chapter-4").bounding_box()
+        assert box["y"] + box["height"] >= chapter_box["y"] + chapter_box["height"] - 80, (box, chapter_box)   # its foot
+        page.screenshot(path=str(ARTIFACTS / f"tour-phone-foot-4{'-' + lang if lang else ''}.png"))
+        foot_next.click()
+        page.wait_for_function("() => location.hash === '#chapter-5'", timeout=30_000)
+        page.wait_for_selector("#tour-viz-5", state="visible", timeout=30_000)
+        assert not page.locator("#chapter-4").is_visible()
+        page.wait_for_function("() => document.querySelector('#tour-nav').getBoundingClientRect().top >= -1",
+                               timeout=10_000)   # the new chapter from its top
+        foot_back = page.get_by_role("button", name=i18n.text(code, "tour.foot_back"), exact=True).locator("visible=true")
+        assert foot_back.count() == 1 and foot_back.get_attribute("id") == "tour-foot-back-5"
+        foot_back.scroll_into_view_if_needed()
+        foot_back.click()
+        page.wait_for_function("() => location.hash === '#chapter-4'", timeout=30_000)
+        page.wait_for_selector("#tour-viz-4", state="visible", timeout=30_000)
+        page.evaluate("() => window.wedlmPresent.start(false)")
+        page.wait_for_function("() => document.body.classList.contains('tour-present')")
+        assert not page.locator("#tour-foot-next-4").is_visible() and not page.locator("#tour-foot-back-4").is_visible()
     finally:
         page.close()

@@ -9,6 +9,9 @@ MESSAGES = {
     # ---------- nav ----------
     "tour.back": {"en": "◀ Back", "zh": "◀ 上一章"},
     "tour.next": {"en": "Next ▶", "zh": "下一章 ▶"},
+    # the same moves at the foot of every chapter (a phone's chapter is a few screens tall; the nav is at its top)
+    "tour.foot_back": {"en": "◂ Back", "zh": "◂ 上一章"},
+    "tour.foot_next": {"en": "Next ▸", "zh": "下一章 ▸"},
     "tour.glossary": {"en": "Glossary", "zh": "术语表"},
     "tour.glossary_close": {"en": "Close the glossary", "zh": "关闭术语表"},
     "tour.first": {"en": "first", "zh": "第一章"},

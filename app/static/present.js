@@ -173,7 +173,9 @@
   // smallest text reads PLOT_PX on screen (axes grow their margins to keep their labels whole);
   // leaving, or another chapter, puts the figure's own sizes back. A figure Gradio draws anew
   // (a live run) is scaled again by the next check.
-  const PLOT_PX = 16.5;
+  // an attention grid (chapter 9's heatmap) reads GRID_PX, as chapter 3's SVG grids do (19.7 px at
+  // 1920x1080): at 16.5 its 2L row labels were the smallest text of the tour's pictures there
+  const PLOT_PX = 16.5, GRID_PX = 19.5;
   const plotState = new WeakMap();   // figure -> {orig: its layout's own values, applied, z}
   const at = (obj, path) => path.split(".").reduce((o, k) => (o == null ? undefined : o[k]), obj);
   function fontPaths(gd) {
@@ -212,7 +214,8 @@
         state = { orig, resolved };
       }
       const sizes = paths.map(p => state.resolved[p]).filter(v => typeof v === "number" && v > 0);
-      const factor = Math.max(1, PLOT_PX / (Math.min(...sizes) * z));
+      const grid = (gd.data || []).some(trace => trace.type === "heatmap");
+      const factor = Math.max(1, (grid ? GRID_PX : PLOT_PX) / (Math.min(...sizes) * z));
       const applied = {};
       paths.forEach(p => { if (typeof state.resolved[p] === "number") applied[p] = Math.ceil(state.resolved[p] * factor * 10) / 10; });
       if (factor > 1) axes.forEach(a => { applied[`${a}.automargin`] = true; });
@@ -231,6 +234,9 @@
     document.body.classList.toggle("present-compact", presenting() && window.innerWidth <= 1366);
     document.body.classList.toggle("present-flip", flipping());
     const chapter = openChapter();
+    // the badge names ↓/↑ only where they step something (chapters 7, 8, 9, 11 have no stepper)
+    document.body.classList.toggle("present-steps", presenting() && !!chapter
+      && !!chapter.querySelector('.wedlm-stepper button[data-act="next"]'));
     const body = chapter && chapter.querySelector(".tour-body");
     if (chapter && flipping()) { chapter.dataset.pane = pane(chapter); paneChapter = chapter.id; }
     label();

@@ -35,6 +35,18 @@ def link_chapter(value) -> int:
     return present.link_chapter(value, len(CHAPTERS))
 
 
+def foot_nav(n: int, last: int, tr) -> tuple:
+    """Back / Next at the foot of chapter n (a phone's chapter is a few screens tall and the nav is
+    at its top); none where it would not move (Back on the first, Next on the last). Presenting
+    hides them (style.css): the keys move there, and the chapter must fit one screen."""
+    with gr.Row(elem_classes=["tour-foot"]):
+        back = (gr.Button(tr("tour.foot_back"), size="sm", elem_id=f"tour-foot-back-{n}", scale=0, min_width=80)
+                if n > 1 else None)
+        nxt = (gr.Button(tr("tour.foot_next"), size="sm", variant="primary", elem_id=f"tour-foot-next-{n}",
+                         scale=0, min_width=80) if n < last else None)
+    return back, nxt
+
+
 def build(ctx: Context, demo: gr.Blocks, lang: str = i18n.DEFAULT) -> None:
     data = load_tour()
     tr = i18n.Texts(lang)
@@ -53,10 +65,11 @@ def build(ctx: Context, demo: gr.Blocks, lang: str = i18n.DEFAULT) -> None:
     first_btn = gr.Button(tr("tour.first"), elem_id="tour-first", elem_classes=["tour-hidden"])
     last_btn = gr.Button(tr("tour.last"), elem_id="tour-last", elem_classes=["tour-hidden"])
     gr.HTML(glossary_html(lang) + present.badge(lang), elem_id="tour-overlays")
-    columns = []
+    columns, foot = [], []
     for n, module in enumerate(CHAPTERS, 1):
         with gr.Column(visible=n == 1, elem_id=f"chapter-{n}", elem_classes=["tour-chapter"]) as col:
             module.build(ctx, data, lang)
+            foot.append(foot_nav(n, last, tr))
         columns.append(col)
 
     def go(n):
@@ -77,6 +90,10 @@ def build(ctx: Context, demo: gr.Blocks, lang: str = i18n.DEFAULT) -> None:
              (first_btn, lambda n: go(1)), (last_btn, lambda n: go(last)))
     for button, move in moves:
         button.click(move, [chapter], outs, **fast).then(None, [chapter], None, js=present.WRITE_LINK_JS)
+    for foot_back, foot_next in foot:   # the same moves; then the new chapter's top (the nav) in view
+        for button, move in ((foot_back, moves[0][1]), (foot_next, moves[1][1])):
+            if button is not None:
+                button.click(move, [chapter], outs, **fast).then(None, [chapter], None, js=present.FOOT_MOVE_JS)
     pick.input(go, [pick], outs, **fast).then(None, [chapter], None, js=present.WRITE_LINK_JS)
     present_btn.click(None, None, None, js=present.TOGGLE_JS)
     gloss.click(None, None, None, js="() => window.wedlmPresent && window.wedlmPresent.glossary()")

@@ -21,6 +21,20 @@ READ_LINK_JS = """() => {
 }"""
 WRITE_LINK_JS = """(n) => { history.replaceState(null, '', location.pathname + location.search + '#chapter-' + n);
   if (window.wedlmPresent) window.wedlmPresent.fit(); }"""
+# a chapter left from its foot (Back / Next there): the new chapter from its top, the nav in view
+# (once the page shows chapter n: Gradio draws the new chapter a moment after the event; its
+# pictures then grow, and the browser's scroll anchoring can carry the page down past the nav
+# again: looked at again a moment later)
+TO_NAV_JS = """(n) => { let tries = 0;
+  const nav = () => document.querySelector('#tour-nav');
+  const again = () => { if (nav() && nav().getBoundingClientRect().top < -1) nav().scrollIntoView({block: 'start'}); };
+  const look = () => { const open = document.querySelector('#chapter-' + n);
+    if (!open || !open.offsetParent) { if (++tries < 40) setTimeout(look, 50); return; }
+    if (nav()) nav().scrollIntoView({block: 'start'});
+    [300, 800, 1500].forEach(ms => setTimeout(again, ms)); };
+  look(); }"""
+# a move from a chapter's foot: the address, then the new chapter's top
+FOOT_MOVE_JS = f"(n) => {{ ({WRITE_LINK_JS})(n); ({TO_NAV_JS})(n); }}"
 FIT_JS = "() => { if (window.wedlmPresent) window.wedlmPresent.fit(); }"
 # a link's step (already checked on the server) on the chapter's stepper, once its bundle is unpacked
 SHOW_STEP_JS = """(n, step) => {
@@ -44,11 +58,13 @@ def stop_label(lang: str = i18n.DEFAULT) -> str:
 
 
 def badge(lang: str = i18n.DEFAULT) -> str:
-    """The badge projector mode shows in the nav (keys to move and to leave); W, the picture ⇄
-    narration switch, only where it acts (style.css shows it while present.js flips the panes)."""
+    """The badge projector mode shows in the nav (keys to move and to leave); ↓/↑ (steps) and W
+    (the picture ⇄ narration switch) only where they act: style.css shows the step keys while the
+    open chapter has a stepper (present.js: .present-steps) and W while present.js flips the panes."""
     return (f'<div id="presenting-badge" class="presenting-badge" aria-live="polite" '
             f'title="{i18n.text(lang, "tour.presenting_keys")}{i18n.text(lang, "views.present.pane_key_title")}">'
-            f'{i18n.text(lang, "tour.presenting_badge")}{i18n.text(lang, "views.present.step_keys")}'
+            f'{i18n.text(lang, "tour.presenting_badge")}'
+            f'<span class="badge-step-key">{i18n.text(lang, "views.present.step_keys")}</span>'
             f'<span class="badge-pane-key">{i18n.text(lang, "views.present.pane_key")}</span></div>')
 
 
