@@ -826,7 +826,7 @@ def test_walk_the_whole_tour(browser, app_url, data, size):
                 tick = race["tick"]
                 n_ar = lanes.tokens_after(data.timelines[race["ar"]], tick)
                 n_wd = lanes.tokens_after(data.timelines[race["streaming"]], tick)
-                assert f"After {tick} forwards (through step {tick - 1}): AR has {n_ar} tokens, WeDLM {n_wd}" in text
+                assert f"After {tick} forwards (through step {tick - 1}): AR has written {n_ar} tokens, WeDLM {n_wd}" in text
             assert page.locator("#tour-glossary-btn").is_visible()   # the glossary, from every chapter
             if width == 1024:
                 assert viz_top(page, n) < height, f"chapter {n}: its view starts below the first screen"
@@ -1602,7 +1602,15 @@ def test_chapters_1_and_6_say_the_same_true_thing_of_the_growth_chart(data):
             height = timeline.committed_after[forwards - 1]
             assert height == lanes.tokens_after(timeline, forwards) - 1 == forwards   # all but the newest prediction
             assert f" {height}" in sentence and ("committed tokens" if lang == "en" else "已提交") in chart
+            # the reason first, then the written and the cached count named apart (a walker read "AR has
+            # 5 tokens" beside "its AR line is at 4", the why only after the clash)
+            written = lanes.tokens_after(timeline, forwards)
+            why, numbers = (("enters the cache only when a forward reads it", f"has written {written} tokens, "
+                             f"{height} of them in its KV cache") if lang == "en" else
+                            ("读入它时才进入缓存", f"已写出 {written} 个词元，其中 {height} 个的 KV 已在缓存中"))
+            assert numbers in sentence and sentence.index(why) < sentence.index(numbers), lang
         assert "only tokens made by forwards" not in ch6[0] and "只计前向计算写出的词元" not in ch6[0]
+        assert f"AR has {lanes.tokens_after(ar, race['tick'])} tokens" not in ch6[0]   # "has written", as the chart says
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

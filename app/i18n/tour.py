@@ -110,20 +110,27 @@ MESSAGES = {
     "tour.moment_is": {"en": " This chapter's moment is step {moment}.", "zh": "本章要讲的时刻在第 {moment} 步。"},
     "tour.your_run": {"en": "<b>Your run.</b> {summary}", "zh": "<b>你的运行。</b>{summary}"},
     # what the growth chart counts for AR, said the same way in chapters 1 and 6 (figs.growth draws
-    # Timeline.committed_after: an AR forward commits the token it reads, the prefill's token first)
+    # Timeline.committed_after: an AR forward commits the token it reads, the prefill's token first);
+    # the reason comes before the numbers, and the written and the cached count are named apart
     "tour.ar_chart.one": {
-        "en": "The chart counts {committed} tokens (their KV in the cache): an AR forward commits the token it reads, "
-              "the prefill's token first, so after {n} forward its AR line is at {chart}; the token the "
-              "last forward predicted is committed by the next one.",
-        "zh": "图表统计的是{committed}的词元（KV 已在缓存中）：AR 的每次前向计算提交它读入的那个词元，第一个就是预填充写出的词元，"
-              "所以 {n} 次前向计算后，图中 AR 那条线的高度是 {chart}；最后一次前向计算预测出的词元，要由下一次来提交。",
+        "en": "A token's KV enters the cache only when a forward reads it, so the token a forward predicts is "
+              "committed by the next forward (the prefill's token by forward 1). The chart counts {committed} "
+              "tokens: after {n} forward AR has written {written} tokens, {chart} of them "
+              "in its KV cache, so its AR line is at {chart}; the newest enters at the next forward.",
+        "zh": "一个词元的 KV 要等某次前向计算读入它时才进入缓存，所以一次前向计算预测出的词元，要由下一次前向计算来提交"
+              "（预填充写出的词元由第 1 次前向计算提交）。图表统计的是{committed}的词元：{n} 次前向计算后，"
+              "AR 已写出 {written} 个词元，其中 {chart} 个的 KV 已在缓存中，所以图中 AR 那条线的高度是 {chart}；"
+              "最新的那个要到下一次前向计算才进入缓存。",
     },
     "tour.ar_chart.many": {
-        "en": "The chart counts {committed} tokens (their KV in the cache): an AR forward commits the token it reads, "
-              "the prefill's token first, so after {n} forwards its AR line is at {chart}; the token the "
-              "last forward predicted is committed by the next one.",
-        "zh": "图表统计的是{committed}的词元（KV 已在缓存中）：AR 的每次前向计算提交它读入的那个词元，第一个就是预填充写出的词元，"
-              "所以 {n} 次前向计算后，图中 AR 那条线的高度是 {chart}；最后一次前向计算预测出的词元，要由下一次来提交。",
+        "en": "A token's KV enters the cache only when a forward reads it, so the token a forward predicts is "
+              "committed by the next forward (the prefill's token by forward 1). The chart counts {committed} "
+              "tokens: after {n} forwards AR has written {written} tokens, {chart} of them "
+              "in its KV cache, so its AR line is at {chart}; the newest enters at the next forward.",
+        "zh": "一个词元的 KV 要等某次前向计算读入它时才进入缓存，所以一次前向计算预测出的词元，要由下一次前向计算来提交"
+              "（预填充写出的词元由第 1 次前向计算提交）。图表统计的是{committed}的词元：{n} 次前向计算后，"
+              "AR 已写出 {written} 个词元，其中 {chart} 个的 KV 已在缓存中，所以图中 AR 那条线的高度是 {chart}；"
+              "最新的那个要到下一次前向计算才进入缓存。",
     },
     # a glossary link's text where a sentence uses the term's short form
     "tour.link.position_id": {"en": "position id", "zh": "位置编号"},

@@ -5,10 +5,10 @@ Chinese texts, English model text is marked translate="no" (a prompt's name as <
 arithmetic question in “quotes”): it is what the model read, not words of the page."""
 
 MESSAGES = {
-    "ch6.summary.one": {"en": "After {n} forward: AR has {ar} tokens, WeDLM {wedlm}.",
-                        "zh": "{n} 次前向计算后：AR 有 {ar} 个词元，WeDLM 有 {wedlm} 个。"},
-    "ch6.summary.many": {"en": "After {n} forwards: AR has {ar} tokens, WeDLM {wedlm}.",
-                         "zh": "{n} 次前向计算后：AR 有 {ar} 个词元，WeDLM 有 {wedlm} 个。"},
+    "ch6.summary.one": {"en": "After {n} forward: AR has written {ar} tokens, WeDLM {wedlm}.",
+                        "zh": "{n} 次前向计算后：AR 已写出 {ar} 个词元，WeDLM 已写出 {wedlm} 个。"},
+    "ch6.summary.many": {"en": "After {n} forwards: AR has written {ar} tokens, WeDLM {wedlm}.",
+                         "zh": "{n} 次前向计算后：AR 已写出 {ar} 个词元，WeDLM 已写出 {wedlm} 个。"},
     # ---------- chapter 6: the race against AR ----------
     "ch6.title": {"en": "6 · The race against AR", "zh": "6 · 与 AR 赛跑"},
     "ch6.p1": {
@@ -20,9 +20,9 @@ MESSAGES = {
               "开头连续的已填充词元整段提交。",
     },
     "ch6.p2": {
-        "en": "After <b>{tick}</b> {forwards_word} (through step {step}): AR has {n_ar} tokens, WeDLM {n_wd}.{prefill} "
+        "en": "After <b>{tick}</b> {forwards_word} (through step {step}): AR has written {n_ar} tokens, WeDLM {n_wd}.{prefill} "
               "Over the whole decode WeDLM makes {tpf_wd:.2f} {tpf} (AR {tpf_ar:.2f}).",
-        "zh": "做完 <b>{tick}</b> 次{forwards_word}后（到第 {step} 步为止）：AR 有 {n_ar} 个词元，WeDLM 有 {n_wd} 个。{prefill}"
+        "zh": "做完 <b>{tick}</b> 次{forwards_word}后（到第 {step} 步为止）：AR 已写出 {n_ar} 个词元，WeDLM 已写出 {n_wd} 个。{prefill}"
               "整个解码下来，WeDLM 平均{tpf}是 {tpf_wd:.2f}（AR 是 {tpf_ar:.2f}）。",
     },
     # AR's prefill token: the lanes and the words count it as written before the first forward; the
