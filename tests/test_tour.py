@@ -62,7 +62,7 @@ def expected_phrases(tl: Timeline, step: int) -> list[str]:
         fills = [f for f in fills if f.pos != s.verify.ar_pos]
     out += [f"‘{unescape(render.token_label(tl, f.token))}’ at {f.pos}" for f in fills[:tour.words.LISTED_FILLS]]
     if fills or s.verify is None:
-        out.append(f"Filled {len(fills)}" if fills else "Nothing was filled")
+        out.append(f"This forward filled {len(fills)}" if fills else "Nothing was filled")
     out.append(f"Committed {len(s.committed)} token")
     out.append(f"{s.cache_before} → {s.cache_after}" if s.committed else f"stays at {s.cache_after}")
     return out
@@ -1555,9 +1555,9 @@ def test_a_verified_steps_line_says_the_ar_token_apart_from_the_masks_it_filled(
         fills = [f for f in s.filled if s.verify is None or f.pos != s.verify.ar_pos]
         line = render.step_summary(tl, s.index)
         if s.verify is not None and not (s.finished and not s.filled):
-            assert f": {len(fills)} filled + the AR token," in line, line
+            assert f": {len(fills)} newly filled + the AR token," in line, line
             assert f"填充 {len(fills)} 个，外加 AR 词元" in render.step_summary(tl, s.index, "zh")
-    assert ": 0 filled + the AR token," in render.step_summary(tl, step)   # the walker's step: no mask left
+    assert ": 0 newly filled + the AR token," in render.step_summary(tl, step)   # the walker's step: no mask left
     streaming, k = data.at("commit")
     assert "AR token" not in render.step_summary(streaming, k)
 

@@ -32,7 +32,8 @@ MESSAGES = {
     "tour.filled_none": {"en": "Nothing was filled.", "zh": "这一步没有填充任何掩码。"},
     "tour.fill_at": {"en": "{token} at {pos}", "zh": "位置 {pos} 的 {token}"},
     "tour.fills_more": {"en": " and {n} more", "zh": "，另有 {n} 个"},
-    "tour.filled": {"en": "Filled {n}: {named}{more}.", "zh": "填充了 {n} 个：{named}{more}。"},
+    # masks this forward filled (the step line's "newly filled"), not the filled slots of its input
+    "tour.filled": {"en": "This forward filled {n}: {named}{more}.", "zh": "这次前向计算填充了 {n} 个：{named}{more}。"},
     "tour.ar_filled": {"en": "AR token {token} ({where}).", "zh": "AR 词元 {token}（{where}）。"},
     "tour.wrong_answer": {
         "en": "The tiny model's answer is wrong ({got}; {a} × {b} = {right}): WeDLM decodes what the model "

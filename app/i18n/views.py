@@ -31,17 +31,27 @@ MESSAGES = {
     "views.empty": {"en": "Run a decode or load a trace.", "zh": "先运行一次解码，或载入一条轨迹。"},
 
     # ---- narration (app/views/narration.py) ----
-    "views.narr.n_filled_slots.one": {"en": "{n} filled slot", "zh": "{n} 个已填充槽位"},
-    "views.narr.n_filled_slots.many": {"en": "{n} filled slots", "zh": "{n} 个已填充槽位"},
+    # the filled slots in a forward's input (written by earlier forwards), said apart from the masks this
+    # forward fills ("newly filled" in the step line)
+    "views.narr.n_filled_slots.one": {"en": "{n} already-filled slot", "zh": "{n} 个先前已填好的槽位"},
+    "views.narr.n_filled_slots.many": {"en": "{n} already-filled slots", "zh": "{n} 个先前已填好的槽位"},
     "views.narr.n_masks.one": {"en": "{n} mask", "zh": "{n} 个掩码"},
     "views.narr.n_masks.many": {"en": "{n} masks", "zh": "{n} 个掩码"},
     "views.narr.n_rows.one": {"en": "{n} row", "zh": "{n} 行"},
     "views.narr.n_rows.many": {"en": "{n} rows", "zh": "{n} 行"},
     "views.narr.score": {"en": "entropy {h} + λ·d {d} = {score}", "zh": "熵 {h} + λ·d {d} = {score}"},
+    # "moved" only where a filled slot really sits behind a mask (StepRecord.filled_behind_mask)
     "views.narr.fed": {
-        "en": "Forward {forward} reads positions {first}–{last}: {filled} moved in front of "
-              "{masks} ({rows}).",
-        "zh": "第 {forward} 次前向计算读入位置 {first}–{last}：{filled}移到了 {masks}前面（共 {rows}）。",
+        "en": "Forward {forward} reads positions {first}–{last}: {filled} and {masks} ({rows}); no filled slot "
+              "sits behind a mask, so the order is unchanged.",
+        "zh": "第 {forward} 次前向计算读入位置 {first}–{last}：{filled}和 {masks}（共 {rows}）；没有已填充槽位"
+              "排在掩码后面，所以顺序不变。",
+    },
+    "views.narr.fed_moved": {
+        "en": "Forward {forward} reads positions {first}–{last}: {filled} and {masks} ({rows}); the {moved} "
+              "behind a mask ({positions}) moved in front of the masks.",
+        "zh": "第 {forward} 次前向计算读入位置 {first}–{last}：{filled}和 {masks}（共 {rows}）；排在掩码后面的 "
+              "{moved} 个（位置 {positions}）被移到了掩码前面。",
     },
     "views.narr.run_commits": {
         "en": "The leading filled run {positions} ({tokens}) commits: its KV stays in the cache "
@@ -307,16 +317,16 @@ MESSAGES.update({
                            "zh": "第 {step} 步之后的输出文本（只含已提交的词元）"},
     "views.output.nothing": {"en": "nothing committed yet", "zh": "还没有提交任何词元"},
     "views.summary": {
-        "en": "Step {step} of 0–{last}: {filled} filled, {committed} committed, "
+        "en": "Step {step} of 0–{last}: {filled} newly filled, {committed} committed, "
               "{masks}, KV cache {before} to {after} tokens{end}.",
-        "zh": "第 {step} 步（最后一步为第 {last} 步）：填充 {filled} 个，提交 {committed} 个，"
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：新填充 {filled} 个，提交 {committed} 个，"
               "{masks}，KV 缓存从 {before} 个词元变为 {after} 个{end}。",
     },
     # verified decoding (beyond the paper): the forward's AR token is said apart from the masks it fills
     "views.summary.verified": {
-        "en": "Step {step} of 0–{last}: {filled} filled + the AR token, {committed} committed, "
+        "en": "Step {step} of 0–{last}: {filled} newly filled + the AR token, {committed} committed, "
               "{masks}, KV cache {before} to {after} tokens{end}.",
-        "zh": "第 {step} 步（最后一步为第 {last} 步）：填充 {filled} 个，外加 AR 词元，提交 {committed} 个，"
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：新填充 {filled} 个，外加 AR 词元，提交 {committed} 个，"
               "{masks}，KV 缓存从 {before} 个词元变为 {after} 个{end}。",
     },
     "views.summary.ar": {
