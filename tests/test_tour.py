@@ -1642,3 +1642,28 @@ def test_one_round_step_labels_the_forwards_and_the_tau_axis_and_ch7_asks_for_it
     law = chapter_views(data)[7][1]
     assert law.layout.height == ch7_entropy.LAW_HEIGHT != entropy.LAW_HEIGHT
     assert entropy.law_figure(data.law_rows).layout.height == entropy.LAW_HEIGHT
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_chapter_5_says_where_its_line_goes_flat_from_the_trace(data, lang):
+    """A walker read "after step 3 the blue line stays flat" of a line flat since step 0: the
+    sentence names the first and last step of the stretch the growth line is flat (forwards that
+    commit nothing, Timeline.committed_after unchanged), read from the trace at every step it says it."""
+    tl, _ = data.at("stall")
+    other, penalty = data.timelines["stall-branch"], data.picks["stall"]["penalty"]
+    said_any = False
+    for step in range(tl.num_steps):
+        text = plain(tour.CHAPTERS[4].view(tl, step, other, penalty, lang=lang)[0])
+        found = re.search(r"is flat from step (\d+) to step (\d+)" if lang == "en" else r"从第 (\d+) 步到第 (\d+) 步都是平的",
+                          text)
+        if not found:
+            continue
+        said_any = True
+        first, last = map(int, found.groups())
+        steps = tl.trace.steps
+        assert first <= last and all(not s.committed for s in steps[first:last + 1]), (step, first, last)
+        assert first == 0 or steps[first - 1].committed, (step, first)           # where it goes flat
+        assert last + 1 == len(steps) or steps[last + 1].committed, (step, last)  # where it climbs again
+        assert len({tl.committed_after[k] for k in range(max(first - 1, 0), last + 1)}) == 1
+        assert "stays flat" not in text and "after step" not in text
+    assert said_any

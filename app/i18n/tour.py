@@ -648,19 +648,22 @@ MESSAGES = {
         "zh": "在第 {step} 步，第一个未填掩码（位置 {pos}）的熵是 {h:.2f} 奈特：模型拿不准接下来是什么。"
               "{rule}一个远处的槽位，位置 {far}（d = {d}，H {far_h:.2f} + λ·d {far_penalty:.2f} = {far_score:.2f}）。",
     },
+    # the flat stretch read from the data: from the first step of the run of forwards that commit
+    # nothing (moments.flat_span), not from the chapter's step (a walker read "after step 3 the line
+    # stays flat" of a line flat since step 0)
     "ch5.p2.one": {
-        "en": "{committed}The first mask stays open, so nothing behind it can commit: after step {step} the "
-              "{streaming_colour} line (λ = {penalty:g}) stays flat for {n} more forward. Position {pos} commits "
-              "only at step {was}.",
-        "zh": "{committed}第一个掩码一直没填，所以它后面的什么都提交不了：第 {step} 步之后，{streaming_colour}线（λ = {penalty:g}）"
-              "又持平了 {n} 次前向计算。位置 {pos} 直到第 {was} 步才提交。",
+        "en": "{committed}The first mask stays open, so nothing behind it can commit: the {streaming_colour} line "
+              "(λ = {penalty:g}) is flat from step {first} to step {last} ({n} forward commits nothing). Position "
+              "{pos} commits only at step {was}.",
+        "zh": "{committed}第一个掩码一直没填，所以它后面的什么都提交不了：{streaming_colour}线（λ = {penalty:g}）"
+              "从第 {first} 步到第 {last} 步都是平的（这 {n} 次前向计算什么都没提交）。位置 {pos} 直到第 {was} 步才提交。",
     },
     "ch5.p2.many": {
-        "en": "{committed}The first mask stays open, so nothing behind it can commit: after step {step} the "
-              "{streaming_colour} line (λ = {penalty:g}) stays flat for {n} more forwards. Position {pos} commits "
-              "only at step {was}.",
-        "zh": "{committed}第一个掩码一直没填，所以它后面的什么都提交不了：第 {step} 步之后，{streaming_colour}线（λ = {penalty:g}）"
-              "又持平了 {n} 次前向计算。位置 {pos} 直到第 {was} 步才提交。",
+        "en": "{committed}The first mask stays open, so nothing behind it can commit: the {streaming_colour} line "
+              "(λ = {penalty:g}) is flat from step {first} to step {last} ({n} forwards commit nothing). Position "
+              "{pos} commits only at step {was}.",
+        "zh": "{committed}第一个掩码一直没填，所以它后面的什么都提交不了：{streaming_colour}线（λ = {penalty:g}）"
+              "从第 {first} 步到第 {last} 步都是平的（这 {n} 次前向计算什么都没提交）。位置 {pos} 直到第 {was} 步才提交。",
     },
     # ch5.p2's {committed} when the step's forward commits the run before the first mask
     "ch5.committed_first": {"en": "This forward commits only the run before the first mask (positions {positions}). ",
