@@ -248,6 +248,10 @@ def test_verified_chapter_says_it_goes_beyond_the_paper_first():
     from app.tabs.tour import ch10_verified
     assert ch10_verified.title().startswith("10 · Beyond the paper")
     assert ch10_verified.title("zh").startswith("10 · 超出论文")
+    # its picture shows the model writing a wrong product: the title says the text is AR's, right or wrong,
+    # not "a lossless check" (read as "checked, so right")
+    assert "right or wrong" in ch10_verified.title() and "对错皆然" in ch10_verified.title("zh")
+    assert "lossless" not in ch10_verified.title() and "无损" not in ch10_verified.title("zh")
     for lang in ("en", "zh"):
         assert "WeDLM" in i18n.text(lang, "ch10.beyond")
 

@@ -230,8 +230,9 @@ MESSAGES = {
     "ch9.too_short": {"en": "type at least two 0/1 characters", "zh": "请至少输入两个 0/1 字符"},
 
     # ---------- chapter 10 (beyond the paper): verified decoding ----------
-    "ch10.title": {"en": "10 · Beyond the paper: a lossless check of the drafts",
-                   "zh": "10 · 超出论文：对草稿的无损检验"},
+    # the title says what lossless means before the picture shows the model writing '13 x 2 = 22'
+    "ch10.title": {"en": "10 · Beyond the paper: AR's exact text, right or wrong",
+                   "zh": "10 · 超出论文：与 AR 一字不差，对错皆然"},
     "ch10.beyond": {
         "en": "<b>Beyond the paper:</b> this chapter's check is this explorer's own addition, not part of "
               "WeDLM. WeDLM itself (the paper's <i>streaming</i> decoder, the default) is not lossless: "
