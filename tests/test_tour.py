@@ -1671,3 +1671,28 @@ def test_chapter_5_says_where_its_line_goes_flat_from_the_trace(data, lang):
         assert len({tl.committed_after[k] for k in range(max(first - 1, 0), last + 1)}) == 1
         assert "stays flat" not in text and "after step" not in text
     assert said_any
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_chapter_7_table_names_its_decodes_and_the_text_says_its_figure_is_a_mean(data, lang):
+    """A walker read "a play" in the table (the ROMEO decode) beside words naming JULIET and
+    GLOUCESTER, and 12.00 tokens per forward on its counting row beside "13.7": each row names
+    its decode's prompt, and the text says 13.7 is the mean of the chart's counting prompts, the
+    table one other decode of each kind."""
+    from app.tabs.tour import ch7_entropy
+    out = chapter_views(data)[7] if lang == "en" else tour.CHAPTERS[6].view(
+        data.law_rows, data.at("entropy_low"), data.at("entropy_high"), code=data.at("entropy_code"), lang=lang)
+    labels = [unescape(label) for label in re.findall(r'<th scope="row">(.*?)<small>', out[4])]
+    picks = ("entropy_low", "entropy_high", "entropy_code")
+    assert len(labels) == len(picks)
+    for label, pick in zip(labels, picks):
+        prompt = data.at(pick)[0].trace.prompt
+        assert ch7_entropy.short_prompt(prompt) in label and prompt.startswith(ch7_entropy.short_prompt(prompt)), label
+    assert "ROMEO" in labels[1]
+    counting = [r for r in data.law_rows if r["class"] == "counting"]
+    mean = f"{ch7_entropy.class_mean(data.law_rows, 'counting', 'tokens_per_forward'):.1f}"
+    text = plain(out[0])
+    said = (f"the chart's {len(counting)} counting prompts", f"{mean} tokens per forward, their mean",
+            "one other decode per kind") if lang == "en" else (
+            f"图中 {len(counting)} 个计数提示词", f"平均每次前向计算 {mean} 个词元", "每类另取的一次解码")
+    assert all(s in text for s in said), (lang, said)

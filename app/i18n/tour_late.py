@@ -66,13 +66,13 @@ MESSAGES = {
         "zh": "每个点是内置模型解码的一个提示词：横轴是各槽位被填充时的平均熵，纵轴是{tpf}。",
     },
     "ch7.p2": {
-        "en": "Counting is nearly certain: the recorded counting prompts ({count_ids}; their dots sit on top of "
-              "each other) average {count_h:.2f} nats, so "
-              "many masks fall under τ at once: {count_tpf:.1f} tokens per forward. Plays (prose: {plays_ids}) are "
+        "en": "Counting is nearly certain: the chart's {count_n} counting prompts ({count_ids}; dots on top of "
+              "each other) average {count_h:.2f} nats, so many masks fall under τ at once: {count_tpf:.1f} tokens per "
+              "forward, their mean (the table counts one other decode per kind). Plays (prose: {plays_ids}) are "
               "not ({plays_h:.2f} nats): about {plays_tpf:.1f}.",
-        "zh": "计数几乎毫无悬念：录制的计数提示词（{count_ids}；它们的点叠在一起）平均熵只有 {count_h:.2f} 奈特，许多掩码同时落到 τ "
-              "以下，每次前向计算 {count_tpf:.1f} 个词元。剧本（散文：{plays_ids}）则不然（{plays_h:.2f} 奈特）："
-              "大约 {plays_tpf:.1f} 个。",
+        "zh": "计数几乎毫无悬念：图中 {count_n} 个计数提示词（{count_ids}；点叠在一起）平均熵只有 {count_h:.2f} 奈特，许多掩码同时落到 τ "
+              "以下，平均每次前向计算 {count_tpf:.1f} 个词元（下表则是每类另取的一次解码）。剧本（散文：{plays_ids}）则不然"
+              "（{plays_h:.2f} 奈特）：大约 {plays_tpf:.1f} 个。",
     },
     # the paper's own measurement (its abstract): the same pattern at full size, so a class does not rest on one tiny model
     "ch7.paper": {
@@ -115,6 +115,8 @@ MESSAGES = {
     "ch7.name_code": {"en": "code", "zh": "代码"},
     "ch7.table_title": {"en": "Forwards by the tokens each committed", "zh": "按每次提交的词元数统计前向计算"},
     "ch7.table_corner": {"en": "tokens committed:", "zh": "提交词元数："},
+    # a table row's name: the kind and the prompt of the one decode it counts (not the chart's prompts)
+    "ch7.table_name": {"en": "{name} ({prompt})", "zh": "{name}（“{prompt}”）"},
     "ch7.table_row": {"en": "{tokens} tokens, {forwards} forwards", "zh": "{tokens} 个词元，{forwards} 次前向计算"},
     "ch7.p4": {
         "en": "The charts “Counting” and “A play” (same scale): step {low_step} of counting "
