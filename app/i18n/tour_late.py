@@ -65,13 +65,14 @@ MESSAGES = {
               "filled; up, {tpf}.",
         "zh": "每个点是内置模型解码的一个提示词：横轴是各槽位被填充时的平均熵，纵轴是{tpf}。",
     },
+    # {count_tpf} is the mean of the chart's counting prompts; the table (ch7.table_title) counts one
+    # other decode of each kind, named by its prompt (ch7.table_name)
     "ch7.p2": {
-        "en": "Counting is nearly certain: the chart's {count_n} counting prompts ({count_ids}; dots on top of "
-              "each other) average {count_h:.2f} nats, so many masks fall under τ at once: {count_tpf:.1f} tokens per "
-              "forward, their mean (the table counts one other decode per kind). Plays (prose: {plays_ids}) are "
-              "not ({plays_h:.2f} nats): about {plays_tpf:.1f}.",
-        "zh": "计数几乎毫无悬念：图中 {count_n} 个计数提示词（{count_ids}；点叠在一起）平均熵只有 {count_h:.2f} 奈特，许多掩码同时落到 τ "
-              "以下，平均每次前向计算 {count_tpf:.1f} 个词元（下表则是每类另取的一次解码）。剧本（散文：{plays_ids}）则不然"
+        "en": "Counting is nearly certain: the {count_n} counting prompts ({count_ids}; dots on top of each other) "
+              "average {count_h:.2f} nats, so many masks fall under τ at once: {count_tpf:.1f} tokens per forward, "
+              "their mean. Plays ({plays_ids}) are not ({plays_h:.2f} nats): about {plays_tpf:.1f}.",
+        "zh": "计数几乎毫无悬念：图中 {count_n} 个计数提示词（{count_ids}；点叠在一起）平均熵只有 {count_h:.2f} 奈特，"
+              "许多掩码同时落到 τ 以下，平均每次前向计算 {count_tpf:.1f} 个词元。剧本（{plays_ids}）则不然"
               "（{plays_h:.2f} 奈特）：大约 {plays_tpf:.1f} 个。",
     },
     # the paper's own measurement (its abstract): the same pattern at full size, so a class does not rest on one tiny model
@@ -113,7 +114,8 @@ MESSAGES = {
     "ch7.name_low": {"en": "counting", "zh": "计数"},
     "ch7.name_high": {"en": "a play", "zh": "剧本"},
     "ch7.name_code": {"en": "code", "zh": "代码"},
-    "ch7.table_title": {"en": "Forwards by the tokens each committed", "zh": "按每次提交的词元数统计前向计算"},
+    "ch7.table_title": {"en": "One decode of each kind: its forwards by the tokens each committed",
+                        "zh": "每类各取一次解码：按每次提交的词元数统计前向计算"},
     "ch7.table_corner": {"en": "tokens committed:", "zh": "提交词元数："},
     # a table row's name: the kind and the prompt of the one decode it counts (not the chart's prompts)
     "ch7.table_name": {"en": "{name} ({prompt})", "zh": "{name}（“{prompt}”）"},
