@@ -600,7 +600,13 @@ def test_chapter_3_points_at_no_direction_and_words_come_before_use(data):
     line = i18n.text("en", "server.line", model="m", ar="a", device="cpu", dtype="float32", attn="sdpa",
                      mode="limits", new_tokens=1, window=64, seconds=1, concurrency=1)
     assert 'title="W: the window\'s size, in slots">W</abbr> ≤ 64' in line
-    assert '<abbr title="the routine that computes attention">sdpa</abbr> attention' in line
+    # a newcomer met "sdpa" and "bfloat16" in the header's pop-ups unexplained
+    sdpa = re.search(r'<abbr title="([^"]*)">sdpa</abbr> attention', line)
+    assert sdpa and "the routine that computes attention" in sdpa.group(1) and "scaled dot-product" in sdpa.group(1)
+    for lang in ("en", "zh"):
+        assert "brain float" in i18n.text(lang, "server.dtype_title")
+    assert "缩放点积注意力" in i18n.text("zh", "server.line", model="m", ar="a", device="cpu", dtype="float32",
+                                   attn="sdpa", mode="m", new_tokens=1, window=64, seconds=1, concurrency=1)
 
 
 def test_chapter_5_facts_box_gives_its_decodes_own_range_and_names_it(data):
@@ -1696,3 +1702,30 @@ def test_chapter_7_table_names_its_decodes_and_the_text_says_its_figure_is_a_mea
             f"图中 {len(counting)} 个计数提示词", f"平均每次前向计算 {mean} 个词元")
     assert all(s in text for s in said), (lang, said)
     assert ("One decode of each kind" if lang == "en" else "每类各取一次解码") in plain(out[4])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_words_a_newcomer_met_unexplained_are_explained_where_used_or_in_the_glossary(lang):
+    """A newcomer met "topological reordering" (How it works), "reference decoder" and "float
+    rounding" (chapter 3's check), "next-token head" (the Race tab's AR option and the lens), "sdpa"
+    and "bfloat16" (the header's pop-ups; test_chapter_3_points_at_no_direction… checks those) with no
+    word on what they are: each is explained where it is used, or has a glossary entry."""
+    from app import i18n
+    from app.tabs.tour.glossary import KEYS, glossary_html, terms
+    tr = i18n.Texts(lang)
+    html = glossary_html(lang)
+    for key, term, says in (("reference", ("reference decoder", "参考解码器"), ("no KV cache", "不用 KV 缓存")),
+                            ("float-rounding", ("float rounding", "浮点舍入"), ("rounded", "舍入"))):
+        assert key in KEYS and f'id="glossary-{key}"' in html, key
+        title, text = terms(lang)[key]
+        assert title == term[lang == "zh"] and says[lang == "zh"] in text, key
+    assert "float rounding" in terms("en")["reference"][1] and "浮点舍入" in terms("zh")["reference"][1]
+    lesson = tr("views.lesson.reorder")
+    heading, explained = lesson.split("\n")[:2]
+    assert ("Topological" if lang == "en" else "拓扑") in heading
+    assert ("*Topological* order: each item after everything it depends on" if lang == "en"
+            else "*拓扑*顺序：每一项都排在它所依赖的一切之后") in explained
+    head = ("next-token head: the part of the model that predicts", "下一词元预测头，即模型中负责预测")[lang == "zh"]
+    assert head in tr("race.ar.same")
+    assert ("next-token head: the model's own guess" if lang == "en" else "下一词元预测头：模型只根据前面的文本") \
+        in tr("views.lens.by_info")

@@ -405,6 +405,27 @@ MESSAGES = {
         "zh": "排在这次前向计算各行之前、键和值已经存进 KV 缓存的词元：也就是提示词和所有已提交的词元。前向计算不再"
               "重算它们；它运行的每一行都看得到它们全部（注意力网格把它们画成最前面的一列）。",
     },
+    # chapter 3's check paragraph names the reference decoder and float rounding (its words are the
+    # chapter's to link): a newcomer met both unexplained
+    "gloss.reference.term": {"en": "reference decoder", "zh": "参考解码器"},
+    "gloss.reference.def": {
+        "en": "A slow, plain decoder kept only to check the fast one: the same fill rule, but it recomputes "
+              "the whole text at every forward, with no KV cache and no reordering, so there is nothing clever "
+              "in it to go wrong. The streaming decoder must write exactly its tokens; their entropies may "
+              "differ only by float rounding.",
+        "zh": "一个又慢又朴素的解码器，只用来检验快的那个：填充规则相同，但每次前向计算都把整段文本重新算一遍，"
+              "不用 KV 缓存，也不做重排，所以里面没有什么巧妙的地方可能出错。流式解码器写出的词元必须与它完全相同；"
+              "两者的熵只允许相差浮点舍入那么一点。",
+    },
+    "gloss.float-rounding.term": {"en": "float rounding", "zh": "浮点舍入"},
+    "gloss.float-rounding.def": {
+        "en": "A computer keeps each number to a fixed number of digits (a floating-point number, or float), so "
+              "every sum is rounded a little. Adding the same numbers in another order, as a reordered forward "
+              "does, rounds differently: results differ in the last digits (a few millionths of a nat), while "
+              "the chosen tokens stay the same.",
+        "zh": "计算机给每个数只保留固定的位数（浮点数），所以每做一次加法都会舍入一点点。换个顺序把同样的数加起来"
+              "（重排后的前向计算就是这样），舍入就不同：结果只在最后几位上有差别（百万分之几奈特），选出的词元不变。",
+    },
     "gloss.forward-ratio.term": {"en": "forward_ratio", "zh": "forward_ratio（前向计算次数比）"},
     "gloss.forward-ratio.def": {
         "en": "AR's forwards divided by WeDLM's forwards on the same prompt: how many fewer forwards WeDLM "

@@ -547,6 +547,13 @@ MESSAGES.update({
     "views.lens.by_frontier": {"en": "as the first open mask (all text before it known)",
                                "zh": "作为第一个未填掩码时（它之前的文本全部已知）"},
     "views.lens.by_head": {"en": "next-token head (AR)", "zh": "下一词元预测头（AR）"},
+    # the Colour by radio's info: the one option a newcomer could not read
+    "views.lens.by_info": {
+        "en": "next-token head: the model's own guess at each token from the text before it alone, as AR "
+              "decoding reads it (the part of the model that predicts the next token)",
+        "zh": "下一词元预测头：模型只根据前面的文本对每个词元作出的猜测，就像 AR 解码那样读"
+              "（模型中负责预测下一个词元的那一部分）",
+    },
     "views.lens.note_table": {
         "en": "Re-grouped from the recorded entropies, no model: exact here, because every step filled a leading "
               "run of masks, so every mask saw exactly the text before it, the context the entropies were "
@@ -743,6 +750,8 @@ MESSAGES.update({
               '推理引擎把它们存进 **KV 缓存**：每一步只需计算新的行。双向的扩散模型让每个词元看到所有其他词元，'
               '任何地方一有改动，所有的 KV 都跟着变：什么都缓存不了。WeDLM 保留因果注意力，所以保住了缓存。')},
     "views.lesson.reorder": {"en": ('### 2. Topological reordering\n'
+              '*Topological* order: each item after everything it depends on, like steps in a recipe. Here it\n'
+              'means putting every slot a mask must see (the filled tokens) before the masks.\n'
               'RoPE sees only the **position ids** we pass, not where a token sits in the tensor. So WeDLM\n'
               "physically moves every filled (observed) token in front of every mask, keeping each token's\n"
               'logical position id. Under the plain causal mask, each mask now sees **all** filled tokens of the\n'
@@ -752,6 +761,8 @@ MESSAGES.update({
               'stays in the cache. A slot filled by one forward is fed, and so can commit, at the next one.\n'
               "Try it below: toggle which slots are filled; the drawing is the next forward's input."),
         "zh": ('### 2. 拓扑重排\n'
+              '*拓扑*顺序：每一项都排在它所依赖的一切之后，就像菜谱里的步骤。在这里，它指的是把掩码需要看到的槽位（已填充的词元）'
+              '都排到掩码前面。\n'
               'RoPE 只看我们传入的**位置编号**，不管词元在张量里排在哪里。于是 WeDLM 在物理上把每个已填充（已观测）的词元移到所有掩码前面，'
               '同时保留每个词元的逻辑位置编号。在普通的因果掩码下，每个掩码现在能看到窗口里**所有**已填充的词元，'
               '连逻辑上在它右边的也能看到，还能看到它前面的掩码。已填充的词元只看得到前缀和更早的已填充词元：当开头连续的已填充词元在逻辑顺序上是连续的，'
