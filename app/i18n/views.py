@@ -42,16 +42,13 @@ MESSAGES = {
     "views.narr.score": {"en": "entropy {h} + λ·d {d} = {score}", "zh": "熵 {h} + λ·d {d} = {score}"},
     # "moved" only where a filled slot really sits behind a mask (StepRecord.filled_behind_mask)
     "views.narr.fed": {
-        "en": "Forward {forward} reads positions {first}–{last}: {filled} and {masks} ({rows}); no filled slot "
-              "sits behind a mask, so the order is unchanged.",
-        "zh": "第 {forward} 次前向计算读入位置 {first}–{last}：{filled}和 {masks}（共 {rows}）；没有已填充槽位"
-              "排在掩码后面，所以顺序不变。",
+        "en": "Forward {forward} reads {first}–{last}: {filled}, {masks} ({rows}), order unchanged.",
+        "zh": "第 {forward} 次前向计算读入位置 {first}–{last}：{filled}和 {masks}（共 {rows}），顺序不变。",
     },
+    # as short as the sentence it replaced: longer, it pushed the Decode tab's canvas off a 1024x768 screen
     "views.narr.fed_moved": {
-        "en": "Forward {forward} reads positions {first}–{last}: {filled} and {masks} ({rows}); the {moved} "
-              "behind a mask ({positions}) moved in front of the masks.",
-        "zh": "第 {forward} 次前向计算读入位置 {first}–{last}：{filled}和 {masks}（共 {rows}）；排在掩码后面的 "
-              "{moved} 个（位置 {positions}）被移到了掩码前面。",
+        "en": "Forward {forward} reads {first}–{last}: {filled} ({moved} moved in front), {masks} ({rows}).",
+        "zh": "第 {forward} 次前向计算读入位置 {first}–{last}：{filled}（其中 {moved} 个被移到前面）和 {masks}（共 {rows}）。",
     },
     "views.narr.run_commits": {
         "en": "The leading filled run {positions} ({tokens}) commits: its KV stays in the cache "

@@ -114,7 +114,7 @@ def _fed(s: StepRecord, lang: str = i18n.DEFAULT) -> str:
                      first=s.start, last=s.start + len(s.window) - 1,
                      filled=_count(lang, "views.narr.n_filled_slots", filled),
                      masks=_count(lang, "views.narr.n_masks", masks), rows=_count(lang, "views.narr.n_rows", s.rows),
-                     moved=len(behind), positions=positions_text(behind, lang))
+                     moved=len(behind))
 
 
 def _commit(trace: Trace, s: StepRecord, lang: str = i18n.DEFAULT) -> list[str]:
