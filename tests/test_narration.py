@@ -133,3 +133,28 @@ def test_a_sentence_marks_a_tokens_whitespace_as_the_token_views_do():
     assert spaced
     for t in spaced:
         assert token_text(trace, t) == "'" + unescape(render.token_label(tl, t)) + "'"
+
+
+@pytest.mark.parametrize("path", TRACES, ids=lambda p: p.stem)
+def test_filled_means_one_thing_and_moved_only_what_sits_behind_a_mask(path):
+    """A newcomer read "16 filled slots moved in front of 16 masks" on a step where nothing moves
+    (every filled slot already sits before the masks), and "12 filled" in the step line for the
+    masks this forward filled: the input's slots are "already-filled", the step line's "newly
+    filled", and "moved" is said only of filled slots that sit behind a mask, and how many."""
+    trace = Trace.load(path)
+    timeline = Timeline(trace)
+    if trace.decoder == "ar":
+        return
+    for s in trace.steps:
+        for lang, moved in (("en", "moved"), ("zh", "移到")):
+            fed = narrate(trace, s.index, lang)[0]
+            behind = s.filled_behind_mask
+            if behind:
+                said = (f"({len(behind)} moved in front)" if lang == "en" else f"（其中 {len(behind)} 个被移到前面）")
+                assert said in fed, (s.index, fed)
+            else:
+                assert moved not in fed and ("order unchanged" if lang == "en" else "顺序不变") in fed, (s.index, fed)
+        filled_input = sum(t is not None for t in s.window)
+        assert f": {filled_input} already-filled slot" in narrate(trace, s.index)[0]
+        if not (s.finished and not s.filled):
+            assert " newly filled" in render.step_summary(timeline, s.index)

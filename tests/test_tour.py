@@ -62,7 +62,7 @@ def expected_phrases(tl: Timeline, step: int) -> list[str]:
         fills = [f for f in fills if f.pos != s.verify.ar_pos]
     out += [f"‘{unescape(render.token_label(tl, f.token))}’ at {f.pos}" for f in fills[:tour.words.LISTED_FILLS]]
     if fills or s.verify is None:
-        out.append(f"Filled {len(fills)}" if fills else "Nothing was filled")
+        out.append(f"This forward filled {len(fills)}" if fills else "Nothing was filled")
     out.append(f"Committed {len(s.committed)} token")
     out.append(f"{s.cache_before} → {s.cache_after}" if s.committed else f"stays at {s.cache_after}")
     return out
@@ -248,6 +248,10 @@ def test_verified_chapter_says_it_goes_beyond_the_paper_first():
     from app.tabs.tour import ch10_verified
     assert ch10_verified.title().startswith("10 · Beyond the paper")
     assert ch10_verified.title("zh").startswith("10 · 超出论文")
+    # its picture shows the model writing a wrong product: the title says the text is AR's, right or wrong,
+    # not "a lossless check" (read as "checked, so right")
+    assert "right or wrong" in ch10_verified.title() and "对错皆然" in ch10_verified.title("zh")
+    assert "lossless" not in ch10_verified.title() and "无损" not in ch10_verified.title("zh")
     for lang in ("en", "zh"):
         assert "WeDLM" in i18n.text(lang, "ch10.beyond")
 
@@ -596,7 +600,13 @@ def test_chapter_3_points_at_no_direction_and_words_come_before_use(data):
     line = i18n.text("en", "server.line", model="m", ar="a", device="cpu", dtype="float32", attn="sdpa",
                      mode="limits", new_tokens=1, window=64, seconds=1, concurrency=1)
     assert 'title="W: the window\'s size, in slots">W</abbr> ≤ 64' in line
-    assert '<abbr title="the routine that computes attention">sdpa</abbr> attention' in line
+    # a newcomer met "sdpa" and "bfloat16" in the header's pop-ups unexplained
+    sdpa = re.search(r'<abbr title="([^"]*)">sdpa</abbr> attention', line)
+    assert sdpa and "the routine that computes attention" in sdpa.group(1) and "scaled dot-product" in sdpa.group(1)
+    for lang in ("en", "zh"):
+        assert "brain float" in i18n.text(lang, "server.dtype_title")
+    assert "缩放点积注意力" in i18n.text("zh", "server.line", model="m", ar="a", device="cpu", dtype="float32",
+                                   attn="sdpa", mode="m", new_tokens=1, window=64, seconds=1, concurrency=1)
 
 
 def test_chapter_5_facts_box_gives_its_decodes_own_range_and_names_it(data):
@@ -826,7 +836,7 @@ def test_walk_the_whole_tour(browser, app_url, data, size):
                 tick = race["tick"]
                 n_ar = lanes.tokens_after(data.timelines[race["ar"]], tick)
                 n_wd = lanes.tokens_after(data.timelines[race["streaming"]], tick)
-                assert f"After {tick} forwards (through step {tick - 1}): AR has {n_ar} tokens, WeDLM {n_wd}" in text
+                assert f"After {tick} forwards (through step {tick - 1}): AR has written {n_ar} tokens, WeDLM {n_wd}" in text
             assert page.locator("#tour-glossary-btn").is_visible()   # the glossary, from every chapter
             if width == 1024:
                 assert viz_top(page, n) < height, f"chapter {n}: its view starts below the first screen"
@@ -1555,9 +1565,9 @@ def test_a_verified_steps_line_says_the_ar_token_apart_from_the_masks_it_filled(
         fills = [f for f in s.filled if s.verify is None or f.pos != s.verify.ar_pos]
         line = render.step_summary(tl, s.index)
         if s.verify is not None and not (s.finished and not s.filled):
-            assert f": {len(fills)} filled + the AR token," in line, line
+            assert f": {len(fills)} newly filled + the AR token," in line, line
             assert f"填充 {len(fills)} 个，外加 AR 词元" in render.step_summary(tl, s.index, "zh")
-    assert ": 0 filled + the AR token," in render.step_summary(tl, step)   # the walker's step: no mask left
+    assert ": 0 newly filled + the AR token," in render.step_summary(tl, step)   # the walker's step: no mask left
     streaming, k = data.at("commit")
     assert "AR token" not in render.step_summary(streaming, k)
 
@@ -1602,7 +1612,15 @@ def test_chapters_1_and_6_say_the_same_true_thing_of_the_growth_chart(data):
             height = timeline.committed_after[forwards - 1]
             assert height == lanes.tokens_after(timeline, forwards) - 1 == forwards   # all but the newest prediction
             assert f" {height}" in sentence and ("committed tokens" if lang == "en" else "已提交") in chart
+            # the reason first, then the written and the cached count named apart (a walker read "AR has
+            # 5 tokens" beside "its AR line is at 4", the why only after the clash)
+            written = lanes.tokens_after(timeline, forwards)
+            why, numbers = (("enters the cache only when a forward reads it", f"has written {written} tokens, "
+                             f"{height} of them in its KV cache") if lang == "en" else
+                            ("读入它时才进入缓存", f"已写出 {written} 个词元，其中 {height} 个的 KV 已在缓存中"))
+            assert numbers in sentence and sentence.index(why) < sentence.index(numbers), lang
         assert "only tokens made by forwards" not in ch6[0] and "只计前向计算写出的词元" not in ch6[0]
+        assert f"AR has {lanes.tokens_after(ar, race['tick'])} tokens" not in ch6[0]   # "has written", as the chart says
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -1634,3 +1652,80 @@ def test_one_round_step_labels_the_forwards_and_the_tau_axis_and_ch7_asks_for_it
     law = chapter_views(data)[7][1]
     assert law.layout.height == ch7_entropy.LAW_HEIGHT != entropy.LAW_HEIGHT
     assert entropy.law_figure(data.law_rows).layout.height == entropy.LAW_HEIGHT
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_chapter_5_says_where_its_line_goes_flat_from_the_trace(data, lang):
+    """A walker read "after step 3 the blue line stays flat" of a line flat since step 0: the
+    sentence names the first and last step of the stretch the growth line is flat (forwards that
+    commit nothing, Timeline.committed_after unchanged), read from the trace at every step it says it."""
+    tl, _ = data.at("stall")
+    other, penalty = data.timelines["stall-branch"], data.picks["stall"]["penalty"]
+    said_any = False
+    for step in range(tl.num_steps):
+        text = plain(tour.CHAPTERS[4].view(tl, step, other, penalty, lang=lang)[0])
+        found = re.search(r"is flat from step (\d+) to step (\d+)" if lang == "en" else r"从第 (\d+) 步到第 (\d+) 步都是平的",
+                          text)
+        if not found:
+            continue
+        said_any = True
+        first, last = map(int, found.groups())
+        steps = tl.trace.steps
+        assert first <= last and all(not s.committed for s in steps[first:last + 1]), (step, first, last)
+        assert first == 0 or steps[first - 1].committed, (step, first)           # where it goes flat
+        assert last + 1 == len(steps) or steps[last + 1].committed, (step, last)  # where it climbs again
+        assert len({tl.committed_after[k] for k in range(max(first - 1, 0), last + 1)}) == 1
+        assert "stays flat" not in text and "after step" not in text
+    assert said_any
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_chapter_7_table_names_its_decodes_and_the_text_says_its_figure_is_a_mean(data, lang):
+    """A walker read "a play" in the table (the ROMEO decode) beside words naming JULIET and
+    GLOUCESTER, and 12.00 tokens per forward on its counting row beside "13.7": each row names
+    its decode's prompt, the table says it is one decode of each kind, and the text says 13.7 is
+    the mean of the chart's counting prompts (chapter 7 may not grow: it is at its presenting limit)."""
+    from app.tabs.tour import ch7_entropy
+    out = chapter_views(data)[7] if lang == "en" else tour.CHAPTERS[6].view(
+        data.law_rows, data.at("entropy_low"), data.at("entropy_high"), code=data.at("entropy_code"), lang=lang)
+    labels = [unescape(label) for label in re.findall(r'<th scope="row">(.*?)<small>', out[4])]
+    picks = ("entropy_low", "entropy_high", "entropy_code")
+    assert len(labels) == len(picks)
+    for label, pick in zip(labels, picks):
+        prompt = data.at(pick)[0].trace.prompt
+        assert ch7_entropy.short_prompt(prompt) in label and prompt.startswith(ch7_entropy.short_prompt(prompt)), label
+    assert "ROMEO" in labels[1]
+    counting = [r for r in data.law_rows if r["class"] == "counting"]
+    mean = f"{ch7_entropy.class_mean(data.law_rows, 'counting', 'tokens_per_forward'):.1f}"
+    text = plain(out[0])
+    said = (f"the {len(counting)} counting prompts", f"{mean} tokens per forward, their mean") if lang == "en" else (
+            f"图中 {len(counting)} 个计数提示词", f"平均每次前向计算 {mean} 个词元")
+    assert all(s in text for s in said), (lang, said)
+    assert ("One decode of each kind" if lang == "en" else "每类各取一次解码") in plain(out[4])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_words_a_newcomer_met_unexplained_are_explained_where_used_or_in_the_glossary(lang):
+    """A newcomer met "topological reordering" (How it works), "reference decoder" and "float
+    rounding" (chapter 3's check), "next-token head" (the Race tab's AR option and the lens), "sdpa"
+    and "bfloat16" (the header's pop-ups; test_chapter_3_points_at_no_direction… checks those) with no
+    word on what they are: each is explained where it is used, or has a glossary entry."""
+    from app import i18n
+    from app.tabs.tour.glossary import KEYS, glossary_html, terms
+    tr = i18n.Texts(lang)
+    html = glossary_html(lang)
+    for key, term, says in (("reference", ("reference decoder", "参考解码器"), ("no KV cache", "不用 KV 缓存")),
+                            ("float-rounding", ("float rounding", "浮点舍入"), ("rounded", "舍入"))):
+        assert key in KEYS and f'id="glossary-{key}"' in html, key
+        title, text = terms(lang)[key]
+        assert title == term[lang == "zh"] and says[lang == "zh"] in text, key
+    assert "float rounding" in terms("en")["reference"][1] and "浮点舍入" in terms("zh")["reference"][1]
+    lesson = tr("views.lesson.reorder")
+    heading, explained = lesson.split("\n")[:2]
+    assert ("Topological" if lang == "en" else "拓扑") in heading
+    assert ("*Topological* order: each item after everything it depends on" if lang == "en"
+            else "*拓扑*顺序：每一项都排在它所依赖的一切之后") in explained
+    head = ("next-token head: the part of the model that predicts", "下一词元预测头，即模型中负责预测")[lang == "zh"]
+    assert head in tr("race.ar.same")
+    assert ("next-token head: the model's own guess" if lang == "en" else "下一词元预测头：模型只根据前面的文本") \
+        in tr("views.lens.by_info")

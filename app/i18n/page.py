@@ -26,15 +26,20 @@ MESSAGES = {
     "server.limits": {"en": "limits", "zh": "限制"},
     "server.space_limits": {"en": "public Space limits", "zh": "公开 Space 的限制"},
     "server.dtype_title": {
-        "en": "the number format the model computes in: float32 = 32-bit floating-point numbers; bfloat16 = "
-              "16-bit ones, half the memory and a little less precise",
-        "zh": "模型计算所用的数字格式：float32 = 32 位浮点数；bfloat16 = 16 位浮点数，内存减半，精度略低",
+        "en": "the number format the model computes in: float32 = 32-bit floating-point numbers; bfloat16 "
+              "(\u201cbrain float\u201d, a format made for neural networks) = 16-bit ones with float32's range but "
+              "fewer digits: half the memory, a little less precise",
+        "zh": "模型计算所用的数字格式：float32 = 32 位浮点数；bfloat16（“brain float”，专为神经网络设计的格式）"
+              "= 16 位浮点数，数值范围与 float32 相同，但有效数字更少：内存减半，精度略低",
     },
     "server.line": {
-        "en": "Model <b>{model}</b> · {ar} · {device}, {dtype}, <abbr title=\"the routine that computes attention\">"
+        "en": "Model <b>{model}</b> · {ar} · {device}, {dtype}, <abbr title=\"the routine that computes attention: sdpa = PyTorch's built-in scaled dot-product "
+              "attention (fast, fused); eager = the same sums written out step by step; both give the same "
+              "result\">"
               "{attn}</abbr> attention · {mode}: ≤ {new_tokens} new tokens, <abbr title=\"W: the window's size, "
               "in slots\">W</abbr> ≤ {window}, {seconds} s per request, {concurrency} at a time",
-        "zh": "模型 <b>{model}</b> · {ar} · {device}，{dtype}，<abbr title=\"计算注意力所用的实现\">{attn}</abbr> 注意力 · "
+        "zh": "模型 <b>{model}</b> · {ar} · {device}，{dtype}，<abbr title=\"计算注意力所用的实现：sdpa 即“scaled dot-product attention”（缩放点积注意力），"
+              "是框架内置的快速实现；“eager”则把同样的计算一步步写出来；两者结果相同\">{attn}</abbr> 注意力 · "
               "{mode}：新词元 ≤ {new_tokens}，<abbr title=\"W：窗口的大小（槽位数）\">W</abbr> ≤ {window}，"
               "每个请求 {seconds} 秒，同时 {concurrency} 个",
     },

@@ -121,8 +121,9 @@ explorer shows.""",
     # -- the Race tab ------------------------------------------------------------------------------
     "race.ar.parent": {"en": "AR parent model", "zh": "AR 母模型"},
     "race.ar.same": {"en": "the same WeDLM model read left to right: each forward predicts the one next token "
-                           "(its next-token head)",
-                     "zh": "同一个 WeDLM 模型从左往右读：每次前向计算预测下一个词元（用它的下一词元预测头）"},
+                           "(its next-token head: the part of the model that predicts the token after the text)",
+                     "zh": "同一个 WeDLM 模型从左往右读：每次前向计算预测下一个词元（用它的下一词元预测头，"
+                           "即模型中负责预测文本下一个词元的那一部分）"},
     "race.speed.slow": {"en": "slow (2 ticks/s)", "zh": "慢（每秒 2 拍）"},
     "race.speed.normal": {"en": "normal (4 ticks/s)", "zh": "正常（每秒 4 拍）"},
     "race.speed.fast": {"en": "fast (10 ticks/s)", "zh": "快（每秒 10 拍）"},

@@ -35,7 +35,8 @@ MESSAGES = {
     "tour.filled_none": {"en": "Nothing was filled.", "zh": "这一步没有填充任何掩码。"},
     "tour.fill_at": {"en": "{token} at {pos}", "zh": "位置 {pos} 的 {token}"},
     "tour.fills_more": {"en": " and {n} more", "zh": "，另有 {n} 个"},
-    "tour.filled": {"en": "Filled {n}: {named}{more}.", "zh": "填充了 {n} 个：{named}{more}。"},
+    # masks this forward filled (the step line's "newly filled"), not the filled slots of its input
+    "tour.filled": {"en": "This forward filled {n}: {named}{more}.", "zh": "这次前向计算填充了 {n} 个：{named}{more}。"},
     "tour.ar_filled": {"en": "AR token {token} ({where}).", "zh": "AR 词元 {token}（{where}）。"},
     "tour.wrong_answer": {
         "en": "The tiny model's answer is wrong ({got}; {a} × {b} = {right}): WeDLM decodes what the model "
@@ -113,20 +114,27 @@ MESSAGES = {
     "tour.moment_is": {"en": " This chapter's moment is step {moment}.", "zh": "本章要讲的时刻在第 {moment} 步。"},
     "tour.your_run": {"en": "<b>Your run.</b> {summary}", "zh": "<b>你的运行。</b>{summary}"},
     # what the growth chart counts for AR, said the same way in chapters 1 and 6 (figs.growth draws
-    # Timeline.committed_after: an AR forward commits the token it reads, the prefill's token first)
+    # Timeline.committed_after: an AR forward commits the token it reads, the prefill's token first);
+    # the reason comes before the numbers, and the written and the cached count are named apart
     "tour.ar_chart.one": {
-        "en": "The chart counts {committed} tokens (their KV in the cache): an AR forward commits the token it reads, "
-              "the prefill's token first, so after {n} forward its AR line is at {chart}; the token the "
-              "last forward predicted is committed by the next one.",
-        "zh": "图表统计的是{committed}的词元（KV 已在缓存中）：AR 的每次前向计算提交它读入的那个词元，第一个就是预填充写出的词元，"
-              "所以 {n} 次前向计算后，图中 AR 那条线的高度是 {chart}；最后一次前向计算预测出的词元，要由下一次来提交。",
+        "en": "A token's KV enters the cache only when a forward reads it, so the token a forward predicts is "
+              "committed by the next forward (the prefill's token by forward 1). The chart counts {committed} "
+              "tokens: after {n} forward AR has written {written} tokens, {chart} of them "
+              "in its KV cache, so its AR line is at {chart}; the newest enters at the next forward.",
+        "zh": "一个词元的 KV 要等某次前向计算读入它时才进入缓存，所以一次前向计算预测出的词元，要由下一次前向计算来提交"
+              "（预填充写出的词元由第 1 次前向计算提交）。图表统计的是{committed}的词元：{n} 次前向计算后，"
+              "AR 已写出 {written} 个词元，其中 {chart} 个的 KV 已在缓存中，所以图中 AR 那条线的高度是 {chart}；"
+              "最新的那个要到下一次前向计算才进入缓存。",
     },
     "tour.ar_chart.many": {
-        "en": "The chart counts {committed} tokens (their KV in the cache): an AR forward commits the token it reads, "
-              "the prefill's token first, so after {n} forwards its AR line is at {chart}; the token the "
-              "last forward predicted is committed by the next one.",
-        "zh": "图表统计的是{committed}的词元（KV 已在缓存中）：AR 的每次前向计算提交它读入的那个词元，第一个就是预填充写出的词元，"
-              "所以 {n} 次前向计算后，图中 AR 那条线的高度是 {chart}；最后一次前向计算预测出的词元，要由下一次来提交。",
+        "en": "A token's KV enters the cache only when a forward reads it, so the token a forward predicts is "
+              "committed by the next forward (the prefill's token by forward 1). The chart counts {committed} "
+              "tokens: after {n} forwards AR has written {written} tokens, {chart} of them "
+              "in its KV cache, so its AR line is at {chart}; the newest enters at the next forward.",
+        "zh": "一个词元的 KV 要等某次前向计算读入它时才进入缓存，所以一次前向计算预测出的词元，要由下一次前向计算来提交"
+              "（预填充写出的词元由第 1 次前向计算提交）。图表统计的是{committed}的词元：{n} 次前向计算后，"
+              "AR 已写出 {written} 个词元，其中 {chart} 个的 KV 已在缓存中，所以图中 AR 那条线的高度是 {chart}；"
+              "最新的那个要到下一次前向计算才进入缓存。",
     },
     # a glossary link's text where a sentence uses the term's short form
     "tour.link.position_id": {"en": "position id", "zh": "位置编号"},
@@ -400,6 +408,27 @@ MESSAGES = {
         "zh": "排在这次前向计算各行之前、键和值已经存进 KV 缓存的词元：也就是提示词和所有已提交的词元。前向计算不再"
               "重算它们；它运行的每一行都看得到它们全部（注意力网格把它们画成最前面的一列）。",
     },
+    # chapter 3's check paragraph names the reference decoder and float rounding (its words are the
+    # chapter's to link): a newcomer met both unexplained
+    "gloss.reference.term": {"en": "reference decoder", "zh": "参考解码器"},
+    "gloss.reference.def": {
+        "en": "A slow, plain decoder kept only to check the fast one: the same fill rule, but it recomputes "
+              "the whole text at every forward, with no KV cache and no reordering, so there is nothing clever "
+              "in it to go wrong. The streaming decoder must write exactly its tokens; their entropies may "
+              "differ only by float rounding.",
+        "zh": "一个又慢又朴素的解码器，只用来检验快的那个：填充规则相同，但每次前向计算都把整段文本重新算一遍，"
+              "不用 KV 缓存，也不做重排，所以里面没有什么巧妙的地方可能出错。流式解码器写出的词元必须与它完全相同；"
+              "两者的熵只允许相差浮点舍入那么一点。",
+    },
+    "gloss.float-rounding.term": {"en": "float rounding", "zh": "浮点舍入"},
+    "gloss.float-rounding.def": {
+        "en": "A computer keeps each number to a fixed number of digits (a floating-point number, or float), so "
+              "every sum is rounded a little. Adding the same numbers in another order, as a reordered forward "
+              "does, rounds differently: results differ in the last digits (a few millionths of a nat), while "
+              "the chosen tokens stay the same.",
+        "zh": "计算机给每个数只保留固定的位数（浮点数），所以每做一次加法都会舍入一点点。换个顺序把同样的数加起来"
+              "（重排后的前向计算就是这样），舍入就不同：结果只在最后几位上有差别（百万分之几奈特），选出的词元不变。",
+    },
     "gloss.forward-ratio.term": {"en": "forward_ratio", "zh": "forward_ratio（前向计算次数比）"},
     "gloss.forward-ratio.def": {
         "en": "AR's forwards divided by WeDLM's forwards on the same prompt: how many fewer forwards WeDLM "
@@ -655,19 +684,22 @@ MESSAGES = {
         "zh": "在第 {step} 步，第一个未填掩码（位置 {pos}）的熵是 {h:.2f} 奈特：模型拿不准接下来是什么。"
               "{rule}一个远处的槽位，位置 {far}（d = {d}，H {far_h:.2f} + λ·d {far_penalty:.2f} = {far_score:.2f}）。",
     },
+    # the flat stretch read from the data: from the first step of the run of forwards that commit
+    # nothing (moments.flat_span), not from the chapter's step (a walker read "after step 3 the line
+    # stays flat" of a line flat since step 0)
     "ch5.p2.one": {
-        "en": "{committed}The first mask stays open, so nothing behind it can commit: after step {step} the "
-              "{streaming_colour} line (λ = {penalty:g}) stays flat for {n} more forward. Position {pos} commits "
-              "only at step {was}.",
-        "zh": "{committed}第一个掩码一直没填，所以它后面的什么都提交不了：第 {step} 步之后，{streaming_colour}线（λ = {penalty:g}）"
-              "又持平了 {n} 次前向计算。位置 {pos} 直到第 {was} 步才提交。",
+        "en": "{committed}The first mask stays open, so nothing behind it can commit: the {streaming_colour} line "
+              "(λ = {penalty:g}) is flat from step {first} to step {last} ({n} forward commits nothing). Position "
+              "{pos} commits only at step {was}.",
+        "zh": "{committed}第一个掩码一直没填，所以它后面的什么都提交不了：{streaming_colour}线（λ = {penalty:g}）"
+              "从第 {first} 步到第 {last} 步都是平的（这 {n} 次前向计算什么都没提交）。位置 {pos} 直到第 {was} 步才提交。",
     },
     "ch5.p2.many": {
-        "en": "{committed}The first mask stays open, so nothing behind it can commit: after step {step} the "
-              "{streaming_colour} line (λ = {penalty:g}) stays flat for {n} more forwards. Position {pos} commits "
-              "only at step {was}.",
-        "zh": "{committed}第一个掩码一直没填，所以它后面的什么都提交不了：第 {step} 步之后，{streaming_colour}线（λ = {penalty:g}）"
-              "又持平了 {n} 次前向计算。位置 {pos} 直到第 {was} 步才提交。",
+        "en": "{committed}The first mask stays open, so nothing behind it can commit: the {streaming_colour} line "
+              "(λ = {penalty:g}) is flat from step {first} to step {last} ({n} forwards commit nothing). Position "
+              "{pos} commits only at step {was}.",
+        "zh": "{committed}第一个掩码一直没填，所以它后面的什么都提交不了：{streaming_colour}线（λ = {penalty:g}）"
+              "从第 {first} 步到第 {last} 步都是平的（这 {n} 次前向计算什么都没提交）。位置 {pos} 直到第 {was} 步才提交。",
     },
     # ch5.p2's {committed} when the step's forward commits the run before the first mask
     "ch5.committed_first": {"en": "This forward commits only the run before the first mask (positions {positions}). ",

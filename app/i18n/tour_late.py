@@ -5,10 +5,10 @@ Chinese texts, English model text is marked translate="no" (a prompt's name as <
 arithmetic question in “quotes”): it is what the model read, not words of the page."""
 
 MESSAGES = {
-    "ch6.summary.one": {"en": "After {n} forward: AR has {ar} tokens, WeDLM {wedlm}.",
-                        "zh": "{n} 次前向计算后：AR 有 {ar} 个词元，WeDLM 有 {wedlm} 个。"},
-    "ch6.summary.many": {"en": "After {n} forwards: AR has {ar} tokens, WeDLM {wedlm}.",
-                         "zh": "{n} 次前向计算后：AR 有 {ar} 个词元，WeDLM 有 {wedlm} 个。"},
+    "ch6.summary.one": {"en": "After {n} forward: AR has written {ar} tokens, WeDLM {wedlm}.",
+                        "zh": "{n} 次前向计算后：AR 已写出 {ar} 个词元，WeDLM 已写出 {wedlm} 个。"},
+    "ch6.summary.many": {"en": "After {n} forwards: AR has written {ar} tokens, WeDLM {wedlm}.",
+                         "zh": "{n} 次前向计算后：AR 已写出 {ar} 个词元，WeDLM 已写出 {wedlm} 个。"},
     # ---------- chapter 6: the race against AR ----------
     "ch6.title": {"en": "6 · The race against AR", "zh": "6 · 与 AR 赛跑"},
     "ch6.p1": {
@@ -20,9 +20,9 @@ MESSAGES = {
               "开头连续的已填充词元整段提交。",
     },
     "ch6.p2": {
-        "en": "After <b>{tick}</b> {forwards_word} (through step {step}): AR has {n_ar} tokens, WeDLM {n_wd}.{prefill} "
+        "en": "After <b>{tick}</b> {forwards_word} (through step {step}): AR has written {n_ar} tokens, WeDLM {n_wd}.{prefill} "
               "Over the whole decode WeDLM makes {tpf_wd:.2f} {tpf} (AR {tpf_ar:.2f}).",
-        "zh": "做完 <b>{tick}</b> 次{forwards_word}后（到第 {step} 步为止）：AR 有 {n_ar} 个词元，WeDLM 有 {n_wd} 个。{prefill}"
+        "zh": "做完 <b>{tick}</b> 次{forwards_word}后（到第 {step} 步为止）：AR 已写出 {n_ar} 个词元，WeDLM 已写出 {n_wd} 个。{prefill}"
               "整个解码下来，WeDLM 平均{tpf}是 {tpf_wd:.2f}（AR 是 {tpf_ar:.2f}）。",
     },
     # AR's prefill token: the lanes and the words count it as written before the first forward; the
@@ -65,14 +65,15 @@ MESSAGES = {
               "filled; up, {tpf}.",
         "zh": "每个点是内置模型解码的一个提示词：横轴是各槽位被填充时的平均熵，纵轴是{tpf}。",
     },
+    # {count_tpf} is the mean of the chart's counting prompts; the table (ch7.table_title) counts one
+    # other decode of each kind, named by its prompt (ch7.table_name)
     "ch7.p2": {
-        "en": "Counting is nearly certain: the recorded counting prompts ({count_ids}; their dots sit on top of "
-              "each other) average {count_h:.2f} nats, so "
-              "many masks fall under τ at once: {count_tpf:.1f} tokens per forward. Plays (prose: {plays_ids}) are "
-              "not ({plays_h:.2f} nats): about {plays_tpf:.1f}.",
-        "zh": "计数几乎毫无悬念：录制的计数提示词（{count_ids}；它们的点叠在一起）平均熵只有 {count_h:.2f} 奈特，许多掩码同时落到 τ "
-              "以下，每次前向计算 {count_tpf:.1f} 个词元。剧本（散文：{plays_ids}）则不然（{plays_h:.2f} 奈特）："
-              "大约 {plays_tpf:.1f} 个。",
+        "en": "Counting is nearly certain: the {count_n} counting prompts ({count_ids}; dots on top of each other) "
+              "average {count_h:.2f} nats, so many masks fall under τ at once: {count_tpf:.1f} tokens per forward, "
+              "their mean. Plays ({plays_ids}) are not ({plays_h:.2f} nats): about {plays_tpf:.1f}.",
+        "zh": "计数几乎毫无悬念：图中 {count_n} 个计数提示词（{count_ids}；点叠在一起）平均熵只有 {count_h:.2f} 奈特，"
+              "许多掩码同时落到 τ 以下，平均每次前向计算 {count_tpf:.1f} 个词元。剧本（{plays_ids}）则不然"
+              "（{plays_h:.2f} 奈特）：大约 {plays_tpf:.1f} 个。",
     },
     # the paper's own measurement (its abstract): the same pattern at full size, so a class does not rest on one tiny model
     "ch7.paper": {
@@ -113,8 +114,11 @@ MESSAGES = {
     "ch7.name_low": {"en": "counting", "zh": "计数"},
     "ch7.name_high": {"en": "a play", "zh": "剧本"},
     "ch7.name_code": {"en": "code", "zh": "代码"},
-    "ch7.table_title": {"en": "Forwards by the tokens each committed", "zh": "按每次提交的词元数统计前向计算"},
+    "ch7.table_title": {"en": "One decode of each kind: its forwards by the tokens each committed",
+                        "zh": "每类各取一次解码：按每次提交的词元数统计前向计算"},
     "ch7.table_corner": {"en": "tokens committed:", "zh": "提交词元数："},
+    # a table row's name: the kind and the prompt of the one decode it counts (not the chart's prompts)
+    "ch7.table_name": {"en": "{name} ({prompt})", "zh": "{name}（“{prompt}”）"},
     "ch7.table_row": {"en": "{tokens} tokens, {forwards} forwards", "zh": "{tokens} 个词元，{forwards} 次前向计算"},
     "ch7.p4": {
         "en": "The charts “Counting” and “A play” (same scale): step {low_step} of counting "
@@ -230,8 +234,9 @@ MESSAGES = {
     "ch9.too_short": {"en": "type at least two 0/1 characters", "zh": "请至少输入两个 0/1 字符"},
 
     # ---------- chapter 10 (beyond the paper): verified decoding ----------
-    "ch10.title": {"en": "10 · Beyond the paper: a lossless check of the drafts",
-                   "zh": "10 · 超出论文：对草稿的无损检验"},
+    # the title says what lossless means before the picture shows the model writing '13 x 2 = 22'
+    "ch10.title": {"en": "10 · Beyond the paper: AR's exact text, right or wrong",
+                   "zh": "10 · 超出论文：与 AR 一字不差，对错皆然"},
     "ch10.beyond": {
         "en": "<b>Beyond the paper:</b> this chapter's check is this explorer's own addition, not part of "
               "WeDLM. WeDLM itself (the paper's <i>streaming</i> decoder, the default) is not lossless: "

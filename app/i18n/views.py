@@ -31,17 +31,24 @@ MESSAGES = {
     "views.empty": {"en": "Run a decode or load a trace.", "zh": "先运行一次解码，或载入一条轨迹。"},
 
     # ---- narration (app/views/narration.py) ----
-    "views.narr.n_filled_slots.one": {"en": "{n} filled slot", "zh": "{n} 个已填充槽位"},
-    "views.narr.n_filled_slots.many": {"en": "{n} filled slots", "zh": "{n} 个已填充槽位"},
+    # the filled slots in a forward's input (written by earlier forwards), said apart from the masks this
+    # forward fills ("newly filled" in the step line)
+    "views.narr.n_filled_slots.one": {"en": "{n} already-filled slot", "zh": "{n} 个先前已填好的槽位"},
+    "views.narr.n_filled_slots.many": {"en": "{n} already-filled slots", "zh": "{n} 个先前已填好的槽位"},
     "views.narr.n_masks.one": {"en": "{n} mask", "zh": "{n} 个掩码"},
     "views.narr.n_masks.many": {"en": "{n} masks", "zh": "{n} 个掩码"},
     "views.narr.n_rows.one": {"en": "{n} row", "zh": "{n} 行"},
     "views.narr.n_rows.many": {"en": "{n} rows", "zh": "{n} 行"},
     "views.narr.score": {"en": "entropy {h} + λ·d {d} = {score}", "zh": "熵 {h} + λ·d {d} = {score}"},
+    # "moved" only where a filled slot really sits behind a mask (StepRecord.filled_behind_mask)
     "views.narr.fed": {
-        "en": "Forward {forward} reads positions {first}–{last}: {filled} moved in front of "
-              "{masks} ({rows}).",
-        "zh": "第 {forward} 次前向计算读入位置 {first}–{last}：{filled}移到了 {masks}前面（共 {rows}）。",
+        "en": "Forward {forward} reads {first}–{last}: {filled}, {masks} ({rows}), order unchanged.",
+        "zh": "第 {forward} 次前向计算读入位置 {first}–{last}：{filled}和 {masks}（共 {rows}），顺序不变。",
+    },
+    # as short as the sentence it replaced: longer, it pushed the Decode tab's canvas off a 1024x768 screen
+    "views.narr.fed_moved": {
+        "en": "Forward {forward} reads {first}–{last}: {filled} ({moved} moved in front), {masks} ({rows}).",
+        "zh": "第 {forward} 次前向计算读入位置 {first}–{last}：{filled}（其中 {moved} 个被移到前面）和 {masks}（共 {rows}）。",
     },
     "views.narr.run_commits": {
         "en": "The leading filled run {positions} ({tokens}) commits: its KV stays in the cache "
@@ -307,16 +314,16 @@ MESSAGES.update({
                            "zh": "第 {step} 步之后的输出文本（只含已提交的词元）"},
     "views.output.nothing": {"en": "nothing committed yet", "zh": "还没有提交任何词元"},
     "views.summary": {
-        "en": "Step {step} of 0–{last}: {filled} filled, {committed} committed, "
+        "en": "Step {step} of 0–{last}: {filled} newly filled, {committed} committed, "
               "{masks}, KV cache {before} to {after} tokens{end}.",
-        "zh": "第 {step} 步（最后一步为第 {last} 步）：填充 {filled} 个，提交 {committed} 个，"
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：新填充 {filled} 个，提交 {committed} 个，"
               "{masks}，KV 缓存从 {before} 个词元变为 {after} 个{end}。",
     },
     # verified decoding (beyond the paper): the forward's AR token is said apart from the masks it fills
     "views.summary.verified": {
-        "en": "Step {step} of 0–{last}: {filled} filled + the AR token, {committed} committed, "
+        "en": "Step {step} of 0–{last}: {filled} newly filled + the AR token, {committed} committed, "
               "{masks}, KV cache {before} to {after} tokens{end}.",
-        "zh": "第 {step} 步（最后一步为第 {last} 步）：填充 {filled} 个，外加 AR 词元，提交 {committed} 个，"
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：新填充 {filled} 个，外加 AR 词元，提交 {committed} 个，"
               "{masks}，KV 缓存从 {before} 个词元变为 {after} 个{end}。",
     },
     "views.summary.ar": {
@@ -541,6 +548,13 @@ MESSAGES.update({
     "views.lens.by_frontier": {"en": "as the first open mask (all text before it known)",
                                "zh": "作为第一个未填掩码时（它之前的文本全部已知）"},
     "views.lens.by_head": {"en": "next-token head (AR)", "zh": "下一词元预测头（AR）"},
+    # the Colour by radio's info: the one option a newcomer could not read
+    "views.lens.by_info": {
+        "en": "next-token head: the model's own guess at each token from the text before it alone, as AR "
+              "decoding reads it (the part of the model that predicts the next token)",
+        "zh": "下一词元预测头：模型只根据前面的文本对每个词元作出的猜测，就像 AR 解码那样读"
+              "（模型中负责预测下一个词元的那一部分）",
+    },
     "views.lens.note_table": {
         "en": "Re-grouped from the recorded entropies, no model: exact here, because every step filled a leading "
               "run of masks, so every mask saw exactly the text before it, the context the entropies were "
@@ -737,6 +751,8 @@ MESSAGES.update({
               '推理引擎把它们存进 **KV 缓存**：每一步只需计算新的行。双向的扩散模型让每个词元看到所有其他词元，'
               '任何地方一有改动，所有的 KV 都跟着变：什么都缓存不了。WeDLM 保留因果注意力，所以保住了缓存。')},
     "views.lesson.reorder": {"en": ('### 2. Topological reordering\n'
+              '*Topological* order: each item after everything it depends on, like steps in a recipe. Here it\n'
+              'means putting every slot a mask must see (the filled tokens) before the masks.\n'
               'RoPE sees only the **position ids** we pass, not where a token sits in the tensor. So WeDLM\n'
               "physically moves every filled (observed) token in front of every mask, keeping each token's\n"
               'logical position id. Under the plain causal mask, each mask now sees **all** filled tokens of the\n'
@@ -746,6 +762,8 @@ MESSAGES.update({
               'stays in the cache. A slot filled by one forward is fed, and so can commit, at the next one.\n'
               "Try it below: toggle which slots are filled; the drawing is the next forward's input."),
         "zh": ('### 2. 拓扑重排\n'
+              '*拓扑*顺序：每一项都排在它所依赖的一切之后，就像菜谱里的步骤。在这里，它指的是把掩码需要看到的槽位（已填充的词元）'
+              '都排到掩码前面。\n'
               'RoPE 只看我们传入的**位置编号**，不管词元在张量里排在哪里。于是 WeDLM 在物理上把每个已填充（已观测）的词元移到所有掩码前面，'
               '同时保留每个词元的逻辑位置编号。在普通的因果掩码下，每个掩码现在能看到窗口里**所有**已填充的词元，'
               '连逻辑上在它右边的也能看到，还能看到它前面的掩码。已填充的词元只看得到前缀和更早的已填充词元：当开头连续的已填充词元在逻辑顺序上是连续的，'

@@ -237,7 +237,7 @@ def lens_ui(ctx: Context, show, regroup, recolour, from_decode, lang: str = i18n
         lens_no_tau = gr.Checkbox(False, label=tr("entropy.lens_no_tau"))
         lens_penalty = knobs.number("penalty", elem_id="lens-penalty", lang=lang)
         colours = list(lens.colour_by_labels(lang))
-        colour_by = gr.Radio(colours, value=colours[0], label=tr("entropy.colour_by"))
+        colour_by = gr.Radio(colours, value=colours[0], label=tr("entropy.colour_by"), info=tr("views.lens.by_info"))
         lens_btn = gr.Button(tr("entropy.show_lens"), variant="primary", elem_id="lens-run")
     gr.HTML(lens.legend_html(lang) + f'<div class="note">{lens.limits_note(lang)}</div>', elem_id="lens-legend")
     with gr.Row(equal_height=False):

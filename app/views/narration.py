@@ -105,11 +105,16 @@ def narrate(trace: Trace, index: int, lang: str = i18n.DEFAULT) -> list[str]:
 
 
 def _fed(s: StepRecord, lang: str = i18n.DEFAULT) -> str:
+    """What the forward reads: the filled slots of its input (written by earlier forwards) and its
+    masks; "moved" only when a filled slot sits behind a mask (else the order is unchanged)."""
     masks = sum(t is None for t in s.window)
     filled = len(s.window) - masks
-    return i18n.text(lang, "views.narr.fed", forward=s.index + 1, first=s.start, last=s.start + len(s.window) - 1,
+    behind = s.filled_behind_mask
+    return i18n.text(lang, "views.narr.fed_moved" if behind else "views.narr.fed", forward=s.index + 1,
+                     first=s.start, last=s.start + len(s.window) - 1,
                      filled=_count(lang, "views.narr.n_filled_slots", filled),
-                     masks=_count(lang, "views.narr.n_masks", masks), rows=_count(lang, "views.narr.n_rows", s.rows))
+                     masks=_count(lang, "views.narr.n_masks", masks), rows=_count(lang, "views.narr.n_rows", s.rows),
+                     moved=len(behind))
 
 
 def _commit(trace: Trace, s: StepRecord, lang: str = i18n.DEFAULT) -> list[str]:

@@ -36,6 +36,21 @@ def named(row: dict) -> str:
     return f'<code translate="no">{escape(entropy.prompt_name(row))}</code>'
 
 
+def short_prompt(prompt: str) -> str:
+    """A decode's prompt in a table row's name: its first line up to a colon or bracket ('ROMEO',
+    'def sum_list', 'Count from 1 to 20')."""
+    first = (prompt.strip().splitlines() or [""])[0]
+    return first.split("(")[0].split(":")[0].strip() or first
+
+
+def table_decodes(decodes, lang: str = i18n.DEFAULT) -> list[tuple[str, object]]:
+    """The table's rows named by kind and by their decode's prompt: one decode of each kind, which a
+    reader does not take for the chart's prompts the text names (a walker read 'a play' beside
+    JULIET and GLOUCESTER and found the ROMEO decode)."""
+    return [(i18n.text(lang, "ch7.table_name", name=name, prompt=short_prompt(tl.trace.prompt)), tl)
+            for name, tl in decodes]
+
+
 def slowest_row(rows: list[dict]) -> dict:
     """The suite row with the fewest tokens per forward (the chapter names it; so does the recap)."""
     return min(rows, key=lambda r: r["tokens_per_forward"])
@@ -112,7 +127,7 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
     paras = [
         tr("ch7.p1", tpf=term("tpf", lang=lang)),
         tr("ch7.p2", count_ids=row_ids(rows, "counting", lang), plays_ids=row_ids(rows, "plays", lang),
-           count_h=class_mean(rows, "counting", "entropy"),
+           count_n=sum(r["class"] == "counting" for r in rows), count_h=class_mean(rows, "counting", "entropy"),
            count_tpf=class_mean(rows, "counting", "tokens_per_forward"),
            plays_h=class_mean(rows, "plays", "entropy"), plays_tpf=class_mean(rows, "plays", "tokens_per_forward")),
         tr("ch7.paper"),
@@ -131,7 +146,7 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
     points += [{**yours, "label": tr("ch7.your_prompt")}] if yours else []
     law = entropy.law_figure(rows, yours=points, height=LAW_HEIGHT, lang=lang)  # shorter: the commit table sits below
     return (text, law, figs.score_bars(ltl, lstep, tr("ch7.bars_low", step=lstep), **small),
-            figs.score_bars(htl, hstep, tr("ch7.bars_high", step=hstep), **small), figs.commit_table(decodes, lang))
+            figs.score_bars(htl, hstep, tr("ch7.bars_high", step=hstep), **small), figs.commit_table(table_decodes(decodes, lang), lang))
 
 
 def build(ctx, data, lang: str = i18n.DEFAULT):

@@ -77,6 +77,16 @@ def flat_run(trace: Trace, step: int) -> int:
     return n
 
 
+def flat_span(trace: Trace, step: int) -> tuple[int, int]:
+    """The first and last step of the run of forwards that commit nothing around `step` (where the
+    growth line is flat): back from `step` to the first such forward, on through flat_run's. When
+    `step` itself commits, the run starts at the next step."""
+    first = step + 1 if trace.steps[step].committed else step
+    while first > 0 and first <= step and not trace.steps[first - 1].committed:
+        first -= 1
+    return first, step + flat_run(trace, step)
+
+
 def commit_step_of(trace: Trace, pos: int) -> int | None:
     """The step whose forward committed logical position `pos`."""
     for s in trace.steps:

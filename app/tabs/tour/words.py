@@ -7,7 +7,7 @@ import re
 from html import escape, unescape
 
 from ... import i18n
-from ...views import palette, render
+from ...views import lanes, palette, render
 from ...views.narration import positions_text, run_account
 from ...views.timeline import Timeline
 from .glossary import LINKED, terms, word as term_word
@@ -124,8 +124,9 @@ def facts(tl: Timeline, step: int, lang: str = i18n.DEFAULT, head: str | None = 
 def ar_chart(tl: Timeline, forwards: int, lang: str = i18n.DEFAULT) -> str:
     """What the growth chart (figs.growth: Timeline.committed_after) shows for an AR decode after
     `forwards` forwards, in the one sentence chapters 1 and 6 both use: committed tokens, the
-    prefill's token committed by forward 1."""
-    return plural("tour.ar_chart", forwards, lang, chart=tl.committed_after[forwards - 1],
+    prefill's token committed by forward 1. It says why first, then the tokens written beside the
+    ones cached (the chart's height), so the two numbers do not read as a clash."""
+    return plural("tour.ar_chart", forwards, lang, chart=tl.committed_after[forwards - 1], written=lanes.tokens_after(tl, forwards),
                   committed=term("commit", i18n.text(lang, "tour.link.committed"), lang))
 
 
