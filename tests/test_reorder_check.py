@@ -52,6 +52,9 @@ def test_chapter_3_quotes_the_recorded_check_and_a_live_run_does_not():
         for number in (str(check["tokens"]), str(check["forwards"]), str(check["slots"]), diff):
             assert number in words, (lang, number)
         assert "reference" in words or "参考解码器" in words
+        # the words a newcomer met unexplained link to their glossary entries
+        html = ch3_reordering.checked(check, lang)
+        assert 'data-term="reference"' in html and 'data-term="float-rounding"' in html, lang
         # one pair of numbers to compare, the moment's first mask here and in logical order
         at = check["at_step"]
         assert at["step"] == step and at["pos"] == tl.trace.steps[step].first_mask_pos

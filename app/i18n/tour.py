@@ -586,12 +586,12 @@ MESSAGES = {
     },
     # the recorded proof (tools/record_tour.py reorder_check): the reference decoder, in logical order
     "ch3.check": {
-        "en": "<b>Checked on this decode:</b> the reference decoder ran it again without reordering (logical "
+        "en": "<b>Checked on this decode:</b> the {reference} ran it again without reordering (logical "
               "order, no cache, an {attention_mask}): the same {tokens} tokens.{pair} Over {forwards} forwards, "
-              "{slots} slots differ by at most {diff} nats, in the last digits: float rounding.",
-        "zh": "<b>在这次解码上验证过：</b>参考解码器不做重排把它重跑了一遍（按逻辑顺序，不用缓存，用一个{attention_mask}）："
+              "{slots} slots differ by at most {diff} nats, in the last digits: {rounding}.",
+        "zh": "<b>在这次解码上验证过：</b>{reference}不做重排把它重跑了一遍（按逻辑顺序，不用缓存，用一个{attention_mask}）："
               "写出的 {tokens} 个词元完全相同。{pair}在 {forwards} 次前向计算里，{slots} 个槽位的熵相差至多 {diff} 奈特，"
-              "只差在最后几位：浮点舍入误差。",
+              "只差在最后几位：{rounding}误差。",
     },
     "ch3.check_pair": {
         "en": " At step {step}, the mask at {pos} has {entropy} nats here, {reference} there.",

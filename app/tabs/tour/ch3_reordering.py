@@ -32,7 +32,8 @@ def checked(check: dict | None, lang: str = i18n.DEFAULT) -> str:
     at = check.get("at_step")
     pair = i18n.text(lang, "ch3.check_pair", step=at["step"], pos=at["pos"], entropy=f"{at['entropy']:.7f}",
                      reference=f"{at['reference']:.7f}") if at else ""
-    return i18n.text(lang, "ch3.check", attention_mask=term("attention-mask", lang=lang), tokens=check["tokens"],
+    return i18n.text(lang, "ch3.check", reference=term("reference", lang=lang), rounding=term("float-rounding", lang=lang),
+                     attention_mask=term("attention-mask", lang=lang), tokens=check["tokens"],
                      pair=pair, forwards=check["forwards"], slots=check["slots"],
                      diff=diff if diff != "0" else "0.0000001")
 
