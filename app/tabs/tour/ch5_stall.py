@@ -104,7 +104,8 @@ def text(tl, step: int, other: Timeline, other_penalty: float, moment: int | Non
         tr("ch5.p1", step=step, pos=first.pos, h=first.entropy,
            rule=tr("ch5.fell_back" if moments.fell_back(s) else "ch5.under_tau", tau=s.threshold), far=far.pos,
            d=far.distance, far_h=far.entropy, far_penalty=far.score - far.entropy, far_score=far.score),
-        plural("ch5.p2", flat_last - flat_first + 1, lang, first=flat_first, last=flat_last, streaming_colour=streaming, penalty=lam, pos=first.pos,
+        plural("ch5.p2", flat_last - flat_first + 1, lang, first=flat_first, last=flat_last,
+               streaming_colour=streaming, penalty=lam, pos=first.pos,
                was=was if was is not None else "–",
                committed=tr("ch5.committed_first", positions=positions_text(
                    list(range(s.start, s.start + len(s.committed))), lang)) if s.committed else ""),
