@@ -92,10 +92,11 @@ def test_the_sentence_states_the_records_idle_share_under_one_token_per_forward(
     most = max(kept_per_forward(counting))
     en = unescape(re.sub(r"<[^>]+>", "", chapter(data)[0]))
     assert f"in each decode here under 1 (a play, code), {share} % of the forwards commit nothing" in en
-    assert f"Counting commits up to {most} a forward" in en
+    # green names the forwards that commit, in every row (a walker read it as counting's colour)
+    assert f"green: a forward that commits, up to {most} tokens in counting" in en
     zh = unescape(re.sub(r"<[^>]+>", "", chapter(data, "zh")[0]))
     assert f"（剧本、代码）里，都有 {share}% 的前向计算什么也没提交" in zh
-    assert f"一次最多提交 {most} 个词元" in zh
+    assert f"有提交的前向计算，计数一次最多提交 {most} 个词元" in zh
 
 
 def test_the_sentence_follows_the_record_not_a_fixed_number(data):

@@ -548,11 +548,10 @@ MESSAGES = {
         "zh": "这一步的输入里，没有排在掩码后面的已填充槽位，所以这里的物理顺序和逻辑顺序相同。",
     },
     "ch3.p1": {
-        "en": "Masks are not filled left to right, so a window can hold a filled token <i>after</i> a mask. In "
-              "the input of step {step}, the mask at {first_mask} has filled tokens after it, at {waiting}: its "
-              "right-hand context.",
-        "zh": "掩码不是从左到右依次填充的，所以窗口里可能有排在某个掩码<i>之后</i>的已填充词元。在第 {step} 步的"
-              "输入中，位置 {first_mask} 的掩码后面就有已填充的词元，位于 {waiting}：这是它右边的上下文。",
+        "en": "Masks are not filled left to right, so in step {step}'s input the mask at {first_mask} has "
+              "filled tokens <i>after</i> it, at {waiting}: its right-hand context.",
+        "zh": "掩码不是从左到右依次填充的，所以在第 {step} 步的输入中，位置 {first_mask} 的掩码<i>之后</i>就有"
+              "已填充的词元，位于 {waiting}：这是它右边的上下文。",
     },
     "ch3.p2": {
         "en": "It must see them, yet attention must stay causal: then a row's keys and values (KV) depend only "
@@ -579,10 +578,11 @@ MESSAGES = {
               "已填充词元，显示为{attend_later}。在任一网格里点一下第 {pos} 行：两个网格里的这一行都会被框出来。",
     },
     "ch3.why.rope": {
-        "en": "Attention weighs each token a row sees by what it is and its position id (RoPE, the model's "
-              "position code), never its row. Same tokens, same ids: the same prediction.",
-        "zh": "注意力给一行看到的每个词元加权时，依据的是这个词元是什么、以及它的位置编号（RoPE，模型的位置编码），"
-              "而不是它排在第几行。词元相同、编号相同，预测也就相同。",
+        "en": "A row's attention is a weighted sum over the tokens it sees; each weight depends on the two "
+              "tokens and their position ids (RoPE, the model's position code), never on rows, and a sum is the "
+              "same in any order (2 + 5 = 5 + 2). Same tokens, same ids: the same sum, the same prediction.",
+        "zh": "一行的注意力是对它看到的词元做加权求和；每个权重只取决于两个词元和它们的位置编号（RoPE，模型的位置编码），"
+              "与行的次序无关，而求和换个顺序结果不变（2 + 5 = 5 + 2）。词元相同、编号相同：和相同，预测也就相同。",
     },
     # the recorded proof (tools/record_tour.py reorder_check): the reference decoder, in logical order
     "ch3.check": {

@@ -106,10 +106,10 @@ MESSAGES = {
     "ch7.idle": {
         "en": "<b>Under 1 means idle forwards:</b> in each decode here under 1 ({names}), {share} % of the "
               "forwards commit nothing ({mask_colour} in the table): the front slot is still a mask, or was just "
-              "filled and commits next forward. Counting commits up to {most} a forward ({committed_colour}).",
+              "filled and commits next forward. {committed_colour}: a forward that commits, up to {most} tokens in counting.",
         "zh": "<b>不到 1，就有空转的前向计算：</b>本章每个低于 1 的解码（{names}）里，都有 {share}% 的前向计算"
               "什么也没提交（表中{mask_colour}）：最前面的槽位仍是掩码，或刚被填充、下一次才提交。"
-              "计数的前向计算一次最多提交 {most} 个词元（{committed_colour}）。",
+              "{committed_colour}：有提交的前向计算，计数一次最多提交 {most} 个词元。",
     },
     "ch7.name_low": {"en": "counting", "zh": "计数"},
     "ch7.name_high": {"en": "a play", "zh": "剧本"},
@@ -122,10 +122,10 @@ MESSAGES = {
     "ch7.table_row": {"en": "{tokens} tokens, {forwards} forwards", "zh": "{tokens} 个词元，{forwards} 次前向计算"},
     "ch7.p4": {
         "en": "The charts “Counting” and “A play” (same scale): step {low_step} of counting "
-              "({low_prompt}) fills {filled} masks at once ({new_colour}, each marked); step {high_step} of a "
+              "({low_prompt}) fills {filled} masks at once ({new_colour} ▼, scores near 0); step {high_step} of a "
               "play ({high_prompt}) fills one slot, the lowest score, and {stay} stay masks ({mask_colour}).",
         "zh": "“计数”和“剧本”两张图刻度相同：计数（{low_prompt}）的第 {low_step} 步一次填了 "
-              "{filled} 个掩码（{new_colour}，每个都有标记）；剧本（{high_prompt}）的第 {high_step} 步只填一个槽位"
+              "{filled} 个掩码（每个都有{new_colour} ▼ 标记：得分接近 0）；剧本（{high_prompt}）的第 {high_step} 步只填一个槽位"
               "（得分最低的那个），其余 {stay} 个仍是掩码（{mask_colour}）。",
     },
     "ch7.yours": {
@@ -220,10 +220,10 @@ MESSAGES = {
               "{attend_colour} = 该行能看到该列。",
     },
     "ch9.source_ch3": {
-        "en": "the input of step {step} of chapter 3's recorded decode ({slots} slots: the leading filled run and the window; 1 = mask; one of its blocks "
+        "en": "the input of step {step} of the times-table decode that chapters 2–4 step through ({slots} slots: the leading filled run and the window; 1 = mask; one of its blocks "
               "has a mask in front of observed tokens: reordered, they move before it, so in the grid that mask's xt "
               "row sees them although they come after it, above the diagonal)",
-        "zh": "第 3 章录制的那次解码第 {step} 步的输入（{slots} 个槽位：开头连续的已填充段加上窗口；1 = 掩码；它有一块里掩码排在已知词元前面："
+        "zh": "第 2–4 章逐步讲解的那次乘法表解码第 {step} 步的输入（{slots} 个槽位：开头连续的已填充段加上窗口；1 = 掩码；它有一块里掩码排在已知词元前面："
               "重排后这些词元移到掩码前面，所以在网格里，那个掩码的 xt 行能看到逻辑上在它后面的词元，也就是对角线上方的格子）",
     },
     "ch9.source_yours": {"en": "yours", "zh": "你输入的"},
