@@ -1396,6 +1396,23 @@ def test_growth_charts_label_their_forward_axis(data):
     assert labels == sorted(labels) and len(set(b - a for a, b in zip(labels, labels[1:]))) == 1
 
 
+def test_growth_chart_markers_name_the_forward_they_stand_on(data):
+    """Chapter 5's marker read "step 2" at x = 3 on a forwards axis: each step's label names the
+    forward its line stands on (read back from the line's x against the axis's 0 and n ticks)."""
+    from app.tabs.tour import figs
+    from app.views import charts
+    tl = data.timelines[data.picks["race"]["streaming"]]
+    n = len(tl.committed_after)
+    for lang, word in (("en", r"step (\d+) · forward (\d+)"), ("zh", r"第 (\d+) 步 · 第 (\d+) 次前向计算")):
+        html = figs.growth({"streaming": (tl, "#2563eb")}, current=2, lang=lang)
+        marks = re.findall(r'data-at-step="(\d+)"><line x1="([\d.]+)".*?>' + word + '</text>', html)
+        assert len(marks) == n
+        plot_w = charts.WIDTH - charts.LEFT - charts.RIGHT
+        for k, x1, step, forward in marks:
+            at = round((float(x1) - charts.LEFT) * n / plot_w)
+            assert int(k) == int(step) and int(forward) == at == int(step) + 1, (lang, k, x1, step, forward)
+
+
 def test_chapter_6_calls_a_wall_clock_loss_a_loss():
     assert "slower than AR" in ch6_race.clock_words(0.37) and "0.37×" in ch6_race.clock_words(0.37)
     assert "gain is smaller" in ch6_race.clock_words(2.4) and "比 AR 还慢" in ch6_race.clock_words(0.5, "zh")

@@ -83,10 +83,15 @@ def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, h
     body.append(charts.pace_line(x(0), y(0), x(min(n, top)), y(min(n, top))))   # over the lines: AR runs on it
     for k in range(steps or len(first.committed_after)):
         now = " now" if k == current else ""
-        body.append(f'<g class="at-step{now}" data-at-step="{k}"><line x1="{x(k + 1):.1f}" x2="{x(k + 1):.1f}" '
+        # the label names the step AND its forward (the x axis counts forwards: step k sits at k + 1),
+        # right of the line in the chart's left half, left of it in the right half (it stays inside)
+        at = x(k + 1)
+        side = (f'x="{at + 4:.1f}" text-anchor="start"' if at < L + plot_w / 2
+                else f'x="{at - 4:.1f}" text-anchor="end"')
+        body.append(f'<g class="at-step{now}" data-at-step="{k}"><line x1="{at:.1f}" x2="{at:.1f}" '
                     f'y1="{T}" y2="{T + plot_h}" class="marker" stroke="{palette.THRESHOLD_COLOUR}"/>'
-                    f'<text x="{min(x(k + 1) + 4, W - R - 60):.1f}" y="{T + 12}" class="tick" '
-                    f'fill="{palette.THRESHOLD_COLOUR}">{tr("tour.fig.step", step=k)}</text></g>')
+                    f'<text {side} y="{T + 12}" class="tick" '
+                    f'fill="{palette.THRESHOLD_COLOUR}">{tr("tour.fig.step", step=k, forward=k + 1)}</text></g>')
     body += charts.forward_ticks(n, x, T + plot_h)
     body.append(f'<text x="{L + plot_w / 2:.0f}" y="{height - 6}" class="axis" text-anchor="middle">'
                 f'{tr("tour.fig.forwards_axis")}</text>')
