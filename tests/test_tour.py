@@ -492,10 +492,10 @@ def test_mask_counts_agree_in_number_in_both_languages(data):
     tl, _ = data.at("fill_rule")
     counts = {sum(t is None for t in s.window): s.index for s in tl.trace.steps}
     assert 1 in counts and 2 in counts
-    assert "1 mask in the window" in render.step_summary(tl, counts[1])
+    assert "1 mask read" in render.step_summary(tl, counts[1])
     assert "1 masks" not in render.step_summary(tl, counts[1])
-    assert "2 masks in the window" in render.step_summary(tl, counts[2])
-    assert "窗口中有 1 个掩码" in render.step_summary(tl, counts[1], "zh")
+    assert "2 masks read" in render.step_summary(tl, counts[2])
+    assert "读入 1 个掩码" in render.step_summary(tl, counts[1], "zh")
     # chapter 2 says why the window's mask count falls below W
     text = plain(ch2_fill_rule.text(tl, counts[1], None))
     assert "keeps W slots after that run" in text and "fewer than W masks" in text
@@ -1575,6 +1575,32 @@ def test_a_try_box_quotes_a_long_prompt_with_an_ellipsis():
     assert opening("Count:\n 1  2") == "Count: 1 2" and opening("x" * 40) == "x" * 40 and opening(None) == ""
 
 
+@pytest.mark.parametrize("moment", ["fill_rule", "commit", "verified"])
+def test_a_steps_line_counts_masks_read_filled_and_left_that_add_up(data, moment):
+    """The line said "14 newly filled, … 16 masks in the window" beside a window picture with 2 [M]
+    left: it counts the masks the forward read, those it filled and those left, and read - filled =
+    left, where left is what the picture shows (the input's masks the step did not fill)."""
+    tl, _ = data.at(moment)
+    seen = 0
+    for s in tl.trace.steps:
+        line = render.step_summary(tl, s.index)
+        got = re.search(r": (\d+) masks? read, (\d+) newly filled(?: \+ the AR token)?, (\d+) left,", line)
+        if s.finished and not s.filled:   # the last step that fills nothing counts its masks in its ending
+            continue
+        assert got, line
+        read, filled, left = map(int, got.groups())
+        drawn_left = sum(t is None and s.start + i not in {f.pos for f in s.filled} for i, t in enumerate(s.window))
+        assert read == sum(t is None for t in s.window) and left == drawn_left, line
+        # verified decoding: the AR token appended after the drafts takes a mask too ("+ the AR token")
+        ar_on_mask = s.verify is not None and s.verify.ar_pos - s.start < len(s.window) \
+            and s.window[s.verify.ar_pos - s.start] is None and "AR token" in line
+        assert read - filled - ar_on_mask == left, line
+        zh = re.search(r"读入 (\d+) 个掩码，新填充 (\d+) 个，(?:外加 AR 词元，)?剩 (\d+) 个", render.step_summary(tl, s.index, "zh"))
+        assert zh and tuple(map(int, zh.groups())) == (read, filled, left)
+        seen += 1
+    assert seen
+
+
 def test_a_verified_steps_line_says_the_ar_token_apart_from_the_masks_it_filled(data):
     """Chapter 10's step 2 read "1 filled … 0 masks in the window": its one "fill" was the AR token."""
     tl, step = data.at("verified")
@@ -1582,9 +1608,9 @@ def test_a_verified_steps_line_says_the_ar_token_apart_from_the_masks_it_filled(
         fills = [f for f in s.filled if s.verify is None or f.pos != s.verify.ar_pos]
         line = render.step_summary(tl, s.index)
         if s.verify is not None and not (s.finished and not s.filled):
-            assert f": {len(fills)} newly filled + the AR token," in line, line
+            assert f", {len(fills)} newly filled + the AR token," in line, line
             assert f"填充 {len(fills)} 个，外加 AR 词元" in render.step_summary(tl, s.index, "zh")
-    assert ": 0 newly filled + the AR token," in render.step_summary(tl, step)   # the walker's step: no mask left
+    assert ", 0 newly filled + the AR token," in render.step_summary(tl, step)   # the walker's step: no mask left
     streaming, k = data.at("commit")
     assert "AR token" not in render.step_summary(streaming, k)
 

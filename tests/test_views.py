@@ -198,7 +198,7 @@ def test_an_ar_decode_names_no_masks():
         assert "committed" in view and "token predicted" in summary
     streaming = Timeline(Trace.load(traces / "1-counting-streaming.json"))
     assert "st-mask fills legend" in render.order_view(streaming, 0)
-    assert "masks in the window" in render.step_summary(streaming, 0)
+    assert "masks read" in render.step_summary(streaming, 0)
 
 
 # the Entropy explorer's τ sweep of one arithmetic question, as a walker saw it (the bundled model)
