@@ -174,6 +174,28 @@ def test_tau_bars_are_drawn_in_the_colour_their_word_names(data):
     assert "dark green" in plain(chapter_views(data)[8][0])
 
 
+def test_the_right_answers_axis_has_a_tick_at_every_count(data):
+    """Chapter 8's "right answers (of 7)" axis had ticks 0 and 7 only: a bar at 6 could not be read."""
+    from app.tabs.tour import figs
+    rows = data.tau_sweep["rows"]
+    fig = figs.tau_figure(rows, {"threshold": 0.5, "tokens_per_forward": 8.0, "right": 6, "total": 7})
+    axis = fig.layout.yaxis2
+    assert axis.tickmode == "linear" and axis.tick0 == 0 and axis.dtick == 1 and axis.range[1] >= 7
+
+
+def test_a_dark_colour_word_names_a_dark_colour():
+    """Chapter 8 called its bars "dark green" while #16a34a reads medium green: every colour whose word
+    says "dark" carries white text at WCAG AA contrast (4.5:1), i.e. its relative luminance <= 0.18."""
+    def luminance(hex_colour):
+        c = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        c = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in c]
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+    dark = {h: w for h, w in palette.COLOUR_WORDS.items() if w.startswith("dark ")}
+    assert "dark green" in dark.values()
+    for hex_colour, word in dark.items():
+        assert 1.05 / (luminance(hex_colour) + 0.05) >= 4.5, (word, hex_colour)
+
+
 def test_entropy_chapter_says_why_code_is_slow_from_the_recorded_code_decode(data):
     """Chapter 7 names the token at the FRONT of the code decode's window (its hardest fill), the
     far fills that waited behind it, and the decode's tokens per forward (< 1), all from the record."""

@@ -143,9 +143,10 @@ def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEF
                    tick0=0, dtick=step, tickangle=0, tickfont=dict(size=11), range=[lo, hi],
                    minor=dict(tickmode="array", tickvals=x, ticks="outside", ticklen=4)),
         yaxis=dict(title=dict(text=tr("tour.fig.tpf")), domain=[0.42, 1], rangemode="tozero"),
-        # a short band of its own: labelled 0 and all, so no bar lines up with a speed; its title on
-        # the right (on the left, under the speed's, the two ran into each other when presenting)
-        yaxis2=dict(title=dict(text=right_title), domain=[0, 0.3], range=[0, total + 0.5], tickvals=[0, total],
+        # a short band of its own, a tick at every count (a bar at 6 of 7 could not be read off 0 and 7
+        # alone); its title on the right (on the left, under the speed's, the two ran into each other)
+        yaxis2=dict(title=dict(text=right_title), domain=[0, 0.3], range=[0, total + 0.5],
+                    tickmode="linear", tick0=0, dtick=1,
                     anchor="x", side="right", gridcolor="#e5e7eb", automargin=True),
         legend=dict(orientation="h", y=-0.25, yanchor="top", x=0), margin=dict(l=60, r=20, t=40, b=100))
 
