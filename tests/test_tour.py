@@ -8,7 +8,7 @@ from html import unescape
 import gradio as gr
 import pytest
 
-from app import examples, ui
+from app import examples, i18n, ui
 from app.serving.errors import worded
 from app.tabs import tour
 from app.tabs.tour import ch2_fill_rule, ch6_race, ch8_tau, moments
@@ -1621,6 +1621,20 @@ def test_a_steps_line_counts_masks_read_filled_and_left_that_add_up(data, moment
         assert zh and tuple(map(int, zh.groups())) == (read, filled, left)
         seen += 1
     assert seen
+
+
+def test_chapter_10_keys_mask_fills_only_on_a_step_that_fills_masks(data):
+    """Chapter 10's last step said "0 newly filled" while its key still listed "mask this forward
+    fills" (the AR token's slot was drawn as a fill): the key and the marked slots follow the fills
+    the line counts, the AR token apart."""
+    tl, _ = data.at("verified")
+    for s in tl.trace.steps:
+        fills = [f for f in s.filled if f.pos != s.verify.ar_pos]
+        for lang in ("en", "zh"):
+            view = render.order_view(tl, s.index, lang=lang)
+            keyed = i18n.text(lang, "views.orders.fills") in view
+            assert keyed == bool(fills), (s.index, lang, len(fills))
+    assert not [f for f in tl.trace.steps[-1].filled if f.pos != tl.trace.steps[-1].verify.ar_pos]
 
 
 def test_a_verified_steps_line_says_the_ar_token_apart_from_the_masks_it_filled(data):

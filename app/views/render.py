@@ -254,7 +254,10 @@ def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     the AR token this forward found, where it went."""
     s = timeline.trace.steps[step]
     labels = [token_label(timeline, t) for t in s.window]
-    filled_now = {f.pos - s.start for f in s.filled}
+    # verified: the AR token is not a draft the fill rule made (its own row and key show it), so its
+    # slot is not marked "mask this forward fills" (the last step filled none and its key still named it)
+    ar_pos = s.verify.ar_pos if s.verify is not None else None
+    filled_now = {f.pos - s.start for f in s.filled if f.pos != ar_pos}
     kinds = slot_kinds(s.window, len(s.committed) if s.committed else 0, timeline.trace.stop_ids, filled_now)
     if timeline.trace.decoder == "ar":
         kinds = ["committed"]
