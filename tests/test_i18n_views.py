@@ -80,7 +80,8 @@ def test_chinese_narration_and_summary_carry_the_steps_numbers(timeline):
         assert (f"填充 {len(fills)} 个" in summary or (not s.filled and "个掩码未打分" in summary)
                 or (timeline.trace.decoder == "ar" and f"预测 {len(s.filled)} 个词元" in summary))
         assert f"提交 {len(s.committed)} 个" in summary
-        assert f"从 {s.cache_before} 个词元变为 {s.cache_after} 个" in summary
+        assert (f"从 {s.cache_before} 个词元变为 {s.cache_after} 个" in summary   # AR, the last step
+                or f"KV 缓存 {s.cache_before} → {s.cache_after} 个词元" in summary)     # as the narration says it
         text = narration.joined(narration.narrate(timeline.trace, s.index, lang="zh"), "zh")
         if timeline.trace.decoder == "ar":
             assert f"位置 {s.filled[0].pos}" in text if s.filled else True

@@ -8,7 +8,7 @@ from html import unescape
 import gradio as gr
 import pytest
 
-from app import examples, ui
+from app import examples, i18n, ui
 from app.serving.errors import worded
 from app.tabs import tour
 from app.tabs.tour import ch2_fill_rule, ch6_race, ch8_tau, moments
@@ -172,6 +172,28 @@ def test_tau_bars_are_drawn_in_the_colour_their_word_names(data):
     assert bars and all(b.marker.color == palette.ROLE_COLOURS["right"] and b.marker.opacity in (None, 1)
                         for b in bars)
     assert "dark green" in plain(chapter_views(data)[8][0])
+
+
+def test_the_right_answers_axis_has_a_tick_at_every_count(data):
+    """Chapter 8's "right answers (of 7)" axis had ticks 0 and 7 only: a bar at 6 could not be read."""
+    from app.tabs.tour import figs
+    rows = data.tau_sweep["rows"]
+    fig = figs.tau_figure(rows, {"threshold": 0.5, "tokens_per_forward": 8.0, "right": 6, "total": 7})
+    axis = fig.layout.yaxis2
+    assert axis.tickmode == "linear" and axis.tick0 == 0 and axis.dtick == 1 and axis.range[1] >= 7
+
+
+def test_a_dark_colour_word_names_a_dark_colour():
+    """Chapter 8 called its bars "dark green" while #16a34a reads medium green: every colour whose word
+    says "dark" carries white text at WCAG AA contrast (4.5:1), i.e. its relative luminance <= 0.18."""
+    def luminance(hex_colour):
+        c = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        c = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in c]
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+    dark = {h: w for h, w in palette.COLOUR_WORDS.items() if w.startswith("dark ")}
+    assert "dark green" in dark.values()
+    for hex_colour, word in dark.items():
+        assert 1.05 / (luminance(hex_colour) + 0.05) >= 4.5, (word, hex_colour)
 
 
 def test_entropy_chapter_says_why_code_is_slow_from_the_recorded_code_decode(data):
@@ -492,10 +514,10 @@ def test_mask_counts_agree_in_number_in_both_languages(data):
     tl, _ = data.at("fill_rule")
     counts = {sum(t is None for t in s.window): s.index for s in tl.trace.steps}
     assert 1 in counts and 2 in counts
-    assert "1 mask in the window" in render.step_summary(tl, counts[1])
+    assert "1 mask read" in render.step_summary(tl, counts[1])
     assert "1 masks" not in render.step_summary(tl, counts[1])
-    assert "2 masks in the window" in render.step_summary(tl, counts[2])
-    assert "窗口中有 1 个掩码" in render.step_summary(tl, counts[1], "zh")
+    assert "2 masks read" in render.step_summary(tl, counts[2])
+    assert "读入 1 个掩码" in render.step_summary(tl, counts[1], "zh")
     # chapter 2 says why the window's mask count falls below W
     text = plain(ch2_fill_rule.text(tl, counts[1], None))
     assert "keeps W slots after that run" in text and "fewer than W masks" in text
@@ -1396,6 +1418,23 @@ def test_growth_charts_label_their_forward_axis(data):
     assert labels == sorted(labels) and len(set(b - a for a, b in zip(labels, labels[1:]))) == 1
 
 
+def test_growth_chart_markers_name_the_forward_they_stand_on(data):
+    """Chapter 5's marker read "step 2" at x = 3 on a forwards axis: each step's label names the
+    forward its line stands on (read back from the line's x against the axis's 0 and n ticks)."""
+    from app.tabs.tour import figs
+    from app.views import charts
+    tl = data.timelines[data.picks["race"]["streaming"]]
+    n = len(tl.committed_after)
+    for lang, word in (("en", r"step (\d+) · forward (\d+)"), ("zh", r"第 (\d+) 步 · 第 (\d+) 次前向计算")):
+        html = figs.growth({"streaming": (tl, "#2563eb")}, current=2, lang=lang)
+        marks = re.findall(r'data-at-step="(\d+)"><line x1="([\d.]+)".*?>' + word + '</text>', html)
+        assert len(marks) == n
+        plot_w = charts.WIDTH - charts.LEFT - charts.RIGHT
+        for k, x1, step, forward in marks:
+            at = round((float(x1) - charts.LEFT) * n / plot_w)
+            assert int(k) == int(step) and int(forward) == at == int(step) + 1, (lang, k, x1, step, forward)
+
+
 def test_chapter_6_calls_a_wall_clock_loss_a_loss():
     assert "slower than AR" in ch6_race.clock_words(0.37) and "0.37×" in ch6_race.clock_words(0.37)
     assert "gain is smaller" in ch6_race.clock_words(2.4) and "比 AR 还慢" in ch6_race.clock_words(0.5, "zh")
@@ -1558,6 +1597,46 @@ def test_a_try_box_quotes_a_long_prompt_with_an_ellipsis():
     assert opening("Count:\n 1  2") == "Count: 1 2" and opening("x" * 40) == "x" * 40 and opening(None) == ""
 
 
+@pytest.mark.parametrize("moment", ["fill_rule", "commit", "verified"])
+def test_a_steps_line_counts_masks_read_filled_and_left_that_add_up(data, moment):
+    """The line said "14 newly filled, … 16 masks in the window" beside a window picture with 2 [M]
+    left: it counts the masks the forward read, those it filled and those left, and read - filled =
+    left, where left is what the picture shows (the input's masks the step did not fill)."""
+    tl, _ = data.at(moment)
+    seen = 0
+    for s in tl.trace.steps:
+        line = render.step_summary(tl, s.index)
+        got = re.search(r": (\d+) masks? read, (\d+) newly filled(?: \+ the AR token)?, (\d+) left,", line)
+        if s.finished and not s.filled:   # the last step that fills nothing counts its masks in its ending
+            continue
+        assert got, line
+        read, filled, left = map(int, got.groups())
+        drawn_left = sum(t is None and s.start + i not in {f.pos for f in s.filled} for i, t in enumerate(s.window))
+        assert read == sum(t is None for t in s.window) and left == drawn_left, line
+        # verified decoding: the AR token appended after the drafts takes a mask too ("+ the AR token")
+        ar_on_mask = s.verify is not None and s.verify.ar_pos - s.start < len(s.window) \
+            and s.window[s.verify.ar_pos - s.start] is None and "AR token" in line
+        assert read - filled - ar_on_mask == left, line
+        zh = re.search(r"读入 (\d+) 个掩码，新填充 (\d+) 个，(?:外加 AR 词元，)?剩 (\d+) 个", render.step_summary(tl, s.index, "zh"))
+        assert zh and tuple(map(int, zh.groups())) == (read, filled, left)
+        seen += 1
+    assert seen
+
+
+def test_chapter_10_keys_mask_fills_only_on_a_step_that_fills_masks(data):
+    """Chapter 10's last step said "0 newly filled" while its key still listed "mask this forward
+    fills" (the AR token's slot was drawn as a fill): the key and the marked slots follow the fills
+    the line counts, the AR token apart."""
+    tl, _ = data.at("verified")
+    for s in tl.trace.steps:
+        fills = [f for f in s.filled if f.pos != s.verify.ar_pos]
+        for lang in ("en", "zh"):
+            view = render.order_view(tl, s.index, lang=lang)
+            keyed = i18n.text(lang, "views.orders.fills") in view
+            assert keyed == bool(fills), (s.index, lang, len(fills))
+    assert not [f for f in tl.trace.steps[-1].filled if f.pos != tl.trace.steps[-1].verify.ar_pos]
+
+
 def test_a_verified_steps_line_says_the_ar_token_apart_from_the_masks_it_filled(data):
     """Chapter 10's step 2 read "1 filled … 0 masks in the window": its one "fill" was the AR token."""
     tl, step = data.at("verified")
@@ -1565,9 +1644,9 @@ def test_a_verified_steps_line_says_the_ar_token_apart_from_the_masks_it_filled(
         fills = [f for f in s.filled if s.verify is None or f.pos != s.verify.ar_pos]
         line = render.step_summary(tl, s.index)
         if s.verify is not None and not (s.finished and not s.filled):
-            assert f": {len(fills)} newly filled + the AR token," in line, line
+            assert f", {len(fills)} newly filled + the AR token," in line, line
             assert f"填充 {len(fills)} 个，外加 AR 词元" in render.step_summary(tl, s.index, "zh")
-    assert ": 0 newly filled + the AR token," in render.step_summary(tl, step)   # the walker's step: no mask left
+    assert ", 0 newly filled + the AR token," in render.step_summary(tl, step)   # the walker's step: no mask left
     streaming, k = data.at("commit")
     assert "AR token" not in render.step_summary(streaming, k)
 

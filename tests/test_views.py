@@ -198,7 +198,7 @@ def test_an_ar_decode_names_no_masks():
         assert "committed" in view and "token predicted" in summary
     streaming = Timeline(Trace.load(traces / "1-counting-streaming.json"))
     assert "st-mask fills legend" in render.order_view(streaming, 0)
-    assert "masks in the window" in render.step_summary(streaming, 0)
+    assert "masks read" in render.step_summary(streaming, 0)
 
 
 # the Entropy explorer's τ sweep of one arithmetic question, as a walker saw it (the bundled model)
@@ -319,3 +319,14 @@ def test_a_tokens_story_names_the_stop_token_eos_as_every_view_does():
                and any(int(t) == stop for t, _ in p.candidates))
     tip = render._tooltip(tl, pos)
     assert "<EOS>" in tip and tl.trace.tokens.get(stop, "<|endoftext|>") not in tip
+
+
+def test_a_dropped_tokens_strike_leaves_its_glyphs_readable():
+    """The line-through of a dropped "·=" ran through the middle dot and read "-=": the strike is a
+    thin diagonal in a translucent colour (no horizontal line-through), so the glyphs under it show."""
+    import re as _re
+    css = (Path(__file__).parent.parent / "app" / "static" / "style.css").read_text()
+    rule = _re.search(r"(?m)^\.st-dropped \{([^}]*)\}", css).group(1)
+    assert "line-through" not in rule and "linear-gradient(to top right" in rule
+    colour = _re.search(r"rgba\(([^)]*)\)", rule)
+    assert colour and 0 < float(colour.group(1).split(",")[3]) < 1

@@ -154,7 +154,7 @@ MESSAGES = {
     "tour.fig.score_title": {"en": "Step {step}: score = H + λ·d of each open mask",
                              "zh": "第 {step} 步：每个未填掩码的得分 = H + λ·d"},
     "tour.fig.committed_axis": {"en": "committed tokens", "zh": "已提交词元数"},
-    "tour.fig.step": {"en": "step {step}", "zh": "第 {step} 步"},
+    "tour.fig.step": {"en": "step {step} · forward {forward}", "zh": "第 {step} 步 · 第 {forward} 次前向计算"},
     "tour.fig.forwards_axis": {"en": "forward passes after prefill (step k = forward k + 1)",
                                "zh": "预填充之后的前向计算次数（第 k 步 = 第 k + 1 次前向计算）"},
     "tour.fig.pace": {"en": "one token per forward (AR pace)", "zh": "每次前向计算一个词元（AR 的速度）"},

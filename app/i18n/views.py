@@ -314,17 +314,17 @@ MESSAGES.update({
                            "zh": "第 {step} 步之后的输出文本（只含已提交的词元）"},
     "views.output.nothing": {"en": "nothing committed yet", "zh": "还没有提交任何词元"},
     "views.summary": {
-        "en": "Step {step} of 0–{last}: {filled} newly filled, {committed} committed, "
-              "{masks}, KV cache {before} to {after} tokens{end}.",
-        "zh": "第 {step} 步（最后一步为第 {last} 步）：新填充 {filled} 个，提交 {committed} 个，"
-              "{masks}，KV 缓存从 {before} 个词元变为 {after} 个{end}。",
+        "en": "Step {step} of 0–{last}: {masks}, {filled} newly filled, {left} left, {committed} committed, "
+              "KV cache {before} to {after} tokens{end}.",
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：{masks}，新填充 {filled} 个，剩 {left} 个，"
+              "提交 {committed} 个，KV 缓存 {before} → {after} 个词元{end}。",
     },
     # verified decoding (beyond the paper): the forward's AR token is said apart from the masks it fills
     "views.summary.verified": {
-        "en": "Step {step} of 0–{last}: {filled} newly filled + the AR token, {committed} committed, "
-              "{masks}, KV cache {before} to {after} tokens{end}.",
-        "zh": "第 {step} 步（最后一步为第 {last} 步）：新填充 {filled} 个，外加 AR 词元，提交 {committed} 个，"
-              "{masks}，KV 缓存从 {before} 个词元变为 {after} 个{end}。",
+        "en": "Step {step} of 0–{last}: {masks}, {filled} newly filled + the AR token, {left} left, "
+              "{committed} committed, KV cache {before} to {after} tokens{end}.",
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：{masks}，新填充 {filled} 个，外加 AR 词元，剩 {left} 个，"
+              "提交 {committed} 个，KV 缓存 {before} → {after} 个词元{end}。",
     },
     "views.summary.ar": {
         "en": "Step {step} of 0–{last}: {filled} token predicted, {committed} committed, KV cache {before} to "
@@ -332,8 +332,9 @@ MESSAGES.update({
         "zh": "第 {step} 步（最后一步为第 {last} 步）：预测 {filled} 个词元，提交 {committed} 个，"
               "KV 缓存从 {before} 个词元变为 {after} 个{end}。",
     },
-    "views.summary.masks.one": {"en": "{n} mask in the window", "zh": "窗口中有 {n} 个掩码"},
-    "views.summary.masks.many": {"en": "{n} masks in the window", "zh": "窗口中有 {n} 个掩码"},
+    # the masks the forward READ (its input, before it fills); the line then says how many are left
+    "views.summary.masks.one": {"en": "{n} mask read", "zh": "读入 {n} 个掩码"},
+    "views.summary.masks.many": {"en": "{n} masks read", "zh": "读入 {n} 个掩码"},
     "views.summary.ends": {"en": "; the decode ends", "zh": "；解码结束"},
     # the last step when it filled nothing: its masks are counted in the ending ("16 masks unscored"), so
     # the line stays one line

@@ -30,7 +30,7 @@ NO_ATTEND_COLOUR = "#f3f4f6"
 LATER_COLOUR = "#f97316"      # attention grid: a mask sees a filled token logically after it
 BRANCH_COLOUR = "#db2777"     # a branched decode's line beside the decode it branched from
 PACE_COLOUR = "#9ca3af"       # the dotted one-token-per-forward line
-RIGHT_COLOUR = "#16a34a"      # right answers (the tour's τ sweep)
+RIGHT_COLOUR = "#166534"      # right answers (the tour's τ sweep); its word is "dark green", so it is one (#16a34a read medium)
 
 # One entropy scale everywhere (nats): 0 is green, ENTROPY_MAX and above red.
 ENTROPY_MAX = 6.0
@@ -53,7 +53,7 @@ COLOUR_WORDS = {  # hex -> the word for it (one word per hex, no two hexes share
     "#c4b5fd": "violet", "#f3f4f6": "pale grey", "#6b7280": "dark grey", "#2563eb": "blue",
     "#d97706": "amber", "#7c3aed": "purple", "#dc2626": "red", "#94a3b8": "slate",
     "#1e3a8a": "navy", "#f97316": "bright orange", "#db2777": "pink", "#9ca3af": "light grey",
-    "#16a34a": "dark green", "#047857": "emerald", "#b91c1c": "dark red", "#0369a1": "sky blue",
+    "#166534": "dark green", "#047857": "emerald", "#b91c1c": "dark red", "#0369a1": "sky blue",
     "#0f766e": "teal",
 }
 

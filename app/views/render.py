@@ -201,8 +201,12 @@ def step_summary(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str
     fills = s.filled
     if s.verify is not None and key == "views.summary":  # the AR token replaces a draft: not a mask's fill
         key, fills = "views.summary.verified", [f for f in s.filled if f.pos != s.verify.ar_pos]
+    # "masks read" are the forward's input; "left" those it did not fill (what the window picture
+    # beside the line shows as [M]), so read - filled = left can be checked at a glance
+    filled_at = {f.pos for f in s.filled}
+    left = sum(t is None and s.start + i not in filled_at for i, t in enumerate(s.window))
     return i18n.text(lang, key, step=step, last=timeline.num_steps - 1,
-                     filled=len(fills), committed=len(s.committed),
+                     filled=len(fills), committed=len(s.committed), left=left,
                      masks=_count(lang, "views.summary.masks", masks), before=s.cache_before,
                      after=s.cache_after, end=end)
 
@@ -250,7 +254,10 @@ def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     the AR token this forward found, where it went."""
     s = timeline.trace.steps[step]
     labels = [token_label(timeline, t) for t in s.window]
-    filled_now = {f.pos - s.start for f in s.filled}
+    # verified: the AR token is not a draft the fill rule made (its own row and key show it), so its
+    # slot is not marked "mask this forward fills" (the last step filled none and its key still named it)
+    ar_pos = s.verify.ar_pos if s.verify is not None else None
+    filled_now = {f.pos - s.start for f in s.filled if f.pos != ar_pos}
     kinds = slot_kinds(s.window, len(s.committed) if s.committed else 0, timeline.trace.stop_ids, filled_now)
     if timeline.trace.decoder == "ar":
         kinds = ["committed"]

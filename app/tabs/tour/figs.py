@@ -83,10 +83,15 @@ def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, h
     body.append(charts.pace_line(x(0), y(0), x(min(n, top)), y(min(n, top))))   # over the lines: AR runs on it
     for k in range(steps or len(first.committed_after)):
         now = " now" if k == current else ""
-        body.append(f'<g class="at-step{now}" data-at-step="{k}"><line x1="{x(k + 1):.1f}" x2="{x(k + 1):.1f}" '
+        # the label names the step AND its forward (the x axis counts forwards: step k sits at k + 1),
+        # right of the line in the chart's left half, left of it in the right half (it stays inside)
+        at = x(k + 1)
+        side = (f'x="{at + 4:.1f}" text-anchor="start"' if at < L + plot_w / 2
+                else f'x="{at - 4:.1f}" text-anchor="end"')
+        body.append(f'<g class="at-step{now}" data-at-step="{k}"><line x1="{at:.1f}" x2="{at:.1f}" '
                     f'y1="{T}" y2="{T + plot_h}" class="marker" stroke="{palette.THRESHOLD_COLOUR}"/>'
-                    f'<text x="{min(x(k + 1) + 4, W - R - 60):.1f}" y="{T + 12}" class="tick" '
-                    f'fill="{palette.THRESHOLD_COLOUR}">{tr("tour.fig.step", step=k)}</text></g>')
+                    f'<text {side} y="{T + 12}" class="tick" '
+                    f'fill="{palette.THRESHOLD_COLOUR}">{tr("tour.fig.step", step=k, forward=k + 1)}</text></g>')
     body += charts.forward_ticks(n, x, T + plot_h)
     body.append(f'<text x="{L + plot_w / 2:.0f}" y="{height - 6}" class="axis" text-anchor="middle">'
                 f'{tr("tour.fig.forwards_axis")}</text>')
@@ -138,9 +143,10 @@ def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEF
                    tick0=0, dtick=step, tickangle=0, tickfont=dict(size=11), range=[lo, hi],
                    minor=dict(tickmode="array", tickvals=x, ticks="outside", ticklen=4)),
         yaxis=dict(title=dict(text=tr("tour.fig.tpf")), domain=[0.42, 1], rangemode="tozero"),
-        # a short band of its own: labelled 0 and all, so no bar lines up with a speed; its title on
-        # the right (on the left, under the speed's, the two ran into each other when presenting)
-        yaxis2=dict(title=dict(text=right_title), domain=[0, 0.3], range=[0, total + 0.5], tickvals=[0, total],
+        # a short band of its own, a tick at every count (a bar at 6 of 7 could not be read off 0 and 7
+        # alone); its title on the right (on the left, under the speed's, the two ran into each other)
+        yaxis2=dict(title=dict(text=right_title), domain=[0, 0.3], range=[0, total + 0.5],
+                    tickmode="linear", tick0=0, dtick=1,
                     anchor="x", side="right", gridcolor="#e5e7eb", automargin=True),
         legend=dict(orientation="h", y=-0.25, yanchor="top", x=0), margin=dict(l=60, r=20, t=40, b=100))
 
