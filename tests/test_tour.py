@@ -270,9 +270,14 @@ def test_verified_chapter_says_it_goes_beyond_the_paper_first():
     from app.tabs.tour import ch10_verified
     assert ch10_verified.title().startswith("10 · Beyond the paper")
     assert ch10_verified.title("zh").startswith("10 · 超出论文")
-    # its picture shows the model writing a wrong product: the title says the text is AR's, right or wrong,
-    # not "a lossless check" (read as "checked, so right")
+    # its picture shows the model writing a wrong product: the title says the text is its own
+    # token-by-token text, right or wrong, not "a lossless check" (read as "checked, so right"), nor
+    # "AR's" (read as chapter 1's AR model, another model)
     assert "right or wrong" in ch10_verified.title() and "对错皆然" in ch10_verified.title("zh")
+    assert "AR" not in ch10_verified.title() and "AR" not in ch10_verified.title("zh")
+    for lang in ("en", "zh"):   # nor is a committed token's KV "AR's": a left-to-right pass's
+        assert "AR's" not in i18n.text(lang, "ch3.p2") + i18n.text(lang, "ch11.commit_a")
+        assert "AR 算出" not in i18n.text(lang, "ch3.p2") and "AR 的算法" not in i18n.text(lang, "ch11.commit_a")
     assert "lossless" not in ch10_verified.title() and "无损" not in ch10_verified.title("zh")
     for lang in ("en", "zh"):
         assert "WeDLM" in i18n.text(lang, "ch10.beyond")
@@ -1808,3 +1813,15 @@ def test_words_a_newcomer_met_unexplained_are_explained_where_used_or_in_the_glo
     assert head in tr("race.ar.same")
     assert ("next-token head: the model's own guess" if lang == "en" else "下一词元预测头：模型只根据前面的文本") \
         in tr("views.lens.by_info")
+
+
+def test_the_ar_chart_sentence_promises_no_forward_after_the_last(data):
+    """A walker read "the newest enters at the next forward" at the last step of AR's decode, where
+    the summary says the decode ends: the last forward's sentence says the newest is never fed."""
+    race = data.picks["race"]
+    ar = data.timelines[race["ar"]]
+    last = len(ar.trace.steps)
+    for lang, later, never in (("en", "enters at the next forward", "never fed"), ("zh", "下一次前向计算才进入缓存", "不会再被读入")):
+        before, at_end = plain(tour.words.ar_chart(ar, last - 1, lang)), plain(tour.words.ar_chart(ar, last, lang))
+        assert later in before and never not in before
+        assert never in at_end and later not in at_end

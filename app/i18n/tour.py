@@ -120,21 +120,25 @@ MESSAGES = {
         "en": "A token's KV enters the cache only when a forward reads it, so the token a forward predicts is "
               "committed by the next forward (the prefill's token by forward 1). The chart counts {committed} "
               "tokens: after {n} forward AR has written {written} tokens, {chart} of them "
-              "in its KV cache, so its AR line is at {chart}; the newest enters at the next forward.",
+              "in its KV cache, so its AR line is at {chart}; {newest}.",
         "zh": "一个词元的 KV 要等某次前向计算读入它时才进入缓存，所以一次前向计算预测出的词元，要由下一次前向计算来提交"
               "（预填充写出的词元由第 1 次前向计算提交）。图表统计的是{committed}的词元：{n} 次前向计算后，"
               "AR 已写出 {written} 个词元，其中 {chart} 个的 KV 已在缓存中，所以图中 AR 那条线的高度是 {chart}；"
-              "最新的那个要到下一次前向计算才进入缓存。",
+              "{newest}。",
     },
+    # the newest token: fed by the next forward, or never (the decode ended at this forward)
+    "tour.ar_chart.next": {"en": "the newest enters at the next forward", "zh": "最新的那个要到下一次前向计算才进入缓存"},
+    "tour.ar_chart.end": {"en": "the decode ends here, so the newest is never fed and never cached",
+                          "zh": "解码到此结束，所以最新的那个不会再被读入，也不会进入缓存"},
     "tour.ar_chart.many": {
         "en": "A token's KV enters the cache only when a forward reads it, so the token a forward predicts is "
               "committed by the next forward (the prefill's token by forward 1). The chart counts {committed} "
               "tokens: after {n} forwards AR has written {written} tokens, {chart} of them "
-              "in its KV cache, so its AR line is at {chart}; the newest enters at the next forward.",
+              "in its KV cache, so its AR line is at {chart}; {newest}.",
         "zh": "一个词元的 KV 要等某次前向计算读入它时才进入缓存，所以一次前向计算预测出的词元，要由下一次前向计算来提交"
               "（预填充写出的词元由第 1 次前向计算提交）。图表统计的是{committed}的词元：{n} 次前向计算后，"
               "AR 已写出 {written} 个词元，其中 {chart} 个的 KV 已在缓存中，所以图中 AR 那条线的高度是 {chart}；"
-              "最新的那个要到下一次前向计算才进入缓存。",
+              "{newest}。",
     },
     # a glossary link's text where a sentence uses the term's short form
     "tour.link.position_id": {"en": "position id", "zh": "位置编号"},
@@ -555,11 +559,11 @@ MESSAGES = {
     },
     "ch3.p2": {
         "en": "It must see them, yet attention must stay causal: then a row's keys and values (KV) depend only "
-              "on the rows before it, so a committed token's KV are exactly AR's and stay in the {kv_cache} "
+              "on the rows before it, so a committed token's KV are exactly a left-to-right pass's and stay in the {kv_cache} "
               "(two-way attention would change them at every fill). WeDLM's trick: physically move every filled token in front of every mask, keeping each token's "
               "{position_id} (the number under it): compare the window's two rows.",
         "zh": "掩码必须看到它们，可注意力又必须保持因果：这样一行的键和值（KV）只取决于它前面的各行，已提交词元的 KV "
-              "与 AR 算出的完全一样，可以留在 {kv_cache} 里（双向注意力每填一个掩码都会改变它们）。WeDLM 的妙招是：把每个已填充的"
+              "与从左到右逐个计算的完全一样，可以留在 {kv_cache} 里（双向注意力每填一个掩码都会改变它们）。WeDLM 的妙招是：把每个已填充的"
               "词元在物理上挪到所有掩码前面，同时保留每个词元的{position_id}（它下面的数字）：对比窗口视图的两行。",
     },
     # why the move changes nothing, in three steps on this step's first mask (ch3_reordering.why)

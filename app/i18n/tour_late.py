@@ -235,8 +235,10 @@ MESSAGES = {
 
     # ---------- chapter 10 (beyond the paper): verified decoding ----------
     # the title says what lossless means before the picture shows the model writing '13 x 2 = 22'
-    "ch10.title": {"en": "10 · Beyond the paper: AR's exact text, right or wrong",
-                   "zh": "10 · 超出论文：与 AR 一字不差，对错皆然"},
+    # "the greedy text" (one token at a time, the most likely each time), not "AR's": chapter 1's AR
+    # model is another model (a walker read it as that one)
+    "ch10.title": {"en": "10 · Beyond the paper: the greedy text, right or wrong",
+                   "zh": "10 · 超出论文：与逐词元解码一字不差，对错皆然"},
     "ch10.beyond": {
         "en": "<b>Beyond the paper:</b> this chapter's check is this explorer's own addition, not part of "
               "WeDLM. WeDLM itself (the paper's <i>streaming</i> decoder, the default) is not lossless: "

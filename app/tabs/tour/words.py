@@ -126,8 +126,10 @@ def ar_chart(tl: Timeline, forwards: int, lang: str = i18n.DEFAULT) -> str:
     `forwards` forwards, in the one sentence chapters 1 and 6 both use: committed tokens, the
     prefill's token committed by forward 1. It says why first, then the tokens written beside the
     ones cached (the chart's height), so the two numbers do not read as a clash."""
+    ended = forwards >= len(tl.trace.steps)   # no next forward feeds the newest token
     return plural("tour.ar_chart", forwards, lang, chart=tl.committed_after[forwards - 1], written=lanes.tokens_after(tl, forwards),
-                  committed=term("commit", i18n.text(lang, "tour.link.committed"), lang))
+                  committed=term("commit", i18n.text(lang, "tour.link.committed"), lang),
+                  newest=i18n.text(lang, "tour.ar_chart.end" if ended else "tour.ar_chart.next"))
 
 
 def link_first(html: str, key: str, lang: str = i18n.DEFAULT) -> str:
