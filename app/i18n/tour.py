@@ -184,9 +184,14 @@ MESSAGES = {
     "tour.live.added": {"en": "<b>Your live run</b> ({knobs}) is marked on the recorded chart and in the words; "
                               "everything else here is the recording.",
                         "zh": "<b>你的现场运行</b>（{knobs}）已标在录制的图上和文字里；其余内容仍是录制。"},
-    "tour.live.pattern": {"en": "<b>Your pattern</b> ({knobs}): this mask and these words show it, not chapter 3's "
-                                "recorded window.",
-                          "zh": "<b>你的图样</b>（{knobs}）：这里的掩码和文字显示的是它，而不是第 3 章录制的窗口。"},
+    "tour.live.pattern": {"en": "<b>Your pattern</b> ({knobs}): this mask and these words show it, not the recorded "
+                                "decode's window.",
+                          "zh": "<b>你的图样</b>（{knobs}）：这里的掩码和文字显示的是它，而不是录制解码的窗口。"},
+    # chapter 5: the live run replaces the second decode (its line, its panel), beside the recorded first
+    "tour.live.branch": {"en": "<b>Your live run</b> ({knobs}) is the second decode here: its line, its output panel "
+                               "and the words; the first decode is the recording.",
+                         "zh": "<b>你的现场运行</b>（{knobs}）就是这里的第二次解码：它的折线、它的输出面板和文字；"
+                               "第一次解码仍是录制。"},
     "tour.live.back": {"en": "Back to the recording", "zh": "回到录制"},
     "tour.live.no_tau": {"en": "no τ", "zh": "不设 τ"},
     "tour.live.prompt": {"en": "prompt “{prompt}”", "zh": "提示词“{prompt}”"},

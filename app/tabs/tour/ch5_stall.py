@@ -186,4 +186,5 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
 
     event = btn.click(run, [penalty], [steps], api_name=i18n.api_name("tour_branch", lang), **pool(ctx))
     # the live branch replaces the recorded one; the first decode beside it stays the recording
-    bar.offer(btn, event, [penalty], lambda lam: f"λ = {float(lam):g}", [steps], (recorded,), whole=False)
+    bar.offer(btn, event, [penalty], lambda lam: f"λ = {float(lam):g}", [steps], (recorded,), whole=False,
+              said="tour.live.branch")
