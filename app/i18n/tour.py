@@ -487,6 +487,10 @@ MESSAGES = {
     },
     "ch1.lane": {"en": "autoregressive", "zh": "自回归"},
     "ch1.try": {"en": "Try it: your prompt, decoded by the AR model", "zh": "试一试：输入你的提示词，由 AR 模型解码"},
+    # a walker typed a poem prompt and got a play: the tiny models know only what they were trained on
+    "ch1.try_info": {"en": "the tiny models learned only counting, sequences, arithmetic, word problems, code and "
+                           "plays: other prompts get odd text",
+                     "zh": "这两个小模型只学过计数、数列、算术、应用题、代码和剧本：别的提示词会得到奇怪的文字"},
     "ch1.button": {"en": "Decode live", "zh": "现场解码"},
     "ch1.too_short": {"en": "the model stopped before its first forward: try a longer prompt",
                       "zh": "模型在第一次前向计算之前就停下了：换一个更长的提示词试试"},

@@ -39,13 +39,13 @@ MESSAGES = {
               "while an AR forward carries one, and rows cost time. (The Race tab adds {block}, which commits only whole "
               "blocks: WeDLM improves on it in forwards, so in tokens per forward, and on a GPU, where a forward's rows "
               "are nearly free, in time too. On a CPU rows are not free: a block forward carries {block_rows} rows "
-              "({commit_rows} when it commits a finished block) against WeDLM's {rows:.1f} here, so on the clock "
+              "({commit_rows} when it commits a finished block: that forward reads it and the next block's masks) against WeDLM's {rows:.1f} here, so on the clock "
               "block decoding can match or beat WeDLM.)",
         "zh": "{clock}：WeDLM 的一次前向计算要处理开头连续的已填充段和整个窗口"
               "（平均 {rows:.1f} 行；一行就是模型读入的一个槽位），而 AR 的一次前向计算只处理一行，行数越多越费时间。（“赛跑”标签页里还有"
               "{block}，它只提交整块：WeDLM 在前向计算次数上、因而在每次前向计算的词元数上胜过它；在 GPU 上，"
               "一次前向计算多几行几乎不花时间，所以用时也更少。但在 CPU 上行数并不免费：块解码的一次前向计算处理 {block_rows} 行"
-              "（提交一整块时为 {commit_rows} 行），而这里 WeDLM 平均处理 {rows:.1f} 行，所以按实际用时，块解码可能追平甚至超过 WeDLM。）",
+              "（提交一整块时为 {commit_rows} 行：那次前向计算读入这一块和下一块的掩码），而这里 WeDLM 平均处理 {rows:.1f} 行，所以按实际用时，块解码可能追平甚至超过 WeDLM。）",
     },
     # the wall clock beside the forwards: a smaller gain, or (a high τ, a slow prompt) a loss
     "ch6.clock_gain": {"en": "On the wall clock the gain is smaller ({wall}× AR's tokens per second)",

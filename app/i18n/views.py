@@ -754,7 +754,7 @@ MESSAGES.update({
     "views.lesson.reorder": {"en": ('### 2. Topological reordering\n'
               '*Topological* order: each item after everything it depends on, like steps in a recipe. Here it\n'
               'means putting every slot a mask must see (the filled tokens) before the masks.\n'
-              'RoPE sees only the **position ids** we pass, not where a token sits in the tensor. So WeDLM\n'
+              'RoPE sees only the **position ids** we pass, not where a token sits in the model\'s input rows. So WeDLM\n'
               "physically moves every filled (observed) token in front of every mask, keeping each token's\n"
               'logical position id. Under the plain causal mask, each mask now sees **all** filled tokens of the\n'
               'window, even those logically to its right, and the masks before it. Filled tokens see only the\n'
@@ -765,20 +765,20 @@ MESSAGES.update({
         "zh": ('### 2. 拓扑重排\n'
               '*拓扑*顺序：每一项都排在它所依赖的一切之后，就像菜谱里的步骤。在这里，它指的是把掩码需要看到的槽位（已填充的词元）'
               '都排到掩码前面。\n'
-              'RoPE 只看我们传入的**位置编号**，不管词元在张量里排在哪里。于是 WeDLM 在物理上把每个已填充（已观测）的词元移到所有掩码前面，'
+              'RoPE 只看我们传入的**位置编号**，不管词元在模型输入的第几行。于是 WeDLM 在物理上把每个已填充（已观测）的词元移到所有掩码前面，'
               '同时保留每个词元的逻辑位置编号。在普通的因果掩码下，每个掩码现在能看到窗口里**所有**已填充的词元，'
               '连逻辑上在它右边的也能看到，还能看到它前面的掩码。已填充的词元只看得到前缀和更早的已填充词元：当开头连续的已填充词元在逻辑顺序上是连续的，'
               '它们的 KV 就与 AR 计算出的完全一样，所以读入它们的那次前向计算会把它们**提交**：它们的 KV 留在缓存中。'
               '某次前向计算填充的槽位，要到下一次前向计算才被读入，也才可能提交。'
               '在下面试一试：点选哪些槽位已填充；下面画的就是下一次前向计算的输入。')},
     "views.lesson.streaming": {"en": ('### 3. Streaming vs block decoding\n'
-              '**Block decoding** fills a block of B masks and waits until the whole block is filled before\n'
+              '**Block decoding** fills a block of B masks (B: the block\'s size) and waits until the whole block is filled before\n'
               'committing it and starting the next one: the slots that are already sure wait for the unsure\n'
               'ones (a pipeline bubble: slots that sit idle, doing no new work, until the block is done), and filled tokens are recomputed at every step. **Streaming decoding**\n'
               'commits the leading filled run at every step and refills the window with as many new masks, so\n'
               'W slots are always in flight. Compare them in the Race tab.'),
         "zh": ('### 3. 流式解码与块解码\n'
-              '**块解码**填充一个含 B 个掩码的块，要等整个块都填满，才提交它并开始下一块：已经有把握的槽位要等没把握的（流水线气泡：在整块完成之前，这些槽位闲着，做不了新的工作），'
+              '**块解码**填充一个含 B 个掩码的块（B 是块的大小），要等整个块都填满，才提交它并开始下一块：已经有把握的槽位要等没把握的（流水线气泡：在整块完成之前，这些槽位闲着，做不了新的工作），'
               '而且已填充的词元每一步都要重算。**流式解码**每一步都提交开头连续的已填充词元，并用同样多的新掩码补满窗口，'
               '所以始终有 W 个槽位在处理中。到“赛跑”标签页里比较它们。')},
     "views.lesson.training": {"en": ('### 4. Dual-stream training\n'

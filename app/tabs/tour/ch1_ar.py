@@ -65,7 +65,7 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
         with words:
             slot(KEY, "text", "tour-text-1")
             with try_box():
-                prompt = gr.Textbox(tl.trace.prompt, label=tr("ch1.try"),
+                prompt = gr.Textbox(tl.trace.prompt, label=tr("ch1.try"), info=tr("ch1.try_info"),
                                     lines=2, max_length=400)
                 btn = gr.Button(tr("ch1.button"), elem_id="tour-try-1")
 
