@@ -1808,3 +1808,24 @@ def test_words_a_newcomer_met_unexplained_are_explained_where_used_or_in_the_glo
     assert head in tr("race.ar.same")
     assert ("next-token head: the model's own guess" if lang == "en" else "下一词元预测头：模型只根据前面的文本") \
         in tr("views.lens.by_info")
+
+
+def test_chapter_10_last_step_counts_the_masks_the_strip_draws(data):
+    """A walker read "15 masks unscored" beside `<EOS>` and 14 [M]: the AR token's slot (the stop
+    token) was counted as a mask. The words and the status line name the [M] the views draw."""
+    from app.tabs.tour import ch10_verified
+    tl, moment = data.at("verified")
+    last = tl.num_steps - 1
+    s = tl.trace.steps[last]
+    assert s.finished and s.verify is not None and s.verify.ar_pos in {f.pos for f in s.filled}
+    canvas = render.token_canvas(tl, last)
+    drawn_masks = len(re.findall(r'class="tok st-mask"[^>]*data-pos=', canvas))
+    read = sum(t is None for t in s.window)
+    assert 1 < drawn_masks < read   # the case the walker met: one read mask now holds the stop token
+    words = " ".join(plain(ch10_verified.text(tl, last, moment)).split())
+    said = re.findall(r"The (\d+) masks left in the window are never scored", words)
+    assert said == [str(drawn_masks)], said
+    assert f"({drawn_masks} masks unscored)" in render.step_summary(tl, last)
+    assert f"（{drawn_masks} 个掩码未打分）" in render.step_summary(tl, last, "zh")
+    zh = "".join(plain(ch10_verified.text(tl, last, moment, lang="zh")).split())   # a glossary link is a tag
+    assert f"窗口里剩下的{drawn_masks}个掩码不再打分" in zh
