@@ -1224,8 +1224,9 @@ def test_verified_chapter_works_the_recorded_rejection(data):
     words = plain(text)
     first = s.start + 1
     assert "Beyond the paper" in words and "streaming" in words
-    checked = f"{first}–{first + len(v.checked) - 1}" if len(v.checked) > 1 else f"{first}"
-    assert f"Drafts checked: {len(v.checked)}, at {checked}; " in words
+    n = v.accepted + 1   # the agreeing drafts and the rejected one; any after it are dropped unchecked
+    checked = f"{first}–{first + n - 1}" if n > 1 else f"{first}"
+    assert f"Drafts checked: {n}, at {checked}; " in words
     if v.accepted:
         assert f"the {v.accepted} at " in words and "agreed ✓" in words
     draft = v.checked[v.rejected_pos - first]
@@ -1829,3 +1830,51 @@ def test_chapter_10_last_step_counts_the_masks_the_strip_draws(data):
     assert f"（{drawn_masks} 个掩码未打分）" in render.step_summary(tl, last, "zh")
     zh = "".join(plain(ch10_verified.text(tl, last, moment, lang="zh")).split())   # a glossary link is a tag
     assert f"窗口里剩下的{drawn_masks}个掩码不再打分" in zh
+
+
+def _checked_in_words(words: str) -> tuple[int, list[int]] | None:
+    """Chapter 10's "Drafts checked: N, at a–b" (or "Draft checked: 1, at a"): N and the positions."""
+    m = re.search(r"Drafts? checked: (\d+), at (\d+)(?:–(\d+))?;", words)
+    if m is None:
+        return None
+    lo = int(m.group(2))
+    return int(m.group(1)), list(range(lo, int(m.group(3) or lo) + 1))
+
+
+def _marked_in_view(now: str) -> list[int]:
+    """The slots the order view marks ✓ / ✗ (each drawn in both orders: distinct positions)."""
+    return sorted({int(p) for p in re.findall(r'data-verify="(?:accepted|rejected)" data-pos="(\d+)"', now)})
+
+
+def test_chapter_10_counts_as_checked_only_the_drafts_the_view_marks(data):
+    """A walker read "Drafts checked: 7, at 12–18 … the 1 after it (18) are dropped" beside six
+    ✓/✗ marks: the words counted the record's whole `checked` run, whose drafts after the rejected
+    one are dropped unchecked. On the recorded verified trace and on a live-style decode of the
+    bundled model at τ = 1 (which drops drafts after a rejection), every step's words name the
+    drafts the view marks, and a single dropped draft is worded in the singular."""
+    from app.tabs.tour import ch10_verified
+    from wedlm import DecodeConfig, decode, load_model
+    from wedlm.paths import BUNDLED_MODEL
+    from app.tabs.tour.data import TOUR_PROMPTS
+    recorded, _ = data.at("verified")
+    prompt, _, max_new = TOUR_PROMPTS[data.picks["verified"]["trace"]]
+    lm = load_model(str(BUNDLED_MODEL), device="cpu", dtype="float32")
+    live = Timeline(decode(lm, prompt, "verified", DecodeConfig(threshold=1.0, max_new_tokens=max_new)))
+    dropped_after_rejection = 0
+    for tl in (recorded, live):
+        said_any = 0
+        for k, s in enumerate(tl.trace.steps):
+            text = ch10_verified.text(tl, k, None, live=True)
+            words = " ".join(plain(text).split())
+            marked = _marked_in_view(render.order_view(tl, k))
+            said = _checked_in_words(words)
+            if s.verify is not None and s.verify.rejected_pos is not None:
+                assert said == (len(marked), marked), (k, said, marked)
+                said_any += 1
+                dropped_after_rejection += len(s.verify.checked) > len(marked)
+                assert "the 1 drafts" not in words and not re.search(r"\bthe 1 (?:after|at)\b", words)
+            else:
+                assert said is None
+        assert said_any
+    assert dropped_after_rejection   # the walker's case: checked drafts beyond the ✗, dropped unmarked
+    assert i18n.text("en", "ch10.dropped.one", n=1, span="18") == "; the 1 draft after it (18) is dropped unchecked"

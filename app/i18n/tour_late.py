@@ -246,10 +246,16 @@ MESSAGES = {
     },
     "ch10.not_rejected": {"en": "No draft was rejected at this step. {what}",
                           "zh": "这一步没有草稿被拒绝。{what}"},
-    "ch10.agreed": {"en": "the {n} at {span} agreed ✓ ({colour})", "zh": "{span} 处的 {n} 个一致 ✓（{colour}）"},
+    # counts of the drafts the view marks ✓ / ✗ (render.verify_marks); .one / .many by words.plural
+    "ch10.agreed.one": {"en": "the {n} draft at {span} agreed ✓ ({colour})", "zh": "{span} 处的 {n} 个一致 ✓（{colour}）"},
+    "ch10.agreed.many": {"en": "the {n} at {span} agreed ✓ ({colour})", "zh": "{span} 处的 {n} 个一致 ✓（{colour}）"},
     "ch10.none_agreed": {"en": "none agreed", "zh": "没有一个一致"},
-    "ch10.dropped": {"en": "; the {n} after it ({span}) are dropped",
-                     "zh": "；它后面的 {n} 个（{span}）被丢弃"},
+    "ch10.dropped.one": {"en": "; the {n} draft after it ({span}) is dropped unchecked",
+                         "zh": "；它后面的 {n} 个草稿（{span}）未经检验就被丢弃"},
+    "ch10.dropped.many": {"en": "; the {n} drafts after it ({span}) are dropped unchecked",
+                          "zh": "；它后面的 {n} 个草稿（{span}）未经检验就被丢弃"},
+    "ch10.drafts_one": {"en": "Draft checked", "zh": "草稿"},
+    "ch10.drafts_many": {"en": "Drafts checked", "zh": "草稿"},
     "ch10.ends": {"en": "; the stop token at {pos} ends the decode", "zh": "；{pos} 处的停止词元结束了解码"},
     "ch10.verified_word": {"en": "Verified decoding", "zh": "验证解码"},
     "ch10.forward_word": {"en": "forward pass", "zh": "前向计算"},
@@ -277,13 +283,13 @@ MESSAGES = {
     },
     "ch10.p2": {
         "en": "At step {step} the window starts at {start} with {first}, the AR token of the "
-              "previous forward. Drafts checked: {checked_n}, at {checked}; {agreed}. The draft "
+              "previous forward. {drafts}: {checked_n}, at {checked}; {agreed}. The draft "
               "{draft} at {rejected} was rejected ✗ ({rejected_colour}): the model "
               "predicts {ar} there, the AR token ({ar_colour}), which replaces it"
               "{dropped}. {positions} {kept} {commit}: the {kv} grows "
               "{before} → {after}{ends}.",
         "zh": "第 {step} 步，窗口从 {start} 开始，第一个是 {first}，即上一次前向计算给出的 AR 词元。"
-              "{checked} 处共有 {checked_n} 个草稿：{agreed}。{rejected} 处的草稿 {draft} 被拒绝 ✗"
+              "{checked} 处共检验了 {checked_n} 个{drafts}：{agreed}。{rejected} 处的草稿 {draft} 被拒绝 ✗"
               "（{rejected_colour}）：模型在那里预测的是 {ar}，也就是 AR 词元（{ar_colour}），由它替换草稿{dropped}。"
               "{positions} {kept} 被{commit}：{kv}增长 {before} → {after}{ends}。",
     },
