@@ -1878,3 +1878,26 @@ def test_chapter_10_counts_as_checked_only_the_drafts_the_view_marks(data):
         assert said_any
     assert dropped_after_rejection   # the walker's case: checked drafts beyond the ✗, dropped unmarked
     assert i18n.text("en", "ch10.dropped.one", n=1, span="18") == "; the 1 draft after it (18) is dropped unchecked"
+
+
+@pytest.mark.parametrize("cost", [1.0, 1.05, 1.1, 1.86])
+def test_chapter_6_says_rows_cost_time_only_when_the_measured_forward_cost_says_so(data, monkeypatch, cost):
+    """A walker read "rows cost time" beside "one streaming forward cost 28.7 ÷ 28.6 ≈ 1.00× an AR
+    forward". The sentence follows the measured cost of one WeDLM forward in AR forwards (the
+    race's cost note, lanes.forward_cost): rows cost time from 1.1×, else this run's rows were
+    nearly free and the wall-clock gain follows the gain per forward."""
+    tls = {"ar": data.timelines[data.picks["race"]["ar"]], "streaming": data.timelines[data.picks["race"]["streaming"]]}
+    assert lanes.forward_cost(tls) is not None   # the recorded race is timed: the chapter reads its own figure
+    monkeypatch.setattr(lanes, "forward_cost", lambda timelines: cost)
+    last = max(len(t.trace.steps) for t in tls.values())
+    en = " ".join(plain(ch6_race.view(tls, last)[0]).split())
+    zh = "".join(plain(ch6_race.view(tls, last, lang="zh")[0]).split())
+    costly = cost >= ch6_race.ROWS_COST_CLEAR
+    assert ("one, and rows cost time" in en) is costly and ("this run the extra rows were nearly free" in en) is not costly
+    assert (f"one WeDLM forward cost {cost:.2f}× an AR forward" in en)
+    assert ("On a CPU rows are not free" in en) is costly   # the block aside does not contradict the run
+    assert ("行数越多越费时间" in zh) is costly and ("几乎不花时间（WeDLM" in zh) is not costly
+    assert f"AR的{cost:.2f}×" in zh
+    if not costly:
+        tpf = lanes.tokens_per_forward(tls["streaming"]) / lanes.tokens_per_forward(tls["ar"])
+        assert "the wall-clock gain follows the gain per forward" in en and f"({tpf:.2f}× AR's tokens per forward" in en
