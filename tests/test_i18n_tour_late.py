@@ -123,7 +123,7 @@ def test_chinese_narration_carries_the_recorded_numbers(data):
     words = plain(zh[10][0])
     assert "超出论文的部分" in words and "流式" in words
     assert f"{v.rejected_pos} 处的草稿" in words and "被拒绝 ✗" in words
-    assert f"{s.cache_before} → {s.cache_after}" in words and f"共有 {len(v.checked)} 个草稿" in words
+    assert f"{s.cache_before} → {s.cache_after}" in words and f"共检验了 {v.accepted + 1} 个草稿" in words   # the ✓ and the ✗ (render.verify_marks)
     st = data.timelines[data.picks["race"]["streaming"]].trace.stats()
     assert f"{st['tokens_per_forward']:.2f}" in plain(zh[6][0])
 

@@ -1229,8 +1229,9 @@ def test_verified_chapter_works_the_recorded_rejection(data):
     words = plain(text)
     first = s.start + 1
     assert "Beyond the paper" in words and "streaming" in words
-    checked = f"{first}–{first + len(v.checked) - 1}" if len(v.checked) > 1 else f"{first}"
-    assert f"Drafts checked: {len(v.checked)}, at {checked}; " in words
+    n = v.accepted + 1   # the agreeing drafts and the rejected one; any after it are dropped unchecked
+    checked = f"{first}–{first + n - 1}" if n > 1 else f"{first}"
+    assert f"Drafts checked: {n}, at {checked}; " in words
     if v.accepted:
         assert f"the {v.accepted} at " in words and "agreed ✓" in words
     draft = v.checked[v.rejected_pos - first]
@@ -1825,3 +1826,95 @@ def test_the_ar_chart_sentence_promises_no_forward_after_the_last(data):
         before, at_end = plain(tour.words.ar_chart(ar, last - 1, lang)), plain(tour.words.ar_chart(ar, last, lang))
         assert later in before and never not in before
         assert never in at_end and later not in at_end
+
+
+def test_chapter_10_last_step_counts_the_masks_the_strip_draws(data):
+    """A walker read "15 masks unscored" beside `<EOS>` and 14 [M]: the AR token's slot (the stop
+    token) was counted as a mask. The words and the status line name the [M] the views draw."""
+    from app.tabs.tour import ch10_verified
+    tl, moment = data.at("verified")
+    last = tl.num_steps - 1
+    s = tl.trace.steps[last]
+    assert s.finished and s.verify is not None and s.verify.ar_pos in {f.pos for f in s.filled}
+    canvas = render.token_canvas(tl, last)
+    drawn_masks = len(re.findall(r'class="tok st-mask"[^>]*data-pos=', canvas))
+    read = sum(t is None for t in s.window)
+    assert 1 < drawn_masks < read   # the case the walker met: one read mask now holds the stop token
+    words = " ".join(plain(ch10_verified.text(tl, last, moment)).split())
+    said = re.findall(r"The (\d+) masks left in the window are never scored", words)
+    assert said == [str(drawn_masks)], said
+    assert f"({drawn_masks} masks unscored)" in render.step_summary(tl, last)
+    assert f"（{drawn_masks} 个掩码未打分）" in render.step_summary(tl, last, "zh")
+    zh = "".join(plain(ch10_verified.text(tl, last, moment, lang="zh")).split())   # a glossary link is a tag
+    assert f"窗口里剩下的{drawn_masks}个掩码不再打分" in zh
+
+
+def _checked_in_words(words: str) -> tuple[int, list[int]] | None:
+    """Chapter 10's "Drafts checked: N, at a–b" (or "Draft checked: 1, at a"): N and the positions."""
+    m = re.search(r"Drafts? checked: (\d+), at (\d+)(?:–(\d+))?;", words)
+    if m is None:
+        return None
+    lo = int(m.group(2))
+    return int(m.group(1)), list(range(lo, int(m.group(3) or lo) + 1))
+
+
+def _marked_in_view(now: str) -> list[int]:
+    """The slots the order view marks ✓ / ✗ (each drawn in both orders: distinct positions)."""
+    return sorted({int(p) for p in re.findall(r'data-verify="(?:accepted|rejected)" data-pos="(\d+)"', now)})
+
+
+def test_chapter_10_counts_as_checked_only_the_drafts_the_view_marks(data):
+    """A walker read "Drafts checked: 7, at 12–18 … the 1 after it (18) are dropped" beside six
+    ✓/✗ marks: the words counted the record's whole `checked` run, whose drafts after the rejected
+    one are dropped unchecked. On the recorded verified trace and on a live-style decode of the
+    bundled model at τ = 1 (which drops drafts after a rejection), every step's words name the
+    drafts the view marks, and a single dropped draft is worded in the singular."""
+    from app.tabs.tour import ch10_verified
+    from wedlm import DecodeConfig, decode, load_model
+    from wedlm.paths import BUNDLED_MODEL
+    from app.tabs.tour.data import TOUR_PROMPTS
+    recorded, _ = data.at("verified")
+    prompt, _, max_new = TOUR_PROMPTS[data.picks["verified"]["trace"]]
+    lm = load_model(str(BUNDLED_MODEL), device="cpu", dtype="float32")
+    live = Timeline(decode(lm, prompt, "verified", DecodeConfig(threshold=1.0, max_new_tokens=max_new)))
+    dropped_after_rejection = 0
+    for tl in (recorded, live):
+        said_any = 0
+        for k, s in enumerate(tl.trace.steps):
+            text = ch10_verified.text(tl, k, None, live=True)
+            words = " ".join(plain(text).split())
+            marked = _marked_in_view(render.order_view(tl, k))
+            said = _checked_in_words(words)
+            if s.verify is not None and s.verify.rejected_pos is not None:
+                assert said == (len(marked), marked), (k, said, marked)
+                said_any += 1
+                dropped_after_rejection += len(s.verify.checked) > len(marked)
+                assert "the 1 drafts" not in words and not re.search(r"\bthe 1 (?:after|at)\b", words)
+            else:
+                assert said is None
+        assert said_any
+    assert dropped_after_rejection   # the walker's case: checked drafts beyond the ✗, dropped unmarked
+    assert i18n.text("en", "ch10.dropped.one", n=1, span="18") == "; the 1 draft after it (18) is dropped unchecked"
+
+
+@pytest.mark.parametrize("cost", [1.0, 1.05, 1.1, 1.86])
+def test_chapter_6_says_rows_cost_time_only_when_the_measured_forward_cost_says_so(data, monkeypatch, cost):
+    """A walker read "rows cost time" beside "one streaming forward cost 28.7 ÷ 28.6 ≈ 1.00× an AR
+    forward". The sentence follows the measured cost of one WeDLM forward in AR forwards (the
+    race's cost note, lanes.forward_cost): rows cost time from 1.1×, else this run's rows were
+    nearly free and the wall-clock gain follows the gain per forward."""
+    tls = {"ar": data.timelines[data.picks["race"]["ar"]], "streaming": data.timelines[data.picks["race"]["streaming"]]}
+    assert lanes.forward_cost(tls) is not None   # the recorded race is timed: the chapter reads its own figure
+    monkeypatch.setattr(lanes, "forward_cost", lambda timelines: cost)
+    last = max(len(t.trace.steps) for t in tls.values())
+    en = " ".join(plain(ch6_race.view(tls, last)[0]).split())
+    zh = "".join(plain(ch6_race.view(tls, last, lang="zh")[0]).split())
+    costly = cost >= ch6_race.ROWS_COST_CLEAR
+    assert ("one, and rows cost time" in en) is costly and ("this run the extra rows were nearly free" in en) is not costly
+    assert (f"one WeDLM forward cost {cost:.2f}× an AR forward" in en)
+    assert ("On a CPU rows are not free" in en) is costly   # the block aside does not contradict the run
+    assert ("行数越多越费时间" in zh) is costly and ("几乎不花时间（WeDLM" in zh) is not costly
+    assert f"AR的{cost:.2f}×" in zh
+    if not costly:
+        tpf = lanes.tokens_per_forward(tls["streaming"]) / lanes.tokens_per_forward(tls["ar"])
+        assert "the wall-clock gain follows the gain per forward" in en and f"({tpf:.2f}× AR's tokens per forward" in en

@@ -36,17 +36,43 @@ MESSAGES = {
     "ch6.p3": {
         "en": "{clock}: a WeDLM forward carries the leading filled run and the window ({rows:.1f} rows on average; a row is one "
               "slot the model reads) "
-              "while an AR forward carries one, and rows cost time. (The Race tab adds {block}, which commits only whole "
+              "while an AR forward carries one{rows_cost}. {block_words}",
+        "zh": "{clock}：WeDLM 的一次前向计算要处理开头连续的已填充段和整个窗口"
+              "（平均 {rows:.1f} 行；一行就是模型读入的一个槽位），而 AR 的一次前向计算只处理一行{rows_cost}。{block_words}",
+    },
+    # block decoding beside WeDLM: on the clock it can match WeDLM where rows cost time (the general
+    # case, and a run whose measured rows cost time), not where this run's rows were nearly free
+    "ch6.block_cost": {
+        "en": "(The Race tab adds {block}, which commits only whole "
               "blocks: WeDLM improves on it in forwards, so in tokens per forward, and on a GPU, where a forward's rows "
               "are nearly free, in time too. On a CPU rows are not free: a block forward carries {block_rows} rows "
               "({commit_rows} when it commits a finished block: that forward reads it and the next block's masks) against WeDLM's {rows:.1f} here, so on the clock "
               "block decoding can match or beat WeDLM.)",
-        "zh": "{clock}：WeDLM 的一次前向计算要处理开头连续的已填充段和整个窗口"
-              "（平均 {rows:.1f} 行；一行就是模型读入的一个槽位），而 AR 的一次前向计算只处理一行，行数越多越费时间。（“赛跑”标签页里还有"
+        "zh": "（“赛跑”标签页里还有"
               "{block}，它只提交整块：WeDLM 在前向计算次数上、因而在每次前向计算的词元数上胜过它；在 GPU 上，"
               "一次前向计算多几行几乎不花时间，所以用时也更少。但在 CPU 上行数并不免费：块解码的一次前向计算处理 {block_rows} 行"
               "（提交一整块时为 {commit_rows} 行：那次前向计算读入这一块和下一块的掩码），而这里 WeDLM 平均处理 {rows:.1f} 行，所以按实际用时，块解码可能追平甚至超过 WeDLM。）",
     },
+    "ch6.block_free": {
+        "en": "(The Race tab adds {block}, which commits only whole blocks: WeDLM improves on it in forwards, so in "
+              "tokens per forward, and where a forward's rows are nearly free, as in this run, in time too. Where rows "
+              "cost time, a block forward's {block_rows} rows ({commit_rows} when it commits a finished block) against "
+              "WeDLM's {rows:.1f} here can let block decoding match or beat WeDLM on the clock.)",
+        "zh": "（“赛跑”标签页里还有{block}，它只提交整块：WeDLM 在前向计算次数上、因而在每次前向计算的词元数上胜过它；"
+              "在一次前向计算多几行几乎不花时间的地方（比如这次运行），用时也更少。在行数费时间的地方，块解码的一次前向计算处理 "
+              "{block_rows} 行（提交一整块时为 {commit_rows} 行），而这里 WeDLM 平均处理 {rows:.1f} 行，"
+              "所以按实际用时，块解码可能追平甚至超过 WeDLM。）",
+    },
+    # whether this run's rows cost time, from the measured cost of one WeDLM forward in AR forwards
+    # (ch6_race.rows_words; the Race lanes' cost note shows the same {cost})
+    "ch6.rows_cost": {"en": ", and rows cost time: here one WeDLM forward cost {cost}× an AR forward",
+                      "zh": "，行数越多越费时间：这里 WeDLM 的一次前向计算耗时是 AR 的 {cost}×"},
+    "ch6.rows_free": {"en": "; in this run the extra rows were nearly free (one WeDLM forward cost {cost}× an AR "
+                            "forward), so the wall-clock gain follows the gain per forward ({tpf}× AR's tokens per "
+                            "forward; the prefill and the work between forwards take the rest)",
+                      "zh": "；这次运行里多出的行几乎不花时间（WeDLM 的一次前向计算耗时是 AR 的 {cost}×），"
+                            "所以实际用时上的提升跟着每次前向计算的提升走（每次前向计算的词元数是 AR 的 {tpf}×；"
+                            "差的那部分花在预填充和前向计算之间的工作上）"},
     # the wall clock beside the forwards: a smaller gain, or (a high τ, a slow prompt) a loss
     "ch6.clock_gain": {"en": "On the wall clock the gain is smaller ({wall}× AR's tokens per second)",
                        "zh": "按实际用时算，提升要小一些（每秒词元数是 AR 的 {wall}×）"},
@@ -248,10 +274,16 @@ MESSAGES = {
     },
     "ch10.not_rejected": {"en": "No draft was rejected at this step. {what}",
                           "zh": "这一步没有草稿被拒绝。{what}"},
-    "ch10.agreed": {"en": "the {n} at {span} agreed ✓ ({colour})", "zh": "{span} 处的 {n} 个一致 ✓（{colour}）"},
+    # counts of the drafts the view marks ✓ / ✗ (render.verify_marks); .one / .many by words.plural
+    "ch10.agreed.one": {"en": "the {n} draft at {span} agreed ✓ ({colour})", "zh": "{span} 处的 {n} 个一致 ✓（{colour}）"},
+    "ch10.agreed.many": {"en": "the {n} at {span} agreed ✓ ({colour})", "zh": "{span} 处的 {n} 个一致 ✓（{colour}）"},
     "ch10.none_agreed": {"en": "none agreed", "zh": "没有一个一致"},
-    "ch10.dropped": {"en": "; the {n} after it ({span}) are dropped",
-                     "zh": "；它后面的 {n} 个（{span}）被丢弃"},
+    "ch10.dropped.one": {"en": "; the {n} draft after it ({span}) is dropped unchecked",
+                         "zh": "；它后面的 {n} 个草稿（{span}）未经检验就被丢弃"},
+    "ch10.dropped.many": {"en": "; the {n} drafts after it ({span}) are dropped unchecked",
+                          "zh": "；它后面的 {n} 个草稿（{span}）未经检验就被丢弃"},
+    "ch10.drafts_one": {"en": "Draft checked", "zh": "草稿"},
+    "ch10.drafts_many": {"en": "Drafts checked", "zh": "草稿"},
     "ch10.ends": {"en": "; the stop token at {pos} ends the decode", "zh": "；{pos} 处的停止词元结束了解码"},
     "ch10.verified_word": {"en": "Verified decoding", "zh": "验证解码"},
     "ch10.forward_word": {"en": "forward pass", "zh": "前向计算"},
@@ -279,13 +311,13 @@ MESSAGES = {
     },
     "ch10.p2": {
         "en": "At step {step} the window starts at {start} with {first}, the AR token of the "
-              "previous forward. Drafts checked: {checked_n}, at {checked}; {agreed}. The draft "
+              "previous forward. {drafts}: {checked_n}, at {checked}; {agreed}. The draft "
               "{draft} at {rejected} was rejected ✗ ({rejected_colour}): the model "
               "predicts {ar} there, the AR token ({ar_colour}), which replaces it"
               "{dropped}. {positions} {kept} {commit}: the {kv} grows "
               "{before} → {after}{ends}.",
         "zh": "第 {step} 步，窗口从 {start} 开始，第一个是 {first}，即上一次前向计算给出的 AR 词元。"
-              "{checked} 处共有 {checked_n} 个草稿：{agreed}。{rejected} 处的草稿 {draft} 被拒绝 ✗"
+              "{checked} 处共检验了 {checked_n} 个{drafts}：{agreed}。{rejected} 处的草稿 {draft} 被拒绝 ✗"
               "（{rejected_colour}）：模型在那里预测的是 {ar}，也就是 AR 词元（{ar_colour}），由它替换草稿{dropped}。"
               "{positions} {kept} 被{commit}：{kv}增长 {before} → {after}{ends}。",
     },

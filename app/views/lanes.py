@@ -121,6 +121,18 @@ def forward_ms(timeline: Timeline) -> tuple[float, float]:
     return sum(ms) / len(ms), sum(s.rows for s in steps) / len(steps)
 
 
+def forward_cost(timelines: dict[str, Timeline]) -> float | None:
+    """What one streaming forward cost in AR forwards on the machine that ran the lanes (the cost
+    note's figure, and chapter 6's test of whether rows cost time); None without both lanes' timings.
+    Computed from the mean milliseconds as the note shows them (rounded), so a reader who divides
+    them gets the ratio printed (a walker read "18.8 / 10.1 ms" beside 1.87×)."""
+    ar, stream = timelines.get("ar"), timelines.get("streaming")
+    if not ar or not stream:
+        return None
+    ar_ms, st_ms = (round(ms, 1) for ms in (forward_ms(ar)[0], forward_ms(stream)[0]))
+    return round(st_ms / ar_ms, 2) if ar_ms > 0 else None
+
+
 def cost_note(timelines: dict[str, Timeline], lang: str = i18n.DEFAULT) -> str:
     """Why the wall-clock speedup differs from the tokens-per-forward ratio, measured on these
     lanes: a forward over R rows costs more than AR's one-row forward, and the decode's time
@@ -129,13 +141,11 @@ def cost_note(timelines: dict[str, Timeline], lang: str = i18n.DEFAULT) -> str:
     ar, stream = timelines.get("ar"), timelines.get("streaming")
     if not ar or not stream or not ar.trace.result or not stream.trace.result:
         return ""
-    # every ratio is computed from the figures as the note shows them (rounded), so a reader who
-    # divides them gets the ratio printed (a walker read "18.8 / 10.1 ms" beside 1.87×)
+    cost = forward_cost(timelines)
+    if cost is None:
+        return ""
     ar_ms, st_ms = (round(ms, 1) for ms in (forward_ms(ar)[0], forward_ms(stream)[0]))
     st_rows = forward_ms(stream)[1]
-    if ar_ms <= 0:
-        return ""
-    cost = round(st_ms / ar_ms, 2)
     # the lanes' own count (the prefill's token left out), so the note quotes what the lanes show
     tpf = round(tokens_per_forward(stream) / max(tokens_per_forward(ar), 1e-9), 2)
     ar_speed = ar.trace.stats().get("tokens_per_s") or 0.0

@@ -94,6 +94,14 @@ def run_account(s: StepRecord) -> RunAccount:
     return RunAccount(start=s.start, run=run, committed=len(s.committed), behind=s.filled_behind_mask)
 
 
+def masks_left(s: StepRecord) -> int:
+    """The masks a step's forward read and did not fill: what the views still draw as [M] after it.
+    A mask this forward filled is not left (verified: the AR token's slot, which at the last step
+    holds the stop token; streaming: the fills), so a last step's "N masks unscored" counts the [M]."""
+    filled = {f.pos for f in s.filled}
+    return sum(t is None and s.start + i not in filled for i, t in enumerate(s.window))
+
+
 def narrate(trace: Trace, index: int, lang: str = i18n.DEFAULT) -> list[str]:
     """Two to four sentences about step `index` of `trace`."""
     s = trace.steps[index]

@@ -191,9 +191,12 @@ def step_summary(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str
     the decode and that the masks still in the window are never scored."""
     s = timeline.trace.steps[step]
     masks = sum(t is None for t in s.window)
+    # "masks read" are the forward's input; "left" those it did not fill (what the window picture
+    # beside the line shows as [M]), so read - filled = left can be checked at a glance
+    left = narration.masks_left(s)
     why = {"stop_token": "ends_stop", "max_new_tokens": "ends_budget"}.get(s.stop_reason) if s.finished else None
-    counted = bool(why and masks)   # the ending names the masks left, so the line stays one line
-    end = (_count(lang, f"views.summary.{why}", masks) if counted
+    counted = bool(why and left)   # the ending names the masks left (the [M] drawn), so the line stays one line
+    end = (_count(lang, f"views.summary.{why}", left) if counted
            else i18n.text(lang, "views.summary.ends") if s.finished else "")
     key = "views.summary.last" if counted and not s.filled else "views.summary"
     if timeline.trace.decoder == "ar":  # AR has no masks: a chapter with none said "0 masks in the window"
@@ -201,10 +204,6 @@ def step_summary(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str
     fills = s.filled
     if s.verify is not None and key == "views.summary":  # the AR token replaces a draft: not a mask's fill
         key, fills = "views.summary.verified", [f for f in s.filled if f.pos != s.verify.ar_pos]
-    # "masks read" are the forward's input; "left" those it did not fill (what the window picture
-    # beside the line shows as [M]), so read - filled = left can be checked at a glance
-    filled_at = {f.pos for f in s.filled}
-    left = sum(t is None and s.start + i not in filled_at for i, t in enumerate(s.window))
     return i18n.text(lang, key, step=step, last=timeline.num_steps - 1,
                      filled=len(fills), committed=len(s.committed), left=left,
                      masks=_count(lang, "views.summary.masks", masks), before=s.cache_before,

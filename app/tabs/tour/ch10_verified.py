@@ -14,7 +14,7 @@ from ...views.stepper import Views
 from . import moments
 from .ch8_tau import wrong_products
 from .frame import at_step, body, drawn, live_bar, slot, stepper_html, window_try
-from .words import colour, elsewhere, gap, model_text, narration, run_summary, span, term, tok
+from .words import colour, elsewhere, gap, model_text, narration, plural, run_summary, span, term, tok
 
 TITLE = i18n.text(i18n.DEFAULT, "ch10.title")
 KEY = "tour-10"
@@ -35,12 +35,15 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
         return elsewhere(tl, step, (note + " " if note else "") + tr("ch10.not_rejected", what=what)
                          + gap(lang) + window_words(tl, step, lang), moment, lang=lang)
     first = s.start + 1
-    checked = list(range(first, first + len(v.checked)))
-    accepted = list(range(first, first + v.accepted))
+    # the drafts the check decided: the ones the view marks ✓ / ✗ (verify_marks), not the record's
+    # whole `checked` run, whose drafts after the rejected one are dropped unchecked
+    marks = render.verify_marks(tl, step)
+    checked = sorted(p for p, k in marks.items() if k in ("accepted", "rejected"))
+    accepted = sorted(p for p, k in marks.items() if k == "accepted")
     draft = v.checked[v.rejected_pos - first]
-    agreed = (tr("ch10.agreed", n=v.accepted, span=span(accepted, lang=lang),
-                 colour=colour("verify-accepted", lang, outline="solid")) if v.accepted else tr("ch10.none_agreed"))
-    dropped = tr("ch10.dropped", n=len(v.dropped), span=span(v.dropped, lang=lang)) if v.dropped else ""
+    agreed = (plural("ch10.agreed", len(accepted), lang, span=span(accepted, lang=lang),
+                     colour=colour("verify-accepted", lang, outline="solid")) if accepted else tr("ch10.none_agreed"))
+    dropped = plural("ch10.dropped", len(v.dropped), lang, span=span(v.dropped, lang=lang)) if v.dropped else ""
     stop = next((s.start + i for i, t in enumerate(s.committed) if t in tl.trace.stop_ids), None)
     kept = list(range(s.start, s.start + len(s.committed)))
     ends = tr("ch10.ends", pos=stop) if stop is not None else ""
@@ -48,7 +51,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
         tr("ch10.beyond"),
         tr("ch10.p1", draft=term("draft", lang=lang), verified=term("verified", tr("ch10.verified_word"), lang=lang),
            forward=term("forward", tr("ch10.forward_word"), lang=lang)),
-        tr("ch10.p2", step=step, start=s.start, first=tok(tl, s.window[0], lang), checked_n=len(v.checked),
+        tr("ch10.p2", step=step, start=s.start, first=tok(tl, s.window[0], lang), checked_n=len(checked), drafts=tr("ch10.drafts_one" if len(checked) == 1 else "ch10.drafts_many"),
            checked=span(checked, lang=lang), agreed=agreed, draft=tok(tl, draft, lang), rejected=v.rejected_pos,
            rejected_colour=colour("verify-rejected", lang, outline="solid"), ar=tok(tl, v.ar_token, lang),
            ar_colour=colour("verify-ar", lang, outline="dashed"), dropped=dropped, kept=span(kept, lang=lang),

@@ -8,7 +8,7 @@ from html import escape, unescape
 
 from ... import i18n
 from ...views import lanes, palette, render
-from ...views.narration import positions_text, run_account
+from ...views.narration import masks_left, positions_text, run_account
 from ...views.timeline import Timeline
 from .glossary import LINKED, terms, word as term_word
 
@@ -201,7 +201,7 @@ def ending(tl: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
         key = "tour.ending.cut_stop" if s.stop_reason == "stop_token" else "tour.ending.cut_budget"
         said += plural(key, acc.dropped, lang, run=positions_text(acc.run_positions, lang), kept=acc.committed,
                        total=acc.run, positions=positions_text(acc.dropped_positions, lang))
-    left = sum(t is None for t in s.window)
+    left = masks_left(s)   # the [M] the views draw after this step (a filled slot, e.g. the AR token's, is not one)
     return said + (plural("tour.ending.left", left, lang) if left else "")
 
 
