@@ -136,3 +136,24 @@ def test_the_wide_layout_keeps_the_try_it_under_the_words(browser, app_url):
         assert view[0] < text[0] and try_it[0] == pytest.approx(text[0], abs=20) and try_it[1] >= text[2]
     finally:
         page.close()
+
+
+def test_a_second_live_run_s_bar_names_the_second_prompt(browser, app_url):
+    """Chapter 1 run live with one prompt, then another: the bar names the run shown (it named
+    the first prompt: the knobs were kept for it only after the run had been worded)."""
+    page = open_page(browser, app_url, (1440, 900), "?chapter=1")
+    try:
+        page.wait_for_selector("#tour-viz-1", state="visible", timeout=180_000)
+        wait_plots(page, 1)
+        for prompt in ("Count from 3 to 7:", "Count from 4 to 8:"):
+            page.fill("#chapter-1 .tour-try textarea", prompt)
+            page.click("#tour-try-1")
+            page.wait_for_function("""p => { const bar = document.querySelector('#tour-live-1');
+                return bar && bar.offsetParent !== null && bar.innerText.includes(p); }""",
+                                   arg=f"prompt “{prompt}”", timeout=120_000)
+        page.wait_for_timeout(1000)   # nothing late rewords it
+        assert "Count from 4 to 8:" in live_bar(page, 1)["words"]
+        assert "Count from 3 to 7:" not in live_bar(page, 1)["words"]
+    finally:
+        page.close()
+
