@@ -157,3 +157,24 @@ def test_a_second_live_run_s_bar_names_the_second_prompt(browser, app_url):
     finally:
         page.close()
 
+
+def test_back_to_the_recording_puts_the_try_it_knobs_back(browser, app_url):
+    """Chapter 2 at τ = 1, λ = 0 live, then "Back to the recording": the boxes read the
+    recording's τ and λ again (they kept the live run's beside the recording's chart and words)."""
+    page = open_page(browser, app_url, (1440, 900), "?chapter=2")
+    try:
+        page.wait_for_selector("#tour-viz-2 .chart", state="visible", timeout=180_000)
+        wait_plots(page, 2)
+        recorded = page.input_value("#tour2-tau input"), page.input_value("#tour2-penalty input")
+        assert recorded == ("0.4", "0.02")
+        page.fill("#tour2-tau input", "1")
+        page.fill("#tour2-penalty input", "0")
+        page.click("#tour-try-2")
+        page.wait_for_selector("#tour-live-2", state="visible", timeout=120_000)
+        page.click("#tour-recorded-2")
+        page.wait_for_selector("#tour-live-2", state="hidden", timeout=30_000)
+        page.wait_for_function("() => document.querySelector('#tour2-tau input').value === '0.4'", timeout=30_000)
+        assert (page.input_value("#tour2-tau input"), page.input_value("#tour2-penalty input")) == recorded
+    finally:
+        page.close()
+

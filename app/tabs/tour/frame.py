@@ -88,13 +88,15 @@ class LiveBar:
               whole: bool = True, said: str | None = None) -> None:
         """After `event` (a try it's click, made with js=self.press_js) succeeds, show the bar,
         its words from knobs(*inputs) (plain text, escaped here) as they were when the button was
-        pressed; its button returns `recorded` to `outputs`. whole: the live run replaces the views (else
-        it joins a recorded chart); said: the bar's message where the try it is no decode."""
+        pressed; its button returns `recorded` to `outputs` and the inputs to the values the chapter
+        was built with (the recording's). whole: the live run replaces the views (else it joins a
+        recorded chart); said: the bar's message where the try it is no decode."""
         fast = dict(queue=False, show_progress="hidden", api_name=False)
         said = said or ("tour.live.views" if whole else "tour.live.added")
         # the knobs as the run read them (a knob turned while it runs must not reword the bar):
         # kept in the page at the press (press_js), handed to shown() in place of the knobs' values then
         key = json.dumps(self.row.elem_id)
+        built = tuple(component.value for component in inputs)
 
         def shown(*values):
             words = i18n.text(self.lang, said, knobs=escape(knobs(*values)))
@@ -103,8 +105,8 @@ class LiveBar:
         event.success(shown, inputs, [self.row, self.label],
                       js=f"(...v) => (window.wedlmTourPressed || {{}})[{key}] || v", **fast
                       ).then(None, None, None, js=SHOW_BAR_JS % key, api_name=False)
-        self.back.click(lambda: (*recorded, gr.Row(visible=False), ""), None,
-                        list(outputs) + [self.row, self.label], **fast)
+        self.back.click(lambda: (*recorded, *built, gr.Row(visible=False), ""), None,
+                        list(outputs) + list(inputs) + [self.row, self.label], **fast)
 
 
 def live_bar(n: int, lang: str = i18n.DEFAULT) -> LiveBar:
