@@ -178,3 +178,27 @@ def test_back_to_the_recording_puts_the_try_it_knobs_back(browser, app_url):
     finally:
         page.close()
 
+
+def test_back_is_disabled_on_the_first_chapter_and_next_on_the_last(browser, app_url):
+    """Next on chapter 11 looked active and did nothing: there it is disabled, as Back is on
+    chapter 1; both work in between."""
+    page = open_page(browser, app_url, (1440, 900), "?chapter=1")
+    try:
+        page.wait_for_selector("#tour-viz-1", state="visible", timeout=180_000)
+        assert page.is_disabled("#tour-back") and page.is_enabled("#tour-next")
+        page.click("#tour-next")
+        page.wait_for_selector("#tour-viz-2", state="visible", timeout=60_000)
+        assert page.is_enabled("#tour-back") and page.is_enabled("#tour-next")
+        page.evaluate("() => document.querySelector('#tour-last').click()")   # the End key's (hidden) button
+        last = len(tour.TITLES)
+        page.wait_for_selector(f"#chapter-{last}", state="visible", timeout=60_000)
+        page.wait_for_function("() => document.querySelector('#tour-next').disabled", timeout=30_000)
+        assert page.is_enabled("#tour-back")
+    finally:
+        page.close()
+    page = open_page(browser, app_url, (1440, 900), f"?chapter={len(tour.TITLES)}")
+    try:   # a link to the last chapter opens it with Next disabled
+        page.wait_for_selector(f"#chapter-{len(tour.TITLES)}", state="visible", timeout=180_000)
+        page.wait_for_function("() => document.querySelector('#tour-next').disabled", timeout=30_000)
+    finally:
+        page.close()
