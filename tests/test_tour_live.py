@@ -136,3 +136,69 @@ def test_the_wide_layout_keeps_the_try_it_under_the_words(browser, app_url):
         assert view[0] < text[0] and try_it[0] == pytest.approx(text[0], abs=20) and try_it[1] >= text[2]
     finally:
         page.close()
+
+
+def test_a_second_live_run_s_bar_names_the_second_prompt(browser, app_url):
+    """Chapter 1 run live with one prompt, then another: the bar names the run shown (it named
+    the first prompt: the knobs were kept for it only after the run had been worded)."""
+    page = open_page(browser, app_url, (1440, 900), "?chapter=1")
+    try:
+        page.wait_for_selector("#tour-viz-1", state="visible", timeout=180_000)
+        wait_plots(page, 1)
+        for prompt in ("Count from 3 to 7:", "Count from 4 to 8:"):
+            page.fill("#chapter-1 .tour-try textarea", prompt)
+            page.click("#tour-try-1")
+            page.wait_for_function("""p => { const bar = document.querySelector('#tour-live-1');
+                return bar && bar.offsetParent !== null && bar.innerText.includes(p); }""",
+                                   arg=f"prompt “{prompt}”", timeout=120_000)
+        page.wait_for_timeout(1000)   # nothing late rewords it
+        assert "Count from 4 to 8:" in live_bar(page, 1)["words"]
+        assert "Count from 3 to 7:" not in live_bar(page, 1)["words"]
+    finally:
+        page.close()
+
+
+def test_back_to_the_recording_puts_the_try_it_knobs_back(browser, app_url):
+    """Chapter 2 at τ = 1, λ = 0 live, then "Back to the recording": the boxes read the
+    recording's τ and λ again (they kept the live run's beside the recording's chart and words)."""
+    page = open_page(browser, app_url, (1440, 900), "?chapter=2")
+    try:
+        page.wait_for_selector("#tour-viz-2 .chart", state="visible", timeout=180_000)
+        wait_plots(page, 2)
+        recorded = page.input_value("#tour2-tau input"), page.input_value("#tour2-penalty input")
+        assert recorded == ("0.4", "0.02")
+        page.fill("#tour2-tau input", "1")
+        page.fill("#tour2-penalty input", "0")
+        page.click("#tour-try-2")
+        page.wait_for_selector("#tour-live-2", state="visible", timeout=120_000)
+        page.click("#tour-recorded-2")
+        page.wait_for_selector("#tour-live-2", state="hidden", timeout=30_000)
+        page.wait_for_function("() => document.querySelector('#tour2-tau input').value === '0.4'", timeout=30_000)
+        assert (page.input_value("#tour2-tau input"), page.input_value("#tour2-penalty input")) == recorded
+    finally:
+        page.close()
+
+
+def test_back_is_disabled_on_the_first_chapter_and_next_on_the_last(browser, app_url):
+    """Next on chapter 11 looked active and did nothing: there it is disabled, as Back is on
+    chapter 1; both work in between."""
+    page = open_page(browser, app_url, (1440, 900), "?chapter=1")
+    try:
+        page.wait_for_selector("#tour-viz-1", state="visible", timeout=180_000)
+        assert page.is_disabled("#tour-back") and page.is_enabled("#tour-next")
+        page.click("#tour-next")
+        page.wait_for_selector("#tour-viz-2", state="visible", timeout=60_000)
+        assert page.is_enabled("#tour-back") and page.is_enabled("#tour-next")
+        page.evaluate("() => document.querySelector('#tour-last').click()")   # the End key's (hidden) button
+        last = len(tour.TITLES)
+        page.wait_for_selector(f"#chapter-{last}", state="visible", timeout=60_000)
+        page.wait_for_function("() => document.querySelector('#tour-next').disabled", timeout=30_000)
+        assert page.is_enabled("#tour-back")
+    finally:
+        page.close()
+    page = open_page(browser, app_url, (1440, 900), f"?chapter={len(tour.TITLES)}")
+    try:   # a link to the last chapter opens it with Next disabled
+        page.wait_for_selector(f"#chapter-{len(tour.TITLES)}", state="visible", timeout=180_000)
+        page.wait_for_function("() => document.querySelector('#tour-next').disabled", timeout=30_000)
+    finally:
+        page.close()

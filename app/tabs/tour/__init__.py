@@ -54,7 +54,8 @@ def build(ctx: Context, demo: gr.Blocks, lang: str = i18n.DEFAULT) -> None:
     chapter = gr.Number(1, visible=False, elem_id="tour-chapter")
     link_step = gr.Number(None, visible=False, precision=0)  # a link's step (?chapter=3&step=2; app/links.py)
     with gr.Row(elem_id="tour-nav", equal_height=True):
-        back = gr.Button(tr("tour.back"), size="sm", elem_id="tour-back", scale=0, min_width=80)
+        # disabled where it would not move (Back on the first chapter, Next on the last); go() keeps it so
+        back = gr.Button(tr("tour.back"), size="sm", elem_id="tour-back", scale=0, min_width=80, interactive=False)
         pick = gr.Dropdown([(t, i + 1) for i, t in enumerate(titles(lang))], value=1, label=tr("tour.pick_label"),
                            show_label=False, container=False, elem_id="tour-pick", scale=4, min_width=200)
         nxt = gr.Button(tr("tour.next"), size="sm", variant="primary", elem_id="tour-next", scale=0, min_width=80)
@@ -74,7 +75,8 @@ def build(ctx: Context, demo: gr.Blocks, lang: str = i18n.DEFAULT) -> None:
 
     def go(n):
         n = link_chapter(n)
-        return [n, n] + [gr.Column(visible=i == n) for i in range(1, last + 1)]
+        return ([n, n] + [gr.Column(visible=i == n) for i in range(1, last + 1)]
+                + [gr.Button(interactive=n > 1), gr.Button(interactive=n < last)])
 
     def open_link(n, request: gr.Request = None):
         """Page load: open the linked chapter; chapter 1 is already open (redrawing it would
@@ -82,9 +84,9 @@ def build(ctx: Context, demo: gr.Blocks, lang: str = i18n.DEFAULT) -> None:
         page, whose stepper shows it (clamped to the chapter's steps)."""
         n = link_chapter(n)
         step = links.read(links.query(request), ctx.limits, 0, chapters=last).step
-        return (go(n) if n != 1 else [gr.skip()] * (2 + last)) + [step]
+        return (go(n) if n != 1 else [gr.skip()] * (4 + last)) + [step]
 
-    outs = [chapter, pick] + columns
+    outs = [chapter, pick] + columns + [back, nxt]
     fast = dict(show_progress="hidden", queue=False, api_name=False)
     moves = ((back, lambda n: go(link_chapter(n) - 1 or 1)), (nxt, lambda n: go(min(last, link_chapter(n) + 1))),
              (first_btn, lambda n: go(1)), (last_btn, lambda n: go(last)))

@@ -78,5 +78,6 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
                 raise gr.Error(tr("ch1.too_short"))
         return stepper_html(live, KEY, views(k, lang), k, lang=lang)
 
-    event = btn.click(run, [prompt], [steps], api_name=i18n.api_name("tour_ar", lang), **pool(ctx))
-    bar.offer(btn, event, [prompt], lambda p: prompt_words(p, lang), [steps], (recorded,))
+    event = btn.click(run, [prompt], [steps], js=bar.press_js,
+                      api_name=i18n.api_name("tour_ar", lang), **pool(ctx))
+    bar.offer(event, [prompt], lambda p: prompt_words(p, lang), [steps], (recorded,))

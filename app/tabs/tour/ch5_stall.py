@@ -184,7 +184,8 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
                                       time_limit_s=work.time_limit_s, work=work))
         return stepper_html(tl, KEY, views(new, float(lam), step, lang), step, lang=lang)
 
-    event = btn.click(run, [penalty], [steps], api_name=i18n.api_name("tour_branch", lang), **pool(ctx))
+    event = btn.click(run, [penalty], [steps], js=bar.press_js,
+                      api_name=i18n.api_name("tour_branch", lang), **pool(ctx))
     # the live branch replaces the recorded one; the first decode beside it stays the recording
-    bar.offer(btn, event, [penalty], lambda lam: f"λ = {float(lam):g}", [steps], (recorded,), whole=False,
+    bar.offer(event, [penalty], lambda lam: f"λ = {float(lam):g}", [steps], (recorded,), whole=False,
               said="tour.live.branch")

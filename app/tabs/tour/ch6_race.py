@@ -122,6 +122,7 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
                                 work.time_limit_s, work=work)
         return race_bundle({name: Timeline(t) for name, t in traces.items()}, 1, autoplay=True, lang=lang)
 
-    event = btn.click(run, [tau, no_tau], [steps], api_name=i18n.api_name("tour_race", lang),
+    event = btn.click(run, [tau, no_tau], [steps], js=bar.press_js,
+                      api_name=i18n.api_name("tour_race", lang),
                       show_progress="minimal", **pool(ctx))
-    bar.offer(btn, event, [tau, no_tau], lambda t, nt: tau_lambda_words(t, nt, lang=lang), [steps], (recorded,))
+    bar.offer(event, [tau, no_tau], lambda t, nt: tau_lambda_words(t, nt, lang=lang), [steps], (recorded,))

@@ -175,5 +175,6 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
         out = view(data.law_rows, low, high, yours, code, lang=lang)
         return out[0], out[1]
 
-    event = btn.click(run, [prompt], [v_text, v_law], api_name=i18n.api_name("tour_entropy", lang), **pool(ctx))
-    bar.offer(btn, event, [prompt], lambda p: prompt_words(p, lang), [v_text, v_law], (text, law), whole=False)
+    event = btn.click(run, [prompt], [v_text, v_law], js=bar.press_js,
+                      api_name=i18n.api_name("tour_entropy", lang), **pool(ctx))
+    bar.offer(event, [prompt], lambda p: prompt_words(p, lang), [v_text, v_law], (text, law), whole=False)

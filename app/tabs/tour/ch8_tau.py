@@ -166,6 +166,7 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
         # the times table's note is about the recording: not shown beside a live run
         return view(data.tau_sweep, answer_row(config.threshold, outputs), lang=lang)
 
-    event = btn.click(run, [tau], [v_text, v_fig, v_wrong], api_name=i18n.api_name("tour_tau", lang), **pool(ctx))
-    bar.offer(btn, event, [tau], lambda t: tau_lambda_words(t, False, lang=lang), [v_text, v_fig, v_wrong],
+    event = btn.click(run, [tau], [v_text, v_fig, v_wrong], js=bar.press_js,
+                      api_name=i18n.api_name("tour_tau", lang), **pool(ctx))
+    bar.offer(event, [tau], lambda t: tau_lambda_words(t, False, lang=lang), [v_text, v_fig, v_wrong],
               (text, fig, wrong), whole=False)

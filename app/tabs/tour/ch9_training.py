@@ -72,6 +72,7 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
             raise gr.Error(tr("ch9.too_short"))
         return view(chosen, int(b), tr("ch9.source_yours"), lang=lang)
 
-    event = btn.click(run, [bits, block], [v_text, v_fig], api_name=i18n.api_name("tour_training_mask", lang))
-    bar.offer(btn, event, [bits, block], lambda t, b: tr("tour.live.mask", bits=chosen_bits(t), block=int(b)),
+    event = btn.click(run, [bits, block], [v_text, v_fig], js=bar.press_js,
+                      api_name=i18n.api_name("tour_training_mask", lang))
+    bar.offer(event, [bits, block], lambda t, b: tr("tour.live.mask", bits=chosen_bits(t), block=int(b)),
               [v_text, v_fig], (text, fig), said="tour.live.pattern")

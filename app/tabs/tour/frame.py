@@ -75,18 +75,28 @@ class LiveBar:
     back: gr.Button
     lang: str
 
-    def offer(self, button: gr.Button, event, inputs: list, knobs, outputs: list, recorded: tuple,
+    @property
+    def press_js(self) -> str:
+        """The try it's own js (pass it as the button's click js=): keeps the knobs as the run
+        reads them, at the press, for the bar's words. Kept by the run's own event, not by a
+        second listener on the button: Gradio ran that one only after the run had finished and
+        the bar had been worded, so a second run's bar named the first run's prompt."""
+        key = json.dumps(self.row.elem_id)
+        return f"(...v) => {{ (window.wedlmTourPressed ||= {{}})[{key}] = v; return v; }}"
+
+    def offer(self, event, inputs: list, knobs, outputs: list, recorded: tuple,
               whole: bool = True, said: str | None = None) -> None:
-        """After `event` (`button`'s try it) succeeds, show the bar, its words from
-        knobs(*inputs) (plain text, escaped here) as they were when the button was pressed; its
-        button returns `recorded` to `outputs`. whole: the live run replaces the views (else it
-        joins a recorded chart); said: the bar's message where the try it is no decode."""
+        """After `event` (a try it's click, made with js=self.press_js) succeeds, show the bar,
+        its words from knobs(*inputs) (plain text, escaped here) as they were when the button was
+        pressed; its button returns `recorded` to `outputs` and the inputs to the values the chapter
+        was built with (the recording's). whole: the live run replaces the views (else it joins a
+        recorded chart); said: the bar's message where the try it is no decode."""
         fast = dict(queue=False, show_progress="hidden", api_name=False)
         said = said or ("tour.live.views" if whole else "tour.live.added")
         # the knobs as the run read them (a knob turned while it runs must not reword the bar):
-        # kept in the page at the press, handed to shown() in place of the knobs' values then
+        # kept in the page at the press (press_js), handed to shown() in place of the knobs' values then
         key = json.dumps(self.row.elem_id)
-        button.click(None, inputs, None, js=f"(...v) => {{ (window.wedlmTourPressed ||= {{}})[{key}] = v; }}")
+        built = tuple(component.value for component in inputs)
 
         def shown(*values):
             words = i18n.text(self.lang, said, knobs=escape(knobs(*values)))
@@ -95,8 +105,8 @@ class LiveBar:
         event.success(shown, inputs, [self.row, self.label],
                       js=f"(...v) => (window.wedlmTourPressed || {{}})[{key}] || v", **fast
                       ).then(None, None, None, js=SHOW_BAR_JS % key, api_name=False)
-        self.back.click(lambda: (*recorded, gr.Row(visible=False), ""), None,
-                        list(outputs) + [self.row, self.label], **fast)
+        self.back.click(lambda: (*recorded, *built, gr.Row(visible=False), ""), None,
+                        list(outputs) + list(inputs) + [self.row, self.label], **fast)
 
 
 def live_bar(n: int, lang: str = i18n.DEFAULT) -> LiveBar:
@@ -177,9 +187,10 @@ def window_try(ctx: Context, n: int, name: str, finder, key: str, views, fallbac
         k, note = fallback(live)
         return stepper_html(live, key, views(None, note), k, lang=lang)
 
-    event = btn.click(run, [tau, no_tau, penalty], [steps], api_name=i18n.api_name(f"tour_chapter_{n}", lang),
+    event = btn.click(run, [tau, no_tau, penalty], [steps], js=bar.press_js,
+                      api_name=i18n.api_name(f"tour_chapter_{n}", lang),
                       **pool(ctx))
-    bar.offer(btn, event, [tau, no_tau, penalty], lambda t, nt, lam: tau_lambda_words(t, nt, lam, lang), [steps],
+    bar.offer(event, [tau, no_tau, penalty], lambda t, nt, lam: tau_lambda_words(t, nt, lam, lang), [steps],
               (recorded,))
 
 
