@@ -128,7 +128,7 @@ MESSAGES = {
               "以 {front_h:.2f} 奈特的熵填上。只有开头连续的已填充段才能提交，所以远处的填充只能等待，什么也提交不了："
               "{forwards} 次前向计算只得到 {tokens} 个词元，每次 {code_tpf:.2f} 个。平均熵（{code_h:.2f} 奈特）掩盖了最前面那个难词元。",
     },
-    "ch7.eos": {"en": ", end of sequence: the stop token that ends a text", "zh": "，即“序列结束”：表示文本到此为止的停止词元"},
+    "ch7.eos": {"en": ", the stop token", "zh": "，即停止词元"},
     "ch7.idle": {
         "en": "<b>Under 1 means idle forwards:</b> in each decode here under 1 ({names}), {share} % of the "
               "forwards commit nothing ({mask_colour} in the table): the front slot is still a mask, or was just "
@@ -149,10 +149,10 @@ MESSAGES = {
     "ch7.p4": {
         "en": "The charts “Counting” and “A play” (same scale): step {low_step} of counting "
               "({low_prompt}) fills {filled} masks at once ({new_colour} ▼, scores near 0); step {high_step} of a "
-              "play ({high_prompt}) fills one slot, the lowest score, and {stay} stay masks ({mask_colour}).",
+              "play ({high_prompt}) fills only the lowest score; {stay} stay masks ({mask_colour}).",
         "zh": "“计数”和“剧本”两张图刻度相同：计数（{low_prompt}）的第 {low_step} 步一次填了 "
-              "{filled} 个掩码（每个都有{new_colour} ▼ 标记：得分接近 0）；剧本（{high_prompt}）的第 {high_step} 步只填一个槽位"
-              "（得分最低的那个），其余 {stay} 个仍是掩码（{mask_colour}）。",
+              "{filled} 个掩码（每个都有{new_colour} ▼ 标记：得分接近 0）；剧本（{high_prompt}）的第 {high_step} 步只填得分最低的那个，"
+              "其余 {stay} 个仍是掩码（{mask_colour}）。",
     },
     "ch7.yours": {
         "en": "<b>Your prompt</b>: mean entropy {entropy:.2f} nats, {tpf:.2f} tokens per forward (the star).",
