@@ -715,7 +715,7 @@ def test_race_chapter_says_where_wedlm_beats_block_decoding_and_where_the_clock_
     assert "the stop-and-wait way WeDLM improves on" not in words
     assert "WeDLM improves on it in forwards" in words and "on a GPU" in words
     assert (f"a block forward carries {DEFAULTS['block_size']} rows ({2 * DEFAULTS['block_size']} when it commits "
-            f"a finished block) against WeDLM's {rows:.1f} here") in words
+            f"a finished block: that forward reads it and the next block's masks) against WeDLM's {rows:.1f} here") in words
     zh = plain(ch6_race.view(timelines, race["tick"], lang="zh")[0])
     assert f"{DEFAULTS['block_size']} 行" in zh and f"{rows:.1f} 行" in zh and "GPU" in zh
 
