@@ -81,10 +81,13 @@ def flat_span(trace: Trace, step: int) -> tuple[int, int]:
     """The first and last step of the run of forwards that commit nothing around `step` (where the
     growth line is flat): back from `step` to the first such forward, on through flat_run's. When
     `step` itself commits, the run starts at the next step."""
-    first = step + 1 if trace.steps[step].committed else step
-    while first > 0 and first <= step and not trace.steps[first - 1].committed:
+    last = step + flat_run(trace, step)
+    if trace.steps[step].committed:
+        return step + 1, last
+    first = step
+    while first > 0 and not trace.steps[first - 1].committed:
         first -= 1
-    return first, step + flat_run(trace, step)
+    return first, last
 
 
 def commit_step_of(trace: Trace, pos: int) -> int | None:
