@@ -1603,30 +1603,45 @@ def test_a_try_box_quotes_a_long_prompt_with_an_ellipsis():
     assert opening("Count:\n 1  2") == "Count: 1 2" and opening("x" * 40) == "x" * 40 and opening(None) == ""
 
 
+STEP_LINE = {
+    "en": re.compile(r": (\d+) masks? read: (\d+) newly filled, (?:(\d+) taken by the AR token, )?(\d+) left[;( ]"),
+    "zh": re.compile(r"读入 (\d+) 个掩码：新填充 (\d+) 个，(?:AR 词元占 (\d+) 个，)?剩 (\d+) 个"),
+}
+NO_MASKS = {"en": ": no masks read, this forward only ", "zh": "：没有读入掩码，这次前向计算只"}
+UNSCORED = {"en": re.compile(r"\((\d+) masks? unscored\)"), "zh": re.compile(r"（(\d+) 个掩码未打分）")}
+
+
+def step_line_counts(tl, s, lang):
+    """(read, filled, taken, left) as a reader adds them up from the step line's words."""
+    line = render.step_summary(tl, s.index, lang)
+    got = STEP_LINE[lang].search(line)
+    if got:
+        read, filled, taken, left = got.groups()
+        return int(read), int(filled), int(taken or 0), int(left)
+    if NO_MASKS[lang] in line:
+        return 0, 0, 0, 0
+    unscored = UNSCORED[lang].search(line)   # the last step that fills nothing counts its masks in its ending
+    assert unscored and s.finished and not s.filled, line
+    return int(unscored.group(1)), 0, 0, int(unscored.group(1))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("moment", ["fill_rule", "commit", "verified"])
-def test_a_steps_line_counts_masks_read_filled_and_left_that_add_up(data, moment):
+def test_a_steps_line_counts_masks_read_filled_taken_and_left_that_add_up(data, moment, lang):
     """The line said "14 newly filled, … 16 masks in the window" beside a window picture with 2 [M]
-    left: it counts the masks the forward read, those it filled and those left, and read - filled =
-    left, where left is what the picture shows (the input's masks the step did not fill)."""
+    left, and chapter 10's last step "15 masks read, 0 newly filled + the AR token, 14 left" (15 - 0
+    is not 14): over every step of chapters 2's and 10's decodes, the masks read = newly filled +
+    taken by the AR token + left, as the words say them, where read is the input's masks and left
+    what the picture shows as [M]."""
     tl, _ = data.at(moment)
-    seen = 0
     for s in tl.trace.steps:
-        line = render.step_summary(tl, s.index)
-        got = re.search(r": (\d+) masks? read, (\d+) newly filled(?: \+ the AR token)?, (\d+) left,", line)
-        if s.finished and not s.filled:   # the last step that fills nothing counts its masks in its ending
-            continue
-        assert got, line
-        read, filled, left = map(int, got.groups())
+        read, filled, taken, left = step_line_counts(tl, s, lang)
+        assert read == filled + taken + left, render.step_summary(tl, s.index, lang)
         drawn_left = sum(t is None and s.start + i not in {f.pos for f in s.filled} for i, t in enumerate(s.window))
-        assert read == sum(t is None for t in s.window) and left == drawn_left, line
-        # verified decoding: the AR token appended after the drafts takes a mask too ("+ the AR token")
-        ar_on_mask = s.verify is not None and s.verify.ar_pos - s.start < len(s.window) \
-            and s.window[s.verify.ar_pos - s.start] is None and "AR token" in line
-        assert read - filled - ar_on_mask == left, line
-        zh = re.search(r"读入 (\d+) 个掩码，新填充 (\d+) 个，(?:外加 AR 词元，)?剩 (\d+) 个", render.step_summary(tl, s.index, "zh"))
-        assert zh and tuple(map(int, zh.groups())) == (read, filled, left)
-        seen += 1
-    assert seen
+        assert read == sum(t is None for t in s.window) and left == drawn_left, render.step_summary(tl, s.index, lang)
+        ar_on_mask = s.verify is not None and 0 <= s.verify.ar_pos - s.start < len(s.window) \
+            and s.window[s.verify.ar_pos - s.start] is None
+        assert taken == ar_on_mask, render.step_summary(tl, s.index, lang)
 
 
 def test_chapter_10_keys_mask_fills_only_on_a_step_that_fills_masks(data):
@@ -1644,15 +1659,30 @@ def test_chapter_10_keys_mask_fills_only_on_a_step_that_fills_masks(data):
 
 
 def test_a_verified_steps_line_says_the_ar_token_apart_from_the_masks_it_filled(data):
-    """Chapter 10's step 2 read "1 filled … 0 masks in the window": its one "fill" was the AR token."""
+    """Chapter 10's step 2 read "1 filled … 0 masks in the window": its one "fill" was the AR token;
+    its step 1 read "0 masks read, 0 newly filled + the AR token, 0 left": a forward that read no
+    mask says what it did instead (it only checked drafts)."""
     tl, step = data.at("verified")
+    kinds = set()
     for s in tl.trace.steps:
-        fills = [f for f in s.filled if s.verify is None or f.pos != s.verify.ar_pos]
-        line = render.step_summary(tl, s.index)
-        if s.verify is not None and not (s.finished and not s.filled):
-            assert f", {len(fills)} newly filled + the AR token," in line, line
-            assert f"填充 {len(fills)} 个，外加 AR 词元" in render.step_summary(tl, s.index, "zh")
-    assert ", 0 newly filled + the AR token," in render.step_summary(tl, step)   # the walker's step: no mask left
+        fills = [f for f in s.filled if f.pos != s.verify.ar_pos]
+        line, zh = render.step_summary(tl, s.index), render.step_summary(tl, s.index, "zh")
+        masks = sum(t is None for t in s.window)
+        ar_slot = s.window[s.verify.ar_pos - s.start] if s.verify.ar_pos - s.start < len(s.window) else "after"
+        if not masks:
+            kinds.add("none")
+            assert f"no masks read, this forward only checked {len(s.verify.checked)} draft" in line, line
+            assert "newly filled" not in line and "没有读入掩码" in zh, line
+        elif ar_slot is None:
+            kinds.add("taken")
+            assert f": {len(fills)} newly filled, 1 taken by the AR token," in line, line
+            assert f"新填充 {len(fills)} 个，AR 词元占 1 个" in zh
+        else:
+            kinds.add("replaced")
+            assert f": {len(fills)} newly filled, " in line and "(the AR token replaced a draft)" in line, line
+            assert "taken by" not in line and "AR 词元替换了一个草稿" in zh
+    assert kinds == {"none", "taken", "replaced"}     # the recording shows all three
+    assert "(the AR token replaced a draft)" in render.step_summary(tl, step)   # the walker's step: a rejection
     streaming, k = data.at("commit")
     assert "AR token" not in render.step_summary(streaming, k)
 

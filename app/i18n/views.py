@@ -313,19 +313,49 @@ MESSAGES.update({
     "views.output.title": {"en": "Output text after step {step} (committed tokens only)",
                            "zh": "第 {step} 步之后的输出文本（只含已提交的词元）"},
     "views.output.nothing": {"en": "nothing committed yet", "zh": "还没有提交任何词元"},
+    # the line's mask counts add up on the line itself (narration.mask_account): read = filled + left
     "views.summary": {
-        "en": "Step {step} of 0–{last}: {masks}, {filled} newly filled, {left} left, {committed} committed, "
+        "en": "Step {step} of 0–{last}: {masks}: {filled} newly filled, {left} left; {committed} committed, "
               "KV cache {before} to {after} tokens{end}.",
-        "zh": "第 {step} 步（最后一步为第 {last} 步）：{masks}，新填充 {filled} 个，剩 {left} 个，"
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：{masks}：新填充 {filled} 个，剩 {left} 个；"
               "提交 {committed} 个，KV 缓存 {before} → {after} 个词元{end}。",
     },
-    # verified decoding (beyond the paper): the forward's AR token is said apart from the masks it fills
+    # verified decoding (beyond the paper): the AR token took a mask's slot, counted apart from the
+    # masks the fill rule filled, so read = filled + taken + left on the line
     "views.summary.verified": {
-        "en": "Step {step} of 0–{last}: {masks}, {filled} newly filled + the AR token, {left} left, "
+        "en": "Step {step} of 0–{last}: {masks}: {filled} newly filled, {taken} taken by the AR token, {left} left; "
               "{committed} committed, KV cache {before} to {after} tokens{end}.",
-        "zh": "第 {step} 步（最后一步为第 {last} 步）：{masks}，新填充 {filled} 个，外加 AR 词元，剩 {left} 个，"
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：{masks}：新填充 {filled} 个，AR 词元占 {taken} 个，剩 {left} 个；"
               "提交 {committed} 个，KV 缓存 {before} → {after} 个词元{end}。",
     },
+    # the AR token replaced a rejected draft: it took no mask
+    "views.summary.verified_replaced": {
+        "en": "Step {step} of 0–{last}: {masks}: {filled} newly filled, {left} left (the AR token replaced a "
+              "draft); {committed} committed, KV cache {before} to {after} tokens{end}.",
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：{masks}：新填充 {filled} 个，剩 {left} 个（AR 词元替换了一个草稿）；"
+              "提交 {committed} 个，KV 缓存 {before} → {after} 个词元{end}。",
+    },
+    "views.summary.verified_after": {
+        "en": "Step {step} of 0–{last}: {masks}: {filled} newly filled, {left} left (the AR token came after the "
+              "window); {committed} committed, KV cache {before} to {after} tokens{end}.",
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：{masks}：新填充 {filled} 个，剩 {left} 个（AR 词元在窗口之后）；"
+              "提交 {committed} 个，KV 缓存 {before} → {after} 个词元{end}。",
+    },
+    # a verified forward that read no mask: it only checked its drafts (the AR token came after them)
+    "views.summary.verified_checked": {
+        "en": "Step {step} of 0–{last}: no masks read, this forward only checked {checks}; {committed} committed, "
+              "KV cache {before} to {after} tokens{end}.",
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：没有读入掩码，这次前向计算只检验了{checks}；"
+              "提交 {committed} 个，KV 缓存 {before} → {after} 个词元{end}。",
+    },
+    "views.summary.verified_ar_only": {
+        "en": "Step {step} of 0–{last}: no masks read, this forward only read the AR token; {committed} committed, "
+              "KV cache {before} to {after} tokens{end}.",
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：没有读入掩码，这次前向计算只读入了 AR 词元；"
+              "提交 {committed} 个，KV 缓存 {before} → {after} 个词元{end}。",
+    },
+    "views.summary.drafts.one": {"en": "{n} draft", "zh": " {n} 个草稿"},
+    "views.summary.drafts.many": {"en": "{n} drafts", "zh": " {n} 个草稿"},
     "views.summary.ar": {
         "en": "Step {step} of 0–{last}: {filled} token predicted, {committed} committed, KV cache {before} to "
               "{after} tokens{end}.",
@@ -369,8 +399,8 @@ MESSAGES.update({
                         "zh": "词元里：· = 空格，↵ = 换行，→ = 制表符"},
     "views.orders.rows": {
         "en": "Rows in this forward: {n} = {commit} in the leading filled run + {kept} kept in the window "
-              "(W = {w}, filled or masks). ",
-        "zh": "这次前向计算的行数：{n} = 开头连续已填充段的 {commit} 个 + 窗口保留的 {kept} 个（W = {w}，已填充的或掩码）。"},
+              "(W = {w} slots, filled or masks). ",
+        "zh": "这次前向计算的行数：{n} = 开头连续已填充段的 {commit} 个 + 窗口保留的 {kept} 个（W = {w} 个槽位，已填充的或掩码）。"},
     "views.orders.rows_end": {
         "en": "The decode ends inside that run ({positions}): {kept} of its {run} commit, the {dropped} after them "
               "({dropped_positions}) are dropped. ",
