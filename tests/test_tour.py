@@ -580,6 +580,10 @@ def test_chapter_5_steps_to_the_longer_decodes_end_and_the_shorter_holds_its_las
     assert "[M]" not in plain(right).split("Output after", 1)[1] or other.trace.steps[-1].finished
     words = plain(text)
     assert f"ended at step {tl.num_steps - 1}" in words and f"ended at step {other.num_steps - 1}" in words
+    # the end's step carries its forward, the one its forward count ends on: no reader adds one
+    for t in (tl, other):
+        f = t.trace.stats()["forwards"]
+        assert f"ended at step {t.num_steps - 1} (forward {f}): " in words and f" in {f} forwards." in words
     assert f'data-at-step="{last}"' in growth
     summary = drawn_["summaries"][last]
     assert summary.count("ends the decode") == 2

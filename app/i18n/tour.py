@@ -159,8 +159,10 @@ MESSAGES = {
                              "zh": "第 {step} 步：每个未填掩码的得分 = H + λ·d"},
     "tour.fig.committed_axis": {"en": "committed tokens", "zh": "已提交词元数"},
     "tour.fig.step": {"en": "step {step} · forward {forward}", "zh": "第 {step} 步 · 第 {forward} 次前向计算"},
-    "tour.fig.forwards_axis": {"en": "forward passes after prefill (step k = forward k + 1)",
-                               "zh": "预填充之后的前向计算次数（第 k 步 = 第 k + 1 次前向计算）"},
+    # the axis counts forwards; its markers name each step with its forward (tour.fig.step): chapter 1 is the
+    # one place that says why step k is forward k + 1
+    "tour.fig.forwards_axis": {"en": "forward passes after prefill",
+                               "zh": "预填充之后的前向计算次数"},
     "tour.fig.pace": {"en": "one token per forward (AR pace)", "zh": "每次前向计算一个词元（AR 的速度）"},
     "tour.fig.this_step": {"en": "this step", "zh": "当前步"},
     "tour.fig.growth_title": {"en": "Committed tokens after each forward", "zh": "每次前向计算后已提交的词元数"},
@@ -731,8 +733,10 @@ MESSAGES = {
               "下方是两个解码在第 {step} 步的样子。",
     },
     "ch5.ended": {
-        "en": "The {colour} decode (λ = {penalty:g}) ended at step {last}: {tokens} tokens in {forwards} forwards.{held}",
-        "zh": "{colour}的解码（λ = {penalty:g}）在第 {last} 步结束：用 {forwards} 次前向计算写出了 {tokens} 个词元。{held}",
+        "en": "The {colour} decode (λ = {penalty:g}) ended at step {last} (forward {forwards}): {tokens} tokens in "
+              "{forwards} forwards.{held}",
+        "zh": "{colour}的解码（λ = {penalty:g}）在第 {last} 步（第 {forwards} 次前向计算）结束：用 {forwards} 次前向计算"
+              "写出了 {tokens} 个词元。{held}",
     },
     "ch5.held": {"en": " Its panel holds that final state at step {step}.",
                  "zh": "到第 {step} 步，它的面板仍停在那个最终状态。"},

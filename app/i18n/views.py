@@ -522,6 +522,8 @@ MESSAGES.update({
     "views.bars.key_filled": {"en": "filled (✓)", "zh": "已填充（✓）"},
     "views.bars.key_mask": {"en": "stays a mask", "zh": "仍是掩码"},
     "views.growth.xlabel": {"en": "forward passes after prefill (1 to {n})", "zh": "预填充之后的前向计算（第 1 到 {n} 次）"},
+    # a growth chart's marker: the step with its forward (the x axis counts forwards), so no reader adds one
+    "views.growth.marker": {"en": "step {step} (forward {forward})", "zh": "第 {step} 步（第 {forward} 次前向计算）"},
     "views.growth.title": {
         "en": "Committed prefix growth (red marker: this step; dotted: AR pace, one token per forward)",
         "zh": "已提交前缀的增长（红色标记：本步；点线：AR 的速度，每次前向计算一个词元）",
