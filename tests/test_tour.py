@@ -1575,16 +1575,17 @@ def test_chapter_10_names_the_ar_token_draws_only_the_states_it_shows_and_says_w
     w = tl.trace.config["window"]
     small = sum(m < w for m in masks)
     words = " ".join(plain(text).split())   # the chapter's own step: short (it must fit a projector)
-    assert f"Here {s.verify.masks} masks, not W = {w}" in words and "cost-aware window ( beyond the paper )" in words
+    # W is the window's slots (chapter 2): the verified window carries fewer masks than W, never "W is masks"
+    assert f"Here {s.verify.masks} masks, fewer than W = {w} slots" in words and "cost-aware window ( beyond the paper )" in words
     assert 'data-term="cost-window"' in text   # a term of its own, linked to the glossary
     first = plain(ch10_verified.text(tl, 0, step))   # the decode's first step: the whole story
-    assert f"smaller than W = {w}" in first and "beyond the paper" in first
+    assert f"fewer masks than W = {w}? W is the window's size in slots" in first and "beyond the paper" in first
     fewer = [m for m in masks if m < w]   # walk 9 read "fewer (0–16 masks)" beside W = 16
-    assert (f"{small} of its {len(masks)} forwards carry fewer ({min(fewer)}–{max(fewer)} "
-            f"masks; {tl.trace.steps[0].rows} rows at step 0)") in first
+    assert (f"({small} of this decode's {len(masks)} forwards: {min(fewer)}–{max(fewer)} "
+            f"masks; {tl.trace.steps[0].rows} rows at step 0)") in " ".join(first.split())
     zh = plain(ch10_verified.text(tl, step, step, lang="zh"))
-    assert f"这里带 {s.verify.masks} 个掩码，而不是 W = {w} 个" in zh and "超出了论文" in zh and "AR 词元" in zh
-    assert f"比 W = {w} 小" in plain(ch10_verified.text(tl, 0, step, lang="zh"))
+    assert f"这里带 {s.verify.masks} 个掩码，少于 W = {w} 个槽位" in zh and "超出了论文" in zh and "AR 词元" in zh
+    assert f"比 W = {w} 少？W 是窗口的大小，以槽位计" in plain(ch10_verified.text(tl, 0, step, lang="zh"))
 
 
 def test_the_tau_charts_labels_do_not_run_together_at_1024px(browser, app_url):
@@ -1952,3 +1953,24 @@ def test_chapter_6_says_rows_cost_time_only_when_the_measured_forward_cost_says_
     if not costly:
         tpf = lanes.tokens_per_forward(tls["streaming"]) / lanes.tokens_per_forward(tls["ar"])
         assert "the wall-clock gain follows the gain per forward" in en and f"({tpf:.2f}× AR's tokens per forward" in en
+
+
+def test_chapters_4_and_10_say_the_stop_tokens_kv_by_one_rule(data):
+    """Chapters 2-4's stop token commits with its KV, chapter 10's gets none: newcomers found the two
+    endings dense. Both say the same rule in the same sentence (one catalog id) and then what it
+    means for their stop token, in short sentences."""
+    from app.tabs.tour import ch4_commit, ch10_verified
+    rule = {lang: i18n.text(lang, "tour.ending.kv_rule") for lang in ("en", "zh")}
+    commit, _ = data.at("commit")
+    verified, moment = data.at("verified")
+    for lang in ("en", "zh"):
+        four = _squash(ch4_commit.text(commit, commit.num_steps - 1, None, lang=lang))
+        ten = _squash(ch10_verified.text(verified, verified.num_steps - 1, moment, lang=lang))
+        assert rule[lang] in four and rule[lang] in ten, lang
+    four = _squash(ch4_commit.text(commit, commit.num_steps - 1, None))
+    stop = next(commit.trace.steps[-1].start + i for i, t in enumerate(commit.trace.steps[-1].committed)
+                if t in commit.trace.stop_ids)
+    assert f"This forward commits the stop token (<EOS>, end of sequence) at position {stop}: the decode ends here." in four
+    assert "filled the stop token into a mask slot; this one read it, so its KV is kept." in four
+    for sentence in re.split(r"(?<=[.:;]) ", four.split("This forward commits", 1)[1].split("The tiny model", 1)[0]):
+        assert len(sentence.split()) <= 22, sentence     # no sentence carries two ideas at once

@@ -202,14 +202,14 @@ MESSAGES = {
         "zh": "位置 {positions} 提交（KV 缓存中 {before} → {after} 个词元）{tail}",
     },
     "views.narr.kept_stop": {
-        "en": "; the stop token at position {pos} commits, so the decode ends{end}",
-        "zh": "；位置 {pos} 的停止词元提交，解码随之结束{end}",
+        "en": ". The stop token at position {pos} is one of them: the decode ends{end}",
+        "zh": "。位置 {pos} 的停止词元也在其中：解码随之结束{end}",
     },
     "views.narr.check_not_output": {"en": " (what the check found after it is not output).",
                                     "zh": "（检查在它之后得到的内容不会输出）。"},
     "views.narr.verified_stop": {
-        "en": "; the AR token at {pos} is the stop token, so the decode ends here (nothing is fed again).",
-        "zh": "；位置 {pos} 的 AR 词元是停止词元，解码到此结束（不再送入任何东西）。",
+        "en": ". The AR token at {pos} is the stop token: the decode ends here.",
+        "zh": "。位置 {pos} 的 AR 词元是停止词元：解码到此结束。",
     },
     "views.narr.kept_next": {
         "en": "; the AR token at {pos} becomes the first slot of the next forward.",
