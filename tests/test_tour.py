@@ -1974,3 +1974,20 @@ def test_chapters_4_and_10_say_the_stop_tokens_kv_by_one_rule(data):
     assert "filled the stop token into a mask slot; this one read it, so its KV is kept." in four
     for sentence in re.split(r"(?<=[.:;]) ", four.split("This forward commits", 1)[1].split("The tiny model", 1)[0]):
         assert len(sentence.split()) <= 22, sentence     # no sentence carries two ideas at once
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_step_outside_the_moment_is_headed_with_its_forward(data, lang):
+    """Chapter 10's step 21 read "Step 21. … Forward 22 reads 89–104": the reader had to add one.
+    A step whose words go on with the forward's narration is headed "Step k (forward k + 1)"."""
+    from app.tabs.tour import ch4_commit, ch10_verified
+    head = {"en": "Step {k} (forward {f}).", "zh": "第 {k} 步（第 {f} 次前向计算）。"}
+    reads = {"en": "Forward {f} reads ", "zh": "第 {f} 次前向计算读入"}
+    verified, moment = data.at("verified")
+    for k in (0, 1, verified.num_steps - 1):
+        words = _squash(ch10_verified.text(verified, k, moment, lang=lang))
+        assert words.startswith(head[lang].format(k=k, f=k + 1)), words[:80]
+        assert reads[lang].format(f=k + 1) in words, words
+    commit, step = data.at("commit")
+    words = _squash(ch4_commit.text(commit, 0, step, lang=lang))
+    assert words.startswith({"en": "Step 0 (forward 1).", "zh": "第 0 步（第 1 次前向计算）。"}[lang]), words[:80]
