@@ -1435,7 +1435,7 @@ def test_growth_chart_markers_name_the_forward_they_stand_on(data):
     from app.views import charts
     tl = data.timelines[data.picks["race"]["streaming"]]
     n = len(tl.committed_after)
-    for lang, word in (("en", r"step (\d+) · forward (\d+)"), ("zh", r"第 (\d+) 步 · 第 (\d+) 次前向计算")):
+    for lang, word in (("en", r"step (\d+) \(forward (\d+)\)"), ("zh", r"第 (\d+) 步（第 (\d+) 次前向计算）")):
         html = figs.growth({"streaming": (tl, "#2563eb")}, current=2, lang=lang)
         marks = re.findall(r'data-at-step="(\d+)"><line x1="([\d.]+)".*?>' + word + '</text>', html)
         assert len(marks) == n

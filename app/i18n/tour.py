@@ -164,8 +164,7 @@ MESSAGES = {
     "tour.fig.score_title": {"en": "Step {step}: score = H + λ·d of each open mask",
                              "zh": "第 {step} 步：每个未填掩码的得分 = H + λ·d"},
     "tour.fig.committed_axis": {"en": "committed tokens", "zh": "已提交词元数"},
-    "tour.fig.step": {"en": "step {step} · forward {forward}", "zh": "第 {step} 步 · 第 {forward} 次前向计算"},
-    # the axis counts forwards; its markers name each step with its forward (tour.fig.step): chapter 1 is the
+    # the axis counts forwards; its markers name each step with its forward (views.growth.marker): chapter 1 is the
     # one place that says why step k is forward k + 1
     "tour.fig.forwards_axis": {"en": "forward passes after prefill",
                                "zh": "预填充之后的前向计算次数"},

@@ -206,12 +206,14 @@ def ending(tl: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
 
 
 def elsewhere(tl: Timeline, step: int, why: str, moment: int | None, lang: str = i18n.DEFAULT,
-              head: str | None = None) -> str:
+              head: str | None = None, more: str = "") -> str:
     """A step the chapter's words were not written for (the teacher stepped away): what it
     shows instead, the way back, and the step's own facts. The decode's last step first says
     what ended it (so no chapter's words contradict that step's panels)."""
     tr = i18n.Texts(lang)
     back = tr("tour.moment_is", moment=moment) if moment is not None and moment != step else ""
     said = gap(lang).join(p for p in (ending(tl, step, lang), why) if p)
-    return narration([tr("tour.elsewhere_forward", step=step, forward=step + 1) + said + back], tl, step,
-                     lang=lang, head=head)
+    first = tr("tour.elsewhere_forward", step=step, forward=step + 1) + said
+    # more: a paragraph of its own after the step's words (chapter 10's window), the way back last
+    paragraphs = [first, more + back] if more else [first + back]
+    return narration(paragraphs, tl, step, lang=lang, head=head)
