@@ -352,6 +352,8 @@ def test_a_growth_charts_step_marker_names_its_forward_too(timeline, lang):
         (note,) = fig.layout.annotations
         assert note.x == fig.layout.shapes[0].x0 == k + 1
         assert note.text == i18n.text(lang, "views.growth.marker", step=k, forward=k + 1)
+        line = fig.data[0]   # its hover names each point's step beside its forward
+        assert list(line.customdata) == [x - 1 for x in line.x] and "%{customdata}" in line.hovertemplate
 
 
 def test_only_chapter_1_explains_that_step_k_is_forward_k_plus_1():

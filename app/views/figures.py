@@ -164,7 +164,9 @@ def prefix_growth(timelines: dict[str, Timeline], current: int | None = None,
         if shown is not None:
             y = y[:max(0, shown.get(name, len(y)))]
         colour = (colours or {}).get(name) or palette.decoder_colour(tl.trace.decoder, k)
+        # x: forwards; customdata: each point's step (k at forward k + 1), so the hover names both
         data.append(dict(type="scatter", x=list(range(1, len(y) + 1)), y=y, mode="lines+markers", name=name,
+                         customdata=list(range(len(y))),
                          line=dict(color=colour, dash=dashes[k % len(dashes)]),
                          marker=dict(color=colour, size=6, symbol=symbols[k % len(symbols)]),
                          hovertemplate=tr("views.fig.growth_hover") + "<extra>" + name + "</extra>"))
