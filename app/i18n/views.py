@@ -152,27 +152,27 @@ MESSAGES = {
     },
     "views.narr.no_drafts": {"en": "There were no drafts after it to check.", "zh": "它之后没有需要检查的草稿。"},
     "views.narr.checked_none.one": {
-        "en": "The same forward also gives the model's own next-token (AR) prediction at every row; the {n} draft "
+        "en": "The same forward also gives the model's own next-token (AR) prediction at every row. The {n} draft "
               "at {positions} was checked against it, left to right: none agreed (✓).",
-        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测；位置 {positions} 的 {n} 个草稿"
+        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测。位置 {positions} 的 {n} 个草稿"
               "从左到右逐一与它比对：没有一个一致（✓）。",
     },
     "views.narr.checked_none.many": {
-        "en": "The same forward also gives the model's own next-token (AR) prediction at every row; the {n} drafts "
+        "en": "The same forward also gives the model's own next-token (AR) prediction at every row. The {n} drafts "
               "at {positions} were checked against it, left to right: none agreed (✓).",
-        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测；位置 {positions} 的 {n} 个草稿"
+        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测。位置 {positions} 的 {n} 个草稿"
               "从左到右逐一与它比对：没有一个一致（✓）。",
     },
     "views.narr.checked_some.one": {
-        "en": "The same forward also gives the model's own next-token (AR) prediction at every row; the {n} draft "
+        "en": "The same forward also gives the model's own next-token (AR) prediction at every row. The {n} draft "
               "at {positions} was checked against it, left to right: {accepted} agreed (✓): {tokens} at {agreed_at}.",
-        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测；位置 {positions} 的 {n} 个草稿"
+        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测。位置 {positions} 的 {n} 个草稿"
               "从左到右逐一与它比对：{accepted} 个一致（✓），即位置 {agreed_at} 的 {tokens}。",
     },
     "views.narr.checked_some.many": {
-        "en": "The same forward also gives the model's own next-token (AR) prediction at every row; the {n} drafts "
+        "en": "The same forward also gives the model's own next-token (AR) prediction at every row. The {n} drafts "
               "at {positions} were checked against it, left to right: {accepted} agreed (✓): {tokens} at {agreed_at}.",
-        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测；位置 {positions} 的 {n} 个草稿"
+        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测。位置 {positions} 的 {n} 个草稿"
               "从左到右逐一与它比对：{accepted} 个一致（✓），即位置 {agreed_at} 的 {tokens}。",
     },
     "views.narr.dropped_unchecked.one": {
@@ -212,8 +212,8 @@ MESSAGES = {
         "zh": "。位置 {pos} 的 AR 词元是停止词元：解码到此结束。",
     },
     "views.narr.kept_next": {
-        "en": "; the AR token at {pos} becomes the first slot of the next forward.",
-        "zh": "；位置 {pos} 的 AR 词元成为下一次前向计算的第一个槽位。",
+        "en": ". The AR token at {pos} becomes the first slot of the next forward.",
+        "zh": "。位置 {pos} 的 AR 词元成为下一次前向计算的第一个槽位。",
     },
     "views.narr.lossless_greedy": {
         "en": "Every token that commits is the one the model's own next-token prediction chose, so the text is "
