@@ -172,7 +172,7 @@ def test_the_tours_own_figures_in_chinese(data):
     growth = figs.growth({"自回归": (tl, "#2563eb")}, step, lang="zh")
     assert not english_left(growth), english_left(growth)
     assert f'class="at-step now" data-at-step="{step}"' in growth
-    assert f">第 {step} 步 · 第 {step + 1} 次前向计算</text>" in growth   # the marker names its forward too
+    assert f">第 {step} 步（第 {step + 1} 次前向计算）</text>" in growth   # the marker names its forward too
     assert pio.to_json(bars)  # still a figure Plotly can send
 
 

@@ -187,3 +187,36 @@ def test_the_chinese_page_walks_chapters_6_to_10(browser, app_url):  # noqa: F81
                 page.click("#tour-next")
     finally:
         page.close()
+
+
+# a catalog string that says what W is: "W is …", "W: …" (an abbr's title), "(W = 16, …)", "W 是…", "W：…"
+DEFINES_W = {"en": re.compile(r"\bW (?:is|means)\b|\bW: |\(W = [^)]*\)"), "zh": re.compile(r"W ?(?:是|：)|（W = [^）]*）")}
+SLOTS = {"en": "slot", "zh": "槽位"}
+W_KEY = {"views.present.pane_key", "views.present.pane_key_title", "views.js.pane_title"}   # the keyboard's W key (presenting), not the window
+W_AS_MASKS = {"en": re.compile(r"\bW (?:is|means) the (?:most|number of|largest number of) masks"),
+              "zh": re.compile(r"W 是[^。；]*掩码数")}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_catalog_string_that_defines_w_says_slots(lang):
+    """Chapter 2 said "W is the window's size" (slots, filled or masks) and chapter 10 "W is the
+    most masks a window carries": one W across the app. Every catalog string that says what W is
+    says it in slots, and none makes it a count of masks (the verified decoder's window carries
+    fewer masks than W slots: it does not redefine W)."""
+    defining = {key: texts[lang] for key, texts in i18n.catalog().items()
+                if DEFINES_W[lang].search(unescape(texts.get(lang, ""))) and key not in W_KEY}
+    assert {"ch2.p1", "ch10.window"} <= set(defining), sorted(defining)   # the two that disagreed
+    for key, said in defining.items():
+        assert SLOTS[lang] in said, (key, said)
+        assert not W_AS_MASKS[lang].search(said), (key, said)
+
+
+def test_chapter_10_says_its_window_in_slots_of_w(data):
+    """Chapter 10's window words, at its moment and at a step outside it, name W as slots."""
+    tl, step = data.at("verified")
+    for k in (step, 0, tl.num_steps - 1):
+        for lang in ("en", "zh"):
+            said = unescape(re.sub(r"<[^>]+>", "", ch10_verified.text(tl, k, step, lang=lang)))
+            assert re.search(r"W = 16 (?:slots|个槽位)|W = 16\? W is the window's size in slots|W 是窗口的大小，以槽位计",
+                             said), (k, lang, said)
+            assert "most masks" not in said and "最多携带的掩码数" not in said

@@ -156,5 +156,24 @@ def test_filled_means_one_thing_and_moved_only_what_sits_behind_a_mask(path):
                 assert moved not in fed and ("order unchanged" if lang == "en" else "顺序不变") in fed, (s.index, fed)
         filled_input = sum(t is not None for t in s.window)
         assert f": {filled_input} already-filled slot" in narrate(trace, s.index)[0]
-        if not (s.finished and not s.filled):
+        if not (s.finished and not s.filled) and any(t is None for t in s.window):
             assert " newly filled" in render.step_summary(timeline, s.index)
+
+
+@pytest.mark.parametrize("path", TRACES, ids=lambda p: p.stem)
+def test_a_steps_masks_read_are_filled_taken_or_left(path):
+    """Chapter 10's step line read "15 masks read, 0 newly filled + the AR token, 14 left": the
+    account it is told from adds up: read = filled (by the fill rule) + taken (by the verified AR
+    token) + left (still [M]), each counted from the record on its own."""
+    from app.views.narration import mask_account, masks_left
+    trace = Trace.load(path)
+    for s in trace.steps:
+        acc = mask_account(s)
+        masks = [s.start + i for i, t in enumerate(s.window) if t is None]
+        filled = {f.pos for f in s.filled}
+        ar = s.verify.ar_pos if s.verify is not None else None
+        assert acc.read == len(masks), s.index
+        assert acc.taken == (ar in masks), s.index
+        assert acc.filled == len([p for p in masks if p in filled and p != ar]), s.index
+        assert acc.left == masks_left(s) == len([p for p in masks if p not in filled]), s.index
+        assert acc.read == acc.filled + acc.taken + acc.left, (s.index, acc)

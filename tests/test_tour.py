@@ -580,6 +580,10 @@ def test_chapter_5_steps_to_the_longer_decodes_end_and_the_shorter_holds_its_las
     assert "[M]" not in plain(right).split("Output after", 1)[1] or other.trace.steps[-1].finished
     words = plain(text)
     assert f"ended at step {tl.num_steps - 1}" in words and f"ended at step {other.num_steps - 1}" in words
+    # the end's step carries its forward, the one its forward count ends on: no reader adds one
+    for t in (tl, other):
+        f = t.trace.stats()["forwards"]
+        assert f"ended at step {t.num_steps - 1} (forward {f}): " in words and f" in {f} forwards." in words
     assert f'data-at-step="{last}"' in growth
     summary = drawn_["summaries"][last]
     assert summary.count("ends the decode") == 2
@@ -1431,7 +1435,7 @@ def test_growth_chart_markers_name_the_forward_they_stand_on(data):
     from app.views import charts
     tl = data.timelines[data.picks["race"]["streaming"]]
     n = len(tl.committed_after)
-    for lang, word in (("en", r"step (\d+) · forward (\d+)"), ("zh", r"第 (\d+) 步 · 第 (\d+) 次前向计算")):
+    for lang, word in (("en", r"step (\d+) \(forward (\d+)\)"), ("zh", r"第 (\d+) 步（第 (\d+) 次前向计算）")):
         html = figs.growth({"streaming": (tl, "#2563eb")}, current=2, lang=lang)
         marks = re.findall(r'data-at-step="(\d+)"><line x1="([\d.]+)".*?>' + word + '</text>', html)
         assert len(marks) == n
@@ -1571,16 +1575,17 @@ def test_chapter_10_names_the_ar_token_draws_only_the_states_it_shows_and_says_w
     w = tl.trace.config["window"]
     small = sum(m < w for m in masks)
     words = " ".join(plain(text).split())   # the chapter's own step: short (it must fit a projector)
-    assert f"Here {s.verify.masks} masks, not W = {w}" in words and "cost-aware window ( beyond the paper )" in words
+    # W is the window's slots (chapter 2): the verified window carries fewer masks than W, never "W is masks"
+    assert f"Here {s.verify.masks} masks, fewer than W = {w} slots" in words and "cost-aware window ( beyond the paper )" in words
     assert 'data-term="cost-window"' in text   # a term of its own, linked to the glossary
     first = plain(ch10_verified.text(tl, 0, step))   # the decode's first step: the whole story
-    assert f"smaller than W = {w}" in first and "beyond the paper" in first
+    assert f"fewer masks than W = {w}? W is the window's size in slots" in first and "beyond the paper" in first
     fewer = [m for m in masks if m < w]   # walk 9 read "fewer (0–16 masks)" beside W = 16
-    assert (f"{small} of its {len(masks)} forwards carry fewer ({min(fewer)}–{max(fewer)} "
-            f"masks; {tl.trace.steps[0].rows} rows at step 0)") in first
+    assert (f"({small} of this decode's {len(masks)} forwards: {min(fewer)}–{max(fewer)} "
+            f"masks; {tl.trace.steps[0].rows} rows at step 0)") in " ".join(first.split())
     zh = plain(ch10_verified.text(tl, step, step, lang="zh"))
-    assert f"这里带 {s.verify.masks} 个掩码，而不是 W = {w} 个" in zh and "超出了论文" in zh and "AR 词元" in zh
-    assert f"比 W = {w} 小" in plain(ch10_verified.text(tl, 0, step, lang="zh"))
+    assert f"这里带 {s.verify.masks} 个掩码，少于 W = {w} 个槽位" in zh and "超出了论文" in zh and "AR 词元" in zh
+    assert f"比 W = {w} 少？W 是窗口的大小，以槽位计" in plain(ch10_verified.text(tl, 0, step, lang="zh"))
 
 
 def test_the_tau_charts_labels_do_not_run_together_at_1024px(browser, app_url):
@@ -1603,30 +1608,45 @@ def test_a_try_box_quotes_a_long_prompt_with_an_ellipsis():
     assert opening("Count:\n 1  2") == "Count: 1 2" and opening("x" * 40) == "x" * 40 and opening(None) == ""
 
 
+STEP_LINE = {
+    "en": re.compile(r": (\d+) masks? read: (\d+) newly filled, (?:(\d+) taken by the AR token, )?(\d+) left[;( ]"),
+    "zh": re.compile(r"读入 (\d+) 个掩码：新填充 (\d+) 个，(?:AR 词元占 (\d+) 个，)?剩 (\d+) 个"),
+}
+NO_MASKS = {"en": ": no masks read, this forward only ", "zh": "：没有读入掩码，这次前向计算只"}
+UNSCORED = {"en": re.compile(r"\((\d+) masks? unscored\)"), "zh": re.compile(r"（(\d+) 个掩码未打分）")}
+
+
+def step_line_counts(tl, s, lang):
+    """(read, filled, taken, left) as a reader adds them up from the step line's words."""
+    line = render.step_summary(tl, s.index, lang)
+    got = STEP_LINE[lang].search(line)
+    if got:
+        read, filled, taken, left = got.groups()
+        return int(read), int(filled), int(taken or 0), int(left)
+    if NO_MASKS[lang] in line:
+        return 0, 0, 0, 0
+    unscored = UNSCORED[lang].search(line)   # the last step that fills nothing counts its masks in its ending
+    assert unscored and s.finished and not s.filled, line
+    return int(unscored.group(1)), 0, 0, int(unscored.group(1))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("moment", ["fill_rule", "commit", "verified"])
-def test_a_steps_line_counts_masks_read_filled_and_left_that_add_up(data, moment):
+def test_a_steps_line_counts_masks_read_filled_taken_and_left_that_add_up(data, moment, lang):
     """The line said "14 newly filled, … 16 masks in the window" beside a window picture with 2 [M]
-    left: it counts the masks the forward read, those it filled and those left, and read - filled =
-    left, where left is what the picture shows (the input's masks the step did not fill)."""
+    left, and chapter 10's last step "15 masks read, 0 newly filled + the AR token, 14 left" (15 - 0
+    is not 14): over every step of chapters 2's and 10's decodes, the masks read = newly filled +
+    taken by the AR token + left, as the words say them, where read is the input's masks and left
+    what the picture shows as [M]."""
     tl, _ = data.at(moment)
-    seen = 0
     for s in tl.trace.steps:
-        line = render.step_summary(tl, s.index)
-        got = re.search(r": (\d+) masks? read, (\d+) newly filled(?: \+ the AR token)?, (\d+) left,", line)
-        if s.finished and not s.filled:   # the last step that fills nothing counts its masks in its ending
-            continue
-        assert got, line
-        read, filled, left = map(int, got.groups())
+        read, filled, taken, left = step_line_counts(tl, s, lang)
+        assert read == filled + taken + left, render.step_summary(tl, s.index, lang)
         drawn_left = sum(t is None and s.start + i not in {f.pos for f in s.filled} for i, t in enumerate(s.window))
-        assert read == sum(t is None for t in s.window) and left == drawn_left, line
-        # verified decoding: the AR token appended after the drafts takes a mask too ("+ the AR token")
-        ar_on_mask = s.verify is not None and s.verify.ar_pos - s.start < len(s.window) \
-            and s.window[s.verify.ar_pos - s.start] is None and "AR token" in line
-        assert read - filled - ar_on_mask == left, line
-        zh = re.search(r"读入 (\d+) 个掩码，新填充 (\d+) 个，(?:外加 AR 词元，)?剩 (\d+) 个", render.step_summary(tl, s.index, "zh"))
-        assert zh and tuple(map(int, zh.groups())) == (read, filled, left)
-        seen += 1
-    assert seen
+        assert read == sum(t is None for t in s.window) and left == drawn_left, render.step_summary(tl, s.index, lang)
+        ar_on_mask = s.verify is not None and 0 <= s.verify.ar_pos - s.start < len(s.window) \
+            and s.window[s.verify.ar_pos - s.start] is None
+        assert taken == ar_on_mask, render.step_summary(tl, s.index, lang)
 
 
 def test_chapter_10_keys_mask_fills_only_on_a_step_that_fills_masks(data):
@@ -1644,15 +1664,30 @@ def test_chapter_10_keys_mask_fills_only_on_a_step_that_fills_masks(data):
 
 
 def test_a_verified_steps_line_says_the_ar_token_apart_from_the_masks_it_filled(data):
-    """Chapter 10's step 2 read "1 filled … 0 masks in the window": its one "fill" was the AR token."""
+    """Chapter 10's step 2 read "1 filled … 0 masks in the window": its one "fill" was the AR token;
+    its step 1 read "0 masks read, 0 newly filled + the AR token, 0 left": a forward that read no
+    mask says what it did instead (it only checked drafts)."""
     tl, step = data.at("verified")
+    kinds = set()
     for s in tl.trace.steps:
-        fills = [f for f in s.filled if s.verify is None or f.pos != s.verify.ar_pos]
-        line = render.step_summary(tl, s.index)
-        if s.verify is not None and not (s.finished and not s.filled):
-            assert f", {len(fills)} newly filled + the AR token," in line, line
-            assert f"填充 {len(fills)} 个，外加 AR 词元" in render.step_summary(tl, s.index, "zh")
-    assert ", 0 newly filled + the AR token," in render.step_summary(tl, step)   # the walker's step: no mask left
+        fills = [f for f in s.filled if f.pos != s.verify.ar_pos]
+        line, zh = render.step_summary(tl, s.index), render.step_summary(tl, s.index, "zh")
+        masks = sum(t is None for t in s.window)
+        ar_slot = s.window[s.verify.ar_pos - s.start] if s.verify.ar_pos - s.start < len(s.window) else "after"
+        if not masks:
+            kinds.add("none")
+            assert f"no masks read, this forward only checked {len(s.verify.checked)} draft" in line, line
+            assert "newly filled" not in line and "没有读入掩码" in zh, line
+        elif ar_slot is None:
+            kinds.add("taken")
+            assert f": {len(fills)} newly filled, 1 taken by the AR token," in line, line
+            assert f"新填充 {len(fills)} 个，AR 词元占 1 个" in zh
+        else:
+            kinds.add("replaced")
+            assert f": {len(fills)} newly filled, " in line and "(the AR token replaced a draft)" in line, line
+            assert "taken by" not in line and "AR 词元替换了一个草稿" in zh
+    assert kinds == {"none", "taken", "replaced"}     # the recording shows all three
+    assert "(the AR token replaced a draft)" in render.step_summary(tl, step)   # the walker's step: a rejection
     streaming, k = data.at("commit")
     assert "AR token" not in render.step_summary(streaming, k)
 
@@ -1918,3 +1953,41 @@ def test_chapter_6_says_rows_cost_time_only_when_the_measured_forward_cost_says_
     if not costly:
         tpf = lanes.tokens_per_forward(tls["streaming"]) / lanes.tokens_per_forward(tls["ar"])
         assert "the wall-clock gain follows the gain per forward" in en and f"({tpf:.2f}× AR's tokens per forward" in en
+
+
+def test_chapters_4_and_10_say_the_stop_tokens_kv_by_one_rule(data):
+    """Chapters 2-4's stop token commits with its KV, chapter 10's gets none: newcomers found the two
+    endings dense. Both say the same rule in the same sentence (one catalog id) and then what it
+    means for their stop token, in short sentences."""
+    from app.tabs.tour import ch4_commit, ch10_verified
+    rule = {lang: i18n.text(lang, "tour.ending.kv_rule") for lang in ("en", "zh")}
+    commit, _ = data.at("commit")
+    verified, moment = data.at("verified")
+    for lang in ("en", "zh"):
+        four = _squash(ch4_commit.text(commit, commit.num_steps - 1, None, lang=lang))
+        ten = _squash(ch10_verified.text(verified, verified.num_steps - 1, moment, lang=lang))
+        assert rule[lang] in four and rule[lang] in ten, lang
+    four = _squash(ch4_commit.text(commit, commit.num_steps - 1, None))
+    stop = next(commit.trace.steps[-1].start + i for i, t in enumerate(commit.trace.steps[-1].committed)
+                if t in commit.trace.stop_ids)
+    assert f"This forward commits the stop token (<EOS>, end of sequence) at position {stop}: the decode ends here." in four
+    assert "filled the stop token into a mask slot; this one read it, so its KV is kept." in four
+    for sentence in re.split(r"(?<=[.:;]) ", four.split("This forward commits", 1)[1].split("The tiny model", 1)[0]):
+        assert len(sentence.split()) <= 22, sentence     # no sentence carries two ideas at once
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_step_outside_the_moment_is_headed_with_its_forward(data, lang):
+    """Chapter 10's step 21 read "Step 21. … Forward 22 reads 89–104": the reader had to add one.
+    A step whose words go on with the forward's narration is headed "Step k (forward k + 1)"."""
+    from app.tabs.tour import ch4_commit, ch10_verified
+    head = {"en": "Step {k} (forward {f}).", "zh": "第 {k} 步（第 {f} 次前向计算）。"}
+    reads = {"en": "Forward {f} reads ", "zh": "第 {f} 次前向计算读入"}
+    verified, moment = data.at("verified")
+    for k in (0, 1, verified.num_steps - 1):
+        words = _squash(ch10_verified.text(verified, k, moment, lang=lang))
+        assert words.startswith(head[lang].format(k=k, f=k + 1)), words[:80]
+        assert reads[lang].format(f=k + 1) in words, words
+    commit, step = data.at("commit")
+    words = _squash(ch4_commit.text(commit, 0, step, lang=lang))
+    assert words.startswith({"en": "Step 0 (forward 1).", "zh": "第 0 步（第 1 次前向计算）。"}[lang]), words[:80]

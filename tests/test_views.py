@@ -330,3 +330,36 @@ def test_a_dropped_tokens_strike_leaves_its_glyphs_readable():
     assert "line-through" not in rule and "linear-gradient(to top right" in rule
     colour = _re.search(r"rgba\(([^)]*)\)", rule)
     assert colour and 0 < float(colour.group(1).split(",")[3]) < 1
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_growth_charts_step_marker_names_its_forward_too(timeline, lang):
+    """Newcomers re-checked every example: "step k = forward k + 1" made them add one where a
+    chart's marker said "this step" on an axis of forwards. Every step's marker on the Decode tab's
+    chart, and the dashed line of the Plotly charts (Race tab, branch), says "step k (forward k + 1)"
+    itself, at x = forward k + 1."""
+    import re
+    from app import i18n
+    from app.views import charts
+    svg = charts.prefix_growth(timeline, lang=lang)
+    groups = re.findall(r'<g class="at-step" data-at-step="(\d+)"><line x1="([\d.]+)".*?<text [^>]*>([^<]*)</text></g>', svg)
+    assert len(groups) == len(timeline.trace.steps)
+    for k, _, label in groups:
+        assert label == i18n.text(lang, "views.growth.marker", step=int(k), forward=int(k) + 1), label
+        assert re.search(rf"\b{int(k) + 1}\b", label) and re.search(rf"\b{k}\b", label)
+    for k in (0, len(timeline.trace.steps) - 1):
+        fig = figures.prefix_growth({"streaming": timeline}, k, lang=lang)
+        (note,) = fig.layout.annotations
+        assert note.x == fig.layout.shapes[0].x0 == k + 1
+        assert note.text == i18n.text(lang, "views.growth.marker", step=k, forward=k + 1)
+        line = fig.data[0]   # its hover names each point's step beside its forward
+        assert list(line.customdata) == [x - 1 for x in line.x] and "%{customdata}" in line.hovertemplate
+
+
+def test_only_chapter_1_explains_that_step_k_is_forward_k_plus_1():
+    """The rule is said once (chapter 1); every other place names a step's forward beside it, so
+    no second explanation (the tour chart's axis said it again) asks the reader to convert."""
+    from app import i18n
+    for lang, rule in (("en", "k + 1"), ("zh", "k + 1")):
+        saying = [key for key, texts in i18n.catalog().items() if rule in texts.get(lang, "")]
+        assert saying == ["ch1.p4"], (lang, saying)

@@ -60,21 +60,24 @@ MESSAGES = {
               "（每次前向计算 {tpf:.2f} 个）：{text}。",
     },
     # the last step of a decode: what ended it, and the masks it leaves unscored
+    # the stop token's KV, said alike in chapters 2-4 (written into a mask slot, read, committed) and
+    # chapter 10 (predicted, never read): one rule, one sentence (tour.ending.kv_rule), in both
+    "tour.ending.kv_rule": {"en": "A token's KV enters the cache only when a forward reads it.",
+                            "zh": "一个词元的 KV 只有在某次前向计算读入它时才进入缓存。"},
     "tour.ending.stop": {
-        "en": "In this forward the stop token (&lt;EOS&gt;, end of sequence) at position {pos} commits: a mask slot "
-              "was filled with it and this forward read it, so its KV is kept like any committed token's. The "
-              "decode ends here.",
-        "zh": "这次前向计算中，位置 {pos} 的停止词元（&lt;EOS&gt;，即序列结束）提交了：它是填进掩码槽位的，"
-              "这次前向计算读入了它，所以它的 KV 和其他提交的词元一样被保留。解码就此结束。",
+        "en": "This forward commits the stop token (&lt;EOS&gt;, end of sequence) at position {pos}: the decode "
+              "ends here. {rule} An earlier forward filled the stop token into a mask slot; this one read it, so its KV "
+              "is kept.",
+        "zh": "这次前向计算提交了位置 {pos} 的停止词元（&lt;EOS&gt;，即序列结束）：解码就此结束。{rule}"
+              "之前的一次前向计算把停止词元填进掩码槽位；这一次读入了它，所以它的 KV 被保留。",
     },
     "tour.ending.stop_found": {
-        "en": "This forward predicts the stop token (&lt;EOS&gt;, end of sequence) at position {pos}, so the decode "
-              "ends here. A predicted token is fed to the next forward, and there is none: so the stop token "
-              "gets no KV, and the cache stops at {after}. (A stop token written into a mask slot, as in chapters "
-              "2–4, is read by a forward, and commits with its KV.)",
-        "zh": "这次前向计算在位置 {pos} 预测出停止词元（&lt;EOS&gt;，即序列结束），解码就此结束。预测出的词元要送入"
-              "下一次前向计算，而下一次不会再有：所以停止词元没有 KV，KV 缓存停在 {after}。（像第 2–4 章那样填进掩码"
-              "槽位的停止词元，会被前向计算读入，并连同它的 KV 一起提交。）",
+        "en": "This forward predicts the stop token (&lt;EOS&gt;, end of sequence) at position {pos}: the decode "
+              "ends here. {rule} No forward reads this one, so the stop token gets no KV, and the cache stops at "
+              "{after}. (In chapters 2–4 a forward read it, so it committed with its KV.)",
+        "zh": "这次前向计算在位置 {pos} 预测出停止词元（&lt;EOS&gt;，即序列结束）：解码就此结束。{rule}"
+              "没有前向计算会读入它，所以停止词元没有 KV，KV 缓存停在 {after}。（第 2–4 章里有前向计算读入了它，"
+              "所以它连同 KV 一起提交。）",
     },
     "tour.ending.budget": {
         "en": "This forward reaches the budget of {budget} new tokens, so the decode ends here.",
@@ -111,6 +114,9 @@ MESSAGES = {
     "tour.ending.left.many": {"en": " The {n} masks left in the window are never scored.",
                               "zh": "窗口里剩下的 {n} 个掩码不再打分。"},
     "tour.elsewhere": {"en": "<b>Step {step}.</b> ", "zh": "<b>第 {step} 步。</b>"},
+    # a step outside the chapter's moment, whose words go on "Forward k + 1 reads …": both in one label
+    "tour.elsewhere_forward": {"en": "<b>Step {step} (forward {forward}).</b> ",
+                               "zh": "<b>第 {step} 步（第 {forward} 次前向计算）。</b>"},
     "tour.moment_is": {"en": " This chapter's moment is step {moment}.", "zh": "本章要讲的时刻在第 {moment} 步。"},
     "tour.your_run": {"en": "<b>Your run.</b> {summary}", "zh": "<b>你的运行。</b>{summary}"},
     # what the growth chart counts for AR, said the same way in chapters 1 and 6 (figs.growth draws
@@ -158,9 +164,10 @@ MESSAGES = {
     "tour.fig.score_title": {"en": "Step {step}: score = H + λ·d of each open mask",
                              "zh": "第 {step} 步：每个未填掩码的得分 = H + λ·d"},
     "tour.fig.committed_axis": {"en": "committed tokens", "zh": "已提交词元数"},
-    "tour.fig.step": {"en": "step {step} · forward {forward}", "zh": "第 {step} 步 · 第 {forward} 次前向计算"},
-    "tour.fig.forwards_axis": {"en": "forward passes after prefill (step k = forward k + 1)",
-                               "zh": "预填充之后的前向计算次数（第 k 步 = 第 k + 1 次前向计算）"},
+    # the axis counts forwards; its markers name each step with its forward (views.growth.marker): chapter 1 is the
+    # one place that says why step k is forward k + 1
+    "tour.fig.forwards_axis": {"en": "forward passes after prefill",
+                               "zh": "预填充之后的前向计算次数"},
     "tour.fig.pace": {"en": "one token per forward (AR pace)", "zh": "每次前向计算一个词元（AR 的速度）"},
     "tour.fig.this_step": {"en": "this step", "zh": "当前步"},
     "tour.fig.growth_title": {"en": "Committed tokens after each forward", "zh": "每次前向计算后已提交的词元数"},
@@ -731,8 +738,10 @@ MESSAGES = {
               "下方是两个解码在第 {step} 步的样子。",
     },
     "ch5.ended": {
-        "en": "The {colour} decode (λ = {penalty:g}) ended at step {last}: {tokens} tokens in {forwards} forwards.{held}",
-        "zh": "{colour}的解码（λ = {penalty:g}）在第 {last} 步结束：用 {forwards} 次前向计算写出了 {tokens} 个词元。{held}",
+        "en": "The {colour} decode (λ = {penalty:g}) ended at step {last} (forward {forwards}): {tokens} tokens in "
+              "{forwards} forwards.{held}",
+        "zh": "{colour}的解码（λ = {penalty:g}）在第 {last} 步（第 {forwards} 次前向计算）结束：用 {forwards} 次前向计算"
+              "写出了 {tokens} 个词元。{held}",
     },
     "ch5.held": {"en": " Its panel holds that final state at step {step}.",
                  "zh": "到第 {step} 步，它的面板仍停在那个最终状态。"},

@@ -321,22 +321,25 @@ MESSAGES = {
               "（{rejected_colour}）：模型在那里预测的是 {ar}，也就是 AR 词元（{ar_colour}），由它替换草稿{dropped}。"
               "{positions} {kept} 被{commit}：{kv}增长 {before} → {after}{ends}。",
     },
+    # W is the window's size in slots (chapter 2, the glossary, the knob): the verified decoder's cost-aware
+    # window is said in those terms (fewer masks than W slots), never by redefining W
     "ch10.window": {
-        "en": "Why can a window here be smaller than W = {w}? W is the most masks a window carries; in this "
-              "decode {small} of its {forwards} forwards carry fewer ({lo}–{hi} masks; {rows} rows at step {step}). "
-              "The verified decoder's cost-aware "
-              "window is <b>beyond the paper</b> (WeDLM's window is always W): each forward it chooses how many masks "
-              "to carry from how often drafts have been agreeing and what a wider forward costs on the machine "
-              "that ran it, so after rejected drafts it shrinks towards a one-row AR step.",
-        "zh": "为什么这里的窗口可以比 W = {w} 小？W 是一个窗口最多携带的掩码数；这次解码的 {forwards} 次前向计算中，"
-              "有 {small} 次携带的掩码更少（{lo}–{hi} 个掩码；第 {step} 步为 {rows} 行）。验证解码器的成本感知窗口<b>超出了论文</b>（WeDLM 的窗口始终是 W）："
-              "每次前向计算时，它根据草稿最近的一致程度，以及在运行它的机器上更宽的前向计算要多花多少，决定带几个掩码；"
+        "en": "Why do windows here carry fewer masks than W = {w}? W is the window's size in slots (filled or "
+              "masks), and WeDLM's window always keeps W. The verified decoder's cost-aware window is <b>beyond "
+              "the paper</b>: each forward it carries at most W masks, fewer when drafting does not pay "
+              "({small} of this decode's {forwards} forwards: {lo}–{hi} masks; {rows} rows at step {step}). It "
+              "weighs how often drafts have been agreeing against what a wider forward costs on the machine that "
+              "ran it, so after rejected drafts it shrinks towards a one-row AR step.",
+        "zh": "为什么这里的窗口带的掩码比 W = {w} 少？W 是窗口的大小，以槽位计（已填充的或掩码），WeDLM 的窗口始终保留 W 个槽位。"
+              "验证解码器的成本感知窗口<b>超出了论文</b>：每次前向计算最多带 W 个掩码，起草不划算时就少带"
+              "（这次解码的 {forwards} 次前向计算中有 {small} 次：{lo}–{hi} 个掩码；第 {step} 步为 {rows} 行）。"
+              "它权衡草稿最近的一致程度，以及在运行它的机器上更宽的前向计算要多花多少；"
               "所以草稿被拒绝之后，窗口会缩小，趋向只有一行的 AR 步。",
     },
     "ch10.window_short": {
-        "en": "Here {masks} masks, not W = {w}: the verified decoder's cost-aware window (<b>beyond the paper</b>) "
-              "carries masks only while drafts pay for them.",
-        "zh": "这里带 {masks} 个掩码，而不是 W = {w} 个：验证解码器的成本感知窗口（<b>超出了论文</b>）只在草稿划算时才带掩码。",
+        "en": "Here {masks} masks, fewer than W = {w} slots: the verified decoder's cost-aware window (<b>beyond the "
+              "paper</b>) carries masks only while drafts pay for them.",
+        "zh": "这里带 {masks} 个掩码，少于 W = {w} 个槽位：验证解码器的成本感知窗口（<b>超出了论文</b>）只在草稿划算时才带掩码。",
     },
     "ch10.live_differs": {
         "en": "A live run sizes its own: its drafts may differ, its text not.",

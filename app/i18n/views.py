@@ -152,27 +152,27 @@ MESSAGES = {
     },
     "views.narr.no_drafts": {"en": "There were no drafts after it to check.", "zh": "它之后没有需要检查的草稿。"},
     "views.narr.checked_none.one": {
-        "en": "The same forward also gives the model's own next-token (AR) prediction at every row; the {n} draft "
+        "en": "The same forward also gives the model's own next-token (AR) prediction at every row. The {n} draft "
               "at {positions} was checked against it, left to right: none agreed (✓).",
-        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测；位置 {positions} 的 {n} 个草稿"
+        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测。位置 {positions} 的 {n} 个草稿"
               "从左到右逐一与它比对：没有一个一致（✓）。",
     },
     "views.narr.checked_none.many": {
-        "en": "The same forward also gives the model's own next-token (AR) prediction at every row; the {n} drafts "
+        "en": "The same forward also gives the model's own next-token (AR) prediction at every row. The {n} drafts "
               "at {positions} were checked against it, left to right: none agreed (✓).",
-        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测；位置 {positions} 的 {n} 个草稿"
+        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测。位置 {positions} 的 {n} 个草稿"
               "从左到右逐一与它比对：没有一个一致（✓）。",
     },
     "views.narr.checked_some.one": {
-        "en": "The same forward also gives the model's own next-token (AR) prediction at every row; the {n} draft "
+        "en": "The same forward also gives the model's own next-token (AR) prediction at every row. The {n} draft "
               "at {positions} was checked against it, left to right: {accepted} agreed (✓): {tokens} at {agreed_at}.",
-        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测；位置 {positions} 的 {n} 个草稿"
+        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测。位置 {positions} 的 {n} 个草稿"
               "从左到右逐一与它比对：{accepted} 个一致（✓），即位置 {agreed_at} 的 {tokens}。",
     },
     "views.narr.checked_some.many": {
-        "en": "The same forward also gives the model's own next-token (AR) prediction at every row; the {n} drafts "
+        "en": "The same forward also gives the model's own next-token (AR) prediction at every row. The {n} drafts "
               "at {positions} were checked against it, left to right: {accepted} agreed (✓): {tokens} at {agreed_at}.",
-        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测；位置 {positions} 的 {n} 个草稿"
+        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测。位置 {positions} 的 {n} 个草稿"
               "从左到右逐一与它比对：{accepted} 个一致（✓），即位置 {agreed_at} 的 {tokens}。",
     },
     "views.narr.dropped_unchecked.one": {
@@ -202,18 +202,18 @@ MESSAGES = {
         "zh": "位置 {positions} 提交（KV 缓存中 {before} → {after} 个词元）{tail}",
     },
     "views.narr.kept_stop": {
-        "en": "; the stop token at position {pos} commits, so the decode ends{end}",
-        "zh": "；位置 {pos} 的停止词元提交，解码随之结束{end}",
+        "en": ". The stop token at position {pos} is one of them: the decode ends{end}",
+        "zh": "。位置 {pos} 的停止词元也在其中：解码随之结束{end}",
     },
     "views.narr.check_not_output": {"en": " (what the check found after it is not output).",
                                     "zh": "（检查在它之后得到的内容不会输出）。"},
     "views.narr.verified_stop": {
-        "en": "; the AR token at {pos} is the stop token, so the decode ends here (nothing is fed again).",
-        "zh": "；位置 {pos} 的 AR 词元是停止词元，解码到此结束（不再送入任何东西）。",
+        "en": ". The AR token at {pos} is the stop token: the decode ends here.",
+        "zh": "。位置 {pos} 的 AR 词元是停止词元：解码到此结束。",
     },
     "views.narr.kept_next": {
-        "en": "; the AR token at {pos} becomes the first slot of the next forward.",
-        "zh": "；位置 {pos} 的 AR 词元成为下一次前向计算的第一个槽位。",
+        "en": ". The AR token at {pos} becomes the first slot of the next forward.",
+        "zh": "。位置 {pos} 的 AR 词元成为下一次前向计算的第一个槽位。",
     },
     "views.narr.lossless_greedy": {
         "en": "Every token that commits is the one the model's own next-token prediction chose, so the text is "
@@ -313,19 +313,49 @@ MESSAGES.update({
     "views.output.title": {"en": "Output text after step {step} (committed tokens only)",
                            "zh": "第 {step} 步之后的输出文本（只含已提交的词元）"},
     "views.output.nothing": {"en": "nothing committed yet", "zh": "还没有提交任何词元"},
+    # the line's mask counts add up on the line itself (narration.mask_account): read = filled + left
     "views.summary": {
-        "en": "Step {step} of 0–{last}: {masks}, {filled} newly filled, {left} left, {committed} committed, "
+        "en": "Step {step} of 0–{last}: {masks}: {filled} newly filled, {left} left; {committed} committed, "
               "KV cache {before} to {after} tokens{end}.",
-        "zh": "第 {step} 步（最后一步为第 {last} 步）：{masks}，新填充 {filled} 个，剩 {left} 个，"
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：{masks}：新填充 {filled} 个，剩 {left} 个；"
               "提交 {committed} 个，KV 缓存 {before} → {after} 个词元{end}。",
     },
-    # verified decoding (beyond the paper): the forward's AR token is said apart from the masks it fills
+    # verified decoding (beyond the paper): the AR token took a mask's slot, counted apart from the
+    # masks the fill rule filled, so read = filled + taken + left on the line
     "views.summary.verified": {
-        "en": "Step {step} of 0–{last}: {masks}, {filled} newly filled + the AR token, {left} left, "
+        "en": "Step {step} of 0–{last}: {masks}: {filled} newly filled, {taken} taken by the AR token, {left} left; "
               "{committed} committed, KV cache {before} to {after} tokens{end}.",
-        "zh": "第 {step} 步（最后一步为第 {last} 步）：{masks}，新填充 {filled} 个，外加 AR 词元，剩 {left} 个，"
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：{masks}：新填充 {filled} 个，AR 词元占 {taken} 个，剩 {left} 个；"
               "提交 {committed} 个，KV 缓存 {before} → {after} 个词元{end}。",
     },
+    # the AR token replaced a rejected draft: it took no mask
+    "views.summary.verified_replaced": {
+        "en": "Step {step} of 0–{last}: {masks}: {filled} newly filled, {left} left (the AR token replaced a "
+              "draft); {committed} committed, KV cache {before} to {after} tokens{end}.",
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：{masks}：新填充 {filled} 个，剩 {left} 个（AR 词元替换了一个草稿）；"
+              "提交 {committed} 个，KV 缓存 {before} → {after} 个词元{end}。",
+    },
+    "views.summary.verified_after": {
+        "en": "Step {step} of 0–{last}: {masks}: {filled} newly filled, {left} left (the AR token came after the "
+              "window); {committed} committed, KV cache {before} to {after} tokens{end}.",
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：{masks}：新填充 {filled} 个，剩 {left} 个（AR 词元在窗口之后）；"
+              "提交 {committed} 个，KV 缓存 {before} → {after} 个词元{end}。",
+    },
+    # a verified forward that read no mask: it only checked its drafts (the AR token came after them)
+    "views.summary.verified_checked": {
+        "en": "Step {step} of 0–{last}: no masks read, this forward only checked {checks}; {committed} committed, "
+              "KV cache {before} to {after} tokens{end}.",
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：没有读入掩码，这次前向计算只检验了{checks}；"
+              "提交 {committed} 个，KV 缓存 {before} → {after} 个词元{end}。",
+    },
+    "views.summary.verified_ar_only": {
+        "en": "Step {step} of 0–{last}: no masks read, this forward only read the AR token; {committed} committed, "
+              "KV cache {before} to {after} tokens{end}.",
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：没有读入掩码，这次前向计算只读入了 AR 词元；"
+              "提交 {committed} 个，KV 缓存 {before} → {after} 个词元{end}。",
+    },
+    "views.summary.drafts.one": {"en": "{n} draft", "zh": " {n} 个草稿"},
+    "views.summary.drafts.many": {"en": "{n} drafts", "zh": " {n} 个草稿"},
     "views.summary.ar": {
         "en": "Step {step} of 0–{last}: {filled} token predicted, {committed} committed, KV cache {before} to "
               "{after} tokens{end}.",
@@ -369,8 +399,8 @@ MESSAGES.update({
                         "zh": "词元里：· = 空格，↵ = 换行，→ = 制表符"},
     "views.orders.rows": {
         "en": "Rows in this forward: {n} = {commit} in the leading filled run + {kept} kept in the window "
-              "(W = {w}, filled or masks). ",
-        "zh": "这次前向计算的行数：{n} = 开头连续已填充段的 {commit} 个 + 窗口保留的 {kept} 个（W = {w}，已填充的或掩码）。"},
+              "(W = {w} slots, filled or masks). ",
+        "zh": "这次前向计算的行数：{n} = 开头连续已填充段的 {commit} 个 + 窗口保留的 {kept} 个（W = {w} 个槽位，已填充的或掩码）。"},
     "views.orders.rows_end": {
         "en": "The decode ends inside that run ({positions}): {kept} of its {run} commit, the {dropped} after them "
               "({dropped_positions}) are dropped. ",
@@ -492,6 +522,8 @@ MESSAGES.update({
     "views.bars.key_filled": {"en": "filled (✓)", "zh": "已填充（✓）"},
     "views.bars.key_mask": {"en": "stays a mask", "zh": "仍是掩码"},
     "views.growth.xlabel": {"en": "forward passes after prefill (1 to {n})", "zh": "预填充之后的前向计算（第 1 到 {n} 次）"},
+    # a growth chart's marker: the step with its forward (the x axis counts forwards), so no reader adds one
+    "views.growth.marker": {"en": "step {step} (forward {forward})", "zh": "第 {step} 步（第 {forward} 次前向计算）"},
     "views.growth.title": {
         "en": "Committed prefix growth (red marker: this step; dotted: AR pace, one token per forward)",
         "zh": "已提交前缀的增长（红色标记：本步；点线：AR 的速度，每次前向计算一个词元）",
@@ -535,7 +567,8 @@ MESSAGES.update({
                              "zh": "第 %{y} 步，位置 %{x}<br>H = %{z:.2f} 奈特<extra></extra>"},
     "views.fig.heat_title": {"en": "Entropy of every open mask, step by step (scale fixed at 0–{max} nats)",
                              "zh": "每个未填掩码的熵，逐步展示（色标固定为 0–{max} 奈特）"},
-    "views.fig.growth_hover": {"en": "forward %{x}: %{y} committed", "zh": "第 %{x} 次前向计算：已提交 %{y} 个"},
+    "views.fig.growth_hover": {"en": "step %{customdata} (forward %{x}): %{y} committed",
+                               "zh": "第 %{customdata} 步（第 %{x} 次前向计算）：已提交 %{y} 个"},
     "views.fig.pace": {"en": "one token per forward (AR pace)", "zh": "每次前向计算一个词元（AR 的速度）"},
     "views.fig.growth_title": {"en": "Committed prefix growth (dashed line: this step)",
                                "zh": "已提交前缀的增长（虚线：本步）"},

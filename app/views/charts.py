@@ -181,14 +181,20 @@ def round_step(span: float, most: int, smallest: float = 1) -> float:
 
 
 def forward_ticks(n: int, x, base: float) -> list[str]:
-    """The x axis's labels: forward counts at a round spacing (at most ~FORWARD_LABELS), so "step 15"
-    can be read off the chart (step k is forward k + 1). x: a forward count's x; base: the axis's y."""
+    """The x axis's labels: forward counts at a round spacing (at most ~FORWARD_LABELS); a step's
+    marker names its forward beside its step. x: a forward count's x; base: the axis's y."""
     spacing = int(round_step(n, FORWARD_LABELS))
     # 0 starts at its tick, clear of the y axis's 0 beside it (centred, the two touched on a phone)
     return [f'<line x1="{x(f):.1f}" x2="{x(f):.1f}" y1="{base:.1f}" y2="{base + 4:.1f}" class="grid"/>'
             f'<text x="{x(f):.1f}" y="{base + 15:.1f}" class="tick xtick" '
             f'text-anchor="{"start" if f == 0 else "middle"}">{f}</text>'
             for f in range(0, n + 1, spacing)]
+
+
+def marker_side(at: float, middle: float) -> str:
+    """A marker label's x and anchor: right of its line in the chart's left half, left of it in the
+    right half, so it stays inside the chart."""
+    return f'x="{at + 4:.1f}" text-anchor="start"' if at < middle else f'x="{at - 4:.1f}" text-anchor="end"'
 
 
 def pace_line(x0: float, y0: float, x1: float, y1: float) -> str:
@@ -209,11 +215,15 @@ def prefix_growth(timeline: Timeline, height: int = 240, lang: str = i18n.DEFAUL
     y = lambda v: TOP + plot_h * (1 - v / top)  # noqa: E731
     colour = palette.decoder_colour(timeline.trace.decoder)
     line = " ".join(f"{x(k + 1):.1f},{y(v):.1f}" for k, v in enumerate(y_values))
+    tr = i18n.Texts(lang)
+    # each marker names its step AND its forward (the x axis counts forwards: step k sits at k + 1),
+    # right of the line in the chart's left half, left of it in the right half (it stays inside)
     markers = "".join(f'<g class="at-step" data-at-step="{k}"><line x1="{x(k + 1):.1f}" x2="{x(k + 1):.1f}" '
                       f'y1="{TOP}" y2="{TOP + plot_h}" class="marker" stroke="{palette.THRESHOLD_COLOUR}"/>'
-                      f'<circle cx="{x(k + 1):.1f}" cy="{y(v):.1f}" r="4" fill="{palette.THRESHOLD_COLOUR}"/></g>'
+                      f'<circle cx="{x(k + 1):.1f}" cy="{y(v):.1f}" r="4" fill="{palette.THRESHOLD_COLOUR}"/>'
+                      f'<text {marker_side(x(k + 1), LEFT + plot_w / 2)} y="{TOP + 12}" class="tick" '
+                      f'fill="{palette.THRESHOLD_COLOUR}">{tr("views.growth.marker", step=k, forward=k + 1)}</text></g>'
                       for k, v in enumerate(y_values))
-    tr = i18n.Texts(lang)
     body = (_y_axis(top, height, tr("views.committed_tokens"))
             + f'<polyline points="{x(0):.1f},{y(0):.1f} {line}" class="growth" stroke="{colour}"/>'
             + pace_line(x(0), y(0), x(min(n, top)), y(min(n, top))) + markers

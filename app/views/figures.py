@@ -164,20 +164,27 @@ def prefix_growth(timelines: dict[str, Timeline], current: int | None = None,
         if shown is not None:
             y = y[:max(0, shown.get(name, len(y)))]
         colour = (colours or {}).get(name) or palette.decoder_colour(tl.trace.decoder, k)
+        # x: forwards; customdata: each point's step (k at forward k + 1), so the hover names both
         data.append(dict(type="scatter", x=list(range(1, len(y) + 1)), y=y, mode="lines+markers", name=name,
+                         customdata=list(range(len(y))),
                          line=dict(color=colour, dash=dashes[k % len(dashes)]),
                          marker=dict(color=colour, size=6, symbol=symbols[k % len(symbols)]),
                          hovertemplate=tr("views.fig.growth_hover") + "<extra>" + name + "</extra>"))
     data.append(dict(type="scatter", x=[0, longest], y=[0, longest], mode="lines",
                      name=tr("views.fig.pace"), line=dict(dash="dot", color="#9ca3af")))
-    shapes = []
+    shapes, notes = [], []
     if current is not None:
         shapes.append(dict(type="line", x0=current + 1, x1=current + 1, y0=0, y1=1, yref="paper",
                            line=dict(color=palette.THRESHOLD_COLOUR, dash="dash")))
+        # the line's step AND its forward (the x axis counts forwards: step k sits at k + 1)
+        notes.append(dict(x=current + 1, y=1, yref="paper", showarrow=False, yanchor="bottom",
+                          xanchor="left" if current + 1 <= longest / 2 else "right",
+                          text=tr("views.growth.marker", step=current, forward=current + 1),
+                          font=dict(color=palette.THRESHOLD_COLOUR, size=11)))
     fixed = dict(range=[0, longest + 0.5]) if shown is not None else {}
     # the title names the dashed line only while one is drawn (a finished race, a wall-clock replay: none)
     title = tr("views.fig.growth_title" if shapes else "views.fig.growth_title_plain")
-    return make_figure(data, title, 340, lang=lang, shapes=shapes,
+    return make_figure(data, title, 340, lang=lang, shapes=shapes, annotations=notes,
                        xaxis=dict(title=dict(text=tr("views.fig.growth_x")), **fixed),
                        yaxis=dict(title=dict(text=tr("views.committed_tokens")),
                                   **({"range": [0, max(top, longest) * 1.05]} if shown is not None else {})),

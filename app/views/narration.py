@@ -94,6 +94,29 @@ def run_account(s: StepRecord) -> RunAccount:
     return RunAccount(start=s.start, run=run, committed=len(s.committed), behind=s.filled_behind_mask)
 
 
+@dataclass(frozen=True)
+class MaskAccount:
+    """What became of the masks a step's forward read: read = filled + taken + left, so the step
+    line's numbers add up on the line itself. taken: 1 where the verified decoder's AR token took a
+    mask's slot (the first mask after the agreeing drafts), else 0 (it replaced a draft, or came
+    after the window)."""
+    read: int     # masks in the forward's input
+    filled: int   # of them, filled by the fill rule (drafts, for verified decoding)
+    taken: int    # of them, taken by the AR token (verified decoding only)
+    left: int     # of them, still masks after the step (what the views draw as [M])
+
+
+def mask_account(s: StepRecord) -> MaskAccount:
+    """A step's mask account (see MaskAccount): the step line and its tests read it from here."""
+    read = sum(t is None for t in s.window)
+    ar_pos = s.verify.ar_pos if s.verify is not None else None
+    ar_i = ar_pos - s.start if ar_pos is not None else -1
+    taken = int(0 <= ar_i < len(s.window) and s.window[ar_i] is None)
+    filled = sum(1 for f in s.filled if f.pos != ar_pos and 0 <= f.pos - s.start < len(s.window)
+                 and s.window[f.pos - s.start] is None)
+    return MaskAccount(read=read, filled=filled, taken=taken, left=masks_left(s))
+
+
 def masks_left(s: StepRecord) -> int:
     """The masks a step's forward read and did not fill: what the views still draw as [M] after it.
     A mask this forward filled is not left (verified: the AR token's slot, which at the last step

@@ -188,26 +188,36 @@ def output_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
 
 def step_summary(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     """One sentence about `step` for a screen reader (plain text); the last step says what ended
-    the decode and that the masks still in the window are never scored."""
+    the decode and that the masks still in the window are never scored. Its mask counts add up on
+    the line itself (narration.mask_account): read = newly filled + taken by the AR token + left."""
     s = timeline.trace.steps[step]
-    masks = sum(t is None for t in s.window)
+    acc = narration.mask_account(s)
     # "masks read" are the forward's input; "left" those it did not fill (what the window picture
-    # beside the line shows as [M]), so read - filled = left can be checked at a glance
-    left = narration.masks_left(s)
+    # beside the line shows as [M])
+    left = acc.left
     why = {"stop_token": "ends_stop", "max_new_tokens": "ends_budget"}.get(s.stop_reason) if s.finished else None
     counted = bool(why and left)   # the ending names the masks left (the [M] drawn), so the line stays one line
     end = (_count(lang, f"views.summary.{why}", left) if counted
            else i18n.text(lang, "views.summary.ends") if s.finished else "")
     key = "views.summary.last" if counted and not s.filled else "views.summary"
+    values = {}
     if timeline.trace.decoder == "ar":  # AR has no masks: a chapter with none said "0 masks in the window"
         key = "views.summary.ar"
-    fills = s.filled
-    if s.verify is not None and key == "views.summary":  # the AR token replaces a draft: not a mask's fill
-        key, fills = "views.summary.verified", [f for f in s.filled if f.pos != s.verify.ar_pos]
+    elif s.verify is not None and key == "views.summary":
+        v = s.verify
+        if acc.read == 0:   # no mask read: the forward only checked drafts (or read the AR token alone)
+            key = "views.summary.verified_checked" if v.checked else "views.summary.verified_ar_only"
+            values["checks"] = _count(lang, "views.summary.drafts", len(v.checked)) if v.checked else ""
+        elif acc.taken:     # the AR token took the first mask's slot: counted apart from the fills
+            key = "views.summary.verified"
+        else:               # the AR token replaced a rejected draft (or came after the window)
+            inside = 0 <= v.ar_pos - s.start < len(s.window)
+            key = "views.summary.verified_replaced" if inside else "views.summary.verified_after"
     return i18n.text(lang, key, step=step, last=timeline.num_steps - 1,
-                     filled=len(fills), committed=len(s.committed), left=left,
-                     masks=_count(lang, "views.summary.masks", masks), before=s.cache_before,
-                     after=s.cache_after, end=end)
+                     filled=acc.filled if timeline.trace.decoder != "ar" else len(s.filled),
+                     taken=acc.taken, committed=len(s.committed), left=left,
+                     masks=_count(lang, "views.summary.masks", acc.read), before=s.cache_before,
+                     after=s.cache_after, end=end, **values)
 
 
 def slot_kinds(window: list, commit_n: int, stop_ids=(), filled_now=()) -> list[str]:

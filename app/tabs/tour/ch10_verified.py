@@ -32,8 +32,8 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     v = s.verify
     if v is None or v.rejected_pos is None:
         what = " ".join(escape(t) for t in plain_narration.narrate(tl.trace, step, lang=lang))
-        return elsewhere(tl, step, (note + " " if note else "") + tr("ch10.not_rejected", what=what)
-                         + gap(lang) + window_words(tl, step, lang), moment, lang=lang)
+        return elsewhere(tl, step, (note + " " if note else "") + tr("ch10.not_rejected", what=what), moment,
+                         lang=lang, more=window_words(tl, step, lang))
     first = s.start + 1
     # the drafts the check decided: the ones the view marks ✓ / ✗ (verify_marks), not the record's
     # whole `checked` run, whose drafts after the rejected one are dropped unchecked

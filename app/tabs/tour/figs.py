@@ -91,7 +91,7 @@ def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, h
         body.append(f'<g class="at-step{now}" data-at-step="{k}"><line x1="{at:.1f}" x2="{at:.1f}" '
                     f'y1="{T}" y2="{T + plot_h}" class="marker" stroke="{palette.THRESHOLD_COLOUR}"/>'
                     f'<text {side} y="{T + 12}" class="tick" '
-                    f'fill="{palette.THRESHOLD_COLOUR}">{tr("tour.fig.step", step=k, forward=k + 1)}</text></g>')
+                    f'fill="{palette.THRESHOLD_COLOUR}">{tr("views.growth.marker", step=k, forward=k + 1)}</text></g>')
     body += charts.forward_ticks(n, x, T + plot_h)
     body.append(f'<text x="{L + plot_w / 2:.0f}" y="{height - 6}" class="axis" text-anchor="middle">'
                 f'{tr("tour.fig.forwards_axis")}</text>')

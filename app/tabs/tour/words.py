@@ -189,9 +189,9 @@ def ending(tl: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     stop = next((s.start + i for i, t in enumerate(s.committed) if t in tl.trace.stop_ids), None)
     found = next((f.pos for f in s.filled if f.token in tl.trace.stop_ids), None)
     if s.stop_reason == "stop_token" and stop is not None:
-        said = tr("tour.ending.stop", pos=stop)
+        said = tr("tour.ending.stop", pos=stop, rule=tr("tour.ending.kv_rule"))
     elif s.stop_reason == "stop_token" and found is not None:  # predicted, never fed: its KV is not cached
-        said = tr("tour.ending.stop_found", pos=found, after=s.cache_after)
+        said = tr("tour.ending.stop_found", pos=found, after=s.cache_after, rule=tr("tour.ending.kv_rule"))
     elif s.stop_reason == "max_new_tokens":
         said = tr("tour.ending.budget", budget=tl.trace.config.get("max_new_tokens"))
     else:
@@ -206,11 +206,14 @@ def ending(tl: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
 
 
 def elsewhere(tl: Timeline, step: int, why: str, moment: int | None, lang: str = i18n.DEFAULT,
-              head: str | None = None) -> str:
+              head: str | None = None, more: str = "") -> str:
     """A step the chapter's words were not written for (the teacher stepped away): what it
     shows instead, the way back, and the step's own facts. The decode's last step first says
     what ended it (so no chapter's words contradict that step's panels)."""
     tr = i18n.Texts(lang)
     back = tr("tour.moment_is", moment=moment) if moment is not None and moment != step else ""
     said = gap(lang).join(p for p in (ending(tl, step, lang), why) if p)
-    return narration([tr("tour.elsewhere", step=step) + said + back], tl, step, lang=lang, head=head)
+    first = tr("tour.elsewhere_forward", step=step, forward=step + 1) + said
+    # more: a paragraph of its own after the step's words (chapter 10's window), the way back last
+    paragraphs = [first, more + back] if more else [first + back]
+    return narration(paragraphs, tl, step, lang=lang, head=head)
