@@ -1688,7 +1688,7 @@ def test_chapter_7_draws_each_table_decode_on_its_chart_and_its_row_shows_the_su
         marks = [a.text for a in law.layout.annotations if (a.x, a.y) == (point.x[0], point.y[0])]
         assert marks == [i18n.text(lang, "ch7.point_mark", name=kind, tpf=tpf)]   # marked beside it: its kind, its y
         assert point.showlegend is False
-        assert i18n.text(lang, "ch7.table_row", tokens=tokens, forwards=forwards, tpf=tpf) == label
+        assert i18n.text(lang, "ch7.table_row", tokens=tokens, forwards=forwards, tpf=tpf) == label.replace("\u00a0", " ")
     assert any(float(r[3]) < 1 for r in rows)                 # the under-1 case the text explains is a row
     keys = [t for t in law.data if t.name == i18n.text(lang, "ch7.table_points")]
     assert len(keys) == 1 and keys[0].marker.symbol == "diamond" and keys[0].showlegend is not False

@@ -175,6 +175,8 @@ def commit_table(decodes: list[tuple[str, Timeline]], lang: str = i18n.DEFAULT) 
                          f'background:{palette.STATE_COLOURS[state]}"></i></span><b>{counts[b]}</b></td>')
         tpf = f'{round(st["tokens_per_forward"], 2):.2f}'   # as its point on chapter 7's chart (entropy.trace_point)
         label = tr("ch7.table_row", tokens=st["generated_tokens"], forwards=st["forwards"], tpf=tpf)
+        # a narrow cell breaks the sum only after "÷" or before "=" ("60 tokens ÷ | 5 forwards | = 12.00")
+        label = label.replace(" ", "\u00a0").replace("÷\u00a0", "÷ ").replace("\u00a0=", " =")
         rows.append(f'<tr data-decode="{escape(name)}" data-tokens="{st["generated_tokens"]}" '
                     f'data-forwards="{st["forwards"]}" data-tpf="{tpf}">'
                     f'<th scope="row">{escape(name)}<small>{label}</small></th>'
