@@ -86,7 +86,8 @@ def figure_words(fig) -> str:
             words.append(ax.title.text or "")
     words += [a.text or "" for a in (lay.annotations or ())]
     for trace in fig.data:
-        words.append(getattr(trace, "name", None) or "")
+        if getattr(trace, "showlegend", None) is not False:   # a name the legend shows
+            words.append(getattr(trace, "name", None) or "")
         if "text" in (getattr(trace, "mode", None) or ""):   # text drawn on the markers
             words += [str(t) for t in (trace.text or ())]
         hover = getattr(trace, "hovertemplate", None) or ""

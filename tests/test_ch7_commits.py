@@ -58,7 +58,9 @@ def test_the_table_counts_each_decodes_forwards_by_what_they_committed(data):
         assert sum(row["counts"].values()) == len(trace.steps) == trace.stats()["forwards"]
         # every committed token is counted once: the sum over forwards is the decode's output
         assert sum(kept) == len(trace.token_ids) == row["tokens"]
-        assert f"{len(trace.token_ids)} tokens, {len(trace.steps)} forwards" in row["label"]
+        # the row's sum a reader checks at a glance: tokens ÷ forwards = its tokens per forward
+        tpf = f"{round(len(trace.token_ids) / len(trace.steps), 2):.2f}"
+        assert f"{len(trace.token_ids)} tokens ÷ {len(trace.steps)} forwards = {tpf}" in row["label"].replace("\u00a0", " ")
     # what the class must see: counting's forwards commit many, the slow ones mostly nothing
     counting, play = rows[0]["counts"], rows[1]["counts"]
     assert counting["3+"] > counting["0"] and play["0"] > play["3+"] + play["2"] + play["1"]

@@ -175,12 +175,15 @@ def test_tau_bars_are_drawn_in_the_colour_their_word_names(data):
 
 
 def test_the_right_answers_axis_has_a_tick_at_every_count(data):
-    """Chapter 8's "right answers (of 7)" axis had ticks 0 and 7 only: a bar at 6 could not be read."""
+    """Chapter 8's "right answers (of 7)" axis had ticks 0 and 7 only: a bar at 6 could not be read.
+    A tick and grid line at every count; labels every few (0 … 7 each labelled ran together at 1024x768)."""
     from app.tabs.tour import figs
     rows = data.tau_sweep["rows"]
     fig = figs.tau_figure(rows, {"threshold": 0.5, "tokens_per_forward": 8.0, "right": 6, "total": 7})
     axis = fig.layout.yaxis2
-    assert axis.tickmode == "linear" and axis.tick0 == 0 and axis.dtick == 1 and axis.range[1] >= 7
+    assert axis.tickmode == "linear" and axis.tick0 == 0 and axis.range[1] >= 7
+    assert axis.minor.dtick == 1 and axis.minor.tick0 == 0 and axis.minor.showgrid and axis.minor.ticks == "outside"
+    assert 1 < axis.dtick and 7 / axis.dtick <= figs.RIGHT_LABELS and float(axis.dtick).is_integer()
 
 
 def test_a_dark_colour_word_names_a_dark_colour():
@@ -235,7 +238,10 @@ def test_entropy_chapter_plots_every_decode_its_words_describe(data):
         assert dots[0].x[0] == round(entropy.fill_entropy(tl.trace), 3)
         assert dots[0].y[0] == round(tl.trace.stats()["tokens_per_forward"], 2)
         assert dots[0].marker.symbol == "diamond"
-        assert ("the diamond on the chart" if lang == "en" else "图中的菱形") in text
+        name = i18n.text(lang, "ch7.name_code")
+        assert (f"the diamond “{name}” on the chart" if lang == "en" else f"图中标着“{name}”的菱形") in text
+        marks = [a for a in law.layout.annotations if (a.x, a.y) == (dots[0].x[0], dots[0].y[0])]
+        assert len(marks) == 1 and marks[0].text.startswith(name)   # the diamond is marked with the name the words say
     # without the code decode the words fall back to the suite's slowest row, which is a dot already
     text, law, *_ = ch7_entropy.view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"))
     assert first not in unescape(text) and not any(first in unescape(str(t.text)) for t in law.data)
@@ -1693,6 +1699,38 @@ def test_a_verified_steps_line_says_the_ar_token_apart_from_the_masks_it_filled(
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+def test_chapter_7_draws_each_table_decode_on_its_chart_and_its_row_shows_the_sum(data, lang):
+    """A newcomer read "13.7 for counting" in the text and 12 on the table's counting row: each row
+    of the table is a diamond on the chart, named as the row and marked with its kind and its tokens
+    per forward, at the row's tokens ÷ forwards; a row says its sum (4 tokens ÷ 8 forwards = 0.50),
+    so an under-1 decode is checkable at a glance, and the 0 column is the idle forwards."""
+    out = tour.CHAPTERS[6].view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"),
+                                code=data.at("entropy_code"), lang=lang)
+    law, table = out[1], out[4]
+    rows = re.findall(r'<tr data-decode="([^"]*)" data-tokens="(\d+)" data-forwards="(\d+)" data-tpf="([^"]*)">'
+                      r'<th scope="row">(.*?)<small>(.*?)</small>', table)
+    assert len(rows) == 3
+    points = {t.name: t for t in law.data if t.y and t.y[0] is not None and t.marker.symbol == "diamond"}
+    assert len(points) == len(rows), [t.name for t in law.data]
+    kinds = [i18n.text(lang, k) for k in ("ch7.name_low", "ch7.name_high", "ch7.name_code")]
+    for (decode, tokens, forwards, tpf, name, label), kind, pick in zip(rows, kinds, ("entropy_low", "entropy_high", "entropy_code")):
+        st = data.at(pick)[0].trace.stats()
+        assert (int(tokens), int(forwards)) == (st["generated_tokens"], st["forwards"])
+        assert float(tpf) == round(int(tokens) / int(forwards), 2)
+        point = points[unescape(decode)]                      # the row's name is a point's name
+        assert unescape(name) == unescape(decode) and name.startswith(kind)
+        assert point.y[0] == float(tpf)                       # at the row's tokens per forward
+        marks = [a.text for a in law.layout.annotations if (a.x, a.y) == (point.x[0], point.y[0])]
+        assert marks == [i18n.text(lang, "ch7.point_mark", name=kind, tpf=tpf)]   # marked beside it: its kind, its y
+        assert point.showlegend is False
+        assert i18n.text(lang, "ch7.table_row", tokens=tokens, forwards=forwards, tpf=tpf) == label.replace("\u00a0", " ")
+    assert any(float(r[3]) < 1 for r in rows)                 # the under-1 case the text explains is a row
+    keys = [t for t in law.data if t.name == i18n.text(lang, "ch7.table_points")]
+    assert len(keys) == 1 and keys[0].marker.symbol == "diamond" and keys[0].showlegend is not False
+    assert f'<th scope="col">{i18n.text(lang, "ch7.table_idle")}</th>' in table
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_words_a_newcomer_met_unexplained_link_to_the_glossary(data, lang):
     """A newcomer met "verified decoding" in chapter 6's lanes before chapter 10 explains it, the
     "cost-aware window" in chapter 10 and the "cached prefix" in chapter 3's grid with no word on
@@ -1940,7 +1978,7 @@ def test_chapter_6_says_rows_cost_time_only_when_the_measured_forward_cost_says_
     nearly free and the wall-clock gain follows the gain per forward."""
     tls = {"ar": data.timelines[data.picks["race"]["ar"]], "streaming": data.timelines[data.picks["race"]["streaming"]]}
     assert lanes.forward_cost(tls) is not None   # the recorded race is timed: the chapter reads its own figure
-    monkeypatch.setattr(lanes, "forward_cost", lambda timelines: cost)
+    monkeypatch.setattr(lanes, "forward_cost", lambda timelines: lanes.ForwardCost(cost, 10.0 * cost, 10.0, 20.0))
     last = max(len(t.trace.steps) for t in tls.values())
     en = " ".join(plain(ch6_race.view(tls, last)[0]).split())
     zh = "".join(plain(ch6_race.view(tls, last, lang="zh")[0]).split())

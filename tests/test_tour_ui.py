@@ -9,7 +9,7 @@ from app import i18n
 from app.tabs import tour
 from app.views import figures
 from test_browser import ARTIFACTS, browser  # noqa: F401 (the headless Chromium fixture)
-from test_tour import go_to, open_page, wait_plots
+from test_tour import fits, go_to, open_page, wait_plots
 
 # a character no font draws: whatever draws exactly like it is a missing glyph (tofu)
 TOFU_JS = """chars => { const font = getComputedStyle(document.querySelector('.wedlm-stepper button')).font;
@@ -509,5 +509,155 @@ def test_a_phone_moves_on_from_a_chapters_foot_and_steps_right_above_the_picture
         page.evaluate("() => window.wedlmPresent.start(false)")
         page.wait_for_function("() => document.body.classList.contains('tour-present')")
         assert not page.locator("#tour-foot-next-4").is_visible() and not page.locator("#tour-foot-back-4").is_visible()
+    finally:
+        page.close()
+
+
+def test_presenting_drops_a_tapped_tokens_outline_when_it_starts_steps_or_moves_on(browser, app_url):
+    """A token tapped on the page kept its outline (chapter 4's slot 80) once presenting began, and
+    on every step after, with no key saying why: presenting starts without it, and a step (a key
+    or a step button) or another chapter drops it."""
+    page = open_page(browser, app_url, (1920, 1080), "?chapter=4")
+    pinned = "() => window.wedlmHighlight.pinned()"
+    marks = "() => document.querySelectorAll('.hl').length + document.querySelectorAll('.tap-caption').length"
+
+    def tap():
+        token = page.locator("#chapter-4 .wedlm-view .tok[data-pos]").last
+        token.click()
+        page.wait_for_function(pinned + " !== null", timeout=5_000)
+        assert page.evaluate(marks) > 0
+
+    try:
+        page.wait_for_selector("#tour-viz-4", state="visible", timeout=180_000)
+        wait_plots(page, 4)
+        tap()
+        page.evaluate("() => window.wedlmPresent.start(false)")
+        assert page.evaluate(pinned) is None and page.evaluate(marks) == 0
+        page.wait_for_timeout(600)   # the highlighter's half-second check puts nothing back
+        assert page.evaluate(marks) == 0
+        for move in ("ArrowUp", "button"):   # a step back by key, then by the stepper's own button
+            wait_plots(page, 4)
+            tap()
+            if move == "button":
+                page.click("#chapter-4 .wedlm-stepper button[data-act=next]")
+            else:
+                page.evaluate("() => document.activeElement && document.activeElement.blur()")
+                page.keyboard.press(move)
+            page.wait_for_function(pinned + " === null", timeout=5_000)
+            assert page.evaluate(marks) == 0, move
+        tap()
+        page.evaluate("() => document.activeElement && document.activeElement.blur()")
+        go_to(page, "ArrowRight", 5)
+        page.wait_for_function(pinned + " === null", timeout=5_000)
+        assert page.evaluate(marks) == 0
+    finally:
+        page.close()
+
+
+# the nav row's text (the badge, the chapter menu, the buttons) on screen at 1920x1080 presenting:
+# 14 px (badge, menu) and 12 (buttons) before; a key that opens with "(" never leaves it at a line's end
+NAV_JS = """() => [...document.querySelectorAll('#presenting-badge, #tour-pick input, #tour-nav button')]
+    .filter(e => e.getClientRects().length).map(e => [e.id || e.textContent.trim(), parseFloat(getComputedStyle(e).fontSize),
+                                                      e.getBoundingClientRect().height])"""
+KEY_BRACKETS_JS = """n => [...document.querySelectorAll('#chapter-' + n + ' .tour-text .ckey')].filter(k => k.getClientRects().length)
+    .flatMap(k => { const t = k.previousSibling;
+        if (!t || t.nodeType !== 3 || !/[(（]$/.test(t.textContent)) return [];
+        const r = document.createRange(); r.setStart(t, t.textContent.length - 1); r.setEnd(t, t.textContent.length);
+        return [[k.textContent, r.getBoundingClientRect().top, k.getClientRects()[0].top]]; })"""
+
+
+def test_presenting_on_a_wide_screen_reads_its_nav_legends_and_keys_and_chapter_6s_chart_fills_its_column(browser, app_url):
+    page = open_page(browser, app_url, (1920, 1080), "?present=1&chapter=7")
+    try:
+        page.wait_for_selector("#tour-viz-7", state="visible", timeout=180_000)
+        page.wait_for_function("() => document.body.classList.contains('tour-present')")
+        wait_plots(page, 7)
+        page.wait_for_timeout(1200)   # present.js grows the figures' fonts
+        nav = page.evaluate(NAV_JS)
+        assert len(nav) >= 5 and all(px >= 16 for _, px, _ in nav), nav
+        assert max(h for _, _, h in nav) <= 48, nav   # each on one line: no taller row, no smaller chapter
+        legends = page.evaluate("""() => { const c = document.querySelector('#chapter-7'), z = +c.dataset.zoom;
+            return [...c.querySelectorAll('.legendtext')].filter(t => t.getClientRects().length)
+                .map(t => parseFloat(getComputedStyle(t).fontSize) * z); }""")
+        assert legends and min(legends) >= 16, legends
+        go_to(page, "ArrowLeft", 6)
+        wait_plots(page, 6)
+        for step in ("first", "last"):   # the chart takes the room the lanes leave, and the chapter still fits
+            page.click(f"#chapter-6 .wedlm-stepper button[data-act={step}]")
+            page.wait_for_timeout(500)
+            m = fits(page)
+            chart = page.evaluate("""() => [document.querySelector('#chapter-6 svg.chart').getBoundingClientRect().width,
+                                             document.querySelector('#chapter-6 .tour-view').getBoundingClientRect().width]""")
+            assert chart[0] >= 0.55 * chart[1], (step, chart)   # 546 of 1177 px before
+            assert m["scroll"] <= m["height"] + 1 and m["px"] >= 20, (step, m)
+        page.evaluate("() => { location.hash = '#chapter-10'; }")
+        page.wait_for_selector("#tour-viz-10", state="visible", timeout=60_000)
+        wait_plots(page, 10)
+        page.wait_for_timeout(500)
+        keys = page.evaluate(KEY_BRACKETS_JS, 10)
+        assert keys and all(abs(bracket - key) < 4 for _, bracket, key in keys), keys
+    finally:
+        page.close()
+
+
+def test_chapter_8s_right_answers_labels_stay_apart_on_a_1024_page_and_presenting(browser, app_url):
+    """0 … 7 each labelled on the right answers' axis ran into each other at 1024x768 (its band is
+    ~90 px; presenting grows the type): labels every other count, a tick at each."""
+    for link in ("?chapter=8", "?present=1&chapter=8"):
+        page = open_page(browser, app_url, (1024, 768), link)
+        try:
+            page.wait_for_selector("#tour-viz-8", state="visible", timeout=180_000)
+            wait_plots(page, 8)
+            page.wait_for_timeout(1200)
+            labels = page.evaluate("""() => [...document.querySelectorAll('#tour-viz-8 .y2tick text')]
+                .filter(t => t.getClientRects().length).map(t => { const r = t.getBoundingClientRect();
+                    return [t.textContent, r.top, r.bottom]; }).sort((a, b) => a[1] - b[1])""")
+            assert len(labels) >= 3, (link, labels)
+            assert all(a[2] + 2 <= b[1] for a, b in zip(labels, labels[1:])), (link, labels)
+        finally:
+            page.close()
+
+
+def test_a_phone_reads_chapter_2s_position_labels_apart_and_chapter_3s_grid_labels_at_10px(browser, app_url):
+    """390 px: chapter 2's position labels under the bars were 2 px apart, one run of digits
+    ("6566 67 68"): each keeps 4 px from the next at every step. Chapter 3's grid labels were 8.4 px
+    at its widest steps: at least 10 px at every step, the grid scrolling inside its own box (never
+    the page), and saying so where it is wider than its box."""
+    page = open_page(browser, app_url, (390, 844), "?chapter=2")
+    try:
+        page.wait_for_selector("#tour-viz-2 svg.chart", state="visible", timeout=180_000)
+        wait_plots(page, 2)
+        steps = page.evaluate("() => +document.querySelector('#chapter-2 .wedlm-stepper input[type=range]').max")
+        most = 0
+        for k in range(steps + 1):
+            page.evaluate("k => window.wedlmStepper.show('tour-2', k)", k)
+            page.wait_for_function(SHOWN_STEP + " === " + str(k), arg=2)
+            xs = page.evaluate("""() => [...document.querySelectorAll('#tour-viz-2 svg.chart g[data-pos] text.tick')]
+                .filter(t => t.getClientRects().length && t.getBoundingClientRect().width > 0)
+                .map(t => { const r = t.getBoundingClientRect(); return [t.textContent, r.left, r.right]; })
+                .sort((a, b) => a[1] - b[1])""")
+            assert all(b[1] - a[2] >= 4 for a, b in zip(xs, xs[1:])), (k, xs)
+            most = max(most, len(xs))
+        assert most >= 6   # a step with many bars (the case measured)
+        page.goto(app_url.rstrip("/") + "/?chapter=3", wait_until="domcontentloaded")
+        page.wait_for_selector("#tour-viz-3", state="visible", timeout=180_000)
+        wait_plots(page, 3)
+        steps = page.evaluate("() => +document.querySelector('#chapter-3 .wedlm-stepper input[type=range]').max")
+        wide = 0
+        for k in range(steps + 1):
+            page.evaluate("k => window.wedlmStepper.show('tour-3', k)", k)
+            page.wait_for_function(SHOWN_STEP + " === " + str(k), arg=3)
+            page.wait_for_timeout(100)
+            grids = page.evaluate("""() => [...document.querySelectorAll('#chapter-3 svg.grid')].filter(s => s.getClientRects().length)
+                .map(s => { const box = s.closest('.maskgrid'), hint = box.querySelector('.grid-hint');
+                    return {px: parseFloat(getComputedStyle(s.querySelector('text.rowt')).fontSize)
+                                * s.getBoundingClientRect().width / s.viewBox.baseVal.width,
+                            wider: s.getBoundingClientRect().width > box.clientWidth + 1,
+                            hint: !!hint && hint.getClientRects().length > 0}; })""")
+            assert len(grids) == 2 and all(g["px"] >= 10 for g in grids), (k, grids)
+            assert all(g["hint"] for g in grids if g["wider"]), (k, grids)
+            wide += sum(g["wider"] for g in grids)
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= 390, k
+        assert wide   # the recorded decode has steps wider than a phone (the case measured)
     finally:
         page.close()

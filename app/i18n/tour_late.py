@@ -118,12 +118,12 @@ MESSAGES = {
     },
     "ch7.code": {
         "en": "<b>Under 1: why is code slow?</b> The prompt {id} makes {tpf:.2f} tokens per forward at a mean entropy of "
-              "{h:.2f} nats. In another code prompt ({prompt}; the diamond on the chart), {waiting} of {fills} fills are "
+              "{h:.2f} nats. In another code prompt ({prompt}; the diamond “{code_name}” on the chart), {waiting} of {fills} fills are "
               "easy far slots (mostly {far}{eos}), but the front slot stays a mask until step {step}, when {token} fills it at {front_h:.2f} nats. Only the leading "
               "filled run commits, so the far fills wait and commit nothing: {tokens} tokens in {forwards} forwards, "
               "{code_tpf:.2f} per forward. The mean entropy ({code_h:.2f} nats) hides the hard front.",
         "zh": "<b>不到 1：代码为什么慢？</b>提示词 {id} 的平均熵是 {h:.2f} 奈特，每次前向计算却只产出 {tpf:.2f} 个词元。"
-              "在另一个代码提示词（{prompt}；图中的菱形）的解码里，{fills} 次填充中有 "
+              "在另一个代码提示词（{prompt}；图中标着“{code_name}”的菱形）的解码里，{fills} 次填充中有 "
               "{waiting} 次是容易的远处槽位（大多是 {far}{eos}），可最前面的槽位一直是掩码，直到第 {step} 步才由 {token} "
               "以 {front_h:.2f} 奈特的熵填上。只有开头连续的已填充段才能提交，所以远处的填充只能等待，什么也提交不了："
               "{forwards} 次前向计算只得到 {tokens} 个词元，每次 {code_tpf:.2f} 个。平均熵（{code_h:.2f} 奈特）掩盖了最前面那个难词元。",
@@ -145,7 +145,10 @@ MESSAGES = {
     "ch7.table_corner": {"en": "tokens committed:", "zh": "提交词元数："},
     # a table row's name: the kind and the prompt of the one decode it counts (not the chart's prompts)
     "ch7.table_name": {"en": "{name} ({prompt})", "zh": "{name}（“{prompt}”）"},
-    "ch7.table_row": {"en": "{tokens} tokens, {forwards} forwards", "zh": "{tokens} 个词元，{forwards} 次前向计算"},
+    # the row's sum, checkable at a glance: tokens ÷ forwards = the tokens per forward its diamond on the chart sits at
+    "ch7.table_row": {"en": "{tokens} tokens ÷ {forwards} forwards = {tpf}", "zh": "{tokens} 个词元 ÷ {forwards} 次前向计算 = {tpf}"},
+    # the "0" column's head: a forward that commits nothing is what ch7.idle calls idle
+    "ch7.table_idle": {"en": "0 (idle)", "zh": "0（空转）"},
     "ch7.p4": {
         "en": "The charts “Counting” and “A play” (same scale): step {low_step} of counting "
               "({low_prompt}) fills {filled} masks at once ({new_colour} ▼, scores near 0); step {high_step} of a "
@@ -159,7 +162,9 @@ MESSAGES = {
         "zh": "<b>你的提示词</b>：平均熵 {entropy:.2f} 奈特，每次前向计算 {tpf:.2f} 个词元（图中的星号）。",
     },
     "ch7.your_prompt": {"en": "your prompt", "zh": "你的提示词"},
-    "ch7.code_point": {"en": "the code decode explained in the text", "zh": "正文里讲解的那次代码解码"},
+    # the legend's one key for the table's decodes on the chart; each diamond is marked "{name}: {tpf}"
+    "ch7.table_points": {"en": "the table's decodes", "zh": "表中的解码"},
+    "ch7.point_mark": {"en": "{name}: {tpf}", "zh": "{name}：{tpf}"},
     "ch7.bars_low": {"en": "Counting, step {step}", "zh": "计数，第 {step} 步"},
     "ch7.bars_high": {"en": "A play, step {step}", "zh": "剧本，第 {step} 步"},
     "ch7.try": {"en": "Try it: where does your prompt land?", "zh": "试一试：你的提示词落在哪里？"},

@@ -487,6 +487,8 @@ MESSAGES.update({
         "zh": "（{n} 个 KV 已在缓存中的词元：提示词和已提交的文本）",
     },
     "views.grid.label": {"en": "attention mask, {title}", "zh": "注意力掩码，{title}"},
+    # a phone: a grid kept at a readable size is wider than the screen and scrolls in its box
+    "views.grid.scroll_hint": {"en": "← swipe the grid sideways to see all of it →", "zh": "← 左右滑动网格，查看全部 →"},
     "views.grid.ar_logical": {"en": "Attention, logical order", "zh": "注意力，逻辑顺序"},
     "views.grid.ar_physical": {"en": "Attention, physical order", "zh": "注意力，物理顺序"},
     "views.grid.ar_note": {

@@ -114,6 +114,9 @@
     if (pinned !== null && !document.querySelector(".hl")) apply();
   }, 500);
   // refresh: the stepper swapped a view's content; mark the followed position in it again
-  window.wedlmHighlight = { pin: p => pin(p === null ? null : String(p), null, null), unpin,
+  // drop: the pin and a mouse's hover mark both (presenting moved on: the pointer still resting on
+  // the tapped token would keep its outline until the mouse moved)
+  const drop = () => { hovered = null; pin(null); };
+  window.wedlmHighlight = { pin: p => pin(p === null ? null : String(p), null, null), unpin, drop,
                             pinned: () => pinned, refresh: () => apply() };
 })();

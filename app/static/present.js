@@ -305,8 +305,14 @@
     }
   }
 
+  // A tapped token's outline and caption (app/static/highlight.js) are the page's: presenting
+  // starts without them, and moving to another step or chapter drops them (on a projector an
+  // outline left on chapter 4's slot 80 had no key saying why it was there)
+  const dropTap = () => { if (window.wedlmHighlight) window.wedlmHighlight.drop(); };
+
   function start(fullscreen) {
     place();
+    dropTap();
     document.body.classList.add("tour-present");
     label();
     if (fullscreen && !document.fullscreenElement && document.documentElement.requestFullscreen) {
@@ -385,6 +391,7 @@
     const stepButton = chapter && chapter.querySelector(`.wedlm-stepper button[data-act="${step}"]`);
     if (step) {   // within the chapter; at its first or last step the button is disabled: nothing
       ev.preventDefault();
+      dropTap();
       if (stepButton && !stepButton.disabled) stepButton.click();
       return;
     }
@@ -394,6 +401,7 @@
     ev.preventDefault();
     if (document.activeElement && document.activeElement.tagName === "BUTTON") document.activeElement.blur();
     const from = openChapter();
+    dropTap();
     button.click();
     atMoment(from);
   });
@@ -412,7 +420,7 @@
       ? Math.abs(body.offsetHeight * Number(chapter.dataset.zoom) - chapter.offsetHeight) > 2 : !!body;
     if (size !== lastSize || drift) { lastSize = size; fit(); }
   }, 400);
-  document.addEventListener("wedlm-step", () => { if (presenting()) fit(); });
+  document.addEventListener("wedlm-step", () => { if (presenting()) { dropTap(); fit(); } });   // a step button clicked too
   // The chapter in the address edited by hand (#chapter-N), or Back/Forward to such an address:
   // the page reads its chapter when it loads (present.py READ_LINK_JS), so load it again. The
   // page's own moves rewrite the address with replaceState, which fires neither event.

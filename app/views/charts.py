@@ -26,6 +26,12 @@ PENALTY_STRIP = 0.4  # the λ·d strip's width, a share of its bar's
 TICK_FONT_MAX, DIGIT_EM, TICK_GAP = 18, 0.55, 3
 
 
+# a phone draws the position labels at TICK_FONT_MAX and scales the chart to ~0.72: labels that only
+# just miss each other (a 3-unit gap: 2 px) read as one run of digits ("6566 67 68"); where two
+# neighbours have less than this gap, every other one is marked "alt" and a phone hides it (style.css)
+ROOMY_GAP = 10
+
+
 def label_every(labels: list[str], slot: float) -> int:
     """Label every k-th of evenly spaced slots `slot` units apart, k the smallest at which no two
     labels touch at the largest tick size (3-digit positions on a phone overlapped at k = 1)."""
@@ -120,6 +126,8 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
     filled_colour, filled_edge = palette.STATE_COLOURS["new"], palette.STATE_EDGES["new"]
     marks, ticks = [], []   # ticks: the ✓ marks' boxes, (left, top, right, bottom), for the τ label
     every = label_every([str(pos) for pos, *_ in bars], slot)
+    widest = max(len(str(pos)) for pos, *_ in bars) * DIGIT_EM * TICK_FONT_MAX
+    crowded = every * slot < widest + ROOMY_GAP   # labelled neighbours nearly touch at a phone's size
     for k, (pos, h, d, chosen) in enumerate(bars):
         x = LEFT + slot * k + (slot - bar_w) / 2
         colour = filled_colour if chosen else palette.STATE_COLOURS["mask"]
@@ -145,7 +153,8 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
                         f'height="{FILL_MARK_H}" fill="{filled_colour}" stroke="{filled_edge}" stroke-width="0.8"/>'
                         f'<text x="{x + bar_w / 2:.1f}" y="{min(y(h + d), h_top) - 3:.1f}" class="mark" '
                         f'text-anchor="middle" fill="{filled_edge}">✓</text>' if chosen else "")
-                     + (f'<text x="{x + bar_w / 2:.1f}" y="{height - BOTTOM + 18}" class="tick" '
+                     + (f'<text x="{x + bar_w / 2:.1f}" y="{height - BOTTOM + 18}" '
+                        f'class="tick{" alt" if crowded and (k // every) % 2 else ""}" '
                         f'text-anchor="middle">{pos}</text>' if k % every == 0 else "")
                      + "</g>")
     tau_line = ""

@@ -149,7 +149,9 @@ LAW_HEIGHT = 460   # px, the Entropy explorer's law chart (the tour's chapter 7 
 def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dict] = (),
                height: int = LAW_HEIGHT, lang: str = i18n.DEFAULT) -> go.Figure:
     """Entropy against tokens per forward, one colour per class (hover for a prompt's name);
-    `yours`: trace_point()s drawn as stars (or a point's own "symbol", "colour" and hover "text"); the τ line marks
+    `yours`: trace_point()s drawn as stars (or a point's own "symbol", "colour", hover "text", "mark"
+    written above it, or at its right with "mark_side": "right", "legend": False to leave it out of the
+    legend); the τ line marks
     where the cliff is. height: px."""
     tr = i18n.Texts(lang)
     data = []
@@ -160,9 +162,15 @@ def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dic
                          marker=dict(size=12, color=CLASS_COLOURS.get(cls)),
                          customdata=[[r["speedup_tokens_per_s"]] for r in sel],
                          hovertemplate=tr("views.law.hover")))
+    marks = []   # a point's "mark": words beside it, an annotation (present.js grows its type with the axes')
     for k, p in enumerate(yours):
+        if p.get("mark"):
+            right = p.get("mark_side") == "right"
+            marks.append(dict(x=p["entropy"], y=p["tokens_per_forward"], xref="x", yref="y", text=p["mark"],
+                              showarrow=False, xanchor="left" if right else "center", yanchor="middle" if right else "bottom",
+                              xshift=13 if right else 0, yshift=0 if right else 11, font=dict(size=13, color="#111827")))
         data.append(dict(type="scatter", x=[p["entropy"]], y=[p["tokens_per_forward"]], mode="markers",
-                         name=p["label"], text=[p.get("text", p["label"])],
+                         name=p["label"], text=[p.get("text", p["label"])], showlegend=p.get("legend", True),
                          marker=dict(size=20, symbol=p.get("symbol", "star"), color=p.get("colour", YOURS_COLOURS[k % 2]),
                                      line=dict(width=1.5, color="#111827")),
                          hovertemplate=tr("views.law.hover_yours")))
@@ -173,7 +181,7 @@ def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dic
                   # the legend at the figure's foot (its margin grows to hold it), under the axis title:
                   # placed on the plot's scale (y=-0.2) it lay on that title on a phone, where it wraps
                   legend=dict(orientation="h", yref="container", y=0, yanchor="bottom"), margin=dict(t=64, b=90))
-    annotations = []
+    annotations = marks
     if threshold is not None:
         layout["shapes"] = [dict(type="line", xref="x", yref="paper", x0=threshold, x1=threshold, y0=0, y1=1,
                                  line=dict(color="#dc2626", dash="dash", width=1.5))]

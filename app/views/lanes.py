@@ -4,6 +4,7 @@ each decode really took."""
 from __future__ import annotations
 
 from html import escape
+from typing import NamedTuple
 
 from .. import i18n
 from .timeline import Timeline
@@ -121,7 +122,15 @@ def forward_ms(timeline: Timeline) -> tuple[float, float]:
     return sum(ms) / len(ms), sum(s.rows for s in steps) / len(steps)
 
 
-def forward_cost(timelines: dict[str, Timeline]) -> float | None:
+class ForwardCost(NamedTuple):
+    """One streaming forward's cost in AR forwards, and the figures the cost note prints for it."""
+    ratio: float     # st_ms / ar_ms, rounded as printed
+    st_ms: float     # a streaming forward's mean milliseconds, rounded to 0.1 as printed
+    ar_ms: float     # an AR forward's
+    st_rows: float   # a streaming forward's mean rows
+
+
+def forward_cost(timelines: dict[str, Timeline]) -> ForwardCost | None:
     """What one streaming forward cost in AR forwards on the machine that ran the lanes (the cost
     note's figure, and chapter 6's test of whether rows cost time); None without both lanes' timings.
     Computed from the mean milliseconds as the note shows them (rounded), so a reader who divides
@@ -129,8 +138,9 @@ def forward_cost(timelines: dict[str, Timeline]) -> float | None:
     ar, stream = timelines.get("ar"), timelines.get("streaming")
     if not ar or not stream:
         return None
-    ar_ms, st_ms = (round(ms, 1) for ms in (forward_ms(ar)[0], forward_ms(stream)[0]))
-    return round(st_ms / ar_ms, 2) if ar_ms > 0 else None
+    (ar_ms, _), (st_ms, st_rows) = forward_ms(ar), forward_ms(stream)
+    ar_ms, st_ms = round(ar_ms, 1), round(st_ms, 1)
+    return ForwardCost(round(st_ms / ar_ms, 2), st_ms, ar_ms, st_rows) if ar_ms > 0 else None
 
 
 def cost_note(timelines: dict[str, Timeline], lang: str = i18n.DEFAULT) -> str:
@@ -141,17 +151,16 @@ def cost_note(timelines: dict[str, Timeline], lang: str = i18n.DEFAULT) -> str:
     ar, stream = timelines.get("ar"), timelines.get("streaming")
     if not ar or not stream or not ar.trace.result or not stream.trace.result:
         return ""
-    cost = forward_cost(timelines)
-    if cost is None:
+    fc = forward_cost(timelines)
+    if fc is None:
         return ""
-    ar_ms, st_ms = (round(ms, 1) for ms in (forward_ms(ar)[0], forward_ms(stream)[0]))
-    st_rows = forward_ms(stream)[1]
+    cost = fc.ratio
     # the lanes' own count (the prefill's token left out), so the note quotes what the lanes show
     tpf = round(tokens_per_forward(stream) / max(tokens_per_forward(ar), 1e-9), 2)
     ar_speed = ar.trace.stats().get("tokens_per_s") or 0.0
     measured = stream.trace.stats().get("tokens_per_s", 0.0) / ar_speed if ar_speed else 0.0
     return ('<div class="racenote">'
-            + i18n.text(lang, "views.lane.cost_note", rows=f"{st_rows:.1f}", st_ms=f"{st_ms:.1f}", ar_ms=f"{ar_ms:.1f}",
+            + i18n.text(lang, "views.lane.cost_note", rows=f"{fc.st_rows:.1f}", st_ms=f"{fc.st_ms:.1f}", ar_ms=f"{fc.ar_ms:.1f}",
                         cost=f"{cost:.2f}", tpf=f"{tpf:.2f}", forwards_only=f"{tpf / cost:.2f}" if cost else "—",
                         measured=times(measured)) + '</div>')
 

@@ -391,6 +391,10 @@ def narration_html(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> s
 
 GRID_CELL = 16  # SVG units: a cell, and the labels' size (style.css draws them 16 units tall)
 GRID_PAD = 8    # room beside the row labels and above the column ids
+# a phone draws the tour's grids at least this many px a unit (labels 16 units: >= 10 px on screen; scaled to
+# a 326 px box a 38-column step read 8.4 px), scrolling inside their box when that is wider (style.css)
+GRID_MIN_SCALE = 0.64
+PHONE_BOX = 320  # px: a phone's grid box, about (390 px wide: 326); a grid wider than this at GRID_MIN_SCALE says it scrolls
 
 
 def grid_text_units(html_text: str) -> float:
@@ -464,8 +468,11 @@ def grid_html(window: list, order: list[int], start: int, cache_len: int, labels
                  if any_later else "")
     cached = f'<span class="gt-more">{tr("views.grid.cached", n=cache_len)}</span>'
     head = tr("views.grid.title", title=title, colour=palette.colour_word("attend", lang), cached=cached, later=later_key)
-    return (f'<div class="maskgrid"><div class="gridtitle">{head}</div>'
-            f'<svg class="grid" viewBox="0 0 {width} {height}" width="100%" style="max-width:{round(width * 1.3)}px" '
+    least = round(width * GRID_MIN_SCALE)
+    hint = f'<p class="grid-hint">{tr("views.grid.scroll_hint")}</p>' if least > PHONE_BOX else ""
+    return (f'<div class="maskgrid"><div class="gridtitle">{head}</div>{hint}'
+            f'<svg class="grid" viewBox="0 0 {width} {height}" width="100%" '
+            f'style="max-width:{round(width * 1.3)}px;--grid-least:{least}px" '
             f'role="img" aria-label="{tr("views.grid.label", title=title)}">{"".join(parts)}</svg></div>')
 
 

@@ -32,15 +32,20 @@ def clock_words(wall: float, lang: str = i18n.DEFAULT) -> str:
     return i18n.text(lang, "ch6.clock_gain" if wall >= 1 else "ch6.clock_loss", wall=race.times(wall))
 
 
-def rows_words(cost: float | None, tpf: float, lang: str = i18n.DEFAULT) -> str:
-    """Whether this run's rows cost time, from the measured cost of one WeDLM forward in AR
-    forwards (lanes.forward_cost, the race's cost note): a walker read "rows cost time" beside
-    "one streaming forward cost 28.7 ÷ 28.6 ≈ 1.00× an AR forward". tpf: WeDLM's tokens per
-    forward over AR's. "" when the run has no timings."""
-    if cost is None:
+def rows_cost_time(cost: float | None) -> bool | None:
+    """Whether this run's rows clearly cost time, from the measured cost of one WeDLM forward in AR
+    forwards (lanes.forward_cost, the race's cost note); None when the run has no timings. One
+    decision for both of chapter 6's sentences that depend on it (rows_words, the block aside)."""
+    return None if cost is None else cost >= ROWS_COST_CLEAR
+
+
+def rows_words(cost: float | None, costly: bool | None, tpf: float, lang: str = i18n.DEFAULT) -> str:
+    """Whether this run's rows cost time (costly: rows_cost_time(cost)): a walker read "rows cost
+    time" beside "one streaming forward cost 28.7 ÷ 28.6 ≈ 1.00× an AR forward". tpf: WeDLM's
+    tokens per forward over AR's. "" when the run has no timings."""
+    if costly is None:
         return ""
-    key = "ch6.rows_cost" if cost >= ROWS_COST_CLEAR else "ch6.rows_free"
-    return i18n.text(lang, key, cost=f"{cost:.2f}", tpf=f"{tpf:.2f}")
+    return i18n.text(lang, "ch6.rows_cost" if costly else "ch6.rows_free", cost=f"{cost:.2f}", tpf=f"{tpf:.2f}")
 
 
 def view(timelines: dict[str, Timeline], tick: int, playing: bool | None = None, lang: str = i18n.DEFAULT):
@@ -59,7 +64,9 @@ def view(timelines: dict[str, Timeline], tick: int, playing: bool | None = None,
                if race.prefill_tokens(ar) and shown["ar"] and ar.committed_after else "")
     wall = (st_wd["tokens_per_s"] / st_ar["tokens_per_s"]) if st_ar.get("tokens_per_s") else 0.0
     rows = st_wd["rows_processed"] / max(st_wd["forwards"], 1)
-    cost = race.forward_cost(timelines)   # one WeDLM forward in AR forwards: do this run's rows cost time?
+    fc = race.forward_cost(timelines)   # one WeDLM forward in AR forwards: do this run's rows cost time?
+    cost = fc.ratio if fc else None
+    costly = rows_cost_time(cost)
     tpf_gain = race.tokens_per_forward(wd) / max(race.tokens_per_forward(ar), 1e-9)
     text = narration([
         tr("ch6.p1", prompt=model_text(wd.trace.prompt), ar_colour=colour("decoder-ar", lang=lang),
@@ -68,8 +75,8 @@ def view(timelines: dict[str, Timeline], tick: int, playing: bool | None = None,
         tr("ch6.p2", tick=tick, forwards_word=tr("ch6.forward_one" if tick == 1 else "ch6.forward_many"), step=tick - 1, n_ar=n_ar, n_wd=n_wd, prefill=prefill, tpf_wd=race.tokens_per_forward(wd),
            tpf=term("tpf", lang=lang), tpf_ar=race.tokens_per_forward(ar)),
         # a block forward: its block of masks, and the finished block beside it in the forward that commits it
-        tr("ch6.p3", clock=clock_words(wall, lang), rows=rows, rows_cost=rows_words(cost, tpf_gain, lang),
-           block_words=tr("ch6.block_free" if cost is not None and cost < ROWS_COST_CLEAR else "ch6.block_cost",
+        tr("ch6.p3", clock=clock_words(wall, lang), rows=rows, rows_cost=rows_words(cost, costly, tpf_gain, lang),
+           block_words=tr("ch6.block_free" if costly is False else "ch6.block_cost",
                           block=term("block", lang=lang), rows=rows, block_rows=DEFAULTS["block_size"],
                           commit_rows=2 * DEFAULTS["block_size"])),
     ], lang=lang)

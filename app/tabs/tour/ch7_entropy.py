@@ -66,14 +66,32 @@ def title(lang: str = i18n.DEFAULT) -> str:
     return i18n.text(lang, "ch7.title")
 
 
-def code_point(code, lang: str = i18n.DEFAULT) -> dict:
-    """The recorded code decode chapter 7's words describe, as a point of its chart (a diamond in
-    the code class's colour; its prompt's first line on hover)."""
-    trace = code[0].trace
-    first = trace.prompt.splitlines()[0] + ("…" if "\n" in trace.prompt.strip() else "")
-    label = i18n.text(lang, "ch7.code_point")   # the legend's words; the prompt shows on hover
-    return {**entropy.trace_point(trace, label), "text": f"{escape(first)} ({label})",
-            "symbol": "diamond", "colour": entropy.CLASS_COLOURS["code"]}
+def table_points(decodes, lang: str = i18n.DEFAULT) -> list[dict]:
+    """The table's decodes (table_decodes: its rows' names, their timelines) as points of the
+    chapter's chart: a diamond in its kind's colour, named as its table row, marked beside it with
+    its kind and its tokens per forward (the row's "= 12.00"), so the table's counting decode at 12
+    and the chart's counting prompts at 13.7 sit on one picture."""
+    out = []
+    for (name, tl), cls, key in zip(decodes, POINT_CLASSES, POINT_NAMES):
+        trace = tl.trace
+        first = trace.prompt.splitlines()[0] + ("…" if "\n" in trace.prompt.strip() else "")
+        point = entropy.trace_point(trace, name)
+        mark = i18n.text(lang, "ch7.point_mark", name=i18n.text(lang, key), tpf=f"{point['tokens_per_forward']:.2f}")
+        out.append({**point, "text": f"{escape(first)} ({escape(name)})", "mark": mark, "legend": False,
+                    "mark_side": "right" if cls == "counting" else "above",   # right: clear of the counting dots
+                    "symbol": "diamond", "colour": entropy.CLASS_COLOURS[cls]})
+    return out
+
+
+POINT_CLASSES = ("counting", "plays", "code")   # named_decodes' order: counting, a play, code
+POINT_NAMES = ("ch7.name_low", "ch7.name_high", "ch7.name_code")
+
+
+def points_key(lang: str = i18n.DEFAULT) -> dict:
+    """The legend's one entry for the table's diamonds (each is marked on the chart by its name)."""
+    return dict(type="scatter", x=[None], y=[None], mode="markers", name=i18n.text(lang, "ch7.table_points"),
+                marker=dict(size=14, symbol="diamond", color="white", line=dict(width=1.5, color="#111827")),
+                hoverinfo="skip")
 
 
 def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT) -> str:
@@ -89,7 +107,7 @@ def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT) -> str:
                      far=tok(tl, far, lang), eos=eos, waiting=wait["waiting"], fills=wait["fills"], step=wait["step"],
                      token=tok(tl, wait["token"], lang), front_h=wait["entropy"], idle=wait["idle"],
                      forwards=wait["forwards"], tokens=wait["tokens"], code_tpf=wait["tokens_per_forward"],
-                     code_h=wait["mean_entropy"])
+                     code_h=wait["mean_entropy"], code_name=i18n.text(lang, "ch7.name_code"))
 
 
 def named_decodes(low, high, code=None, lang: str = i18n.DEFAULT) -> list[tuple[str, object]]:
@@ -141,12 +159,14 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
     top = max(figs.max_score(ltl, lstep), figs.max_score(htl, hstep)) * 1.1
     small = dict(y_max=top, height=figs.SMALL, lang=lang)
     text = narration([p for p in paras if p], lang=lang)
-    # every prompt the words name has its dot: the code decode they describe is drawn too
-    points = [code_point(code, lang)] if code else []
+    # every decode the words and the table name has its point: the table's rows as diamonds
+    table_rows = table_decodes(decodes, lang)
+    points = table_points(table_rows, lang)
     points += [{**yours, "label": tr("ch7.your_prompt")}] if yours else []
     law = entropy.law_figure(rows, yours=points, height=LAW_HEIGHT, lang=lang)  # shorter: the commit table sits below
+    law.add_trace(points_key(lang))
     return (text, law, figs.score_bars(ltl, lstep, tr("ch7.bars_low", step=lstep), **small),
-            figs.score_bars(htl, hstep, tr("ch7.bars_high", step=hstep), **small), figs.commit_table(table_decodes(decodes, lang), lang))
+            figs.score_bars(htl, hstep, tr("ch7.bars_high", step=hstep), **small), figs.commit_table(table_rows, lang))
 
 
 def build(ctx, data, lang: str = i18n.DEFAULT):

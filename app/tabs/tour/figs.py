@@ -107,6 +107,7 @@ def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, h
 
 
 TAU_LABELS = 6   # at most this many τ labels: at 1024 px the sweep's 0.1 … 0.4 labels ran together
+RIGHT_LABELS = 4   # at most this many steps between the right answers' labels (7 questions: 0, 2, 4, 6)
 
 
 def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEFAULT):
@@ -142,11 +143,15 @@ def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEF
         xaxis=dict(title=dict(text=tr("tour.fig.tau_axis")), type="linear", anchor="y2", tickmode="linear",
                    tick0=0, dtick=step, tickangle=0, tickfont=dict(size=11), range=[lo, hi],
                    minor=dict(tickmode="array", tickvals=x, ticks="outside", ticklen=4)),
-        yaxis=dict(title=dict(text=tr("tour.fig.tpf")), domain=[0.42, 1], rangemode="tozero"),
-        # a short band of its own, a tick at every count (a bar at 6 of 7 could not be read off 0 and 7
-        # alone); its title on the right (on the left, under the speed's, the two ran into each other)
-        yaxis2=dict(title=dict(text=right_title), domain=[0, 0.3], range=[0, total + 0.5],
-                    tickmode="linear", tick0=0, dtick=1,
+        yaxis=dict(title=dict(text=tr("tour.fig.tpf")), domain=[0.48, 1], rangemode="tozero"),
+        # a short band of its own, a tick and a grid line at every count (a bar at 6 of 7 could not be
+        # read off 0 and 7 alone), a label at every RIGHT_LABELS-th or so (0 … 7 each labelled ran
+        # together in the band's 90 px at 1024x768); its title on the right (on the left, under the
+        # speed's, the two ran into each other)
+        yaxis2=dict(title=dict(text=right_title), domain=[0, 0.36], range=[0, total + 0.5],
+                    tickmode="linear", tick0=0, dtick=charts.round_step(total, RIGHT_LABELS, 1),
+                    minor=dict(tickmode="linear", tick0=0, dtick=1, ticks="outside", ticklen=4, showgrid=True,
+                               gridcolor="#f1f5f9"),
                     anchor="x", side="right", gridcolor="#e5e7eb", automargin=True),
         legend=dict(orientation="h", y=-0.25, yanchor="top", x=0), margin=dict(l=60, r=20, t=40, b=100))
 
@@ -157,7 +162,7 @@ def commit_table(decodes: list[tuple[str, Timeline]], lang: str = i18n.DEFAULT) 
     records), each count with a bar of its share of that decode's forwards; a forward that
     committed nothing in the mask's colour, one that committed in the committed colour."""
     tr = i18n.Texts(lang)
-    head = "".join(f'<th scope="col">{b}</th>' for b in entropy.COMMIT_BUCKETS)
+    head = "".join(f'<th scope="col">{tr("ch7.table_idle") if b == "0" else b}</th>' for b in entropy.COMMIT_BUCKETS)
     rows = []
     for name, tl in decodes:
         st, counts = tl.trace.stats(), entropy.commit_buckets(tl.trace)
@@ -168,8 +173,12 @@ def commit_table(decodes: list[tuple[str, Timeline]], lang: str = i18n.DEFAULT) 
             cells.append(f'<td data-state="{state}" data-commits="{b}" data-forwards="{counts[b]}">'
                          f'<span class="track"><i style="width:{100 * counts[b] / n:.0f}%;'
                          f'background:{palette.STATE_COLOURS[state]}"></i></span><b>{counts[b]}</b></td>')
-        label = tr("ch7.table_row", tokens=st["generated_tokens"], forwards=st["forwards"])
-        rows.append(f'<tr data-decode="{escape(name)}" data-tokens="{st["generated_tokens"]}">'
+        tpf = f'{round(st["tokens_per_forward"], 2):.2f}'   # as its point on chapter 7's chart (entropy.trace_point)
+        label = tr("ch7.table_row", tokens=st["generated_tokens"], forwards=st["forwards"], tpf=tpf)
+        # a narrow cell breaks the sum only after "÷" or before "=" ("60 tokens ÷ | 5 forwards | = 12.00")
+        label = label.replace(" ", "\u00a0").replace("÷\u00a0", "÷ ").replace("\u00a0=", " =")
+        rows.append(f'<tr data-decode="{escape(name)}" data-tokens="{st["generated_tokens"]}" '
+                    f'data-forwards="{st["forwards"]}" data-tpf="{tpf}">'
                     f'<th scope="row">{escape(name)}<small>{label}</small></th>'
                     f'{"".join(cells)}</tr>')
     return (f'<div class="charttitle">{tr("ch7.table_title")}</div>'

@@ -158,9 +158,19 @@ def paragraph(text: str) -> str:
     return f"<p>{head}</p>{ol}{rest}"
 
 
+# an opening bracket and the colour key after it (colour()): one unbreakable unit (at 1920x1080 chapter
+# 10's "agreed ✓ (" ended a line, its key on the next: the swatch is an inline box a line may break before)
+KEY_AFTER_BRACKET = re.compile(r'([(（])(<span class="ckey[^"]*"[^>]*>.*?</span>)')
+
+
+def keep_keys(html: str) -> str:
+    """Each colour key with the bracket that opens it, in a span that never breaks (.ckey-keep)."""
+    return KEY_AFTER_BRACKET.sub(r'<span class="ckey-keep">\1\2</span>', html)
+
+
 def narration(paragraphs: list[str], tl: Timeline | None = None, step: int | None = None,
               lang: str = i18n.DEFAULT, head: str | None = None) -> str:
-    body = "".join(paragraph(p) for p in paragraphs)
+    body = keep_keys("".join(paragraph(p) for p in paragraphs))
     at = f' data-step="{step}"' if step is not None else ""
     text = f'<div class="tour-text"{at}>{body}{facts(tl, step, lang, head) if tl is not None else ""}</div>'
     for key in LINKED:   # entropy's unit, the window, the prefill…: explained where a chapter first uses them
