@@ -462,18 +462,15 @@ MESSAGES = {
               "读入最新的词元，回看它之前的全部内容，然后预测下一个词元。",
     },
     "ch1.p2": {
-        "en": "In attention, a row's <i>query</i> (what it looks for) is matched against each token's <i>key</i> "
-              "(what that token is matched by), and the better the match, the more of that token's <i>value</i> (what "
-              "it passes on) the row takes. "
-              "Attention is <b>causal</b>: a token only looks at tokens before it. So the keys and values (KV) "
-              "computed for a token never change, and the engine keeps them in a {kv_cache} instead of "
-              "recomputing them. Each forward adds one row to the cache. Every token also carries a "
-              "{position_id} (the small number under it): its place in the text, which is what the model's "
-              "position encoding (RoPE) reads.",
-        "zh": "在注意力里，一行的<i>查询</i>（query，它要找什么）与每个词元的<i>键</i>（key，这个词元凭什么被找到）相匹配，"
-              "匹配得越好，这一行就从那个词元的<i>值</i>（value，它传出去的内容）取得越多。"
-              "注意力是<b>因果</b>的：一个词元只看它前面的词元。所以为一个词元算出的键和值（KV）永远不会变，"
-              "推理引擎把它们存进 {kv_cache}，而不是每次重算。每次前向计算给缓存添上一行。每个词元还带着一个"
+        "en": "Attention is <b>causal</b>: a token only looks at tokens before it, matching its <i>query</i> (what "
+              "it looks for) against their <i>keys</i> (what each is matched by) to weigh their <i>values</i> (what "
+              "each passes on). So the keys and values (KV) computed for a token never change: the engine keeps them "
+              "in a {kv_cache}, one row per forward, instead of recomputing them. Every token also carries a "
+              "{position_id} (the small number under it): its place in the text, which the model's position "
+              "encoding (RoPE) reads.",
+        "zh": "注意力是<b>因果</b>的：一个词元只看它前面的词元，拿自己的<i>查询</i>（它要找什么）去匹配它们的<i>键</i>"
+              "（各自凭什么被找到），以此给它们的<i>值</i>（各自传出去的内容）加权。所以为一个词元算出的键和值（KV）永远不会变："
+              "推理引擎把它们存进 {kv_cache}，每次前向计算添上一行，而不是每次重算。每个词元还带着一个"
               "{position_id}（它下面的小数字）：表示它在文本中的位置，模型的位置编码（RoPE）读的就是它。",
     },
     "ch1.p3": {
@@ -608,8 +605,10 @@ MESSAGES = {
     },
     # the worked example under the grids (ch3_reordering.example_view; tools/record_tour.py reorder_attention)
     "ch3.example.title": {
-        "en": "Worked example, step {step}: the mask at {pos}, layer 1, head {head} of {heads}.",
-        "zh": "算一个例子，第 {step} 步：位置 {pos} 的掩码，第 1 层，第 {head} 个注意力头（共 {heads} 个）。",
+        "en": "Worked example, step {step}: the mask at {pos}, layer 1, head {head} of {heads} (each head weighs on "
+              "its own; this one looks most at the tokens after the mask).",
+        "zh": "算一个例子，第 {step} 步：位置 {pos} 的掩码，第 1 层，第 {head} 个注意力头（共 {heads} 个；各个头各自加权，"
+              "这个头最关注掩码后面的词元）。",
     },
     "ch3.example.qkv": {
         "en": "Its <i>query</i> is what it looks for; each token it sees has a <i>key</i>, what a query is matched "
