@@ -81,8 +81,9 @@ def test_chapter_3_shows_why_on_its_first_mask_the_same_positions_in_both_grids(
     words = plain(ch3_reordering.text(tl, step, step))
     seen = ", ".join(f"{a}–{b}" if a != b else str(a) for a, b in position_runs(physical))
     assert f"mask at {s.first_mask_pos}" in words and seen in words and f"0–{s.start - 1}" in words
-    # the last step closes the argument a newcomer can check: a weighted sum, the same in any order
-    assert "weighted sum" in words and "2 + 5 = 5 + 2" in words
+    # the last step closes the argument a newcomer can check: a weighted sum, the same in any order,
+    # added up by hand in the Σ table (the worked example under the grids: test_attention_example.py)
+    assert "weighted sum" in words and "same in any order" in words and "Σ table" in words
     # in three numbered steps, a list outside any paragraph (a <p> cannot hold an <ol>)
     html = ch3_reordering.text(tl, step, step)
     assert html.count("<li>") == 3 and not re.search(r"<p>(?:(?!</p>).)*<ol", html)

@@ -1,6 +1,6 @@
 """Record the guided tour's traces and pick the step each chapter lands on (run after retraining).
 
-python -m tools.record_tour [--only tau_sweep|verified|entropy_code|reorder_check]     (from the repository's root)
+python -m tools.record_tour [--only tau_sweep|verified|entropy_code|reorder_check|reorder_attention]     (from the repository's root)
 
 Decodes a few prompts on the bundled models, applies each chapter's rule (app/tabs/tour/moments.py)
 to find its moment, branches the stall with larger penalties λ to find one that ends it sooner,
@@ -9,7 +9,8 @@ every τ of the sweep grid (chapter 8), decodes with the verified decoder (chapt
 paper) and writes assets/tour/tour.json. --only tau_sweep (or verified) re-records chapter 8's sweep
 (or chapter 10's trace and pick; or entropy_code, chapter 7's code decode) alone and keeps the rest
 of the file. reorder_check re-runs chapter 3's decode in logical order (the reference decoder) and
-records how it compares.
+records how it compares; reorder_attention computes, at the same moment, the first layer's attention of
+the step's first mask by hand in both orders (wedlm.attention: the worked example under chapter 3's grids).
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from app.tabs.tour import ch8_tau, moments
 from app.tabs.tour.data import LAW_MAX_NEW, TAU_CLASS, TAU_MAX_NEW, TOUR_FILE, TOUR_FORMAT, TOUR_PROMPTS
 from app.views import entropy
 from wedlm import DecodeConfig, decode, load_model
+from wedlm.attention import reorder_example
 from wedlm.branch import branch
 from wedlm.paths import BUNDLED_AR_MODEL, BUNDLED_MODEL
 from wedlm.suite import THRESHOLD_GRID
@@ -105,9 +107,21 @@ def reorder_check(lm, trace, step: int | None = None) -> dict:
     return check
 
 
+def reorder_attention(lm, trace, step: int) -> dict:
+    """Chapter 3's worked example, at reorder_check's moment (the step and its first mask): the first
+    layer's attention of that mask, computed by hand in the physical order the streaming forward feeds
+    and in the logical order the reference decoder feeds (wedlm.attention.reorder_example)."""
+    s = trace.steps[step]
+    prefix = list(trace.prompt_ids) + list(trace.result.token_ids[:s.start - len(trace.prompt_ids)])
+    example = reorder_example(lm, prefix, s.window, s.order, s.start, s.first_mask_pos) | {"step": step}
+    print(f"reorder attention: step {step}, mask at {example['pos']}, head {example['head']}: "
+          f"{example['physical_sum']:.8f} (physical) vs {example['logical_sum']:.8f} (logical)")
+    return example
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["tau_sweep", "verified", "entropy_code", "reorder_check"], help="re-record this part alone, keep the rest")
+    parser.add_argument("--only", choices=["tau_sweep", "verified", "entropy_code", "reorder_check", "reorder_attention"], help="re-record this part alone, keep the rest")
     args = parser.parse_args()
     lm = load_model(str(BUNDLED_MODEL), device="cpu")
     if args.only:
@@ -117,6 +131,9 @@ def main() -> int:
         elif args.only == "reorder_check":
             pick = data["picks"]["reorder"]
             pick["check"] = reorder_check(lm, Trace.from_dict(data["traces"][pick["trace"]]), pick["step"])
+        elif args.only == "reorder_attention":
+            pick = data["picks"]["reorder"]
+            pick["attention"] = reorder_attention(lm, Trace.from_dict(data["traces"][pick["trace"]]), pick["step"])
         elif args.only == "entropy_code":
             trace, data["picks"]["entropy_code"] = entropy_code(lm)
             data["traces"]["code"] = trace.to_dict()
@@ -152,6 +169,7 @@ def main() -> int:
         return 1
     picks["verified"] = verified(lm, traces["verified"])[1]
     picks["reorder"]["check"] = reorder_check(lm, traces[picks["reorder"]["trace"]], picks["reorder"]["step"])
+    picks["reorder"]["attention"] = reorder_attention(lm, traces[picks["reorder"]["trace"]], picks["reorder"]["step"])
     picks["race"] = {"streaming": "counting", "ar": "ar-counting",
                      "tick": len(traces["counting"].steps)}  # the forward where WeDLM is done
 

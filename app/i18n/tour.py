@@ -214,10 +214,12 @@ MESSAGES = {
     },
     "gloss.kv-cache.term": {"en": "KV cache", "zh": "KV 缓存"},
     "gloss.kv-cache.def": {
-        "en": "The keys and values (KV) each attention layer computed for earlier tokens, kept so the next "
+        "en": "The keys and values (KV) each attention layer computed for earlier tokens (a token's key is what a "
+              "later row's query is matched by, its value what it passes on), kept so the next "
               "forward does not recompute them. A token's KV can be kept only if it was computed exactly as an "
               "AR pass would.",
-        "zh": "每个注意力层为前面的词元算出的键和值（KV），保存下来，下一次前向计算就不必重算。只有当一个词元的 KV "
+        "zh": "每个注意力层为前面的词元算出的键和值（KV；一个词元的键是后面各行的查询拿来匹配的东西，值是它传出去的内容），"
+              "保存下来，下一次前向计算就不必重算。只有当一个词元的 KV "
               "与 AR 计算得到的完全一样时，才能保留它。",
     },
     "gloss.prefill.term": {"en": "prefill", "zh": "预填充"},
@@ -259,10 +261,12 @@ MESSAGES = {
     "gloss.position-id.term": {"en": "position id / RoPE", "zh": "位置编号 / RoPE"},
     "gloss.position-id.def": {
         "en": "The number a token carries for its place in the text. RoPE (rotary position embedding) is how "
-              "the model reads it: attention sees position ids, not where a row sits in the model's input, so rows can "
-              "be reordered without changing what the model computes.",
-        "zh": "词元携带的一个数字，表示它在文本中的位置。RoPE（旋转位置编码）是模型读取这个数字的方式：注意力看的是"
-              "位置编号，而不是某一行在模型输入里排第几，所以各行可以重排，模型算出的结果不变。",
+              "the model reads it: it turns each query and key by an angle set by the position id, so an attention "
+              "score depends on how far apart the two ids are, not on where the rows sit in the model's input; rows "
+              "can be reordered without changing what the model computes.",
+        "zh": "词元携带的一个数字，表示它在文本中的位置。RoPE（旋转位置编码）是模型读取这个数字的方式：它把每个查询和键"
+              "按位置编号定下的角度转一转，所以注意力分数只取决于两个编号相隔多远，而不取决于某一行在模型输入里排第几；"
+              "各行可以重排，模型算出的结果不变。",
     },
     "gloss.mask.term": {"en": "mask [M]", "zh": "掩码 [M]"},
     "gloss.mask.def": {
@@ -465,13 +469,15 @@ MESSAGES = {
               "读入最新的词元，回看它之前的全部内容，然后预测下一个词元。",
     },
     "ch1.p2": {
-        "en": "Attention is <b>causal</b>: a token only looks at tokens before it. So the keys and values (KV) "
-              "computed for a token never change, and the engine keeps them in a {kv_cache} instead of "
-              "recomputing them. Each forward adds one row to the cache. Every token also carries a "
-              "{position_id} (the small number under it): its place in the text, which is what the model's "
-              "position encoding (RoPE) reads.",
-        "zh": "注意力是<b>因果</b>的：一个词元只看它前面的词元。所以为一个词元算出的键和值（KV）永远不会变，"
-              "推理引擎把它们存进 {kv_cache}，而不是每次重算。每次前向计算给缓存添上一行。每个词元还带着一个"
+        "en": "Attention is <b>causal</b>: a token only looks at tokens before it, matching its <i>query</i> (what "
+              "it looks for) against their <i>keys</i> (what each is matched by) to weigh their <i>values</i> (what "
+              "each passes on). So the keys and values (KV) computed for a token never change: the engine keeps them "
+              "in a {kv_cache}, one row per forward, instead of recomputing them. Every token also carries a "
+              "{position_id} (the small number under it): its place in the text, which the model's position "
+              "encoding (RoPE) reads.",
+        "zh": "注意力是<b>因果</b>的：一个词元只看它前面的词元，拿自己的<i>查询</i>（它要找什么）去匹配它们的<i>键</i>"
+              "（各自凭什么被找到），以此给它们的<i>值</i>（各自传出去的内容）加权。所以为一个词元算出的键和值（KV）永远不会变："
+              "推理引擎把它们存进 {kv_cache}，每次前向计算添上一行，而不是每次重算。每个词元还带着一个"
               "{position_id}（它下面的小数字）：表示它在文本中的位置，模型的位置编码（RoPE）读的就是它。",
     },
     "ch1.p3": {
@@ -599,10 +605,52 @@ MESSAGES = {
     },
     "ch3.why.rope": {
         "en": "A row's attention is a weighted sum over the tokens it sees; each weight depends on the two "
-              "tokens and their position ids (RoPE, the model's position code), never on rows, and a sum is the "
-              "same in any order (2 + 5 = 5 + 2). Same tokens, same ids: the same sum, the same prediction.",
-        "zh": "一行的注意力是对它看到的词元做加权求和；每个权重只取决于两个词元和它们的位置编号（RoPE，模型的位置编码），"
-              "与行的次序无关，而求和换个顺序结果不变（2 + 5 = 5 + 2）。词元相同、编号相同：和相同，预测也就相同。",
+              "tokens and their position ids, never on rows, and a sum is the same in any order. Same tokens, same "
+              "ids: the same sum (the Σ table adds one up by hand), the same prediction.",
+        "zh": "一行的注意力是对它看到的词元做加权求和；每个权重只取决于两个词元和它们的位置编号，与行的次序无关，"
+              "而求和换个顺序结果不变。词元相同、编号相同：和相同（Σ 表逐项把一个和算了出来），预测也就相同。",
+    },
+    # the worked example under the grids (ch3_reordering.example_view; tools/record_tour.py reorder_attention)
+    "ch3.example.title": {
+        "en": "Worked example, step {step}: the mask at {pos}, layer 1, head {head} of {heads} (each head weighs on "
+              "its own; this one looks most at the tokens after the mask).",
+        "zh": "算一个例子，第 {step} 步：位置 {pos} 的掩码，第 1 层，第 {head} 个注意力头（共 {heads} 个；各个头各自加权，"
+              "这个头最关注掩码后面的词元）。",
+    },
+    "ch3.example.qkv": {
+        "en": "Its <i>query</i> is what it looks for; each token it sees has a <i>key</i>, what a query is matched "
+              "by (query · key → a score → a <b>weight</b>; the weights add up to 1), and a <i>value</i>, what it "
+              "passes on. {rope} turns query and key by an angle set by the position id, so a score depends on how "
+              "far apart two ids are, not on rows. In layer 1 a token's query, key and value come from the token "
+              "and its position id alone, never from its row: so the row order cannot change a weight.",
+        "zh": "它的<i>查询</i>是它要找什么；它看到的每个词元都有一个<i>键</i>，即查询拿来匹配的东西（查询 · 键 → 分数 → "
+              "<b>权重</b>；权重加起来等于 1），还有一个<i>值</i>，即它传出去的内容。{rope}把查询和键按位置编号定下的角度"
+              "转一转，所以分数只取决于两个编号相隔多远，与行无关。在第 1 层，一个词元的查询、键和值只来自这个词元本身和"
+              "它的位置编号，从不来自它所在的行：所以行的次序改变不了任何一个权重。",
+    },
+    "ch3.example.col.token": {"en": "token", "zh": "词元"},
+    "ch3.example.col.pos": {"en": "position id = row in logical order", "zh": "位置编号 = 逻辑顺序中的行"},
+    "ch3.example.col.physical": {"en": "row in physical order", "zh": "物理顺序中的行"},
+    "ch3.example.col.weight": {"en": "weight", "zh": "权重"},
+    "ch3.example.col.value": {"en": "value", "zh": "值"},
+    "ch3.example.col.product": {"en": "weight × value", "zh": "权重 × 值"},
+    "ch3.example.others": {"en": "the other {n} tokens together", "zh": "其余 {n} 个词元合计"},
+    "ch3.example.sum_physical": {"en": "sum, fed in physical order (the mask in row {row})",
+                                 "zh": "总和，按物理顺序送入（掩码在第 {row} 行）"},
+    "ch3.example.sum_logical": {"en": "sum, fed in logical order (the mask in row {row})",
+                                "zh": "总和，按逻辑顺序送入（掩码在第 {row} 行）"},
+    "ch3.example.sums": {
+        "en": "A value is {dim} numbers; the table follows number {coord}, the largest in size in this head's output. All "
+              "numbers rounded. {later}: a filled token after the mask in the text: another row in each order, the "
+              "same weight. Same sum, so layer 2 gets the same input, and so on up to the same prediction.",
+        "zh": "一个值由 {dim} 个数组成；表里跟踪的是第 {coord} 个数，也就是这个头输出里绝对值最大的那个。所有数字都已四舍五入。"
+              "{later}：文本中排在掩码后面的已填充词元：两种顺序里行号不同，权重相同。和相同，所以第 2 层得到相同的输入，"
+              "一层层下去，预测也相同。",
+    },
+    "ch3.example.open": {"en": "Σ weight × value, by hand ▾", "zh": "Σ 权重 × 值，逐项算 ▾"},
+    "ch3.example.elsewhere": {
+        "en": "The worked example (the attention sum of the mask at {pos}, by hand) belongs to step {step}.",
+        "zh": "算例（位置 {pos} 的掩码的注意力之和，逐项列出）属于第 {step} 步。",
     },
     # the recorded proof (tools/record_tour.py reorder_check): the reference decoder, in logical order
     "ch3.check": {

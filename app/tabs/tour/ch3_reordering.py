@@ -12,7 +12,7 @@ from ...views import render
 from ...views.stepper import Views
 from . import moments
 from .frame import at_step, body, drawn, live_bar, slot, stepper_html, window_try
-from .words import colour, elsewhere, gap, link_first, narration, run_summary, some, span, term
+from .words import colour, elsewhere, gap, link_first, model_text, narration, run_summary, some, span, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch3.title")
 KEY = "tour-3"
@@ -48,6 +48,61 @@ def seen_rows(s) -> tuple[list[int], list[int]]:
     return physical, logical
 
 
+def _num(x: float, places: int) -> str:
+    """A rounded number with a real minus sign (−0.28), never "−0.00"."""
+    text = f"{x:.{places}f}"
+    if float(text) == 0:
+        text = text.lstrip("-")
+    return text.replace("-", "−")
+
+
+def example_view(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT) -> str:
+    """Chapter 3's worked example (tools/record_tour.py reorder_attention): the first layer's attention
+    of the moment's first mask, by hand, as a table a reader can add up; the same sum in physical and in
+    logical order. At another step of the decode: one line naming the step it belongs to. A live run
+    (no example) shows nothing."""
+    if not example or example["step"] >= len(tl.trace.steps) or tl.trace.steps[example["step"]].first_mask_pos != example["pos"]:
+        return ""
+    tr = i18n.Texts(lang)
+    if step != example["step"]:
+        return f'<p class="attn-elsewhere">{tr("ch3.example.elsewhere", step=example["step"], pos=example["pos"])}</p>'
+    head = tr("ch3.example.title", pos=example["pos"], step=example["step"], head=example["head"] + 1,
+              heads=example["heads"])
+    intro = tr("ch3.example.qkv", rope=term("position-id", "RoPE", lang=lang))
+    cols = "".join(f"<th scope=\"col\">{tr(f'ch3.example.col.{c}')}</th>"
+                   for c in ("token", "pos", "physical", "weight", "value", "product"))
+    body = ""
+    for r in example["rows"]:
+        later = ' class="later"' if r["after"] else ""
+        # in logical order a token's row is its position id (the prompt starts at row 0): one column
+        body += (f"<tr{later}><td>{model_text(r['text'])}</td><td>{r['pos']}</td><td>{r['physical_row']}</td>"
+                 f"<td>{_num(r['weight'], 2)}</td><td>{_num(r['value'], 2)}</td>"
+                 f"<td>{_num(r['product'], 3)}</td></tr>")
+    others = example["others"]
+    body += (f'<tr class="others"><td colspan="3">{tr("ch3.example.others", n=others["count"])}</td>'
+             f'<td>{_num(others["weight"], 2)}</td><td>…</td><td>{_num(others["product"], 3)}</td></tr>')
+    total = "".join(f'<tr class="sum"><td colspan="3">{tr(f"ch3.example.sum_{order}", row=example[f"{order}_row"])}</td>'
+                    f'<td>1.00</td><td></td><td>{_num(example[f"{order}_sum"], 3)}</td></tr>'
+                    for order in ("physical", "logical"))
+    sums = tr("ch3.example.sums", later=colour("attend-later", lang), coord=example["coordinate"] + 1,
+              dim=example["head_dim"])
+    return (f'<div class="attn-example"><p class="attn-title"><b>{head}</b> {intro}</p>'
+            f'<table class="attn-table"><thead><tr>{cols}</tr></thead><tbody>{body}</tbody>'
+            f'<tfoot>{total}</tfoot></table><p class="attn-sums">{sums}</p></div>')
+
+
+def example_pop(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT) -> str:
+    """The worked example folded behind a button, for presenting side by side (style.css shows it
+    only there, at the orders view's lower right, opening over the grids): the picture fills the
+    screen's height, so the table under the grids would shrink the chapter below the narration's
+    20 px. "" where the table would say nothing (another step, a live run)."""
+    table = example_view(example, tl, step, lang) if example and step == example["step"] else ""
+    if not table:
+        return ""
+    return (f'<details class="attn-pop"><summary>{i18n.text(lang, "ch3.example.open")}</summary>'
+            f'{table}</details>')
+
+
 def why(s, lang: str = i18n.DEFAULT) -> str:
     """Why the move changes nothing, in three steps on the step's first mask: the rows it sees in
     physical order, the same positions in logical order, and RoPE reading ids, not rows."""
@@ -80,14 +135,17 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     ] + [proof for proof in [checked(check, lang)] if proof], tl, step, lang=lang)
 
 
-def views(moment: int | None, note: str = "", lang: str = i18n.DEFAULT, check: dict | None = None) -> Views:
-    """`check`: the recorded decode's proof (its pick's "check"); a live run has none."""
+def views(moment: int | None, note: str = "", lang: str = i18n.DEFAULT, check: dict | None = None,
+          example: dict | None = None) -> Views:
+    """`check`: the recorded decode's proof (its pick's "check"); `example`: its worked attention
+    example (its pick's "attention"); a live run has neither."""
     return Views(step={"text": lambda tl, k: text(tl, k, moment, note, lang, check),
-                       "orders": lambda tl, k: at_step(render.order_view(tl, k, lang=lang), k),
+                       "orders": lambda tl, k: at_step(render.order_view(tl, k, lang=lang) + example_pop(example, tl, k, lang), k),
                        # the first grid's title names the cached prefix: linked to the glossary there
                        "physical": lambda tl, k: at_step(link_first(render.mask_grid(tl, k, logical=False, lang=lang),
                                                                     "cached-prefix", lang), k),
-                       "logical": lambda tl, k: at_step(render.mask_grid(tl, k, logical=True, lang=lang), k)})
+                       "logical": lambda tl, k: at_step(render.mask_grid(tl, k, logical=True, lang=lang), k),
+                       "attention": lambda tl, k: at_step(example_view(example, tl, k, lang), k)})
 
 
 def view(tl, step: int, lang: str = i18n.DEFAULT):
@@ -104,14 +162,18 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
     with body(3) as (cols, words):
         with cols:
             bar = live_bar(3, lang)
-            recorded = stepper_html(tl, KEY, views(step, lang=lang, check=data.picks["reorder"].get("check")),
-                                    step, lang=lang)
+            pick = data.picks["reorder"]
+            recorded = stepper_html(tl, KEY, views(step, lang=lang, check=pick.get("check"),
+                                                   example=pick.get("attention")), step, lang=lang)
             steps = gr.HTML(recorded,
                             elem_id="tour-stepper-3", js_on_load=None)
             slot(KEY, "orders", "tour-viz-3", elem_classes=["tour-viz"])
             with gr.Row(elem_classes=["tour-grids"]):
                 slot(KEY, "physical", elem_classes=["tour-grid"])
                 slot(KEY, "logical", elem_classes=["tour-grid"])
+            # under the grids; presenting side by side, the picture has no room for it: the orders
+            # view's "Σ by hand" button shows the same table over the grids (style.css, example_pop)
+            slot(KEY, "attention", "tour-attention-3", elem_classes=["tour-attention"])
         with words:
             slot(KEY, "text", "tour-text-3")
             window_try(ctx, 3, data.picks["reorder"]["trace"], moments.reorder_step, KEY,

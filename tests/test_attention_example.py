@@ -1,0 +1,183 @@
+"""Chapter 3's worked example: one mask's first-layer attention, computed by hand (wedlm.attention),
+must be the model's own attention (eager, output_attentions=True) in both orders the chapter compares,
+and the recorded table (tools/record_tour.py reorder_attention) must add up as it says."""
+from __future__ import annotations
+
+import re
+
+import pytest
+import torch
+from transformers import DynamicCache
+
+from app.tabs.tour import ch3_reordering
+from app.tabs.tour.data import load_tour
+from tiny import write_tiny_checkpoint
+from tools.record_tour import reorder_attention
+from wedlm import DecodeConfig, decode, load_model
+from wedlm.attention import first_layer_attention, reorder_example, step_orders
+from wedlm.decoders.reference import logical_attention_mask
+from wedlm.reorder import physical_order
+
+# a window with filled slots behind its first mask (slot 1): what reordering moves
+WINDOW = [None, 17, None, 23, 41, None, 9]
+
+
+@pytest.fixture(scope="module", params=["wedlm-qwen3", "wedlm-qwen2"])
+def eager_lm(request, tmp_path_factory):
+    """A tiny model (Qwen3 has q_norm/k_norm, Qwen2 has not) whose attention can return its weights."""
+    folder = write_tiny_checkpoint(tmp_path_factory.mktemp(request.param), request.param, seed=3)
+    return load_model(str(folder), device="cpu", dtype="float32", attn_implementation="eager")
+
+
+def model_attention(lm, ids, positions, mask=None, cache=None):
+    """The model's own layer-0 attention: its weights (H, q, keys) and each head's output (H, q, d),
+    read where it enters o_proj."""
+    seen = {}
+    attn = lm.model.model.layers[0].self_attn
+    hook = attn.o_proj.register_forward_pre_hook(lambda mod, args: seen.setdefault("x", args[0].detach()))
+    try:
+        with torch.no_grad():
+            out = lm.model(input_ids=torch.tensor([ids]), position_ids=torch.tensor([positions]),
+                           attention_mask=mask, output_attentions=True, past_key_values=cache,
+                           use_cache=cache is not None)
+    finally:
+        hook.remove()
+    heads = out.attentions[0].shape[1]
+    return out.attentions[0][0].double(), seen["x"][0].view(len(ids), heads, -1).transpose(0, 1).double()
+
+
+def streaming_attention(lm, prefix, phys):
+    """Layer 0's attention as the streaming decoder runs it: the prefix prefilled into a KV cache,
+    then the window's rows in physical order over it (transformers builds the causal mask)."""
+    cache = DynamicCache(config=lm.model.config)
+    w0, o0 = model_attention(lm, prefix, list(range(len(prefix))), cache=cache)
+    w1, o1 = model_attention(lm, phys["ids"][len(prefix):], phys["positions"][len(prefix):], cache=cache)
+    size = len(phys["ids"])
+    w0 = torch.nn.functional.pad(w0, (0, size - w0.shape[-1]))
+    return torch.cat([w0, w1], dim=1), torch.cat([o0, o1], dim=1)
+
+
+def test_first_layer_attention_is_the_models_own_in_both_orders(eager_lm):
+    lm = eager_lm
+    prefix = [5, 11, 29, 31, 7, 13, 3, 19]
+    start = len(prefix)
+    orders = step_orders(prefix, WINDOW, physical_order(WINDOW), start, lm.mask_token_id)
+    # physical order: the cached prefix then the window reordered, a plain causal triangle
+    phys = orders["physical"]
+    weights, outputs = streaming_attention(lm, prefix, phys)
+    # logical order: the reference decoder's input and its explicit mask
+    logi = orders["logical"]
+    mask = logical_attention_mask(start, WINDOW, torch.float32, "cpu")
+    lweights, loutputs = model_attention(lm, logi["ids"], logi["positions"], mask)
+    checked = 0
+    for o, w, out in ((phys, weights, outputs), (logi, lweights, loutputs)):
+        for row in range(len(o["ids"])):
+            mine = first_layer_attention(lm, o["ids"], o["positions"], row, o["seen"](row))
+            assert torch.allclose(mine["weights"], w[:, row, mine["seen"]], atol=1e-5)
+            unseen = [j for j in range(len(o["ids"])) if j not in mine["seen"]]
+            assert float(w[:, row, unseen].abs().sum()) < 1e-6   # the model gives them nothing either
+            assert torch.allclose(mine["output"], out[:, row], atol=1e-5)
+            checked += 1
+    assert checked == 2 * (len(prefix) + len(WINDOW))
+    # what a wrong position would give is not the model's: RoPE reads the ids
+    shifted = [p + 3 for p in phys["positions"]]
+    row = len(phys["ids"]) - 1
+    wrong = first_layer_attention(lm, phys["ids"], shifted[:-1] + [phys["positions"][-1]], row)
+    assert not torch.allclose(wrong["weights"], weights[:, row, :row + 1], atol=1e-4)
+
+
+def test_the_example_of_a_mask_is_the_same_sum_in_both_orders(eager_lm):
+    lm = eager_lm
+    prefix = [5, 11, 29, 31, 7, 13, 3, 19]
+    ex = reorder_example(lm, prefix, WINDOW, physical_order(WINDOW), len(prefix), len(prefix) + 2, shown=3)
+    assert ex["pos"] == 10 and ex["seen"] == len(prefix) + 4 + 2   # the prefix, 4 filled, masks 8 and 10
+    assert ex["later"] == [11, 12, 14]
+    assert abs(ex["physical_sum"] - ex["logical_sum"]) < 1e-6 and ex["max_weight_diff"] < 1e-6
+    assert any(r["after"] and r["physical_row"] != r["logical_row"] for r in ex["rows"])
+    assert len(ex["rows"]) == 3 and ex["others"]["count"] == ex["seen"] - 3
+    total = sum(r["product"] for r in ex["rows"]) + ex["others"]["product"]
+    assert abs(total - ex["physical_sum"]) < 1e-9
+    assert abs(sum(r["weight"] for r in ex["rows"]) + ex["others"]["weight"] - 1) < 1e-9
+    for r in ex["rows"]:
+        assert abs(r["weight"] * r["value"] - r["product"]) < 1e-12
+        assert r["logical_row"] == r["pos"]   # in logical order a token's row is its position id
+    # the head named is the one giving the later tokens (after the mask in the text) most weight
+    phys = step_orders(prefix, WINDOW, physical_order(WINDOW), len(prefix), lm.mask_token_id)["physical"]
+    row = phys["positions"].index(10)
+    att = first_layer_attention(lm, phys["ids"], phys["positions"], row)
+    later = [i for i, r in enumerate(att["seen"]) if phys["positions"][r] > 10]
+    assert ex["head"] == int(att["weights"][:, later].sum(dim=1).argmax())
+    assert ex["coordinate"] == int(att["output"][ex["head"]].abs().argmax())
+
+
+def test_record_tour_keeps_the_example_at_the_chapters_moment(tiny_lm):
+    trace = decode(tiny_lm, "Count: 1 2 3", "streaming", DecodeConfig(max_new_tokens=16, threshold=0.9))
+    step = next(k for k, s in enumerate(trace.steps) if s.first_mask_pos is not None)
+    ex = reorder_attention(tiny_lm, trace, step)
+    assert ex["step"] == step and ex["pos"] == trace.steps[step].first_mask_pos
+    assert abs(ex["physical_sum"] - ex["logical_sum"]) < 1e-6
+
+
+def numbers(cell: str) -> float:
+    return float(re.sub(r"<[^>]+>", "", cell).replace("−", "-"))
+
+
+def shown_table(html: str) -> tuple[list[list[str]], list[list[str]]]:
+    body = re.search(r"<tbody>(.*)</tbody>", html).group(1)
+    foot = re.search(r"<tfoot>(.*)</tfoot>", html).group(1)
+    cells = lambda part: [re.findall(r"<td[^>]*>(.*?)</td>", row) for row in re.findall(r"<tr[^>]*>.*?</tr>", part)]
+    return cells(body), cells(foot)
+
+
+def test_the_recorded_example_adds_up_as_shown():
+    data = load_tour()
+    tl, step = data.at("reorder")
+    ex = data.picks["reorder"]["attention"]
+    s = tl.trace.steps[ex["step"]]
+    assert ex["step"] == step and ex["pos"] == s.first_mask_pos
+    assert ex["later"] == s.filled_behind_mask
+    assert abs(ex["physical_sum"] - ex["logical_sum"]) < 1e-6
+    assert abs(sum(r["product"] for r in ex["rows"]) + ex["others"]["product"] - ex["physical_sum"]) < 1e-6
+    html = ch3_reordering.example_view(ex, tl, step)
+    rows, foot = shown_table(html)
+    assert len(rows) == len(ex["rows"]) + 1 and len(foot) == 2
+    products = [numbers(r[-1]) for r in rows]
+    weights = [numbers(r[-3]) for r in rows]
+    sums = [numbers(r[-1]) for r in foot]
+    # what a reader adds by hand: the rounded products make the rounded sum, the weights 1
+    assert abs(sum(products) - sums[0]) <= 0.0005 * len(rows) + 1e-9, (products, sums)
+    assert abs(sum(weights) - 1) <= 0.005 * len(rows) + 1e-9, weights
+    assert sums[0] == sums[1] == round(ex["logical_sum"], 3)
+    # a filled token after the mask in the text: another row in physical order than its position id
+    later = [r for r in rows if numbers(r[1]) > ex["pos"]]
+    assert later and all(numbers(r[1]) != numbers(r[2]) for r in later)
+    assert len(re.findall(r'<tr class="later">', html)) == len(later)
+    assert f"row {ex['physical_row']}" in html and f"row {ex['logical_row']}" in html
+
+
+def test_the_example_shows_only_at_its_step_and_never_on_a_live_run():
+    data = load_tour()
+    tl, step = data.at("reorder")
+    ex = data.picks["reorder"]["attention"]
+    other = step + 1
+    note = ch3_reordering.example_view(ex, tl, other)
+    assert "<table" not in note and f"step {step}" in note
+    assert ch3_reordering.example_view(None, tl, step) == ""
+    assert ch3_reordering.example_pop(ex, tl, other) == "" and "<table" in ch3_reordering.example_pop(ex, tl, step)
+    # the page draws it in the chapter's views, the orders view carrying the presenting button
+    views = ch3_reordering.views(step, check=data.picks["reorder"]["check"], example=ex)
+    assert '<table class="attn-table">' in views.step["attention"](tl, step)
+    assert 'class="attn-pop"' in views.step["orders"](tl, step)
+    assert ch3_reordering.views(step).step["attention"](tl, step).count("<table") == 0
+
+
+def test_the_example_speaks_chinese():
+    data = load_tour()
+    tl, step = data.at("reorder")
+    ex = data.picks["reorder"]["attention"]
+    html = ch3_reordering.example_view(ex, tl, step, lang="zh")
+    for words in ("算一个例子", "查询", "键", "值", "权重", "物理顺序", "逻辑顺序", "其余"):
+        assert words in html, words
+    text = re.sub(r"<[^>]+>|RoPE", "", html)
+    for english in ("weight", "query", "sum", "the other", "row"):
+        assert english not in text, english
