@@ -142,11 +142,18 @@ def test_the_recorded_example_adds_up_as_shown():
     rows, foot = shown_table(html)
     assert len(rows) == len(ex["rows"]) + 1 and len(foot) == 2
     products = [numbers(r[-1]) for r in rows]
-    weights = [numbers(r[-3]) for r in rows]
+    weights = [numbers(r[-4]) for r in rows]
+    logical_weights = [numbers(r[-3]) for r in rows]
     sums = [numbers(r[-1]) for r in foot]
     # what a reader adds by hand: the rounded products make the rounded sum, the weights 1
     assert abs(sum(products) - sums[0]) <= 0.0005 * len(rows) + 1e-9, (products, sums)
     assert abs(sum(weights) - 1) <= 0.005 * len(rows) + 1e-9, weights
+    # the weights computed in logical order, shown beside the physical ones: the same numbers
+    assert logical_weights == weights
+    assert [round(r["logical_weight"], 2) for r in ex["rows"]] == weights[:-1]
+    # each sum row puts its 1.00 under its own order's weight column
+    assert [numbers(c) if c else None for c in foot[0][1:3]] == [1.0, None]
+    assert [numbers(c) if c else None for c in foot[1][1:3]] == [None, 1.0]
     assert sums[0] == sums[1] == round(ex["logical_sum"], 3)
     # a filled token after the mask in the text: another row in physical order than its position id
     later = [r for r in rows if numbers(r[1]) > ex["pos"]]

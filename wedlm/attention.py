@@ -128,7 +128,8 @@ def reorder_example(lm: LoadedModel, prefix: list[int], window: list, order: lis
             "physical_row": phys["row"], "logical_row": logi["row"], "seen": len(w),
             "later": [pos_of["physical"][i] for i in later],
             "rows": rows,
-            "others": {"count": len(rest), "weight": float(w[rest].sum()), "product": float((w[rest] * v[rest]).sum())},
+            "others": {"count": len(rest), "weight": float(w[rest].sum()), "product": float((w[rest] * v[rest]).sum()),
+                       "logical_weight": sum(lw[pos_of["physical"][i]] for i in rest)},
             "physical_sum": float(phys["output"][head, coord]),
             "logical_sum": float(logi["output"][head, coord]),
             "max_weight_diff": max(abs(float(w[i]) - lw[pos_of["physical"][i]]) for i in range(len(w)))}

@@ -70,19 +70,22 @@ def example_view(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT) 
               heads=example["heads"])
     intro = tr("ch3.example.qkv", rope=term("position-id", "RoPE", lang=lang))
     cols = "".join(f"<th scope=\"col\">{tr(f'ch3.example.col.{c}')}</th>"
-                   for c in ("token", "pos", "physical", "weight", "value", "product"))
+                   for c in ("token", "pos", "physical", "weight", "logical_weight", "value", "product"))
     body = ""
     for r in example["rows"]:
         later = ' class="later"' if r["after"] else ""
         # in logical order a token's row is its position id (the prompt starts at row 0): one column
         body += (f"<tr{later}><td>{model_text(r['text'])}</td><td>{r['pos']}</td><td>{r['physical_row']}</td>"
-                 f"<td>{_num(r['weight'], 2)}</td><td>{_num(r['value'], 2)}</td>"
+                 f"<td>{_num(r['weight'], 2)}</td><td>{_num(r['logical_weight'], 2)}</td><td>{_num(r['value'], 2)}</td>"
                  f"<td>{_num(r['product'], 3)}</td></tr>")
     others = example["others"]
     body += (f'<tr class="others"><td colspan="3">{tr("ch3.example.others", n=others["count"])}</td>'
-             f'<td>{_num(others["weight"], 2)}</td><td>…</td><td>{_num(others["product"], 3)}</td></tr>')
+             f'<td>{_num(others["weight"], 2)}</td><td>{_num(others["logical_weight"], 2)}</td>'
+             f'<td>…</td><td>{_num(others["product"], 3)}</td></tr>')
+    # each order's sum under its own weight column: two computations, the same numbers
     total = "".join(f'<tr class="sum"><td colspan="3">{tr(f"ch3.example.sum_{order}", row=example[f"{order}_row"])}</td>'
-                    f'<td>1.00</td><td></td><td>{_num(example[f"{order}_sum"], 3)}</td></tr>'
+                    + ("<td>1.00</td><td></td>" if order == "physical" else "<td></td><td>1.00</td>")
+                    + f'<td></td><td>{_num(example[f"{order}_sum"], 3)}</td></tr>'
                     for order in ("physical", "logical"))
     sums = tr("ch3.example.sums", later=colour("attend-later", lang), coord=example["coordinate"] + 1,
               dim=example["head_dim"])
