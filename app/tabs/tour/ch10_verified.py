@@ -51,7 +51,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
         tr("ch10.beyond"),
         tr("ch10.p1", draft=term("draft", lang=lang), verified=term("verified", tr("ch10.verified_word"), lang=lang),
            forward=term("forward", tr("ch10.forward_word"), lang=lang)),
-        tr("ch10.p2", step=step, start=s.start, first=tok(tl, s.window[0], lang), checked_n=len(checked), drafts=tr("ch10.drafts_one" if len(checked) == 1 else "ch10.drafts_many"),
+        tr("ch10.p2", step=step, start=s.start, first=tok(tl, s.window[0], lang), checked_n=len(checked), drafts=plural("ch10.drafts", len(checked), lang),
            checked=span(checked, lang=lang), agreed=agreed, draft=tok(tl, draft, lang), rejected=v.rejected_pos,
            rejected_colour=colour("verify-rejected", lang, outline="solid"), ar=tok(tl, v.ar_token, lang),
            ar_colour=colour("verify-ar", lang, outline="dashed"), dropped=dropped, kept=span(kept, lang=lang),
