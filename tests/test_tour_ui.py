@@ -661,3 +661,52 @@ def test_a_phone_reads_chapter_2s_position_labels_apart_and_chapter_3s_grid_labe
         assert wide   # the recorded decode has steps wider than a phone (the case measured)
     finally:
         page.close()
+
+
+# What sticks out past a phone's right edge inside the open chapter: every element drawn there that
+# is not inside a box scrolling sideways whose own right edge is on screen (that box's scrollWidth is
+# reachable by a swipe); the page container hides horizontal overflow, so what sticks out is lost.
+PHONE_OUT_JS = """n => { const vw = document.documentElement.clientWidth, out = [];
+    const scroller = e => { for (let p = e.parentElement; p; p = p.parentElement) {
+        const s = getComputedStyle(p).overflowX; if (s === 'auto' || s === 'scroll') return p; } return null; };
+    document.querySelectorAll('#chapter-' + n + ' *').forEach(e => { const r = e.getBoundingClientRect();
+        if (!r.width || !r.height || r.right <= vw + 0.5) return;
+        const box = scroller(e);
+        if (!box || box.getBoundingClientRect().right > vw + 0.5)
+            out.push(`${e.tagName}.${e.getAttribute('class') || ''}#${e.id} ${Math.round(r.left)}-${Math.round(r.right)}`); });
+    return {out: out.slice(0, 8), count: out.length, doc: document.documentElement.scrollWidth, vw}; }"""
+# Each step of the chapter's first stepper in turn (its opening step and the widest window among them),
+# the worst measure
+PHONE_STEPS_JS = """([n, js]) => { const measure = eval(js), key = document.querySelector('#chapter-' + n + ' .wedlm-stepper');
+    const at = [[null, measure(n)]];
+    if (key && window.wedlmStepper) { const id = key.dataset.stepper, start = window.wedlmStepper.current(id);
+        const next = () => key.querySelector('button[data-act=next]');
+        key.querySelector('button[data-act=first]').click();
+        for (let i = 0; i < 200; i++) { at.push([window.wedlmStepper.current(id), measure(n)]);
+            if (!next() || next().disabled) break; next().click(); }
+        window.wedlmStepper.show(id, start); }
+    return at.filter(([, m]) => m.count || m.doc > m.vw); }"""
+
+
+@pytest.mark.parametrize("lang", ["", "zh"])
+def test_a_phone_shows_every_chapter_whole_wide_views_scrolling_in_their_own_box(browser, app_url, lang):
+    """390x844: chapter 3's worked-example table made its picture column 414 px wide in a 326 px
+    space; the page container hid the rest (the step counter, the rows' ends, the legend, the grids'
+    right columns, the table's last column). Every chapter, at its opening step and at each of its
+    steps (the widest window among them), draws nothing past the screen's right edge but inside a
+    box that scrolls sideways."""
+    page = open_page(browser, app_url, (390, 844), f"{lang}?chapter=1")
+    try:
+        page.wait_for_selector("#tour-viz-1", state="visible", timeout=180_000)
+        for n in range(1, len(tour.TITLES) + 1):
+            if n > 1:
+                page.evaluate("n => { location.hash = '#chapter-' + n; }", n)
+                page.wait_for_selector(f"#tour-viz-{n}", state="visible", timeout=60_000)
+            wait_plots(page, n)
+            page.wait_for_timeout(300)
+            bad = page.evaluate(PHONE_STEPS_JS, [n, PHONE_OUT_JS])
+            assert not bad, (n, bad[:3])
+            if n in (2, 3, 7, 10) and not lang:
+                page.screenshot(path=str(ARTIFACTS / f"tour-phone-{n}.png"), full_page=True)
+    finally:
+        page.close()
