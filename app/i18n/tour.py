@@ -21,6 +21,8 @@ MESSAGES = {
     # ---------- projector mode (present.py; the button's labels are views.js.present / .stop_presenting) ----------
     "tour.presenting_badge": {"en": "● Presenting · ←/→ Space: chapters · Home/End: first/last · Esc: leave",
                               "zh": "● 演示中 · ←/→ 空格键：切换章节 · Home/End：第一章/最后一章 · Esc：退出"},
+    # the badge on a narrow or 4:3 screen (present.py badge: one line; the keys are in its tooltip)
+    "tour.presenting_badge_short": {"en": "● Presenting · Esc", "zh": "● 演示中 · Esc"},
     # the badge's tooltip: every key projector mode takes (app/static/present.js KEYS, STEP_KEYS)
     "tour.presenting_keys": {
         "en": "Keys while presenting: → PageDown Space: next chapter · ← PageUp Shift+Space: previous chapter · "

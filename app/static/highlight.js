@@ -74,6 +74,12 @@
     c.setAttribute("role", "status");
     c.textContent = text;
     pinView.after(c);   // under the view, outside what the stepper redraws
+    // a caption under a tall view can land below the screen (1000 px under the tapped token at
+    // 1024x768): brought into sight, the least scroll that shows it; not while presenting (the
+    // chapter is fitted to the screen, present.js fits it again with the caption in it)
+    const r = c.getBoundingClientRect();
+    const presenting = document.body.classList.contains("tour-present");
+    if (!presenting && (r.bottom > window.innerHeight || r.top < 0)) c.scrollIntoView({ block: "nearest" });
   }
   function pin(p, el, view) {
     pinned = p; pinView = p === null ? null : view;

@@ -225,6 +225,9 @@
   }
 
   function fit() {
+    // (the chapter clips, "clip" not "hidden": a chapter scaled below 1 kept its unscaled height as
+    // scrollable overflow, scrollHeight 705 over 649 px in chapter 3's narration, and a hidden box
+    // still scrolls to a focused element)
     // Scale the chapter (a transform, so the page's height is the scaled height: CSS zoom leaves
     // the unscaled height scrollable in Chromium) to the largest size at which it fits the screen,
     // at the split of its width that makes its smallest text the largest (a grid's labels want a
@@ -255,7 +258,7 @@
       label();
       const z = Math.min(largestZoom(body, room), chapter.dataset.pane === "words" ? WORDS_ZOOM : Infinity);
       scale(body, z);
-      Object.assign(chapter.style, { height: `${Math.ceil(body.offsetHeight * z)}px`, overflow: "hidden" });
+      Object.assign(chapter.style, { height: `${Math.ceil(body.offsetHeight * z)}px`, overflow: "clip" });
       chapter.dataset.zoom = String(z);
       plotFonts();
       window.dispatchEvent(new Event("resize"));
@@ -275,7 +278,7 @@
     }
     split(chapter, best.share);
     scale(body, best.z);
-    Object.assign(chapter.style, { height: `${Math.ceil(body.offsetHeight * best.z)}px`, overflow: "hidden" });
+    Object.assign(chapter.style, { height: `${Math.ceil(body.offsetHeight * best.z)}px`, overflow: "clip" });
     chapter.dataset.zoom = String(best.z);
     chapter.dataset.split = String(best.share);
     plotFonts();

@@ -60,12 +60,15 @@ def stop_label(lang: str = i18n.DEFAULT) -> str:
 def badge(lang: str = i18n.DEFAULT) -> str:
     """The badge projector mode shows in the nav (keys to move and to leave); ↓/↑ (steps) and W
     (the picture ⇄ narration switch) only where they act: style.css shows the step keys while the
-    open chapter has a stepper (present.js: .present-steps) and W while present.js flips the panes."""
+    open chapter has a stepper (present.js: .present-steps) and W while present.js flips the panes.
+    A narrow or 4:3 screen (present.js: .present-flip) shows the short badge, one line; the keys
+    are in its title (the long one wrapped to 3 lines of 12 px at 1024x768); W is on the pane switch."""
     return (f'<div id="presenting-badge" class="presenting-badge" aria-live="polite" '
             f'title="{i18n.text(lang, "tour.presenting_keys")}{i18n.text(lang, "views.present.pane_key_title")}">'
-            f'{i18n.text(lang, "tour.presenting_badge")}'
+            f'<span class="badge-long">{i18n.text(lang, "tour.presenting_badge")}'
             f'<span class="badge-step-key">{i18n.text(lang, "views.present.step_keys")}</span>'
-            f'<span class="badge-pane-key">{i18n.text(lang, "views.present.pane_key")}</span></div>')
+            f'<span class="badge-pane-key">{i18n.text(lang, "views.present.pane_key")}</span></span>'
+            f'<span class="badge-short">{i18n.text(lang, "tour.presenting_badge_short")}</span></div>')
 
 
 BADGE = badge()   # the English
