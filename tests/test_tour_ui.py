@@ -596,6 +596,21 @@ def test_presenting_on_a_wide_screen_reads_its_nav_legends_and_keys_and_chapter_
         page.wait_for_timeout(500)
         keys = page.evaluate(KEY_BRACKETS_JS, 10)
         assert keys and all(abs(bracket - key) < 4 for _, bracket, key in keys), keys
+        # chapter 2's score bars drew across half their column (the charts' 260 px height): now 2/3 and
+        # more at its first and a late step, the chapter still on one screen at the same narration size
+        page.evaluate("() => { location.hash = '#chapter-2'; }")
+        page.wait_for_selector("#tour-viz-2 svg.chart", state="visible", timeout=60_000)
+        wait_plots(page, 2)
+        for k in (0, 3, 12):
+            page.evaluate("k => window.wedlmStepper.show('tour-2', k)", k)
+            page.wait_for_function(SHOWN_STEP + " === " + str(k), arg=2)
+            m = fits(page)
+            share = page.evaluate("""() => { const s = [...document.querySelectorAll('#chapter-2 svg.chart')]
+                    .find(s => s.getClientRects().length), r = s.getBoundingClientRect(), vb = s.viewBox.baseVal;
+                return Math.min(r.width, r.height * vb.width / vb.height)
+                    / document.querySelector('#chapter-2 .tour-view').getBoundingClientRect().width; }""")
+            assert share >= 0.62, (k, share)   # 0.46-0.50 before
+            assert m["scroll"] <= m["height"] + 1 and m["px"] >= 20, (k, m)
     finally:
         page.close()
 
