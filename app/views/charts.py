@@ -17,26 +17,61 @@ from .timeline import Timeline
 WIDTH = 420          # viewBox units; the chart scales to its box
 LEFT, RIGHT, TOP, BOTTOM = 44, 8, 10, 40
 AR_BARS = 40         # the AR bars show the last this many predictions
-HEADROOM = 1.2       # the bar chart's top value over its tallest bar (room for the ✓ and the τ label)
+HEADROOM = 1.2       # the bar chart's top value over its decode's tallest bar (room for its ✓)
 MIN_FILLED_H = 4     # a filled slot's bar is drawn at least this tall (viewBox units)
 FILL_MARK_H = 6      # the filled-colour mark under the axis at each filled slot
 PENALTY_STRIP = 0.4  # the λ·d strip's width, a share of its bar's
+TAU_TAG = 16         # the bar chart's margin right of its plot, where the τ line's "τ" tag is (viewBox units)
 # the position labels under the bars: the largest size a stylesheet draws them at (a phone's, style.css),
 # a digit's width in em (with room to spare) and the gap kept between two labels, in viewBox units
 TICK_FONT_MAX, DIGIT_EM, TICK_GAP = 18, 0.55, 3
+TICK_FONT_PAGE = 13   # their size wider than a phone (style.css: svg.chart .tick)
 
 
 # a phone draws the position labels at TICK_FONT_MAX and scales the chart to ~0.72: labels that only
 # just miss each other (a 3-unit gap: 2 px) read as one run of digits ("6566 67 68"); where two
-# neighbours have less than this gap, every other one is marked "alt" and a phone hides it (style.css)
+# neighbours would have less than this gap, one is marked "alt" and a phone hides it (style.css; label_plan)
 ROOMY_GAP = 10
 
 
-def label_every(labels: list[str], slot: float) -> int:
-    """Label every k-th of evenly spaced slots `slot` units apart, k the smallest at which no two
-    labels touch at the largest tick size (3-digit positions on a phone overlapped at k = 1)."""
-    widest = max((len(t) for t in labels), default=1) * DIGIT_EM * TICK_FONT_MAX + TICK_GAP
-    return max(1, math.ceil(widest / slot))
+def label_plan(labels: list[str], slot: float, first: list[int] = ()) -> dict[int, str]:
+    """Which of evenly spaced slots `slot` units apart get their label: {slot index: "" (labelled
+    everywhere) or "alt" (hidden on a phone)}, no two touching at the page's size, nor nearer than
+    ROOMY_GAP at a phone's (TICK_FONT_MAX).
+    The slots in `first` (the words' positions: the first open mask, the slots the narration names,
+    the filled ones) are taken first, then the others left to right, each only where it keeps
+    TICK_GAP from every label taken (ROOMY_GAP on a phone): the thinning drops the others, never
+    a slot the words name (a phone showed 58, 60 … 72 while the words spoke of 65 and 73)."""
+    order = list(dict.fromkeys([k for k in first if 0 <= k < len(labels)] + list(range(len(labels)))))
+
+    def pick(candidates, size, gap):
+        taken = []
+        for k in candidates:
+            if all(abs(k - j) * slot >= (len(labels[k]) + len(labels[j])) / 2 * DIGIT_EM * size + gap for j in taken):
+                taken.append(k)
+        return taken
+    page = pick(order, TICK_FONT_PAGE, TICK_GAP)
+    phone = set(pick([k for k in order if k in page], TICK_FONT_MAX, ROOMY_GAP))
+    return {k: "" if k in phone else "alt" for k in page}
+
+
+def open_example(step):
+    """The open mask chapter 2's words explain at a step: the first whose entropy alone is under τ but
+    whose score (with λ·d) is not (the distance penalty kept it open), else the first open one."""
+    tau = step.threshold
+    open_ = [m for m in step.masks if not m.selected]
+    lam_kept = [m for m in open_ if tau is not None and m.entropy < tau <= m.score]
+    return (lam_kept or open_ or [None])[0]
+
+
+def named_positions(step) -> list[int]:
+    """The positions a step's words name, the first labelled under its bars: the first open mask, the
+    filled slot with the lowest score (chapter 2's example), the open mask it explains, then every filled slot."""
+    chosen = [m for m in step.masks if m.selected]
+    best = [min(chosen, key=lambda m: m.score).pos] if chosen else []
+    example = open_example(step)
+    return list(dict.fromkeys([m.pos for m in step.masks[:1]] + best + ([example.pos] if example else [])
+                              + [m.pos for m in chosen]))
 
 
 def _frame(height: int, body: str, label: str) -> str:
@@ -44,15 +79,15 @@ def _frame(height: int, body: str, label: str) -> str:
             f'aria-label="{escape(label)}" preserveAspectRatio="xMidYMid meet">{body}</svg>')
 
 
-def _y_axis(top_value: float, height: int, unit: str) -> str:
-    """Gridlines and labels at round values from 0 to top_value."""
+def _y_axis(top_value: float, height: int, unit: str, right: float = WIDTH - RIGHT) -> str:
+    """Gridlines (to x = right) and labels at round values from 0 to top_value."""
     plot_h = height - TOP - BOTTOM
     raw = top_value / 4
     step = next(s for s in (0.25, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 1e9) if s >= raw)
     out, v = [], 0.0
     while v <= top_value + 1e-9:
         y = TOP + plot_h * (1 - v / top_value)
-        out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
+        out.append(f'<line x1="{LEFT}" x2="{right:.1f}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
                    f'<text x="{LEFT - 4}" y="{y + 4:.1f}" class="tick" text-anchor="end">{v:g}</text>')
         v += step
     out.append(f'<text x="10" y="{TOP + plot_h / 2:.0f}" class="axis" transform="rotate(-90 10 '
@@ -60,30 +95,16 @@ def _y_axis(top_value: float, height: int, unit: str) -> str:
     return "".join(out)
 
 
-def text_box(left: float, baseline: float, width: float) -> tuple:
-    """The box a label takes at the largest tick size: its line, ascent and descent (as a browser measures it)."""
-    return (left, baseline - 1.15 * TICK_FONT_MAX, left + width, baseline + 0.4 * TICK_FONT_MAX)
-
-
-def tau_label_place(label: str, line_y: float, marks: list[tuple]) -> tuple[float, float, str]:
-    """Where the τ line's label goes (x, baseline y, text-anchor): above the line at its right end,
-    else at its left end, else below it, else over the marks, wherever no bar's ✓ mark (boxes
-    (left, top, right, bottom)) is: a ✓ under the label made the two one blot on a phone."""
-    width = len(label) * DIGIT_EM * TICK_FONT_MAX
-    right, left = WIDTH - RIGHT - 2, LEFT + 2
-    places = [(right, line_y - 4, "end"), (left, line_y - 4, "start"),
-              (right, line_y + TICK_FONT_MAX, "end"), (left, line_y + TICK_FONT_MAX, "start")]
-    # else over the marks under its right or left end (a window of filled slots under the line)
-    for x, anchor in ((right, "end"), (left, "start")):
-        x0 = x - width if anchor == "end" else x
-        under = [m[1] for m in marks if m[0] < x0 + width and x0 < m[2]]
-        places.append((x, min(under, default=line_y) - 0.4 * TICK_FONT_MAX - 1, anchor))
-    for x, base, anchor in places:
-        x0 = x - width if anchor == "end" else x
-        box = text_box(x0, base, width)
-        if box[1] >= 0 and not any(box[0] < m[2] and m[0] < box[2] and box[1] < m[3] and m[1] < box[3] for m in marks):
-            return x, base, anchor
-    return places[0]
+def bars_top(trace) -> float:
+    """The bar chart's top value for every step of a decode: its largest bar (H + λ·d; AR: entropy)
+    or τ, with HEADROOM. One scale for the whole decode: a scale of each step's own (0–2, then
+    0–1, then 0–0.75) moved the τ line from step to step and invited comparing heights across them."""
+    if trace.decoder == "ar":
+        values = [f.entropy for s in trace.steps for f in s.filled]
+    else:
+        values = [max(m.entropy, m.score) for s in trace.steps for m in s.masks]
+        values += [s.threshold for s in trace.steps if s.threshold is not None]
+    return max(values + [0.5]) * HEADROOM
 
 
 def entropy_bars_title(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
@@ -101,9 +122,12 @@ def entropy_bars_title(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) 
     return tr("views.bars.title_full", step=step)
 
 
-def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i18n.DEFAULT) -> str:
+def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i18n.DEFAULT,
+                 named: list[int] | None = None) -> str:
     """The open masks' scores at `step` (entropy H stacked with λ·d) against the τ line; AR: the
-    next-token head's entropy of the last AR_BARS forwards up to `step`."""
+    next-token head's entropy of the last AR_BARS forwards up to `step`. One y range for every
+    step of the decode (bars_top). named: the positions the page's words name, labelled first
+    under the bars (default: named_positions)."""
     trace = timeline.trace
     if trace.decoder == "ar":
         bars = [(f.pos, f.entropy, 0.0, s.index == step)
@@ -113,21 +137,24 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
         s = trace.steps[step]
         bars = [(m.pos, m.entropy, max(0.0, m.score - m.entropy), m.selected) for m in s.masks]
         tau = s.threshold
+        named = named_positions(s) if named is None else named
     tr = i18n.Texts(lang)
     title = f'<div class="charttitle">{escape(entropy_bars_title(timeline, step, lang))}</div>'
     if not bars:   # a box the chart's size: stepping to the end leaves no hole in the page beside the growth chart
         return title + f'<p class="note chart-empty bars-empty">{tr("views.bars.none")}</p>'
-    # headroom above the tallest bar for its ✓ and the τ label: nothing touches the plot's top
-    top = max([h + d for _, h, d, _ in bars] + [tau or 0.0, 0.5]) * HEADROOM
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, height - TOP - BOTTOM
+    # the decode's tallest bar and τ, with headroom for a ✓ and the τ label: nothing touches the plot's top
+    top = bars_top(trace)
+    # the τ line ends in a "τ" tag right of the plot, where no bar is (inside it, a live τ = 1's
+    # "τ = 1" ran across the tall bar at 73); its value is in the key under the chart
+    plot_w, plot_h = WIDTH - LEFT - RIGHT - (TAU_TAG if tau is not None else 0), height - TOP - BOTTOM
     slot = plot_w / len(bars)
     bar_w = max(2.0, slot * 0.7)
     y = lambda v: TOP + plot_h * (1 - v / top)  # noqa: E731
     filled_colour, filled_edge = palette.STATE_COLOURS["new"], palette.STATE_EDGES["new"]
-    marks, ticks = [], []   # ticks: the ✓ marks' boxes, (left, top, right, bottom), for the τ label
-    every = label_every([str(pos) for pos, *_ in bars], slot)
-    widest = max(len(str(pos)) for pos, *_ in bars) * DIGIT_EM * TICK_FONT_MAX
-    crowded = every * slot < widest + ROOMY_GAP   # labelled neighbours nearly touch at a phone's size
+    marks = []
+    index = {pos: k for k, (pos, *_) in enumerate(bars)}
+    labelled = label_plan([str(pos) for pos, *_ in bars], slot,
+                          [index[p] for p in (named or []) if p in index])
     for k, (pos, h, d, chosen) in enumerate(bars):
         x = LEFT + slot * k + (slot - bar_w) / 2
         colour = filled_colour if chosen else palette.STATE_COLOURS["mask"]
@@ -140,9 +167,6 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
         # keeps the true value)
         h_top = min(y(h + d), y(0) - MIN_FILLED_H) if chosen else y(h + d)
         strip_w = bar_w * PENALTY_STRIP
-        if chosen:
-            mark_y = min(y(h + d), h_top) - 3
-            ticks.append(text_box(x + bar_w / 2 - 0.4 * TICK_FONT_MAX, mark_y, 0.8 * TICK_FONT_MAX))
         marks.append(f'<g data-pos="{pos}"><title>{tip}</title>'
                      + f'<rect{pattern} x="{x:.1f}" y="{h_top:.1f}" width="{bar_w:.1f}" height="{y(0) - h_top:.1f}" '
                        f'fill="{colour}"/>'
@@ -154,24 +178,23 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
                         f'<text x="{x + bar_w / 2:.1f}" y="{min(y(h + d), h_top) - 3:.1f}" class="mark" '
                         f'text-anchor="middle" fill="{filled_edge}">✓</text>' if chosen else "")
                      + (f'<text x="{x + bar_w / 2:.1f}" y="{height - BOTTOM + 18}" '
-                        f'class="tick{" alt" if crowded and (k // every) % 2 else ""}" '
-                        f'text-anchor="middle">{pos}</text>' if k % every == 0 else "")
+                        f'class="tick{" " + labelled[k] if labelled[k] else ""}" '
+                        f'text-anchor="middle">{pos}</text>' if k in labelled else "")
                      + "</g>")
     tau_line = ""
     if tau is not None:
-        label = f"τ = {tau:g}"
-        x_at, y_at, anchor = tau_label_place(label, y(tau), ticks)
-        tau_line = (f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(tau):.1f}" y2="{y(tau):.1f}" class="tau" '
-                    f'stroke="{palette.THRESHOLD_COLOUR}"/><text x="{x_at:.1f}" y="{y_at:.1f}" '
-                    f'class="tick" text-anchor="{anchor}" fill="{palette.THRESHOLD_COLOUR}">{label}</text>')
+        end = LEFT + plot_w
+        tau_line = (f'<line x1="{LEFT}" x2="{end:.1f}" y1="{y(tau):.1f}" y2="{y(tau):.1f}" class="tau" '
+                    f'stroke="{palette.THRESHOLD_COLOUR}"/><text x="{end + 3:.1f}" y="{y(tau) + 0.35 * TICK_FONT_MAX:.1f}" '
+                    f'class="tick tau-tag" text-anchor="start" fill="{palette.THRESHOLD_COLOUR}">τ</text>')
     xlabel = tr("views.predicted_position") if trace.decoder == "ar" else tr("views.bars.xlabel")
-    body = (_y_axis(top, height, tr("views.nats")) + "".join(marks) + tau_line
+    body = (_y_axis(top, height, tr("views.nats"), LEFT + plot_w) + "".join(marks) + tau_line
             + f'<text x="{LEFT + plot_w / 2:.0f}" y="{height - 6}" class="axis" text-anchor="middle">{xlabel}</text>')
     legend = (f'<div class="chartlegend"><span class="key" style="background:var(--state-new)"></span>'
               f'{tr("views.bars.key_filled")} <span class="key" style="background:var(--state-mask)"></span>'
               f'{tr("views.bars.key_mask")} '
               + (f'<span class="key" style="background:{palette.PENALTY_COLOUR}"></span>{tr("views.bars.key_penalty")} '
-                 '<span class="key tau-key"></span>τ' if trace.decoder != "ar" else "") + '</div>')
+                 f'<span class="key tau-key"></span>{"τ" if tau is None else f"τ = {tau:g}"}' if trace.decoder != "ar" else "") + '</div>')
     return title + _frame(height, body, entropy_bars_title(timeline, step, lang)) + legend
 
 

@@ -37,7 +37,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     def score(m):
         return f"H {m.entropy:.2f} + λ·d {lam:g}×{m.distance} = {m.score:.2f}"
     lam_kept = [m for m in open_ if tau is not None and m.entropy < tau <= m.score]
-    example_open = (lam_kept or open_ or [None])[0]
+    example_open = charts.open_example(s)   # the chart labels it (charts.named_positions)
     why_open = ""
     if example_open is not None:
         why_open = tr("ch2.stays", pos=example_open.pos, mask_colour=colour("state-mask", lang),

@@ -107,7 +107,14 @@ def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, h
 
 
 TAU_LABELS = 6   # at most this many τ labels: at 1024 px the sweep's 0.1 … 0.4 labels ran together
-RIGHT_LABELS = 4   # at most this many steps between the right answers' labels (7 questions: 0, 2, 4, 6)
+RIGHT_LABELS = 4   # at most this many steps between the right answers' labels (7 questions: 0, 2, 4, 7)
+
+
+def right_ticks(total: int) -> list[int]:
+    """The right answers' axis labels: 0 and every round step up to the number of questions, which is
+    labelled too (0, 2, 4, 6 left "of 7" with no 7), a step too near it dropped (6 and 7 ran together at 1024x768)."""
+    step = int(charts.round_step(total, RIGHT_LABELS, 1))
+    return [v for v in range(0, total, step) if total - v >= 0.75 * step] + [total]
 
 
 def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEFAULT):
@@ -145,11 +152,11 @@ def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEF
                    minor=dict(tickmode="array", tickvals=x, ticks="outside", ticklen=4)),
         yaxis=dict(title=dict(text=tr("tour.fig.tpf")), domain=[0.48, 1], rangemode="tozero"),
         # a short band of its own, a tick and a grid line at every count (a bar at 6 of 7 could not be
-        # read off 0 and 7 alone), a label at every RIGHT_LABELS-th or so (0 … 7 each labelled ran
-        # together in the band's 90 px at 1024x768); its title on the right (on the left, under the
+        # read off 0 and 7 alone), a label at a round step and at the total (right_ticks: 0 … 7 each
+        # labelled ran together in the band's 90 px at 1024x768); its title on the right (on the left, under the
         # speed's, the two ran into each other)
         yaxis2=dict(title=dict(text=right_title), domain=[0, 0.36], range=[0, total + 0.5],
-                    tickmode="linear", tick0=0, dtick=charts.round_step(total, RIGHT_LABELS, 1),
+                    tickmode="array", tickvals=right_ticks(total),
                     minor=dict(tickmode="linear", tick0=0, dtick=1, ticks="outside", ticklen=4, showgrid=True,
                                gridcolor="#f1f5f9"),
                     anchor="x", side="right", gridcolor="#e5e7eb", automargin=True),
