@@ -162,7 +162,8 @@ def test_tau_chapter_says_up_to_which_tau_every_answer_stays_right(data):
         run.append(r)
     assert run and len(run) < len(rows)  # the recording has both: a run of all-right τ, then a wrong one
     words = plain(chapter_views(data)[8][0])
-    assert f"Up to τ = {run[-1]['threshold']:g} every answer stays right, at {run[-1]['tokens_per_forward']:.2f}" in words
+    total = run[-1]["total"]   # the questions, not "every answer" (the times table's slip is not one of them)
+    assert f"Up to τ = {run[-1]['threshold']:g} all {total} questions stay right, at {run[-1]['tokens_per_forward']:.2f}" in words
     assert ch8_tau.last_all_right([{**r, "right": 0} for r in rows]) is None
 
 
@@ -1415,6 +1416,22 @@ def test_chapter_8_names_a_times_table_line_tau_broke(data):
     assert "a sample, not a guarantee" not in plain(ch8_tau.view(data.tau_sweep)[0])
 
 
+def test_chapter_8_says_its_questions_are_not_the_times_table_and_what_greedy_wrote(data):
+    """A walker read 'all right up to τ = 1' beside the τ = 0.4 table's '7 x 10 = 60': the page says
+    these are the N questions (not the table) and what the model's own greedy text writes there."""
+    from app.tabs.tour import ch8_tau as c8
+    text = c8.view(data.tau_sweep, table=data.at("fill_rule")[0].trace,
+                   greedy=data.greedy[data.picks["fill_rule"]["trace"]]["text"])[0]
+    words = plain(text)
+    table, greedy = data.at("fill_rule")[0].trace, data.greedy[data.picks["fill_rule"]["trace"]]["text"]
+    a, b, got = (int(v) for v in re.findall(r"(\d+) x (\d+) = (\d+)", table.text)[-1])
+    own = int(re.search(rf"(?<!\d){a} x {b} = (\d+)", greedy).group(1))
+    total = data.tau_sweep["rows"][0]["total"]
+    assert f"These {total} questions are a sample, not a guarantee, and the times table is not one of them" in words
+    assert f"writes  {a} x {b} = {got} ; the model's own one-at-a-time text says {own}." in words
+    assert f"这 {total} 道题只是样本" in plain(c8.view(data.tau_sweep, table=table, greedy=greedy, lang="zh")[0])
+
+
 def test_the_entropy_plot_leaves_room_left_of_zero(data):
     """Counting's dots sit at entropy ≈ 0 and were half hidden under the y-axis."""
     fig = entropy.law_figure(data.law_rows, threshold=0.4)
@@ -1511,20 +1528,46 @@ def test_chapter_6_words_and_race_box_give_one_wall_clock_figure(data):
 
 def test_chapters_2_and_4_say_the_tables_answer_is_wrong_where_its_output_is_complete(data):
     """Chapter 2's last step showed '7 x 10 = 60' and never said it is wrong: where the output is
-    complete (the last step) chapters 2 and 4 say so, from chapter 8's checker, in both languages."""
+    complete (the last step) chapters 2 and 4 say so, from chapter 8's checker, in both languages
+    (with no greedy text to compare, as beside a live run: a slip of the model or of τ)."""
     from app.tabs.tour import ch4_commit
     tl, moment = data.at("fill_rule")
     last = tl.num_steps - 1
     a, b, got = (int(v) for v in re.findall(r"(\d+) x (\d+) = (\d+)", tl.trace.text)[-1])
     assert a * b != got   # the recording's answer line is wrong (else this test checks nothing)
-    said = f"The tiny model's answer is wrong ({got}; {a} × {b} = {a * b})"
+    said = f"This text has a wrong line ({got}; {a} × {b} = {a * b})"
     for chapter in (ch2_fill_rule, ch4_commit):
         assert said in plain(chapter.text(tl, last, moment)), chapter
         assert "chapter 8 counts right answers" in plain(chapter.text(tl, last, moment))
-        assert f"这个小模型的答案是错的（{got}；{a} × {b} = {a * b}）" in plain(chapter.text(tl, last, moment, lang="zh"))
-        assert "answer is wrong" not in plain(chapter.text(tl, moment, moment))   # output not complete yet
+        assert f"这段文字有一行是错的（{got}；{a} × {b} = {a * b}）" in plain(chapter.text(tl, last, moment, lang="zh"))
+        assert "wrong line" not in plain(chapter.text(tl, moment, moment))   # output not complete yet
     right = type("T", (), {"text": "7 x 9 = 63\n7 x 10 = 70"})()
     assert ch8_tau.wrong_answer_note(right) == "" and ch8_tau.wrong_answer_note(tl.trace)
+
+
+def test_chapter_2_says_whose_slip_the_tables_wrong_line_is_where_it_is_first_shown(data):
+    """A walker learnt only in chapter 8 that '7 x 10 = 60' is wrong: chapter 2 says it from its
+    landing step, with what the same model writes one token at a time (recorded by
+    tools/record_tour greedy, the library's AR decoder), τ's slip or the model's own."""
+    tl, moment = data.at("fill_rule")
+    recorded = data.greedy[data.picks["fill_rule"]["trace"]]
+    assert recorded["decoder"] == "ar" and data.picks["commit"]["trace"] == data.picks["fill_rule"]["trace"]
+    a, b, got = (int(v) for v in re.findall(r"(\d+) x (\d+) = (\d+)", tl.trace.text)[-1])
+    own = int(re.search(rf"(?<!\d){a} x {b} = (\d+)", recorded["text"]).group(1))
+    words = plain(ch2_fill_rule.text(tl, moment, moment, greedy=recorded["text"]))
+    if own == a * b:
+        assert (f"Its finished text has a slip:  {a} x {b} = {got}  (the model's own one-at-a-time text says {own}: "
+                f"the price of τ = {tl.trace.config['threshold']:g}, chapter 8)") in words
+    else:
+        assert f"the model's own one-at-a-time text also says {own}" in words
+    # a greedy text as wrong as this one: the model's slip, not τ's
+    same = tl.trace.text
+    assert "also says " + str(got) in plain(ch2_fill_rule.text(tl, moment, moment, greedy=same))
+    assert "price of τ" not in plain(ch2_fill_rule.text(tl, moment, moment, greedy=same))
+    assert "同一模型一次一个词元地写" in plain(ch2_fill_rule.text(tl, moment, moment, greedy=recorded["text"], lang="zh"))
+    from app.tabs.tour import ch4_commit
+    last = tl.num_steps - 1
+    assert f"says {own}" in plain(ch4_commit.text(tl, last, moment, greedy=recorded["text"]))
 
 
 def test_chapter_1_draws_its_stop_token_in_the_stop_colour_at_its_last_step(data):

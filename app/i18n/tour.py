@@ -39,10 +39,23 @@ MESSAGES = {
     "tour.filled": {"en": "This forward filled {n}: {named}{more}.", "zh": "这次前向计算填充了 {n} 个：{named}{more}。"},
     "tour.ar_filled": {"en": "AR token {token} ({where}).", "zh": "AR 词元 {token}（{where}）。"},
     "tour.wrong_answer": {
-        "en": "The tiny model's answer is wrong ({got}; {a} × {b} = {right}): WeDLM decodes what the model "
-              "predicts, it does not make the model smarter; chapter 8 counts right answers.",
-        "zh": "这个小模型的答案是错的（{got}；{a} × {b} = {right}）：WeDLM 只是把模型预测的内容解码出来，"
-              "并不会让模型变得更聪明；第 8 章统计了答对的题数。",
+        "en": "This text has a wrong line ({got}; {a} × {b} = {right}): a slip of the tiny model or of a large τ "
+              "(chapter 8 counts right answers at each τ).",
+        "zh": "这段文字有一行是错的（{got}；{a} × {b} = {right}）：可能是这个小模型本身的失误，也可能是 τ 太大"
+              "（第 8 章统计了每个 τ 下答对的题数）。",
+    },
+    # chapters 2 and 4 (ch8_tau.slip_words): the model's own greedy text (recorded) has the line right
+    "tour.slip_tau": {
+        "en": "Its finished text has a slip: <code translate=\"no\">{line}</code> (the model's own one-at-a-time "
+              "text says {own}: the price of τ = {tau:g}, chapter 8).",
+        "zh": "它写完的文字里有一处失误：<code translate=\"no\">{line}</code>（同一模型一次一个词元地写，"
+              "写的是 {own}：这是 τ = {tau:g} 的代价，见第 8 章）。",
+    },
+    "tour.slip_model": {
+        "en": "Its finished text has a tiny model's slip: <code translate=\"no\">{line}</code> (right: {right}); "
+              "the model's own one-at-a-time text also says {own}.",
+        "zh": "它写完的文字里有一处小模型的失误：<code translate=\"no\">{line}</code>（正确：{right}）；"
+              "同一模型一次一个词元地写，也写成 {own}。",
     },
     "tour.committed_none": {"en": "Committed 0 tokens: the KV cache stays at {cache}.",
                             "zh": "提交了 0 个词元：KV 缓存仍是 {cache} 个。"},

@@ -198,15 +198,22 @@ MESSAGES = {
               "{bar_colour}柱子是答对的题数（每个答案以标记 #### 加最终数字结尾，核对的就是这个数字）。",
     },
     "ch8.table": {
-        "en": "These questions are a sample, not a guarantee: the times table recorded for chapters 2–4, decoded at "
-              "τ = {tau:g}, "
-              "writes <code translate=\"no\">{line}</code>, though the right product is {right}.",
-        "zh": "这些题只是样本，不是保证：为第 2–4 章录制的乘法表在 τ = {tau:g} 下解码，写出了 "
+        "en": "These {total} questions are a sample, not a guarantee, and the times table is not one of them: "
+              "chapters 2–4's times table, decoded at τ = {tau:g}, writes <code translate=\"no\">{line}</code>, "
+              "though the right product is {right}.",
+        "zh": "这 {total} 道题只是样本，不是保证，乘法表也不在其中：第 2–4 章的乘法表在 τ = {tau:g} 下解码，写出了 "
               "<code translate=\"no\">{line}</code>，而正确的积是 {right}。",
     },
+    "ch8.table_own": {
+        "en": "These {total} questions are a sample, not a guarantee, and the times table is not one of them: "
+              "chapters 2–4's times table, decoded at τ = {tau:g}, writes <code translate=\"no\">{line}</code>; "
+              "the model's own one-at-a-time text says {own}.",
+        "zh": "这 {total} 道题只是样本，不是保证，乘法表也不在其中：第 2–4 章的乘法表在 τ = {tau:g} 下解码，写出了 "
+              "<code translate=\"no\">{line}</code>；同一模型一次一个词元地写，写的是 {own}。",
+    },
     "ch8.safe": {
-        "en": " Up to τ = {tau:g} every answer stays right, at {tpf:.2f} per forward.",
-        "zh": "直到 τ = {tau:g}，所有答案都还是对的，此时每次前向计算 {tpf:.2f} 个词元。",
+        "en": " Up to τ = {tau:g} all {total} questions stay right, at {tpf:.2f} per forward.",
+        "zh": "直到 τ = {tau:g}，这 {total} 道题都还是对的，此时每次前向计算 {tpf:.2f} 个词元。",
     },
     "ch8.p3": {
         "en": "At τ = {low_tau:g}: {low_tpf:.2f} tokens per forward, {low_right} of {total} right.{safe} "
