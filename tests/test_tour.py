@@ -1248,7 +1248,7 @@ def test_verified_chapter_works_the_recorded_rejection(data):
     draft = v.checked[v.rejected_pos - first]
     assert (f"‘{unescape(render.token_label(tl, draft))}’ at {v.rejected_pos} was rejected ✗" in words)
     assert f"predicts ‘{unescape(render.token_label(tl, v.ar_token))}’ there" in words
-    assert f"grows {s.cache_before} → {s.cache_after}" in words and "exactly greedy AR" in " ".join(words.split())
+    assert f"grows {s.cache_before} → {s.cache_after}" in words and "exactly what this WeDLM model writes one token at a time, greedily" in " ".join(words.split())
     assert now.count('data-verify="rejected"') == 2 and now.count('data-verify="accepted"') == 2 * v.accepted
     assert 'data-term="verified"' in text and 'data-term="draft"' in text
     assert {"verified", "draft"} <= set(TERMS)

@@ -84,8 +84,8 @@ MESSAGES = {
     },
     "ch6.button": {"en": "Race live", "zh": "现场赛跑"},
 
-    # ---------- chapter 7: entropy decides speed ----------
-    "ch7.title": {"en": "7 · Entropy decides speed", "zh": "7 · 熵决定速度"},
+    # ---------- chapter 7: entropy and speed (where the unsure token sits) ----------
+    "ch7.title": {"en": "7 · Entropy and speed: where the unsure token sits", "zh": "7 · 熵与速度：没把握的词元在哪里"},
     "ch7.p1": {
         "en": "Each point is one prompt decoded by the bundled model: across, the mean entropy of its slots when "
               "filled; up, {tpf}.",
@@ -304,16 +304,24 @@ MESSAGES = {
     "ch10.positions_one": {"en": "Position", "zh": "位置"},
     "ch10.positions_many": {"en": "Positions", "zh": "位置"},
     "ch10.p3_one": {
-        "en": "Every committed token is the model's own next-token choice: the text is exactly {greedy} AR "
-              "decoding of this same model, not of chapter 1's AR model (lossless). No draft agreed here, so "
+        "en": "Every committed token is the model's own next-token choice: its text is exactly what this WeDLM model "
+              "writes one token at a time, {greedy}: nothing lost to parallel filling (lossless; chapter 1's AR model is "
+              "a different model). No draft agreed here, so "
               "this forward commits 1 token, as AR would: a draft that fails costs a wider forward, never a wrong token. Top: the input of step {step}, drafts marked "
               "✓ / ✗; below: the output after it.",
-        "zh": "每个提交的词元都是模型自己选的下一个词元：文本与这同一个模型的{greedy} AR "
-              "解码完全相同，而不是第 1 章那个 AR 模型的（无损）。这里没有草稿一致，"
+        "zh": "每个提交的词元都是模型自己选的下一个词元：文本与这个 WeDLM 模型一次一个词元、{greedy}地写出的完全相同："
+              "并行填充没有丢掉任何东西（无损；第 1 章的 AR 模型是另一个模型）。这里没有草稿一致，"
               "所以这次前向计算只提交 1 个词元，和 AR 一样：失败的草稿只让前向计算多带几行，绝不会写出错误的词元。"
               "上方：第 {step} 步的输入，草稿标有 ✓ / ✗；下方：这一步之后的输出。",
     },
-    "ch10.greedy_word": {"en": "greedy", "zh": "贪心"},
+    "ch10.greedy_word": {"en": "greedily", "zh": "贪心"},
+    # a verified forward that filled no mask (narration.mask_account): the step line's "0 newly filled"
+    "ch10.none_filled": {
+        "en": "This forward read {read} masks and filled none: a streaming forward (WeDLM's) always fills at least "
+              "one, a verified forward can fill none; its AR token is its progress.",
+        "zh": "这次前向计算读入 {read} 个掩码，一个也没填：流式前向计算（WeDLM 的）至少填一个，验证前向计算可以一个都不填；"
+              "它的进展是它的 AR 词元。",
+    },
     "ch10.p1": {
         "en": "The fill rule can write a wrong {draft}. {verified} checks "
               "each one with no extra forward: every row of a {forward} also predicts the "
@@ -358,10 +366,12 @@ MESSAGES = {
         "zh": "现场运行自己决定窗口大小：草稿可能不同，文本不会。",
     },
     "ch10.p3": {
-        "en": "Every committed token is the model's own next-token choice: the text is exactly {greedy} AR "
-              "decoding of this same model, not of chapter 1's AR model (lossless), yet this forward committed {n} tokens where AR commits 1. Top: the "
+        "en": "Every committed token is the model's own next-token choice: its text is exactly what this WeDLM model "
+              "writes one token at a time, {greedy}: nothing lost to parallel filling (lossless; chapter 1's AR model is "
+              "a different model). Yet this forward committed {n} tokens where AR commits 1. Top: the "
               "input of step {step}, drafts marked ✓ / ✗; below: the output after it.",
-        "zh": "每个提交的词元都是模型自己选的下一个词元：文本与这同一个模型的{greedy} AR 解码完全相同（不是第 1 章那个 AR 模型）（无损），可这一次前向计算提交了 "
+        "zh": "每个提交的词元都是模型自己选的下一个词元：文本与这个 WeDLM 模型一次一个词元、{greedy}地写出的完全相同："
+              "并行填充没有丢掉任何东西（无损；第 1 章的 AR 模型是另一个模型）。可这一次前向计算提交了 "
               "{n} 个词元，而 AR 只提交 1 个。上方：第 {step} 步的输入，草稿标有 ✓ / ✗；下方：这一步之后的输出。",
     },
     "ch10.wrote": {
