@@ -43,15 +43,12 @@ MESSAGES = {
     # block decoding beside WeDLM: on the clock it can match WeDLM where rows cost time (the general
     # case, and a run whose measured rows cost time), not where this run's rows were nearly free
     "ch6.block_cost": {
-        "en": "(The Race tab adds {block}, which commits only whole "
-              "blocks: WeDLM improves on it in forwards, so in tokens per forward, and on a GPU, where a forward's rows "
-              "are nearly free, in time too. On a CPU rows are not free: a block forward carries {block_rows} rows "
-              "({commit_rows} when it commits a finished block: that forward reads it and the next block's masks) against WeDLM's {rows:.1f} here, so on the clock "
-              "block decoding can match or beat WeDLM.)",
-        "zh": "（“赛跑”标签页里还有"
-              "{block}，它只提交整块：WeDLM 在前向计算次数上、因而在每次前向计算的词元数上胜过它；在 GPU 上，"
-              "一次前向计算多几行几乎不花时间，所以用时也更少。但在 CPU 上行数并不免费：块解码的一次前向计算处理 {block_rows} 行"
-              "（提交一整块时为 {commit_rows} 行：那次前向计算读入这一块和下一块的掩码），而这里 WeDLM 平均处理 {rows:.1f} 行，所以按实际用时，块解码可能追平甚至超过 WeDLM。）",
+        "en": "(The Race tab's {block} commits only whole blocks: WeDLM beats it in tokens per forward, and on a GPU "
+              "in time too. On a CPU rows are not free: its forward carries {block_rows} rows ({commit_rows} when it "
+              "commits a block) against WeDLM's {rows:.1f} here, so on the clock it can match or beat WeDLM.)",
+        "zh": "（“赛跑”标签页的{block}只提交整块：WeDLM 在每次前向计算的词元数上胜过它，在 GPU 上用时也更少。"
+              "但在 CPU 上行数并不免费：块解码的一次前向计算处理 {block_rows} 行"
+              "（提交一整块时为 {commit_rows} 行），而这里 WeDLM 平均处理 {rows:.1f} 行，所以按实际用时它可能追平甚至超过 WeDLM。）",
     },
     "ch6.block_free": {
         "en": "(The Race tab adds {block}, which commits only whole blocks: WeDLM improves on it in forwards, so in "
@@ -67,6 +64,12 @@ MESSAGES = {
     # (ch6_race.rows_words; the Race lanes' cost note shows the same {cost})
     "ch6.rows_cost": {"en": ", and rows cost time: here one WeDLM forward cost {cost}× an AR forward",
                       "zh": "，行数越多越费时间：这里 WeDLM 的一次前向计算耗时是 AR 的 {cost}×"},
+    # the reader's division (tokens per forward ÷ the cost of a forward) against the measured tokens/s:
+    # the prefill both pay once weighs more in WeDLM's short decode (lanes' recorded prefill_s, decode_s)
+    "ch6.rows_gap": {"en": ", so forwards alone give {tpf} ÷ {cost} ≈ {alone}×; the prefill both pay once "
+                           "({p_wd}% of WeDLM's time, {p_ar}% of AR's) and the work between forwards make it {wall}×",
+                     "zh": "，只看前向计算应是 {tpf} ÷ {cost} ≈ {alone}×；两者都要做一次的预填充"
+                           "（占 WeDLM 用时的 {p_wd}%，AR 的 {p_ar}%）和前向计算之间的工作把它压到 {wall}×"},
     "ch6.rows_free": {"en": "; in this run the extra rows were nearly free (one WeDLM forward cost {cost}× an AR "
                             "forward), so the wall-clock gain follows the gain per forward ({tpf}× AR's tokens per "
                             "forward; the prefill and the work between forwards take the rest)",
