@@ -1570,6 +1570,22 @@ def test_chapter_2_says_whose_slip_the_tables_wrong_line_is_where_it_is_first_sh
     assert f"says {own}" in plain(ch4_commit.text(tl, last, moment, greedy=recorded["text"]))
 
 
+def test_chapter_4_says_why_the_waiting_slots_kv_is_dropped(data):
+    """A walker: chapter 4 'never spells out why 66–72's KV is dropped'. It says it: in physical
+    order they sat before the first mask, so they never saw its token (positions from the record)."""
+    from app.tabs.tour import ch4_commit
+    from app.tabs.tour.words import span
+    tl, moment = data.at("commit")
+    s = tl.trace.steps[moment]
+    assert s.filled_behind_mask and s.first_mask_pos is not None
+    words = " ".join(plain(ch4_commit.text(tl, moment, moment)).split())
+    m = s.first_mask_pos
+    assert (f"wait behind the mask at {m}. In physical order they sat before that mask, so they never saw position "
+            f"{m}'s token: their KV is not a left-to-right pass's, so it is dropped and recomputed once {m} is "
+            "filled.") in words
+    assert f"Positions {plain(span(s.filled_behind_mask))} are filled too" in words
+    assert f"所以从没看到位置 {m} 的词元" in plain(ch4_commit.text(tl, moment, moment, lang="zh"))
+
 def test_chapter_1_draws_its_stop_token_in_the_stop_colour_at_its_last_step(data):
     """The AR decode's stop token is written by its last forward (predicted, never fed): the
     legend promises it in the stop colour, not orange "new this step"."""

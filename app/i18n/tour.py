@@ -727,10 +727,13 @@ MESSAGES = {
     "ch4.p2": {
         "en": "So at step {step} positions {span} {commit} ({committed_colour}): their KV stays in the cache, "
               "{before} → {after} tokens. Positions {waiting} are filled too ({filled_colour}), but wait behind "
-              "the mask at {first_mask}: their KV is dropped and recomputed next forward. {when}",
+              "the mask at {first_mask}. In physical order they sat before that mask, so they never saw position "
+              "{first_mask}'s token: their KV is not a left-to-right pass's, so it is dropped and recomputed "
+              "once {first_mask} is filled. {when}",
         "zh": "所以在第 {step} 步，位置 {span} {commit}了（{committed_colour}）：它们的 KV 留在缓存中，"
               "缓存 {before} → {after} 个词元。位置 {waiting} 也已填充（{filled_colour}），但排在位置 {first_mask} "
-              "的掩码后面等待：它们的 KV 被丢弃，下一次前向计算时重算。{when}",
+              "的掩码后面等待。在物理顺序中它们排在那个掩码前面，所以从没看到位置 {first_mask} 的词元："
+              "它们的 KV 不是从左到右计算出来的那种，所以被丢弃，等 {first_mask} 填上后再重算。{when}",
     },
     "ch4.fallback": {
         "en": " No step of it left a filled slot waiting behind a mask: every filled slot committed at once. "
