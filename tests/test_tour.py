@@ -2110,3 +2110,26 @@ def test_a_step_outside_the_moment_is_headed_with_its_forward(data, lang):
     commit, step = data.at("commit")
     words = _squash(ch4_commit.text(commit, 0, step, lang=lang))
     assert words.startswith({"en": "Step 0 (forward 1).", "zh": "第 0 步（第 1 次前向计算）。"}[lang]), words[:80]
+
+
+def test_chapter_1_shows_only_what_ar_has_and_says_predicted_as_its_step_line_does(data):
+    """A walker met a caption about filled slots moving in front of masks, a legend naming 'mask'
+    and 'filled, not committed', and 'This forward filled 1' beside '1 token predicted' in
+    chapter 1, which has no masks: its views and words name only what AR does."""
+    from app.tabs.tour import ch1_ar
+    from app.views import palette
+    tl, moment = data.at("ar")
+    s = tl.trace.steps[moment]
+    orders, canvas = render.order_view(tl, moment), render.token_canvas(tl, moment)
+    for html in (orders, canvas):
+        assert 'st-mask legend' not in html and 'st-filled legend' not in html
+        assert palette.state_label("filled") not in plain(html) and "in front of the masks" not in plain(html)
+    assert "AR's input is one row, the newest token" in plain(orders)
+    assert 'st-committed legend' in canvas and 'st-new legend' in canvas
+    words = " ".join(plain(ch1_ar.text(tl, moment, moment)).split())
+    f = s.filled[0]
+    assert "This forward filled" not in words
+    assert f"This forward predicted 1 token: ‘{unescape(render.token_label(tl, f.token))}’ for position {f.pos}." in unescape(words)
+    # a window decoder keeps its masks' key and caption
+    wd, k = data.at("fill_rule")
+    assert 'st-mask legend' in render.token_canvas(wd, k) and "in front of the masks" in plain(render.order_view(wd, k))

@@ -37,6 +37,9 @@ MESSAGES = {
     "tour.fills_more": {"en": " and {n} more", "zh": "，另有 {n} 个"},
     # masks this forward filled (the step line's "newly filled"), not the filled slots of its input
     "tour.filled": {"en": "This forward filled {n}: {named}{more}.", "zh": "这次前向计算填充了 {n} 个：{named}{more}。"},
+    # AR (chapter 1): one token predicted, as its step summary says ("1 token predicted"), not "filled"
+    "tour.ar_predicted": {"en": "This forward predicted 1 token: {token} for position {pos}.",
+                          "zh": "这次前向计算预测了 1 个词元：位置 {pos} 的 {token}。"},
     "tour.ar_filled": {"en": "AR token {token} ({where}).", "zh": "AR 词元 {token}（{where}）。"},
     "tour.wrong_answer": {
         "en": "This text has a wrong line ({got}; {a} × {b} = {right}): a slip of the tiny model or of a large τ "

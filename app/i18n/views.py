@@ -406,6 +406,12 @@ MESSAGES.update({
               "({dropped_positions}) are dropped. ",
         "zh": "解码在这一段（{positions}）中结束：{run} 个中只有 {kept} 个提交，其后的 {dropped} 个"
               "（{dropped_positions}）被丢弃。"},
+    "views.orders.note_ar": {
+        "en": "Small numbers are position ids (what RoPE sees). AR's input is one row, the newest token: it looks "
+              "back at the KV cache, and its own KV joins the cache.",
+        "zh": "小数字是位置编号（RoPE 看到的就是它）。AR 的输入只有一行，即最新的词元：它回看 KV 缓存，"
+              "它自己的 KV 也加入缓存。",
+    },
     "views.orders.note": {
         "en": "Small numbers are position ids (what RoPE sees). Filled slots move in front of the masks but keep "
               "their ids; the leading filled run (green) commits: its KV stays in the cache.",
