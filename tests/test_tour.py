@@ -2133,3 +2133,18 @@ def test_chapter_1_shows_only_what_ar_has_and_says_predicted_as_its_step_line_do
     # a window decoder keeps its masks' key and caption
     wd, k = data.at("fill_rule")
     assert 'st-mask legend' in render.token_canvas(wd, k) and "in front of the masks" in plain(render.order_view(wd, k))
+
+
+def test_chapter_9_says_the_8_is_a_training_block_and_the_decode_window_is_w(data):
+    """A walker read 'blocks of 8 ... not block decoding' beside a decode window of 16: chapter 9
+    says in one clause what the 8 is (a training block) and what W is (the decode window, chapter 2)."""
+    from app.tabs.tour import ch9_training
+    from wedlm.config import DEFAULTS
+    tl, _ = data.at("fill_rule")
+    assert tl.trace.config["window"] == DEFAULTS["window"]   # the decode chapters 2–4 step through
+    words = " ".join(plain(ch9_training.view([True, False] * 4, ch9_training.TRAINING_BLOCK, "x")[0]).split())
+    assert (f"xt is cut into training blocks of {ch9_training.TRAINING_BLOCK} (a unit of this training mask only; "
+            f"WeDLM decodes in a window of W = {DEFAULTS['window']} slots, chapter 2, not in blocks)") in words
+    assert "not block decoding" not in words
+    zh = plain(ch9_training.view([True, False] * 4, 5, "x", lang="zh")[0])
+    assert f"每块 5 个词元" in zh and f"W = {DEFAULTS['window']} 个槽位" in zh

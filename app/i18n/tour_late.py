@@ -243,12 +243,13 @@ MESSAGES = {
               "干净的一份 <b>x0</b>（记忆）和加了掩码的一份 <b>xt</b>（预测），两份占用相同的位置编号。",
     },
     "ch9.p2": {
-        "en": "xt is cut into blocks of {block} (training blocks: a unit of this mask, not block decoding); "
+        "en": "xt is cut into training blocks of {block} (a unit of this training mask only; WeDLM decodes in "
+              "a window of W = {window} slots, chapter 2, not in blocks); "
               "in each block some tokens are masked, and inside the "
               "block the observed tokens sit in front of the masks, exactly like the reordered window. "
               "x0 is plainly causal; an xt block sees the clean x0 of all earlier blocks and itself in "
               "reordered causal order. Each mask is trained to predict its own token.",
-        "zh": "xt 被切成若干块，每块 {block} 个词元（这是训练掩码里的块，与块解码无关）；每块里有一些词元被掩码，块内已知的词元排在掩码前面，和重排后的窗口一模一样。"
+        "zh": "xt 被切成若干训练块，每块 {block} 个词元（这只是训练掩码的单位；WeDLM 解码用的是 W = {window} 个槽位的窗口，见第 2 章，不是块）；每块里有一些词元被掩码，块内已知的词元排在掩码前面，和重排后的窗口一模一样。"
               "x0 用普通的因果注意力；xt 的一块能看到之前所有块的干净 x0，以及按重排后因果顺序排列的本块。"
               "每个掩码都被训练去预测它自己位置上的词元。",
     },
