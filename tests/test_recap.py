@@ -142,11 +142,11 @@ def test_the_fill_answer_says_streaming_forwards_fill_one_and_chapter_10_says_a_
     assert moment in none and some   # the recording has both (step 20, the chapter's own, filled none)
     for k in none:
         acc = mask_account(tl.trace.steps[k])
-        assert (f"This forward read {acc.read} masks and filled none: a streaming forward (WeDLM's) always fills "
-                "at least one, a verified forward can fill none; its AR token is its progress.") in plain(
+        assert (f"Its {acc.read} masks all stay masks: a verified forward can fill none (a streaming one fills "
+                "at least one); its AR token is its progress.") in plain(
                     ch10_verified.text(tl, k, moment)), k
     for k in some:
-        assert "filled none" not in plain(ch10_verified.text(tl, k, moment)), k
+        assert "can fill none" not in plain(ch10_verified.text(tl, k, moment)), k
     assert "一个也没填" in plain(ch10_verified.text(tl, none[0], moment, lang="zh"))
 
 

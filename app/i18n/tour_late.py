@@ -282,8 +282,7 @@ MESSAGES = {
     "ch10.title": {"en": "10 · Beyond the paper: the greedy text, right or wrong",
                    "zh": "10 · 超出论文：与逐词元解码一字不差，对错皆然"},
     "ch10.beyond": {
-        "en": "<b>Beyond the paper:</b> this chapter's check is this explorer's own addition, not part of "
-              "WeDLM. WeDLM itself (the paper's <i>streaming</i> decoder, the default) is not lossless: "
+        "en": "<b>Beyond the paper:</b> this check is the explorer's own, not WeDLM's. WeDLM itself (the paper's <i>streaming</i> decoder, the default) is not lossless: "
               "chapter 8 showed a large τ changing answers.",
         "zh": "<b>超出论文的部分：</b>本章的检验是本探索器自己加的功能，不属于 WeDLM。WeDLM 本身（论文的<i>流式</i>"
               "解码器，也是默认选项）并不是无损的：第 8 章已经看到，τ 较大时答案会变。",
@@ -308,9 +307,8 @@ MESSAGES = {
     "ch10.positions_one": {"en": "Position", "zh": "位置"},
     "ch10.positions_many": {"en": "Positions", "zh": "位置"},
     "ch10.p3_one": {
-        "en": "Every committed token is the model's own next-token choice: its text is exactly what this WeDLM model "
-              "writes one token at a time, {greedy}: nothing lost to parallel filling (lossless; chapter 1's AR model is "
-              "a different model). No draft agreed here, so "
+        "en": "Each committed token is the model's own next-token choice: the text is exactly what this WeDLM model "
+              "writes one token at a time, {greedy} (lossless; chapter 1's AR model is another model). No draft agreed here, so "
               "this forward commits 1 token, as AR would: a draft that fails costs a wider forward, never a wrong token. Top: the input of step {step}, drafts marked "
               "✓ / ✗; below: the output after it.",
         "zh": "每个提交的词元都是模型自己选的下一个词元：文本与这个 WeDLM 模型一次一个词元、{greedy}地写出的完全相同："
@@ -321,10 +319,9 @@ MESSAGES = {
     "ch10.greedy_word": {"en": "greedily", "zh": "贪心"},
     # a verified forward that filled no mask (narration.mask_account): the step line's "0 newly filled"
     "ch10.none_filled": {
-        "en": "This forward read {read} masks and filled none: a streaming forward (WeDLM's) always fills at least "
-              "one, a verified forward can fill none; its AR token is its progress.",
-        "zh": "这次前向计算读入 {read} 个掩码，一个也没填：流式前向计算（WeDLM 的）至少填一个，验证前向计算可以一个都不填；"
-              "它的进展是它的 AR 词元。",
+        "en": "Its {read} masks all stay masks: a verified forward can fill none (a streaming one fills at least "
+              "one); its AR token is its progress.",
+        "zh": "它的 {read} 个掩码一个也没填：验证前向计算可以一个都不填（流式的至少填一个）；它的进展是它的 AR 词元。",
     },
     "ch10.p1": {
         "en": "The fill rule can write a wrong {draft}. {verified} checks "
@@ -370,23 +367,22 @@ MESSAGES = {
         "zh": "现场运行自己决定窗口大小：草稿可能不同，文本不会。",
     },
     "ch10.p3": {
-        "en": "Every committed token is the model's own next-token choice: its text is exactly what this WeDLM model "
-              "writes one token at a time, {greedy}: nothing lost to parallel filling (lossless; chapter 1's AR model is "
-              "a different model). Yet this forward committed {n} tokens where AR commits 1. Top: the "
-              "input of step {step}, drafts marked ✓ / ✗; below: the output after it.",
+        "en": "Each committed token is the model's own next-token choice: the text is exactly what this WeDLM model "
+              "writes one token at a time, {greedy} (lossless; chapter 1's AR model is another model). Yet this "
+              "forward committed {n} tokens where AR commits 1. Top: step {step}'s input, drafts ✓ / ✗; below: the "
+              "output after it.",
         "zh": "每个提交的词元都是模型自己选的下一个词元：文本与这个 WeDLM 模型一次一个词元、{greedy}地写出的完全相同："
               "并行填充没有丢掉任何东西（无损；第 1 章的 AR 模型是另一个模型）。可这一次前向计算提交了 "
               "{n} 个词元，而 AR 只提交 1 个。上方：第 {step} 步的输入，草稿标有 ✓ / ✗；下方：这一步之后的输出。",
     },
     "ch10.wrote": {
-        "en": "It ends {text}: lossless means greedy AR's text for this model, not a right answer (this tiny "
-              "model can be wrong; chapter 8).",
+        "en": "It ends {text}: lossless means this model's own text, not a right answer (chapter 8).",
         "zh": "它的结尾是 {text}：无损指的是与这个模型的贪心 AR 文本相同，而不是答案一定正确（这个小模型也会答错，见第 8 章）。",
     },
     # a times table with a wrong line (ch8_tau.wrong_products): that line, not the last one, is quoted
     "ch10.wrote_wrong": {
-        "en": "It writes {text}, though {a} × {b} = {right}: lossless means greedy AR's text for this model, not a "
-              "right answer (this tiny model can be wrong; chapter 8).",
+        "en": "It writes {text}, though {a} × {b} = {right}: lossless means this model's own text, not a right "
+              "answer (chapter 8).",
         "zh": "它写出了 {text}，而 {a} × {b} = {right}：无损指的是与这个模型的贪心 AR 文本相同，而不是答案一定正确"
               "（这个小模型也会答错，见第 8 章）。",
     },
