@@ -50,7 +50,10 @@ def zh_phrases(tl, step: int, last: int | None = None) -> list[str]:
            else f"第 {step} 步（0–{last}）"]
     fills = sorted(s.filled, key=lambda f: f.pos)[:tour.words.LISTED_FILLS]
     out += [f"位置 {f.pos} 的 “{unescape(render.token_label(tl, f.token))}”" for f in fills]
-    out.append(f"填充了 {len(s.filled)} 个" if s.filled else "没有填充任何掩码")
+    if tl.trace.decoder == "ar":   # AR predicts its one token (its step summary's word), it fills no mask
+        out.append("预测了 1 个词元" if s.filled else "没有填充任何掩码")
+    else:
+        out.append(f"填充了 {len(s.filled)} 个" if s.filled else "没有填充任何掩码")
     out.append(f"提交了 {len(s.committed)} 个词元")
     out.append(f"{s.cache_before} → {s.cache_after}" if s.committed else f"KV 缓存仍是 {s.cache_after} 个")
     return out

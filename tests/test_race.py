@@ -129,8 +129,9 @@ def test_every_lane_says_how_its_first_token_is_counted(timelines):
             prefill = lanes.prefill_tokens(tl)
             if n:
                 # and why: AR's prefill (verified's too) predicts the first token, streaming's only caches
-                expected = (f"({prefill} of them from the prefill, not counted per forward: AR's prefill, which "
-                            "verified decoding also uses, predicts the first token" if prefill
+                expected = (f"({prefill} of them from the prefill, not counted per forward: AR's prefill predicts the "
+                            "first token as it caches the prompt; the tour's chapter 10, verified decoding, uses it too)"
+                            if prefill
                             else "(the prefill wrote none of them: here it only caches the prompt, and the first "
                             "forward over the masks fills the first slots; all are counted per forward)")
                 assert expected in head, (name, tick, head)

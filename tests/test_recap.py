@@ -124,3 +124,44 @@ def test_presenting_the_recap_shows_questions_until_a_click_shows_an_answer(brow
         assert all(page.evaluate(CARD_JS)["answers"])
     finally:
         page.close()
+
+
+def test_the_fill_answer_says_streaming_forwards_fill_one_and_chapter_10_says_a_verified_one_can_fill_none(data):
+    """A walker read 'every forward fills at least one' here after chapter 10's step line '7 masks
+    read: 0 newly filled': the recap says every STREAMING forward, and chapter 10 says plainly, at a
+    verified step that filled none (narration.mask_account), that its AR token is its progress."""
+    from app.tabs.tour import ch10_verified
+    from app.views.narration import mask_account
+    fill = ch11_recap.cards(data)[0]["answer"]
+    assert "every streaming forward (WeDLM's) fills at least one" in plain(fill)
+    assert "每次流式前向计算（WeDLM 的）至少填一个" in plain(ch11_recap.cards(data, "zh")[0]["answer"])
+    tl, moment = data.at("verified")
+    none = [s.index for s in tl.trace.steps if s.verify is not None and mask_account(s).read
+            and not mask_account(s).filled and not s.finished]   # the last step says how the decode ended
+    some = [s.index for s in tl.trace.steps if s.verify is not None and mask_account(s).filled]
+    assert moment in none and some   # the recording has both (step 20, the chapter's own, filled none)
+    for k in none:
+        acc = mask_account(tl.trace.steps[k])
+        assert (f"Its {acc.read} masks all stay masks: a verified forward can fill none (a streaming one fills "
+                "at least one); its AR token is its progress.") in plain(
+                    ch10_verified.text(tl, k, moment)), k
+    for k in some:
+        assert "can fill none" not in plain(ch10_verified.text(tl, k, moment)), k
+    assert "一个也没填" in plain(ch10_verified.text(tl, none[0], moment, lang="zh"))
+
+
+def test_the_speed_answer_agrees_with_chapter_7_mean_entropy_is_not_enough(data):
+    """Chapter 7 shows code's mean entropy is low and its slowness a hard FRONT token; the recap
+    said 'the model is unsure'. It now says mean entropy is not enough, and chapter 7's title says
+    where the unsure token sits; the claim 'code's mean entropy is far below prose's' is the record's."""
+    from app.tabs.tour import ch7_entropy
+    from app.tabs.tour.ch11_recap import class_mean
+    speed = ch11_recap.cards(data)[3]
+    words = plain(speed["answer"])
+    assert "Mean entropy is not enough" in words and "AND reach the leading run" in words
+    assert "front token is often hard" in words and "the model is unsure" not in words
+    assert class_mean(data.law_rows, "code", "entropy") * 2 < class_mean(data.law_rows, "plays", "entropy")
+    assert "只看平均熵不够" in plain(ch11_recap.cards(data, "zh")[3]["answer"])
+    assert ch7_entropy.title() == "7 · Entropy and speed: where the unsure token sits"
+    assert len(ch7_entropy.title()) <= 54 and "没把握的词元在哪里" in ch7_entropy.title("zh")
+    assert "decides speed" not in ch7_entropy.title()

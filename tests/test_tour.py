@@ -60,8 +60,14 @@ def expected_phrases(tl: Timeline, step: int) -> list[str]:
     if s.verify is not None:  # the verified decoder's AR token is named as the AR token, not a fill
         out.append(f"AR token ‘{unescape(render.token_label(tl, s.verify.ar_token))}’")
         fills = [f for f in fills if f.pos != s.verify.ar_pos]
-    out += [f"‘{unescape(render.token_label(tl, f.token))}’ at {f.pos}" for f in fills[:tour.words.LISTED_FILLS]]
-    if fills or s.verify is None:
+    if tl.trace.decoder == "ar":   # AR predicts its one token (as its step summary says), it fills no mask
+        out += [f"This forward predicted 1 token: ‘{unescape(render.token_label(tl, f.token))}’ for position {f.pos}"
+                for f in fills[:1]]
+    else:
+        out += [f"‘{unescape(render.token_label(tl, f.token))}’ at {f.pos}" for f in fills[:tour.words.LISTED_FILLS]]
+    if s.verify is None and tl.trace.decoder == "ar":
+        pass
+    elif fills or s.verify is None:
         out.append(f"This forward filled {len(fills)}" if fills else "Nothing was filled")
     out.append(f"Committed {len(s.committed)} token")
     out.append(f"{s.cache_before} → {s.cache_after}" if s.committed else f"stays at {s.cache_after}")
@@ -162,7 +168,8 @@ def test_tau_chapter_says_up_to_which_tau_every_answer_stays_right(data):
         run.append(r)
     assert run and len(run) < len(rows)  # the recording has both: a run of all-right τ, then a wrong one
     words = plain(chapter_views(data)[8][0])
-    assert f"Up to τ = {run[-1]['threshold']:g} every answer stays right, at {run[-1]['tokens_per_forward']:.2f}" in words
+    total = run[-1]["total"]   # the questions, not "every answer" (the times table's slip is not one of them)
+    assert f"Up to τ = {run[-1]['threshold']:g} all {total} questions stay right, at {run[-1]['tokens_per_forward']:.2f}" in words
     assert ch8_tau.last_all_right([{**r, "right": 0} for r in rows]) is None
 
 
@@ -383,7 +390,7 @@ def test_every_term_is_linked_where_a_chapter_first_uses_it(data):
     aliases = {"forward": ["forward pass"], "kv-cache": ["KV cache"], "position-id": ["position id"],
                "mask": ["mask"], "entropy": ["entropy"], "tau": ["τ"], "lambda": ["λ"], "commit": ["commit"],
                "tpf": ["tokens per forward"], "block": ["block decoding"], "distance": ["d ="],
-               "verified": ["Verified decoding"], "draft": ["draft"], "greedy": ["greedy"]}
+               "verified": ["Verified decoding"], "draft": ["draft"], "greedy": ["greedy", "greedily"]}
     views = chapter_views(data)
     for key, words in aliases.items():
         first = next(n for n in sorted(views) if any(w in plain(views[n][0]) for w in words))
@@ -458,9 +465,9 @@ def test_the_race_counts_ar_one_token_per_forward_as_chapter_1_does(data):
     assert lanes.tokens_per_forward(ar) == 1.0 and lanes.tokens_per_forward(ar, 3) == 1.0
     assert ar.trace.stats()["tokens_per_forward"] > 1.0   # the library's count includes the prefill's token
     lane = plain(lanes.lane_html(ar, 5, None))
-    assert ("5 forwards · 6 tokens (1 of them from the prefill, not counted per forward: AR's prefill, which "
-            "verified decoding also uses, predicts the first token as it caches the prompt) · 1.00 tokens per forward"
-            in lane)
+    assert ("5 forwards · 6 tokens (1 of them from the prefill, not counted per forward: AR's prefill predicts the "
+            "first token as it caches the prompt; the tour's chapter 10, verified decoding, uses it too) · 1.00 tokens "
+            "per forward" in lane)
     assert "(1 of them" not in plain(lanes.lane_html(wd, 5, None))
     text, _, _ = ch6_race.view({"ar": ar, "streaming": wd}, 3)
     assert "(AR 1.00)" in plain(text)
@@ -790,9 +797,9 @@ def test_race_chapter_says_where_wedlm_beats_block_decoding_and_where_the_clock_
     rows = st["rows_processed"] / st["forwards"]
     words = plain(ch6_race.view(timelines, race["tick"])[0])
     assert "the stop-and-wait way WeDLM improves on" not in words
-    assert "WeDLM improves on it in forwards" in words and "on a GPU" in words
-    assert (f"a block forward carries {DEFAULTS['block_size']} rows ({2 * DEFAULTS['block_size']} when it commits "
-            f"a finished block: that forward reads it and the next block's masks) against WeDLM's {rows:.1f} here") in words
+    assert "WeDLM beats it in tokens per forward, and on a GPU in time too" in words
+    assert (f"its forward carries {DEFAULTS['block_size']} rows ({2 * DEFAULTS['block_size']} when it commits "
+            f"a block) against WeDLM's {rows:.1f} here, so on the clock it can match or beat WeDLM") in words
     zh = plain(ch6_race.view(timelines, race["tick"], lang="zh")[0])
     assert f"{DEFAULTS['block_size']} 行" in zh and f"{rows:.1f} 行" in zh and "GPU" in zh
 
@@ -1314,7 +1321,7 @@ def test_verified_chapter_works_the_recorded_rejection(data):
     draft = v.checked[v.rejected_pos - first]
     assert (f"‘{unescape(render.token_label(tl, draft))}’ at {v.rejected_pos} was rejected ✗" in words)
     assert f"predicts ‘{unescape(render.token_label(tl, v.ar_token))}’ there" in words
-    assert f"grows {s.cache_before} → {s.cache_after}" in words and "exactly greedy AR" in " ".join(words.split())
+    assert f"grows {s.cache_before} → {s.cache_after}" in words and "exactly what this WeDLM model writes one token at a time, greedily" in " ".join(words.split())
     assert now.count('data-verify="rejected"') == 2 and now.count('data-verify="accepted"') == 2 * v.accepted
     assert 'data-term="verified"' in text and 'data-term="draft"' in text
     assert {"verified", "draft"} <= set(TERMS)
@@ -1400,7 +1407,7 @@ def test_verified_chapter_says_lossless_is_not_right_and_counts_accepted_drafts(
     wrong = wrong_products(tl.trace.text)
     assert wrong and accepted > 0 and tl.trace.steps[moment].verify.accepted > 0   # a rejection after agreements
     w = wrong[0]
-    assert f"It writes {w.line!r}, though {w.a} × {w.b} = {w.a * w.b}: lossless means greedy AR's text" in en
+    assert f"It writes {w.line!r}, though {w.a} × {w.b} = {w.a * w.b}: lossless means this model's own one-at-a-time text, not a right answer" in en
     assert f"它写出了 {w.line!r}，而 {w.a} × {w.b} = {w.a * w.b}" in zh and "而不是答案一定正确" in zh
     assert f"{accepted} drafts were accepted ✓ in {tl.num_steps} forwards" in en and "No draft" not in en
     assert f"共接受了 {accepted} 个草稿" in zh
@@ -1415,7 +1422,7 @@ def test_verified_chapter_says_lossless_is_not_right_and_counts_accepted_drafts(
     path = ASSETS_DIR / "traces" / "8-arithmetic-verified.json"
     other = Timeline(Trace.from_dict(json.loads(path.read_text(encoding="utf-8"))))
     answer = repr(other.trace.text.strip().splitlines()[-1])
-    assert (f"It ends {answer}: lossless means greedy AR's text for this model"
+    assert (f"It ends {answer}: lossless means this model's own one-at-a-time text, not a right answer"
             in unescape(re.sub(r"<[^>]+>", "", ch10_verified.whole_run(other))))
 
 
@@ -1480,6 +1487,22 @@ def test_chapter_8_names_a_times_table_line_tau_broke(data):
     else:
         assert "a sample, not a guarantee" not in words
     assert "a sample, not a guarantee" not in plain(ch8_tau.view(data.tau_sweep)[0])
+
+
+def test_chapter_8_says_its_questions_are_not_the_times_table_and_what_greedy_wrote(data):
+    """A walker read 'all right up to τ = 1' beside the τ = 0.4 table's '7 x 10 = 60': the page says
+    these are the N questions (not the table) and what the model's own greedy text writes there."""
+    from app.tabs.tour import ch8_tau as c8
+    text = c8.view(data.tau_sweep, table=data.at("fill_rule")[0].trace,
+                   greedy=data.greedy[data.picks["fill_rule"]["trace"]]["text"])[0]
+    words = plain(text)
+    table, greedy = data.at("fill_rule")[0].trace, data.greedy[data.picks["fill_rule"]["trace"]]["text"]
+    a, b, got = (int(v) for v in re.findall(r"(\d+) x (\d+) = (\d+)", table.text)[-1])
+    own = int(re.search(rf"(?<!\d){a} x {b} = (\d+)", greedy).group(1))
+    total = data.tau_sweep["rows"][0]["total"]
+    assert f"These {total} questions are a sample, not a guarantee, and the times table is not one of them" in words
+    assert f"writes  {a} x {b} = {got} ; the model's own one-at-a-time text says {own}." in words
+    assert f"这 {total} 道题只是样本" in plain(c8.view(data.tau_sweep, table=table, greedy=greedy, lang="zh")[0])
 
 
 def test_the_entropy_plot_leaves_room_left_of_zero(data):
@@ -1578,21 +1601,63 @@ def test_chapter_6_words_and_race_box_give_one_wall_clock_figure(data):
 
 def test_chapters_2_and_4_say_the_tables_answer_is_wrong_where_its_output_is_complete(data):
     """Chapter 2's last step showed '7 x 10 = 60' and never said it is wrong: where the output is
-    complete (the last step) chapters 2 and 4 say so, from chapter 8's checker, in both languages."""
+    complete (the last step) chapters 2 and 4 say so, from chapter 8's checker, in both languages
+    (with no greedy text to compare, as beside a live run: a slip of the model or of τ)."""
     from app.tabs.tour import ch4_commit
     tl, moment = data.at("fill_rule")
     last = tl.num_steps - 1
     a, b, got = (int(v) for v in re.findall(r"(\d+) x (\d+) = (\d+)", tl.trace.text)[-1])
     assert a * b != got   # the recording's answer line is wrong (else this test checks nothing)
-    said = f"The tiny model's answer is wrong ({got}; {a} × {b} = {a * b})"
+    said = f"This text has a wrong line ({got}; {a} × {b} = {a * b})"
     for chapter in (ch2_fill_rule, ch4_commit):
         assert said in plain(chapter.text(tl, last, moment)), chapter
         assert "chapter 8 counts right answers" in plain(chapter.text(tl, last, moment))
-        assert f"这个小模型的答案是错的（{got}；{a} × {b} = {a * b}）" in plain(chapter.text(tl, last, moment, lang="zh"))
-        assert "answer is wrong" not in plain(chapter.text(tl, moment, moment))   # output not complete yet
+        assert f"这段文字有一行是错的（{got}；{a} × {b} = {a * b}）" in plain(chapter.text(tl, last, moment, lang="zh"))
+        assert "wrong line" not in plain(chapter.text(tl, moment, moment))   # output not complete yet
     right = type("T", (), {"text": "7 x 9 = 63\n7 x 10 = 70"})()
     assert ch8_tau.wrong_answer_note(right) == "" and ch8_tau.wrong_answer_note(tl.trace)
 
+
+def test_chapter_2_says_whose_slip_the_tables_wrong_line_is_where_it_is_first_shown(data):
+    """A walker learnt only in chapter 8 that '7 x 10 = 60' is wrong: chapter 2 says it from its
+    landing step, with what the same model writes one token at a time (recorded by
+    tools/record_tour greedy, the library's AR decoder), τ's slip or the model's own."""
+    tl, moment = data.at("fill_rule")
+    recorded = data.greedy[data.picks["fill_rule"]["trace"]]
+    assert recorded["decoder"] == "ar" and data.picks["commit"]["trace"] == data.picks["fill_rule"]["trace"]
+    a, b, got = (int(v) for v in re.findall(r"(\d+) x (\d+) = (\d+)", tl.trace.text)[-1])
+    own = int(re.search(rf"(?<!\d){a} x {b} = (\d+)", recorded["text"]).group(1))
+    words = plain(ch2_fill_rule.text(tl, moment, moment, greedy=recorded["text"]))
+    if own == a * b:
+        assert (f"Its finished text has a slip:  {a} x {b} = {got}  (the model's own one-at-a-time text says {own}: "
+                f"the price of τ = {tl.trace.config['threshold']:g}, chapter 8)") in words
+    else:
+        assert f"the model's own one-at-a-time text also says {own}" in words
+    # a greedy text as wrong as this one: the model's slip, not τ's
+    same = tl.trace.text
+    assert "also says " + str(got) in plain(ch2_fill_rule.text(tl, moment, moment, greedy=same))
+    assert "price of τ" not in plain(ch2_fill_rule.text(tl, moment, moment, greedy=same))
+    assert "同一模型一次一个词元地写" in plain(ch2_fill_rule.text(tl, moment, moment, greedy=recorded["text"], lang="zh"))
+    from app.tabs.tour import ch4_commit
+    last = tl.num_steps - 1
+    assert f"says {own}" in plain(ch4_commit.text(tl, last, moment, greedy=recorded["text"]))
+
+
+def test_chapter_4_says_why_the_waiting_slots_kv_is_dropped(data):
+    """A walker: chapter 4 'never spells out why 66–72's KV is dropped'. It says it: in physical
+    order they sat before the first mask, so they never saw its token (positions from the record)."""
+    from app.tabs.tour import ch4_commit
+    from app.tabs.tour.words import span
+    tl, moment = data.at("commit")
+    s = tl.trace.steps[moment]
+    assert s.filled_behind_mask and s.first_mask_pos is not None
+    words = " ".join(plain(ch4_commit.text(tl, moment, moment)).split())
+    m = s.first_mask_pos
+    assert (f"wait behind the mask at {m}. In physical order they sat before that mask, so they never saw position "
+            f"{m}'s token: their KV is not a left-to-right pass's, so it is dropped and recomputed once {m} is "
+            "filled.") in words
+    assert f"Positions {plain(span(s.filled_behind_mask))} are filled too" in words
+    assert f"所以从没看到位置 {m} 的词元" in plain(ch4_commit.text(tl, moment, moment, lang="zh"))
 
 def test_chapter_1_draws_its_stop_token_in_the_stop_colour_at_its_last_step(data):
     """The AR decode's stop token is written by its last forward (predicted, never fed): the
@@ -2060,6 +2125,28 @@ def test_chapter_6_says_rows_cost_time_only_when_the_measured_forward_cost_says_
         assert "the wall-clock gain follows the gain per forward" in en and f"({tpf:.2f}× AR's tokens per forward" in en
 
 
+def test_chapter_6_shows_the_division_a_reader_makes_and_what_the_clock_adds(data):
+    """A walker divided 12.00 tokens per forward by a forward's 1.86× cost, got ~6.45× and read
+    5.35× AR's tokens per second, unexplained: the sentence shows that division and names the gap,
+    the prefill both lanes pay once (its share of each lane's recorded time), from the record."""
+    race = data.picks["race"]
+    tls = {"ar": data.timelines[race["ar"]], "streaming": data.timelines[race["streaming"]]}
+    fc = lanes.forward_cost(tls)
+    assert fc is not None and fc.ratio >= ch6_race.ROWS_COST_CLEAR   # the recorded race's rows cost time
+    tpf = lanes.tokens_per_forward(tls["streaming"]) / lanes.tokens_per_forward(tls["ar"])
+    st = {k: t.trace.stats() for k, t in tls.items()}
+    share = {k: round(100 * s["prefill_s"] / (s["prefill_s"] + s["decode_s"])) for k, s in st.items()}
+    wall = st["streaming"]["tokens_per_s"] / st["ar"]["tokens_per_s"]
+    last = max(len(t.trace.steps) for t in tls.values())
+    en = " ".join(plain(ch6_race.view(tls, last)[0]).split())
+    assert (f"so forwards alone give {tpf:.2f} ÷ {fc.ratio:.2f} ≈ {tpf / fc.ratio:.2f}×; the prefill both pay once "
+            f"({share['streaming']}% of WeDLM's time, {share['ar']}% of AR's) and the work between forwards make it "
+            f"{lanes.times(wall)}×") in en
+    assert f"({lanes.times(wall)}× AR's tokens per second)" in en
+    assert share["streaming"] > share["ar"]   # the prefill weighs more in WeDLM's short decode: the gap's direction
+    zh = "".join(plain(ch6_race.view(tls, last, lang="zh")[0]).split())
+    assert f"占WeDLM用时的{share['streaming']}%" in zh
+
 def test_chapters_4_and_10_say_the_stop_tokens_kv_by_one_rule(data):
     """Chapters 2-4's stop token commits with its KV, chapter 10's gets none: newcomers found the two
     endings dense. Both say the same rule in the same sentence (one catalog id) and then what it
@@ -2096,3 +2183,41 @@ def test_a_step_outside_the_moment_is_headed_with_its_forward(data, lang):
     commit, step = data.at("commit")
     words = _squash(ch4_commit.text(commit, 0, step, lang=lang))
     assert words.startswith({"en": "Step 0 (forward 1).", "zh": "第 0 步（第 1 次前向计算）。"}[lang]), words[:80]
+
+
+def test_chapter_1_shows_only_what_ar_has_and_says_predicted_as_its_step_line_does(data):
+    """A walker met a caption about filled slots moving in front of masks, a legend naming 'mask'
+    and 'filled, not committed', and 'This forward filled 1' beside '1 token predicted' in
+    chapter 1, which has no masks: its views and words name only what AR does."""
+    from app.tabs.tour import ch1_ar
+    from app.views import palette
+    tl, moment = data.at("ar")
+    s = tl.trace.steps[moment]
+    orders, canvas = render.order_view(tl, moment), render.token_canvas(tl, moment)
+    for html in (orders, canvas):
+        assert 'st-mask legend' not in html and 'st-filled legend' not in html
+        assert palette.state_label("filled") not in plain(html) and "in front of the masks" not in plain(html)
+    assert "AR's input is one row, the newest token" in plain(orders)
+    assert 'st-committed legend' in canvas and 'st-new legend' in canvas
+    words = " ".join(plain(ch1_ar.text(tl, moment, moment)).split())
+    f = s.filled[0]
+    assert "This forward filled" not in words
+    assert f"This forward predicted 1 token: ‘{unescape(render.token_label(tl, f.token))}’ for position {f.pos}." in unescape(words)
+    # a window decoder keeps its masks' key and caption
+    wd, k = data.at("fill_rule")
+    assert 'st-mask legend' in render.token_canvas(wd, k) and "in front of the masks" in plain(render.order_view(wd, k))
+
+
+def test_chapter_9_says_the_8_is_a_training_block_and_the_decode_window_is_w(data):
+    """A walker read 'blocks of 8 ... not block decoding' beside a decode window of 16: chapter 9
+    says in one clause what the 8 is (a training block) and what W is (the decode window, chapter 2)."""
+    from app.tabs.tour import ch9_training
+    from wedlm.config import DEFAULTS
+    tl, _ = data.at("fill_rule")
+    assert tl.trace.config["window"] == DEFAULTS["window"]   # the decode chapters 2–4 step through
+    words = " ".join(plain(ch9_training.view([True, False] * 4, ch9_training.TRAINING_BLOCK, "x")[0]).split())
+    assert (f"xt is cut into training blocks of {ch9_training.TRAINING_BLOCK} (a unit of this training mask only; "
+            f"WeDLM decodes in a window of W = {DEFAULTS['window']} slots, chapter 2, not in blocks)") in words
+    assert "not block decoding" not in words
+    zh = plain(ch9_training.view([True, False] * 4, 5, "x", lang="zh")[0])
+    assert f"每块 5 个词元" in zh and f"W = {DEFAULTS['window']} 个槽位" in zh

@@ -1,6 +1,6 @@
 """Record the guided tour's traces and pick the step each chapter lands on (run after retraining).
 
-python -m tools.record_tour [--only tau_sweep|verified|entropy_code|reorder_check|reorder_attention]     (from the repository's root)
+python -m tools.record_tour [--only tau_sweep|verified|entropy_code|reorder_check|reorder_attention|greedy]     (from the repository's root)
 
 Decodes a few prompts on the bundled models, applies each chapter's rule (app/tabs/tour/moments.py)
 to find its moment, branches the stall with larger penalties λ to find one that ends it sooner,
@@ -11,6 +11,7 @@ paper) and writes assets/tour/tour.json. --only tau_sweep (or verified) re-recor
 of the file. reorder_check re-runs chapter 3's decode in logical order (the reference decoder) and
 records how it compares; reorder_attention computes, at the same moment, the first layer's attention of
 the step's first mask by hand in both orders (wedlm.attention: the worked example under chapter 3's grids).
+greedy decodes chapters 2–4's times table one token at a time with the same model (the yardstick for its slip).
 """
 from __future__ import annotations
 
@@ -67,6 +68,16 @@ def verified(lm, trace=None):
     return trace, {"trace": "verified", "step": step}
 
 
+def greedy(lm, name: str) -> dict:
+    """Chapters 2 and 4: the same prompt decoded one token at a time, greedily, by the same WeDLM
+    model (the library's AR decoder, the same as generate()): the yardstick that tells a slip of
+    τ from the model's own (a walker saw '7 x 10 = 60' and could not tell which)."""
+    prompt, _, max_new = TOUR_PROMPTS[name]
+    trace = decode(lm, prompt, "ar", DecodeConfig(max_new_tokens=max_new))
+    print(f"greedy {name}: {trace.text!r}")
+    return {"decoder": "ar", "text": trace.text}
+
+
 def code_front(trace) -> int | None:
     """Chapter 7's code moment: the step whose front slot was the hardest fill (app/views/entropy.front_wait)."""
     wait = entropy.front_wait(trace)
@@ -121,7 +132,7 @@ def reorder_attention(lm, trace, step: int) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["tau_sweep", "verified", "entropy_code", "reorder_check", "reorder_attention"], help="re-record this part alone, keep the rest")
+    parser.add_argument("--only", choices=["tau_sweep", "verified", "entropy_code", "reorder_check", "reorder_attention", "greedy"], help="re-record this part alone, keep the rest")
     args = parser.parse_args()
     lm = load_model(str(BUNDLED_MODEL), device="cpu")
     if args.only:
@@ -134,6 +145,8 @@ def main() -> int:
         elif args.only == "reorder_attention":
             pick = data["picks"]["reorder"]
             pick["attention"] = reorder_attention(lm, Trace.from_dict(data["traces"][pick["trace"]]), pick["step"])
+        elif args.only == "greedy":
+            data["greedy"] = {"table": greedy(lm, "table")}
         elif args.only == "entropy_code":
             trace, data["picks"]["entropy_code"] = entropy_code(lm)
             data["traces"]["code"] = trace.to_dict()
@@ -198,7 +211,8 @@ def main() -> int:
     used = {v for p in picks.values() for k, v in p.items() if k in ("trace", "branch", "streaming", "ar")}
     data = {"format": TOUR_FORMAT, "version": 1, "command": "python -m tools.record_tour",
             "traces": {k: t.to_dict() for k, t in traces.items() if k in used},  # only what chapters show
-            "picks": picks, "law_rows": rows, "tau_sweep": tau_sweep(lm)}
+            "picks": picks, "law_rows": rows, "tau_sweep": tau_sweep(lm),
+            "greedy": {"table": greedy(lm, "table")}}
     TOUR_FILE.parent.mkdir(parents=True, exist_ok=True)
     TOUR_FILE.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
     print(json.dumps(picks, indent=1))

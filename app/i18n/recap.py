@@ -19,9 +19,9 @@ MESSAGES = {
     "ch11.fill_a": {
         "en": "Every mask whose score H + λ·d is under τ: H is the mask's {entropy} (how unsure the model is), d how "
               "many slots it sits after the first open mask. If none is under τ, the single lowest score is "
-              "filled, so every forward fills at least one. λ makes far slots wait.",
+              "filled, so every streaming forward (WeDLM's) fills at least one. λ makes far slots wait.",
         "zh": "得分 H + λ·d 低于 τ 的掩码全部填充：H 是这个掩码的{entropy}（模型有多没把握），d 是它排在第一个未填掩码之后第几个。"
-              "一个都不低于 τ 时，只填得分最低的那一个，所以每次前向计算至少填一个。λ 让远处的槽位晚一些再填。",
+              "一个都不低于 τ 时，只填得分最低的那一个，所以每次流式前向计算（WeDLM 的）至少填一个。λ 让远处的槽位晚一些再填。",
     },
     "ch11.fill_numbers": {
         "en": "Chapter 2, step {step}: {filled} of {open} open masks filled at τ = {tau:g}, λ = {penalty:g}.",
@@ -67,13 +67,13 @@ MESSAGES = {
         "zh": "为什么计数快，而散文和代码慢？",
     },
     "ch11.speed_a": {
-        "en": "Speed is how many masks fall under τ at once, and how many of them reach the leading run. Counting is "
-              "nearly certain, so many masks fill and commit together. In prose and code the model is unsure, "
-              "mostly at the front of the window: about one fill per forward, and while the front slot stays a "
-              "mask nothing commits, however many far slots fill, so code can make fewer tokens than forwards.",
-        "zh": "速度取决于同时有多少掩码落到 τ 以下，以及其中有多少进入开头连续的已填充段。计数几乎毫无悬念，许多掩码一起填充、"
-              "一起提交。散文和代码里模型没有把握，尤其是在窗口最前面：每次前向计算大约只填一个；只要最前面的槽位还是掩码，"
-              "远处填了再多也什么都提交不了，所以代码的词元数可能少于前向计算次数。",
+        "en": "Mean entropy is not enough: speed is how many masks fall under τ at once AND reach the leading run. "
+              "Counting is nearly certain everywhere, so many masks fill and commit together. Prose is unsure almost "
+              "everywhere. Code's mean entropy is far below prose's, but its front token is often hard: while the front slot stays "
+              "a mask nothing commits, however many easy far slots fill, so code can make fewer tokens than forwards.",
+        "zh": "只看平均熵不够：速度取决于同时有多少掩码落到 τ 以下，并且进入开头连续的已填充段。计数处处几乎毫无悬念，"
+              "许多掩码一起填充、一起提交。散文几乎处处没有把握。代码的平均熵远低于散文，但最前面的词元常常很难：只要最前面的槽位还是掩码，"
+              "远处容易的槽位填了再多也什么都提交不了，所以代码的词元数可能少于前向计算次数。",
     },
     "ch11.speed_numbers": {
         "en": "Chapter 7: counting, {count_h:.2f} nats, {count_tpf:.1f} tokens per forward; plays, {plays_h:.2f} nats, "

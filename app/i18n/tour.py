@@ -39,12 +39,28 @@ MESSAGES = {
     "tour.fills_more": {"en": " and {n} more", "zh": "，另有 {n} 个"},
     # masks this forward filled (the step line's "newly filled"), not the filled slots of its input
     "tour.filled": {"en": "This forward filled {n}: {named}{more}.", "zh": "这次前向计算填充了 {n} 个：{named}{more}。"},
+    # AR (chapter 1): one token predicted, as its step summary says ("1 token predicted"), not "filled"
+    "tour.ar_predicted": {"en": "This forward predicted 1 token: {token} for position {pos}.",
+                          "zh": "这次前向计算预测了 1 个词元：位置 {pos} 的 {token}。"},
     "tour.ar_filled": {"en": "AR token {token} ({where}).", "zh": "AR 词元 {token}（{where}）。"},
     "tour.wrong_answer": {
-        "en": "The tiny model's answer is wrong ({got}; {a} × {b} = {right}): WeDLM decodes what the model "
-              "predicts, it does not make the model smarter; chapter 8 counts right answers.",
-        "zh": "这个小模型的答案是错的（{got}；{a} × {b} = {right}）：WeDLM 只是把模型预测的内容解码出来，"
-              "并不会让模型变得更聪明；第 8 章统计了答对的题数。",
+        "en": "This text has a wrong line ({got}; {a} × {b} = {right}): a slip of the tiny model or of a large τ "
+              "(chapter 8 counts right answers at each τ).",
+        "zh": "这段文字有一行是错的（{got}；{a} × {b} = {right}）：可能是这个小模型本身的失误，也可能是 τ 太大"
+              "（第 8 章统计了每个 τ 下答对的题数）。",
+    },
+    # chapters 2 and 4 (ch8_tau.slip_words): the model's own greedy text (recorded) has the line right
+    "tour.slip_tau": {
+        "en": "Its finished text has a slip: <code translate=\"no\">{line}</code> (the model's own one-at-a-time "
+              "text says {own}: the price of τ = {tau:g}, chapter 8).",
+        "zh": "它写完的文字里有一处失误：<code translate=\"no\">{line}</code>（同一模型一次一个词元地写，"
+              "写的是 {own}：这是 τ = {tau:g} 的代价，见第 8 章）。",
+    },
+    "tour.slip_model": {
+        "en": "Its finished text has a tiny model's slip: <code translate=\"no\">{line}</code> (right: {right}); "
+              "the model's own one-at-a-time text also says {own}.",
+        "zh": "它写完的文字里有一处小模型的失误：<code translate=\"no\">{line}</code>（正确：{right}）；"
+              "同一模型一次一个词元地写，也写成 {own}。",
     },
     "tour.committed_none": {"en": "Committed 0 tokens: the KV cache stays at {cache}.",
                             "zh": "提交了 0 个词元：KV 缓存仍是 {cache} 个。"},
@@ -716,10 +732,13 @@ MESSAGES = {
     "ch4.p2": {
         "en": "So at step {step} positions {span} {commit} ({committed_colour}): their KV stays in the cache, "
               "{before} → {after} tokens. Positions {waiting} are filled too ({filled_colour}), but wait behind "
-              "the mask at {first_mask}: their KV is dropped and recomputed next forward. {when}",
+              "the mask at {first_mask}. In physical order they sat before that mask, so they never saw position "
+              "{first_mask}'s token: their KV is not a left-to-right pass's, so it is dropped and recomputed "
+              "once {first_mask} is filled. {when}",
         "zh": "所以在第 {step} 步，位置 {span} {commit}了（{committed_colour}）：它们的 KV 留在缓存中，"
               "缓存 {before} → {after} 个词元。位置 {waiting} 也已填充（{filled_colour}），但排在位置 {first_mask} "
-              "的掩码后面等待：它们的 KV 被丢弃，下一次前向计算时重算。{when}",
+              "的掩码后面等待。在物理顺序中它们排在那个掩码前面，所以从没看到位置 {first_mask} 的词元："
+              "它们的 KV 不是从左到右计算出来的那种，所以被丢弃，等 {first_mask} 填上后再重算。{when}",
     },
     "ch4.fallback": {
         "en": " No step of it left a filled slot waiting behind a mask: every filled slot committed at once. "

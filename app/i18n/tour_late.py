@@ -43,15 +43,12 @@ MESSAGES = {
     # block decoding beside WeDLM: on the clock it can match WeDLM where rows cost time (the general
     # case, and a run whose measured rows cost time), not where this run's rows were nearly free
     "ch6.block_cost": {
-        "en": "(The Race tab adds {block}, which commits only whole "
-              "blocks: WeDLM improves on it in forwards, so in tokens per forward, and on a GPU, where a forward's rows "
-              "are nearly free, in time too. On a CPU rows are not free: a block forward carries {block_rows} rows "
-              "({commit_rows} when it commits a finished block: that forward reads it and the next block's masks) against WeDLM's {rows:.1f} here, so on the clock "
-              "block decoding can match or beat WeDLM.)",
-        "zh": "（“赛跑”标签页里还有"
-              "{block}，它只提交整块：WeDLM 在前向计算次数上、因而在每次前向计算的词元数上胜过它；在 GPU 上，"
-              "一次前向计算多几行几乎不花时间，所以用时也更少。但在 CPU 上行数并不免费：块解码的一次前向计算处理 {block_rows} 行"
-              "（提交一整块时为 {commit_rows} 行：那次前向计算读入这一块和下一块的掩码），而这里 WeDLM 平均处理 {rows:.1f} 行，所以按实际用时，块解码可能追平甚至超过 WeDLM。）",
+        "en": "(The Race tab's {block} commits only whole blocks: WeDLM beats it in tokens per forward, and on a GPU "
+              "in time too. On a CPU rows are not free: its forward carries {block_rows} rows ({commit_rows} when it "
+              "commits a block) against WeDLM's {rows:.1f} here, so on the clock it can match or beat WeDLM.)",
+        "zh": "（“赛跑”标签页的{block}只提交整块：WeDLM 在每次前向计算的词元数上胜过它，在 GPU 上用时也更少。"
+              "但在 CPU 上行数并不免费：块解码的一次前向计算处理 {block_rows} 行"
+              "（提交一整块时为 {commit_rows} 行），而这里 WeDLM 平均处理 {rows:.1f} 行，所以按实际用时它可能追平甚至超过 WeDLM。）",
     },
     "ch6.block_free": {
         "en": "(The Race tab adds {block}, which commits only whole blocks: WeDLM improves on it in forwards, so in "
@@ -67,6 +64,12 @@ MESSAGES = {
     # (ch6_race.rows_words; the Race lanes' cost note shows the same {cost})
     "ch6.rows_cost": {"en": ", and rows cost time: here one WeDLM forward cost {cost}× an AR forward",
                       "zh": "，行数越多越费时间：这里 WeDLM 的一次前向计算耗时是 AR 的 {cost}×"},
+    # the reader's division (tokens per forward ÷ the cost of a forward) against the measured tokens/s:
+    # the prefill both pay once weighs more in WeDLM's short decode (lanes' recorded prefill_s, decode_s)
+    "ch6.rows_gap": {"en": ", so forwards alone give {tpf} ÷ {cost} ≈ {alone}×; the prefill both pay once "
+                           "({p_wd}% of WeDLM's time, {p_ar}% of AR's) and the work between forwards make it {wall}×",
+                     "zh": "，只看前向计算应是 {tpf} ÷ {cost} ≈ {alone}×；两者都要做一次的预填充"
+                           "（占 WeDLM 用时的 {p_wd}%，AR 的 {p_ar}%）和前向计算之间的工作把它压到 {wall}×"},
     "ch6.rows_free": {"en": "; in this run the extra rows were nearly free (one WeDLM forward cost {cost}× an AR "
                             "forward), so the wall-clock gain follows the gain per forward ({tpf}× AR's tokens per "
                             "forward; the prefill and the work between forwards take the rest)",
@@ -84,8 +87,8 @@ MESSAGES = {
     },
     "ch6.button": {"en": "Race live", "zh": "现场赛跑"},
 
-    # ---------- chapter 7: entropy decides speed ----------
-    "ch7.title": {"en": "7 · Entropy decides speed", "zh": "7 · 熵决定速度"},
+    # ---------- chapter 7: entropy and speed (where the unsure token sits) ----------
+    "ch7.title": {"en": "7 · Entropy and speed: where the unsure token sits", "zh": "7 · 熵与速度：没把握的词元在哪里"},
     "ch7.p1": {
         "en": "Each point is one prompt decoded by the bundled model: across, the mean entropy of its slots when "
               "filled; up, {tpf}.",
@@ -198,15 +201,22 @@ MESSAGES = {
               "{bar_colour}柱子是答对的题数（每个答案以标记 #### 加最终数字结尾，核对的就是这个数字）。",
     },
     "ch8.table": {
-        "en": "These questions are a sample, not a guarantee: the times table recorded for chapters 2–4, decoded at "
-              "τ = {tau:g}, "
-              "writes <code translate=\"no\">{line}</code>, though the right product is {right}.",
-        "zh": "这些题只是样本，不是保证：为第 2–4 章录制的乘法表在 τ = {tau:g} 下解码，写出了 "
+        "en": "These {total} questions are a sample, not a guarantee, and the times table is not one of them: "
+              "chapters 2–4's times table, decoded at τ = {tau:g}, writes <code translate=\"no\">{line}</code>, "
+              "though the right product is {right}.",
+        "zh": "这 {total} 道题只是样本，不是保证，乘法表也不在其中：第 2–4 章的乘法表在 τ = {tau:g} 下解码，写出了 "
               "<code translate=\"no\">{line}</code>，而正确的积是 {right}。",
     },
+    "ch8.table_own": {
+        "en": "These {total} questions are a sample, not a guarantee, and the times table is not one of them: "
+              "chapters 2–4's times table, decoded at τ = {tau:g}, writes <code translate=\"no\">{line}</code>; "
+              "the model's own one-at-a-time text says {own}.",
+        "zh": "这 {total} 道题只是样本，不是保证，乘法表也不在其中：第 2–4 章的乘法表在 τ = {tau:g} 下解码，写出了 "
+              "<code translate=\"no\">{line}</code>；同一模型一次一个词元地写，写的是 {own}。",
+    },
     "ch8.safe": {
-        "en": " Up to τ = {tau:g} every answer stays right, at {tpf:.2f} per forward.",
-        "zh": "直到 τ = {tau:g}，所有答案都还是对的，此时每次前向计算 {tpf:.2f} 个词元。",
+        "en": " Up to τ = {tau:g} all {total} questions stay right, at {tpf:.2f} per forward.",
+        "zh": "直到 τ = {tau:g}，这 {total} 道题都还是对的，此时每次前向计算 {tpf:.2f} 个词元。",
     },
     "ch8.p3": {
         "en": "At τ = {low_tau:g}: {low_tpf:.2f} tokens per forward, {low_right} of {total} right.{safe} "
@@ -233,12 +243,13 @@ MESSAGES = {
               "干净的一份 <b>x0</b>（记忆）和加了掩码的一份 <b>xt</b>（预测），两份占用相同的位置编号。",
     },
     "ch9.p2": {
-        "en": "xt is cut into blocks of {block} (training blocks: a unit of this mask, not block decoding); "
+        "en": "xt is cut into training blocks of {block} (a unit of this training mask only; WeDLM decodes in "
+              "a window of W = {window} slots, chapter 2, not in blocks); "
               "in each block some tokens are masked, and inside the "
               "block the observed tokens sit in front of the masks, exactly like the reordered window. "
               "x0 is plainly causal; an xt block sees the clean x0 of all earlier blocks and itself in "
               "reordered causal order. Each mask is trained to predict its own token.",
-        "zh": "xt 被切成若干块，每块 {block} 个词元（这是训练掩码里的块，与块解码无关）；每块里有一些词元被掩码，块内已知的词元排在掩码前面，和重排后的窗口一模一样。"
+        "zh": "xt 被切成若干训练块，每块 {block} 个词元（这只是训练掩码的单位；WeDLM 解码用的是 W = {window} 个槽位的窗口，见第 2 章，不是块）；每块里有一些词元被掩码，块内已知的词元排在掩码前面，和重排后的窗口一模一样。"
               "x0 用普通的因果注意力；xt 的一块能看到之前所有块的干净 x0，以及按重排后因果顺序排列的本块。"
               "每个掩码都被训练去预测它自己位置上的词元。",
     },
@@ -271,8 +282,7 @@ MESSAGES = {
     "ch10.title": {"en": "10 · Beyond the paper: the greedy text, right or wrong",
                    "zh": "10 · 超出论文：与逐词元解码一字不差，对错皆然"},
     "ch10.beyond": {
-        "en": "<b>Beyond the paper:</b> this chapter's check is this explorer's own addition, not part of "
-              "WeDLM. WeDLM itself (the paper's <i>streaming</i> decoder, the default) is not lossless: "
+        "en": "<b>Beyond the paper:</b> this check is the explorer's own, not WeDLM's. WeDLM itself (the paper's <i>streaming</i> decoder, the default) is not lossless: "
               "chapter 8 showed a large τ changing answers.",
         "zh": "<b>超出论文的部分：</b>本章的检验是本探索器自己加的功能，不属于 WeDLM。WeDLM 本身（论文的<i>流式</i>"
               "解码器，也是默认选项）并不是无损的：第 8 章已经看到，τ 较大时答案会变。",
@@ -297,16 +307,22 @@ MESSAGES = {
     "ch10.positions_one": {"en": "Position", "zh": "位置"},
     "ch10.positions_many": {"en": "Positions", "zh": "位置"},
     "ch10.p3_one": {
-        "en": "Every committed token is the model's own next-token choice: the text is exactly {greedy} AR "
-              "decoding of this same model, not of chapter 1's AR model (lossless). No draft agreed here, so "
+        "en": "Each committed token is the model's own next-token choice: the text is exactly what this WeDLM model "
+              "writes one token at a time, {greedy} (lossless; chapter 1's AR model is another model). No draft agreed here, so "
               "this forward commits 1 token, as AR would: a draft that fails costs a wider forward, never a wrong token. Top: the input of step {step}, drafts marked "
               "✓ / ✗; below: the output after it.",
-        "zh": "每个提交的词元都是模型自己选的下一个词元：文本与这同一个模型的{greedy} AR "
-              "解码完全相同，而不是第 1 章那个 AR 模型的（无损）。这里没有草稿一致，"
+        "zh": "每个提交的词元都是模型自己选的下一个词元：文本与这个 WeDLM 模型一次一个词元、{greedy}地写出的完全相同："
+              "并行填充没有丢掉任何东西（无损；第 1 章的 AR 模型是另一个模型）。这里没有草稿一致，"
               "所以这次前向计算只提交 1 个词元，和 AR 一样：失败的草稿只让前向计算多带几行，绝不会写出错误的词元。"
               "上方：第 {step} 步的输入，草稿标有 ✓ / ✗；下方：这一步之后的输出。",
     },
-    "ch10.greedy_word": {"en": "greedy", "zh": "贪心"},
+    "ch10.greedy_word": {"en": "greedily", "zh": "贪心"},
+    # a verified forward that filled no mask (narration.mask_account): the step line's "0 newly filled"
+    "ch10.none_filled": {
+        "en": "Its {read} masks all stay masks: a verified forward can fill none (a streaming one fills at least "
+              "one); its AR token is its progress.",
+        "zh": "它的 {read} 个掩码一个也没填：验证前向计算可以一个都不填（流式的至少填一个）；它的进展是它的 AR 词元。",
+    },
     "ch10.p1": {
         "en": "The fill rule can write a wrong {draft}. {verified} checks "
               "each one with no extra forward: every row of a {forward} also predicts the "
@@ -351,21 +367,22 @@ MESSAGES = {
         "zh": "现场运行自己决定窗口大小：草稿可能不同，文本不会。",
     },
     "ch10.p3": {
-        "en": "Every committed token is the model's own next-token choice: the text is exactly {greedy} AR "
-              "decoding of this same model, not of chapter 1's AR model (lossless), yet this forward committed {n} tokens where AR commits 1. Top: the "
-              "input of step {step}, drafts marked ✓ / ✗; below: the output after it.",
-        "zh": "每个提交的词元都是模型自己选的下一个词元：文本与这同一个模型的{greedy} AR 解码完全相同（不是第 1 章那个 AR 模型）（无损），可这一次前向计算提交了 "
+        "en": "Each committed token is the model's own next-token choice: the text is exactly what this WeDLM model "
+              "writes one token at a time, {greedy} (lossless; chapter 1's AR model is another model). Yet this "
+              "forward committed {n} tokens where AR commits 1. Top: step {step}'s input, drafts ✓ / ✗; below: the "
+              "output after it.",
+        "zh": "每个提交的词元都是模型自己选的下一个词元：文本与这个 WeDLM 模型一次一个词元、{greedy}地写出的完全相同："
+              "并行填充没有丢掉任何东西（无损；第 1 章的 AR 模型是另一个模型）。可这一次前向计算提交了 "
               "{n} 个词元，而 AR 只提交 1 个。上方：第 {step} 步的输入，草稿标有 ✓ / ✗；下方：这一步之后的输出。",
     },
     "ch10.wrote": {
-        "en": "It ends {text}: lossless means greedy AR's text for this model, not a right answer (this tiny "
-              "model can be wrong; chapter 8).",
+        "en": "It ends {text}: lossless means this model's own one-at-a-time text, not a right answer (chapter 8).",
         "zh": "它的结尾是 {text}：无损指的是与这个模型的贪心 AR 文本相同，而不是答案一定正确（这个小模型也会答错，见第 8 章）。",
     },
     # a times table with a wrong line (ch8_tau.wrong_products): that line, not the last one, is quoted
     "ch10.wrote_wrong": {
-        "en": "It writes {text}, though {a} × {b} = {right}: lossless means greedy AR's text for this model, not a "
-              "right answer (this tiny model can be wrong; chapter 8).",
+        "en": "It writes {text}, though {a} × {b} = {right}: lossless means this model's own one-at-a-time text, not a right "
+              "answer (chapter 8).",
         "zh": "它写出了 {text}，而 {a} × {b} = {right}：无损指的是与这个模型的贪心 AR 文本相同，而不是答案一定正确"
               "（这个小模型也会答错，见第 8 章）。",
     },

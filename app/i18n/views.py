@@ -406,6 +406,12 @@ MESSAGES.update({
               "({dropped_positions}) are dropped. ",
         "zh": "解码在这一段（{positions}）中结束：{run} 个中只有 {kept} 个提交，其后的 {dropped} 个"
               "（{dropped_positions}）被丢弃。"},
+    "views.orders.note_ar": {
+        "en": "Small numbers are position ids (what RoPE sees). AR's input is one row, the newest token: it looks "
+              "back at the KV cache, and its own KV joins the cache.",
+        "zh": "小数字是位置编号（RoPE 看到的就是它）。AR 的输入只有一行，即最新的词元：它回看 KV 缓存，"
+              "它自己的 KV 也加入缓存。",
+    },
     "views.orders.note": {
         "en": "Small numbers are position ids (what RoPE sees). Filled slots move in front of the masks but keep "
               "their ids; the leading filled run (green) commits: its KV stays in the cache.",
@@ -646,10 +652,10 @@ MESSAGES.update({
     # the prefill's token: written before the first forward, so not counted per forward (as chapter 1 counts)
     # why the lanes differ: AR's prefill (verified decoding's too) predicts the first token; streaming's
     # and block decoding's only cache the prompt, and their first forward over the masks fills the first slots
-    "views.lane.prefill": {"en": " ({n} of them from the prefill, not counted per forward: AR's prefill, which "
-                                 "verified decoding also uses, predicts the first token as it caches the prompt)",
-                           "zh": "（其中 {n} 个来自预填充，不计入每次前向计算：AR 的预填充在缓存提示词的同时预测出第一个词元，"
-                                 "验证解码用的也是这种预填充）"},
+    "views.lane.prefill": {"en": " ({n} of them from the prefill, not counted per forward: AR's prefill predicts the "
+                                 "first token as it caches the prompt; the tour's chapter 10, verified decoding, uses it too)",
+                           "zh": "（其中 {n} 个来自预填充，不计入每次前向计算：AR 的预填充在缓存提示词的同时预测出第一个词元；"
+                                 "导览第 10 章的验证解码用的也是这种预填充）"},
     "views.lane.no_prefill": {"en": " (the prefill wrote none of them: here it only caches the prompt, and the first "
                                     "forward over the masks fills the first slots; all are counted per forward)",
                               "zh": "（预填充没有写出其中任何一个：这里它只缓存提示词，由对掩码的第一次前向计算填出最前面的槽位；"

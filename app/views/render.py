@@ -14,6 +14,7 @@ from . import narration, palette
 from .timeline import Timeline
 
 CANVAS_STATES = ("mask", "filled", "new", "committed", "stop", "dropped")
+AR_CANVAS_STATES = tuple(k for k in CANVAS_STATES if k not in ("mask", "filled", "dropped"))
 
 
 def token_label(timeline: Timeline, token: int | None) -> str:
@@ -143,7 +144,10 @@ def token_canvas(timeline: Timeline, step: int, colour_by: str = "state", tips: 
         vf = f' vf-{check}" data-verify="{check}' if check else ""
         cells.append(f'<span class="tok st-{state}{vf}"{style} data-pos="{pos}" tabindex="0"{title}>'
                      f'{token_label(timeline, token)}{verify_mark(check)}</span>')
-    legend = state_legend(lang=lang) + (palette.entropy_legend_html(lang) if colour_by in ("entropy", "page") else "")
+    # AR writes no masks and keeps every token it writes: its key names only what it draws (a walker
+    # met "mask" and "filled, not committed" in chapter 1, which has neither)
+    states = AR_CANVAS_STATES if timeline.trace.decoder == "ar" else CANVAS_STATES
+    legend = state_legend(states, lang=lang) + (palette.entropy_legend_html(lang) if colour_by in ("entropy", "page") else "")
     if v is not None:
         legend += verify_legend(lang)
     legend += glyph_key(lang)
@@ -280,7 +284,8 @@ def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
             if len(cached) > len(shown) else "")
     if s.verify is None:
         kind, title_key, ar_row, checks_legend = "orders", "views.orders.title", "", ""
-        note = note_tail = tr("views.orders.note")
+        # AR's input has no masks: its caption says what its one row is, not how filled slots move
+        note = note_tail = tr("views.orders.note_ar" if timeline.trace.decoder == "ar" else "views.orders.note")
         window = timeline.trace.config.get("window")
         if timeline.trace.decoder in ("streaming", "reference") and window:  # why rows exceed W
             acc = narration.run_account(s)  # the leading filled run: it commits unless the decode ends in it

@@ -30,9 +30,11 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     tr = i18n.Texts(lang)
     s = tl.trace.steps[step]
     v = s.verify
+    none = none_filled(s, lang)
     if v is None or v.rejected_pos is None:
         what = " ".join(escape(t) for t in plain_narration.narrate(tl.trace, step, lang=lang))
-        return elsewhere(tl, step, (note + " " if note else "") + tr("ch10.not_rejected", what=what), moment,
+        return elsewhere(tl, step, (note + " " if note else "") + tr("ch10.not_rejected", what=what)
+                         + (gap(lang) + none if none else ""), moment,
                          lang=lang, more=window_words(tl, step, lang))
     first = s.start + 1
     # the drafts the check decided: the ones the view marks ✓ / ✗ (verify_marks), not the record's
@@ -58,13 +60,22 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
            positions=tr("ch10.positions_one" if len(kept) == 1 else "ch10.positions_many"),
            commit=term("commit", tr("ch10.commit_word_one" if len(kept) == 1 else "ch10.commit_word"), lang=lang),
            kv=term("kv-cache", lang=lang),
-           before=s.cache_before, after=s.cache_after, ends=ends),
+           before=s.cache_before, after=s.cache_after, ends=ends) + (gap(lang) + none if none else ""),
         tr("ch10.p3" if len(s.committed) > 1 else "ch10.p3_one", n=len(s.committed), step=step,
            greedy=term("greedy", tr("ch10.greedy_word"), lang=lang)),
         whole_run(tl, lang),
     ] + [p for p in [gap(lang).join(w for w in (window_words(tl, step, lang, short=True),
                                                   "" if live else tr("ch10.live_differs")) if w)] if p],
         tl, step, lang=lang)
+
+
+def none_filled(s, lang: str = i18n.DEFAULT) -> str:
+    """A verified forward that read masks and filled none (the step line's "0 newly filled"): said
+    plainly, since the recap and chapter 2 say a streaming forward always fills at least one."""
+    acc = plain_narration.mask_account(s)
+    if s.verify is None or not acc.read or acc.filled:
+        return ""
+    return i18n.text(lang, "ch10.none_filled", read=acc.read)
 
 
 def window_words(tl, step: int, lang: str = i18n.DEFAULT, short: bool = False) -> str:

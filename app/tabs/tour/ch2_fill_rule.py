@@ -22,12 +22,14 @@ def title(lang: str = i18n.DEFAULT) -> str:
     return i18n.text(lang, "ch2.title")
 
 
-def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i18n.DEFAULT) -> str:
+def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i18n.DEFAULT,
+         greedy: str | None = None) -> str:
     tr = i18n.Texts(lang)
     s = tl.trace.steps[step]
     chosen = [m for m in s.masks if m.selected]
-    # the last step shows the output complete: a wrong answer is said there (chapter 8's checker)
-    answer = wrong_answer_note(tl.trace, lang) if s.finished else ""
+    # the output is first shown here: a wrong line is said from the first step when the recorded
+    # greedy text tells whose slip it is (τ's or the model's), else at the last step (chapter 8's checker)
+    answer = wrong_answer_note(tl.trace, lang, greedy) if s.finished or greedy else ""
     if not chosen:
         # the last step says what ended the decode (words.ending); any other, that the window was full
         return elsewhere(tl, step, answer if s.finished else tr("ch2.full"), moment, lang=lang)
@@ -62,14 +64,15 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     return narration(paragraphs, tl, step, lang=lang)
 
 
-def views(moment: int | None, note: str = "", lang: str = i18n.DEFAULT) -> Views:
-    return Views(step={"text": lambda tl, k: text(tl, k, moment, note, lang),
+def views(moment: int | None, note: str = "", lang: str = i18n.DEFAULT, greedy: str | None = None) -> Views:
+    """greedy: the recorded trace's prompt decoded one token at a time by the same model (None live)."""
+    return Views(step={"text": lambda tl, k: text(tl, k, moment, note, lang, greedy),
                        "bars": lambda tl, k: at_step(charts.entropy_bars(tl, k, lang=lang), k),
                        "canvas": lambda tl, k: at_step(render.token_canvas(tl, k, lang=lang), k)})
 
 
-def view(tl, step: int, lang: str = i18n.DEFAULT):
-    return drawn(views(step, lang=lang), tl, step)
+def view(tl, step: int, lang: str = i18n.DEFAULT, greedy: str | None = None):
+    return drawn(views(step, lang=lang, greedy=greedy), tl, step)
 
 
 def fallback(tl, lang: str = i18n.DEFAULT) -> tuple[int, str]:
@@ -85,10 +88,11 @@ def fallback(tl, lang: str = i18n.DEFAULT) -> tuple[int, str]:
 
 def build(ctx, data, lang: str = i18n.DEFAULT):
     tl, step = data.at("fill_rule")
+    greedy = (data.greedy.get(data.picks["fill_rule"]["trace"]) or {}).get("text")
     with body(2) as (cols, words):
         with cols:
             bar = live_bar(2, lang)
-            recorded = stepper_html(tl, KEY, views(step, lang=lang), step, lang=lang)
+            recorded = stepper_html(tl, KEY, views(step, lang=lang, greedy=greedy), step, lang=lang)
             steps = gr.HTML(recorded,
                             elem_id="tour-stepper-2", js_on_load=None)
             slot(KEY, "bars", "tour-viz-2", elem_classes=["tour-viz"])

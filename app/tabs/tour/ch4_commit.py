@@ -25,7 +25,8 @@ def following(tl, step: int) -> int:
     return min(step + 1, tl.num_steps - 1)
 
 
-def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i18n.DEFAULT) -> str:
+def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i18n.DEFAULT,
+         greedy: str | None = None) -> str:
     tr = i18n.Texts(lang)
     s = tl.trace.steps[step]
     n = len(s.committed)
@@ -34,7 +35,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     top_below = tr("ch4.top_below", step=step, next=nxt) if nxt != step else tr("ch4.top_last", step=step)
     delay = tr("ch4.delay") + _delay_here(tl, step, lang)
     # the last step shows the output complete: a wrong answer is said there (chapter 8's checker)
-    answer = wrong_answer_note(tl.trace, lang) if s.finished else ""
+    answer = wrong_answer_note(tl.trace, lang, greedy) if s.finished else ""
     if not (n and waiting):
         why = tr("ch4.all_lead") if n else tr("ch4.none")
         if answer:
@@ -65,16 +66,16 @@ def _delay_here(tl, step: int, lang: str) -> str:
     return i18n.text(lang, "ch4.delay_here", pos=s.start, filled=filled, step=step)
 
 
-def views(moment: int | None, note: str = "", lang: str = i18n.DEFAULT) -> Views:
-    return Views(step={"text": lambda tl, k: text(tl, k, moment, note, lang),
+def views(moment: int | None, note: str = "", lang: str = i18n.DEFAULT, greedy: str | None = None) -> Views:
+    return Views(step={"text": lambda tl, k: text(tl, k, moment, note, lang, greedy),
                        "now": lambda tl, k: at_step(render.order_view(tl, k, lang=lang), k),
                        "next": lambda tl, k: at_step(render.order_view(tl, following(tl, k), lang=lang),
                                                      following(tl, k), secondary=True),
                        "canvas": lambda tl, k: at_step(render.token_canvas(tl, k, lang=lang), k)})
 
 
-def view(tl, step: int, lang: str = i18n.DEFAULT):
-    return drawn(views(step, lang=lang), tl, step)
+def view(tl, step: int, lang: str = i18n.DEFAULT, greedy: str | None = None):
+    return drawn(views(step, lang=lang, greedy=greedy), tl, step)
 
 
 def fallback(tl, lang: str = i18n.DEFAULT) -> tuple[int, str]:
@@ -85,10 +86,11 @@ def fallback(tl, lang: str = i18n.DEFAULT) -> tuple[int, str]:
 
 def build(ctx, data, lang: str = i18n.DEFAULT):
     tl, step = data.at("commit")
+    greedy = (data.greedy.get(data.picks["commit"]["trace"]) or {}).get("text")
     with body(4) as (cols, words):
         with cols:
             bar = live_bar(4, lang)
-            recorded = stepper_html(tl, KEY, views(step, lang=lang), step, lang=lang)
+            recorded = stepper_html(tl, KEY, views(step, lang=lang, greedy=greedy), step, lang=lang)
             steps = gr.HTML(recorded,
                             elem_id="tour-stepper-4", js_on_load=None)
             slot(KEY, "now", "tour-viz-4", elem_classes=["tour-viz"])

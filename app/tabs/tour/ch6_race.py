@@ -39,13 +39,28 @@ def rows_cost_time(cost: float | None) -> bool | None:
     return None if cost is None else cost >= ROWS_COST_CLEAR
 
 
-def rows_words(cost: float | None, costly: bool | None, tpf: float, lang: str = i18n.DEFAULT) -> str:
+def prefill_share(tl: Timeline) -> float | None:
+    """The prefill's share of a decode's measured time (stats: prefill_s, decode_s), or None."""
+    st = tl.trace.stats()
+    total = (st.get("prefill_s") or 0.0) + (st.get("decode_s") or 0.0)
+    return st["prefill_s"] / total if total and st.get("prefill_s") is not None else None
+
+
+def rows_words(cost: float | None, costly: bool | None, tpf: float, lang: str = i18n.DEFAULT,
+               wall: float | None = None, shares: tuple | None = None) -> str:
     """Whether this run's rows cost time (costly: rows_cost_time(cost)): a walker read "rows cost
     time" beside "one streaming forward cost 28.7 ÷ 28.6 ≈ 1.00× an AR forward". tpf: WeDLM's
-    tokens per forward over AR's. "" when the run has no timings."""
+    tokens per forward over AR's. "" when the run has no timings. Where rows cost time, the
+    reader's division tpf ÷ cost is shown beside the measured tokens/s `wall` (a walker divided
+    12.00 by 1.86, got 6.45× and read 5.35×), with the prefill's share of each lane's time
+    (shares: (WeDLM's, AR's)), which both pay once."""
     if costly is None:
         return ""
-    return i18n.text(lang, "ch6.rows_cost" if costly else "ch6.rows_free", cost=f"{cost:.2f}", tpf=f"{tpf:.2f}")
+    words = i18n.text(lang, "ch6.rows_cost" if costly else "ch6.rows_free", cost=f"{cost:.2f}", tpf=f"{tpf:.2f}")
+    if costly and wall and shares and None not in shares:
+        words += i18n.text(lang, "ch6.rows_gap", tpf=f"{tpf:.2f}", cost=f"{cost:.2f}", alone=f"{tpf / cost:.2f}",
+                           p_wd=round(100 * shares[0]), p_ar=round(100 * shares[1]), wall=race.times(wall))
+    return words
 
 
 def view(timelines: dict[str, Timeline], tick: int, playing: bool | None = None, lang: str = i18n.DEFAULT):
@@ -75,7 +90,8 @@ def view(timelines: dict[str, Timeline], tick: int, playing: bool | None = None,
         tr("ch6.p2", tick=tick, forwards_word=tr("ch6.forward_one" if tick == 1 else "ch6.forward_many"), step=tick - 1, n_ar=n_ar, n_wd=n_wd, prefill=prefill, tpf_wd=race.tokens_per_forward(wd),
            tpf=term("tpf", lang=lang), tpf_ar=race.tokens_per_forward(ar)),
         # a block forward: its block of masks, and the finished block beside it in the forward that commits it
-        tr("ch6.p3", clock=clock_words(wall, lang), rows=rows, rows_cost=rows_words(cost, costly, tpf_gain, lang),
+        tr("ch6.p3", clock=clock_words(wall, lang), rows=rows, rows_cost=rows_words(cost, costly, tpf_gain, lang, wall,
+                                                                                  (prefill_share(wd), prefill_share(ar))),
            block_words=tr("ch6.block_free" if costly is False else "ch6.block_cost",
                           block=term("block", lang=lang), rows=rows, block_rows=DEFAULTS["block_size"],
                           commit_rows=2 * DEFAULTS["block_size"])),

@@ -91,27 +91,49 @@ def wrong_products(text: str) -> list[WrongProduct]:
             for a, b, c in [(int(m.group(1)), int(m.group(2)), int(m.group(3)))] if a * b != c]
 
 
-def table_note(table, lang: str = i18n.DEFAULT) -> str:
+def greedy_product(greedy: str | None, a: int, b: int) -> int | None:
+    """What the model's own greedy (one token at a time) text writes for a x b, or None."""
+    import re
+    m = re.search(rf"(?<!\d){a} x {b} = (\d+)", greedy or "")
+    return int(m.group(1)) if m else None
+
+
+def slip_words(trace, greedy: str | None, lang: str = i18n.DEFAULT) -> str:
+    """A times table's wrong line and whose slip it is: τ's (the model's own greedy text has it
+    right), the model's (greedy is wrong too) or, with no greedy text (a live run), said plainly."""
+    wrong = wrong_products(trace.text or "") if trace is not None else []
+    if not wrong:
+        return ""
+    w = wrong[-1]   # the table's last wrong line
+    own = greedy_product(greedy, w.a, w.b)
+    line = escape(w.line)
+    if own == w.right:
+        return i18n.text(lang, "tour.slip_tau", line=line, own=own, tau=trace.config["threshold"])
+    if own is not None:
+        return i18n.text(lang, "tour.slip_model", line=line, own=own, right=w.right)
+    return i18n.text(lang, "tour.wrong_answer", got=w.got, a=w.a, b=w.b, right=w.right)
+
+
+def table_note(table, lang: str = i18n.DEFAULT, greedy: str | None = None, total: int = 0) -> str:
     """Chapters 2–4's times table, when τ broke a line of it: the 7 questions are a sample, not a
     guarantee (a walker saw '7 x 10 = 60' in chapter 2 and 'every answer right up to τ = 1' here)."""
     wrong = wrong_products(table.text) if table is not None else []
     if not wrong:
         return ""
     w = wrong[-1]
-    return i18n.text(lang, "ch8.table", tau=table.config["threshold"], line=escape(w.line), right=w.right)
+    own = greedy_product(greedy, w.a, w.b)
+    key = "ch8.table_own" if own is not None else "ch8.table"
+    return i18n.text(lang, key, tau=table.config["threshold"], line=escape(w.line), right=w.right, own=own, total=total)
 
 
-def wrong_answer_note(trace, lang: str = i18n.DEFAULT) -> str:
-    """Where a chapter shows an arithmetic decode's output complete (chapters 2 and 4, its last
-    step): the model's wrong answer said plainly, checked by wrong_products; "" if it is right."""
-    wrong = wrong_products(trace.text or "")
-    if not wrong:
-        return ""
-    w = wrong[-1]   # the table's last wrong line
-    return i18n.text(lang, "tour.wrong_answer", got=w.got, a=w.a, b=w.b, right=w.right)
+def wrong_answer_note(trace, lang: str = i18n.DEFAULT, greedy: str | None = None) -> str:
+    """Where a chapter shows an arithmetic decode's output (chapter 2 from its first step, chapter 4
+    at its last): the model's wrong line said plainly, checked by wrong_products, and whether the
+    model's own greedy text gets it right (slip_words); "" if every line is right."""
+    return slip_words(trace, greedy, lang)
 
 
-def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT, table=None):
+def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT, table=None, greedy: str | None = None):
     """table: the times table's trace (chapters 2–4), for where τ broke a line of it."""
     tr = i18n.Texts(lang)
     rows = sweep["rows"]
@@ -125,12 +147,12 @@ def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT, table
            bar_colour=colour("right", lang=lang)),
     ]
     if low and worst:
-        safe_words = (tr("ch8.safe", tau=fastest_safe["threshold"], tpf=fastest_safe["tokens_per_forward"])
+        safe_words = (tr("ch8.safe", tau=fastest_safe["threshold"], tpf=fastest_safe["tokens_per_forward"], total=total)
                       if fastest_safe else "")
         paras.append(tr("ch8.p3", low_tau=low["threshold"], low_tpf=low["tokens_per_forward"],
                         low_right=low["right"], total=total, safe=safe_words, worst_tau=worst["threshold"],
                         worst_tpf=worst["tokens_per_forward"], worst_right=worst["right"]))
-    note = table_note(table, lang)
+    note = table_note(table, lang, greedy, total)
     if note:
         paras.append(note)
     if yours:
@@ -144,7 +166,8 @@ def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT, table
 def build(ctx, data, lang: str = i18n.DEFAULT):
     tr = i18n.Texts(lang)
     table = data.at("fill_rule")[0].trace
-    text, fig, wrong = view(data.tau_sweep, lang=lang, table=table)
+    greedy = (data.greedy.get(data.picks["fill_rule"]["trace"]) or {}).get("text")
+    text, fig, wrong = view(data.tau_sweep, lang=lang, table=table, greedy=greedy)
     with body(8) as (views, words):
         with views:
             bar = live_bar(8, lang)

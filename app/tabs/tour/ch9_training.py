@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import gradio as gr
 
+from wedlm.config import DEFAULTS
+
 from ... import i18n
 from ...views import figures
 from .frame import body, live_bar, try_box
@@ -41,7 +43,7 @@ def view(pattern: list[bool], block: int, source: str, lang: str = i18n.DEFAULT)
     tr = i18n.Texts(lang)
     text = narration([
         tr("ch9.p1"),
-        tr("ch9.p2", block=block),
+        tr("ch9.p2", block=block, window=DEFAULTS["window"]),   # the decode window beside the training block
         tr("ch9.p3", masked=sum(pattern), slots=len(pattern), source=source, attend_colour=colour("attend", lang=lang)),
     ], lang=lang)
     return text, figures.training_mask_figure(pattern, block, lang=lang,

@@ -4,7 +4,7 @@ arithmetic τ sweep). The tour opens from it instantly, with no model loaded."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from wedlm import Trace
 from wedlm.paths import ASSETS_DIR
@@ -36,6 +36,8 @@ class TourData:
     picks: dict
     law_rows: list[dict]
     tau_sweep: dict   # {"class", "config", "rows": [{threshold, tokens_per_forward, right, total, outputs}]}
+    # trace name -> {"decoder": "ar", "text"}: that prompt decoded greedily one token at a time by the same model
+    greedy: dict = field(default_factory=dict)
 
     def at(self, pick: str) -> tuple[Timeline, int]:
         p = self.picks[pick]
@@ -55,4 +57,5 @@ def load_tour() -> TourData:
     if data.get("format") != TOUR_FORMAT:
         raise ValueError(f"{TOUR_FILE} is not a tour file")
     timelines = {k: Timeline(Trace.from_dict(v)) for k, v in data["traces"].items()}
-    return TourData(timelines, data["picks"], data["law_rows"], data.get("tau_sweep") or {"rows": []})
+    return TourData(timelines, data["picks"], data["law_rows"], data.get("tau_sweep") or {"rows": []},
+                    data.get("greedy") or {})

@@ -96,6 +96,8 @@ def fills_sentence(tl: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
             ar += gap(lang)
     if not filled:
         return tr("tour.filled_none")
+    if tl.trace.decoder == "ar":   # no masks to fill: AR predicts its one token (the step summary's word)
+        return tr("tour.ar_predicted", token=tok(tl, filled[0].token, lang), pos=filled[0].pos)
     named = tr("tour.list_sep").join(tr("tour.fill_at", token=tok(tl, f.token, lang), pos=f.pos)
                                      for f in filled[:LISTED_FILLS])
     more = tr("tour.fills_more", n=len(filled) - LISTED_FILLS) if len(filled) > LISTED_FILLS else ""
