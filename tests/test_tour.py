@@ -191,6 +191,9 @@ def test_the_right_answers_axis_has_a_tick_at_every_count(data):
     total = max(r["total"] for r in rows)
     assert total == 7 and axis.range[1] >= total
     assert axis.minor.dtick == 1 and axis.minor.tick0 == 0 and axis.minor.showgrid and axis.minor.ticks == "outside"
+    # labelled ticks outside too, at least as long: otherwise the minor ticks run through the labels
+    for each in (axis, fig.layout.xaxis):
+        assert each.ticks == "outside" and each.ticklen >= each.minor.ticklen, each
     # labelled: 0 and the total ("of 7" had no 7: ticks 0, 2, 4, 6), a few between, none two apart by one
     # count (6 and 7 ran together in the band's 90 px at 1024x768)
     labels = list(axis.tickvals)

@@ -110,6 +110,11 @@ TAU_LABELS = 6   # at most this many τ labels: at 1024 px the sweep's 0.1 … 0
 RIGHT_LABELS = 4   # at most this many steps between the right answers' labels (7 questions: 0, 2, 4, 7)
 
 
+# a labelled tick as long as the minor ones beside it, or longer: Plotly sets a label off the axis
+# by its own tick's length only, so minor ticks under unticked labels ran through them ("0" read "θ")
+MAJOR_TICKLEN = 6
+
+
 def right_ticks(total: int) -> list[int]:
     """The right answers' axis labels: 0 and every round step up to the number of questions, which is
     labelled too (0, 2, 4, 6 left "of 7" with no 7), a step too near it dropped (6 and 7 ran together at 1024x768)."""
@@ -149,6 +154,7 @@ def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEF
         # labels every `step` (a linear scale reads as one); a minor tick marks each τ of the sweep
         xaxis=dict(title=dict(text=tr("tour.fig.tau_axis")), type="linear", anchor="y2", tickmode="linear",
                    tick0=0, dtick=step, tickangle=0, tickfont=dict(size=11), range=[lo, hi],
+                   ticks="outside", ticklen=MAJOR_TICKLEN,
                    minor=dict(tickmode="array", tickvals=x, ticks="outside", ticklen=4)),
         yaxis=dict(title=dict(text=tr("tour.fig.tpf")), domain=[0.48, 1], rangemode="tozero"),
         # a short band of its own, a tick and a grid line at every count (a bar at 6 of 7 could not be
@@ -156,7 +162,7 @@ def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEF
         # labelled ran together in the band's 90 px at 1024x768); its title on the right (on the left, under the
         # speed's, the two ran into each other)
         yaxis2=dict(title=dict(text=right_title), domain=[0, 0.36], range=[0, total + 0.5],
-                    tickmode="array", tickvals=right_ticks(total),
+                    tickmode="array", tickvals=right_ticks(total), ticks="outside", ticklen=MAJOR_TICKLEN,
                     minor=dict(tickmode="linear", tick0=0, dtick=1, ticks="outside", ticklen=4, showgrid=True,
                                gridcolor="#f1f5f9"),
                     anchor="x", side="right", gridcolor="#e5e7eb", automargin=True),
