@@ -133,8 +133,10 @@ def test_the_fill_answer_says_streaming_forwards_fill_one_and_chapter_10_says_a_
     from app.tabs.tour import ch10_verified
     from app.views.narration import mask_account
     fill = ch11_recap.cards(data)[0]["answer"]
-    assert "every streaming forward (WeDLM's) fills at least one" in plain(fill)
-    assert "每次流式前向计算（WeDLM 的）至少填一个" in plain(ch11_recap.cards(data, "zh")[0]["answer"])
+    assert "every streaming forward (WeDLM's) that scores its masks fills at least one" in plain(fill)
+    # chapter 2's last step ("Nothing was filled · 16 masks unscored") is named as the exception
+    assert "the last, at a stop token, scores none" in plain(fill)
+    assert "每次给掩码打分的流式前向计算（WeDLM 的）至少填一个" in plain(ch11_recap.cards(data, "zh")[0]["answer"])
     tl, moment = data.at("verified")
     none = [s.index for s in tl.trace.steps if s.verify is not None and mask_account(s).read
             and not mask_account(s).filled and not s.finished]   # the last step says how the decode ended

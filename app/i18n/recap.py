@@ -19,9 +19,9 @@ MESSAGES = {
     "ch11.fill_a": {
         "en": "Every mask whose score H + λ·d is under τ: H is the mask's {entropy} (how unsure the model is), d how "
               "many slots it sits after the first open mask. If none is under τ, the single lowest score is "
-              "filled, so every streaming forward (WeDLM's) fills at least one. λ makes far slots wait.",
+              "filled, so every streaming forward (WeDLM's) that scores its masks fills at least one (the last, at a stop token, scores none). λ makes far slots wait.",
         "zh": "得分 H + λ·d 低于 τ 的掩码全部填充：H 是这个掩码的{entropy}（模型有多没把握），d 是它排在第一个未填掩码之后第几个。"
-              "一个都不低于 τ 时，只填得分最低的那一个，所以每次流式前向计算（WeDLM 的）至少填一个。λ 让远处的槽位晚一些再填。",
+              "一个都不低于 τ 时，只填得分最低的那一个，所以每次给掩码打分的流式前向计算（WeDLM 的）至少填一个（遇到停止词元的最后一次不打分）。λ 让远处的槽位晚一些再填。",
     },
     "ch11.fill_numbers": {
         "en": "Chapter 2, step {step}: {filled} of {open} open masks filled at τ = {tau:g}, λ = {penalty:g}.",
