@@ -1633,13 +1633,13 @@ def test_chapter_2_says_whose_slip_the_tables_wrong_line_is_where_it_is_first_sh
     words = plain(ch2_fill_rule.text(tl, moment, moment, greedy=recorded["text"]))
     if own == a * b:
         assert (f"Its finished text has a slip:  {a} x {b} = {got}  (the model's own one-at-a-time text says {own}: "
-                f"the price of τ = {tl.trace.config['threshold']:g}, chapter 8)") in words
+                f"the price of filling in parallel at τ = {tl.trace.config['threshold']:g}, chapter 8)") in words
     else:
         assert f"the model's own one-at-a-time text also says {own}" in words
     # a greedy text as wrong as this one: the model's slip, not τ's
     same = tl.trace.text
     assert "also says " + str(got) in plain(ch2_fill_rule.text(tl, moment, moment, greedy=same))
-    assert "price of τ" not in plain(ch2_fill_rule.text(tl, moment, moment, greedy=same))
+    assert "price of filling" not in plain(ch2_fill_rule.text(tl, moment, moment, greedy=same))
     assert "同一模型一次一个词元地写" in plain(ch2_fill_rule.text(tl, moment, moment, greedy=recorded["text"], lang="zh"))
     from app.tabs.tour import ch4_commit
     last = tl.num_steps - 1

@@ -52,9 +52,9 @@ MESSAGES = {
     # chapters 2 and 4 (ch8_tau.slip_words): the model's own greedy text (recorded) has the line right
     "tour.slip_tau": {
         "en": "Its finished text has a slip: <code translate=\"no\">{line}</code> (the model's own one-at-a-time "
-              "text says {own}: the price of τ = {tau:g}, chapter 8).",
+              "text says {own}: the price of filling in parallel at τ = {tau:g}, chapter 8).",
         "zh": "它写完的文字里有一处失误：<code translate=\"no\">{line}</code>（同一模型一次一个词元地写，"
-              "写的是 {own}：这是 τ = {tau:g} 的代价，见第 8 章）。",
+              "写的是 {own}：这是在 τ = {tau:g} 下并行填充的代价，见第 8 章）。",
     },
     "tour.slip_model": {
         "en": "Its finished text has a tiny model's slip: <code translate=\"no\">{line}</code> (right: {right}); "
