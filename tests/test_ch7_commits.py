@@ -93,7 +93,7 @@ def test_the_sentence_states_the_records_idle_share_under_one_token_per_forward(
     counting = data.at("entropy_low")[0].trace
     most = max(kept_per_forward(counting))
     en = unescape(re.sub(r"<[^>]+>", "", chapter(data)[0]))
-    assert f"in each decode here under 1 (a play, code), {share} % of the forwards commit nothing" in en
+    assert f"commits nothing, however many far slots it fills: {share} % of the forwards in each decode here under 1 (a play, code;" in en
     # green names the forwards that commit, in every row (a walker read it as counting's colour)
     assert f"green: a forward that commits, up to {most} tokens in counting" in en
     zh = unescape(re.sub(r"<[^>]+>", "", chapter(data, "zh")[0]))
@@ -121,3 +121,108 @@ def test_shares_round_half_up_as_a_reader_does():
     """Walk 9: 5/8 = 62.5 % was written 62 while 29/32 = 90.6 % was written 91."""
     assert ch7_entropy.share_range([5 / 8, 29 / 32]) == "63–91"
     assert ch7_entropy.share_range([0.125, 0.125]) == "13"
+
+
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def plain(html: str) -> str:
+    return unescape(re.sub(r"<[^>]+>", "", html))
+
+
+def pictured(law, bars, table) -> set[str]:
+    """Every number a reader can read on the chapter's pictures: each point's entropy and tokens per
+    forward as its hover writes them (2 decimals), the numbers in its name, the marks beside the
+    diamonds, the table's cells and row sums, the score charts' titles."""
+    out = set()
+    for t in law.data:
+        for x, y in zip(t.x or (), t.y or ()):
+            if x is not None:
+                out |= {f"{x:.2f}", f"{y:.2f}"}
+        for name in t.text or ():
+            out |= set(NUMBER.findall(unescape(str(name))))
+    for a in law.layout.annotations:
+        out |= set(NUMBER.findall(a.text))
+    for fig in bars:
+        out |= set(NUMBER.findall(fig.layout.title.text))
+    return out | set(NUMBER.findall(plain(table)))
+
+
+MEAN_SAID = {"en": ("the {n} {kind} dots (", ") average {h:.2f} nats and {tpf:.2f}"),
+             "zh": ("{n} 个{kind}圆点（", "）平均 {h:.2f} 奈特、{tpf:.2f} 个")}
+KIND = {"en": {"counting": "counting", "plays": "play"}, "zh": {"counting": "计数", "plays": "剧本"}}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_number_in_the_words_is_on_the_pictures_or_the_named_mean_of_the_dots(data, lang):
+    """A newcomer read 13.7 tokens per forward for counting (the mean of 3 prompts) and 0.36 for code
+    in the words, and 'counting: 12.00', 'code: 0.50' on the diamonds (other prompts). Now the words
+    name each diamond's decode with the number its mark and table row say, and a kind's mean is said
+    to be the mean of its N dots (recomputed here from the suite's rows). Every other number is on a
+    picture or is a fact of the decodes the pictures show, recounted here from their step records;
+    the paper's sentence (its own measurement, quoted) aside."""
+    text, law, bars_low, bars_high, table = chapter(data, lang)
+    words = plain(text).replace(plain(ch7_entropy.i18n.text(lang, "ch7.paper")), "")
+    allowed = pictured(law, (bars_low, bars_high), table)
+    # the diamonds: each named by its table row's prompt, with its mark's number
+    diamonds = [t for t in law.data if t.marker.symbol == "diamond" and t.x[0] is not None]
+    assert len(diamonds) == len(PICKS)
+    for pick, point in zip(PICKS, diamonds):
+        trace = data.at(pick)[0].trace
+        tpf = f"{round(len(trace.token_ids) / len(trace.steps), 2):.2f}"
+        assert point.y[0] == float(tpf)
+        name = ch7_entropy.short_prompt(trace.prompt)
+        assert name in words, (pick, name)
+        sentence = re.split(r"\. |。", words[words.index(name):])[0]
+        assert tpf in sentence, (pick, tpf, sentence)   # said in the sentence that names it
+    said = {"en": "(the diamond) makes", "zh": "（菱形）"}[lang]
+    assert words.count(said) == 2   # counting's and the play's (code's: "the diamond “code”")
+    # a kind's mean: said to be the mean of its dots, each dot named, the mean recomputed
+    for cls in ("counting", "plays"):
+        dots = [r for r in data.law_rows if r["class"] == cls]
+        head, tail = MEAN_SAID[lang]
+        n, h = len(dots), sum(r["entropy"] for r in dots) / len(dots)
+        tpf = sum(r["tokens_per_forward"] for r in dots) / len(dots)
+        start = words.index(head.format(n=n, kind=KIND[lang][cls]))
+        end = words.index(tail.format(h=h, tpf=tpf), start)
+        assert all(entropy.prompt_name(r) in words[start:end] for r in dots), cls
+        allowed |= {str(n), f"{h:.2f}", f"{tpf:.2f}"}
+    # the facts of the pictured decodes the words tell, recounted from their step records
+    code = data.at("entropy_code")[0].trace
+    wait = entropy.front_wait(code)
+    allowed |= {str(wait["waiting"]), str(wait["fills"]), str(wait["step"]), f"{wait['entropy']:.2f}"}
+    for pick in PICKS:
+        kept = kept_per_forward(data.at(pick)[0].trace)
+        allowed |= {str(int(100 * kept.count(0) / len(kept) + 0.5)), str(max(kept))}
+    for pick in ("entropy_low", "entropy_high"):
+        tl, step = data.at(pick)
+        s = tl.trace.steps[step]
+        allowed |= {str(len(s.filled)), str(len(s.masks) - len(s.filled))}
+    stray = [x for x in NUMBER.findall(words) if x not in allowed]
+    assert not stray, (lang, stray)
+
+
+def test_the_words_say_when_a_filled_slot_commits_as_the_decoder_does(data):
+    """A reader could not say how a decoder that fills at least one mask per forward commits fewer
+    tokens than forwards (they guessed 'fills after the stop token are dropped'). The words say it,
+    and the records show it is what the decoder does: a forward commits exactly the leading filled
+    run of the window it was fed, filled by earlier forwards (never a slot it fills itself), so a
+    forward fed a mask in its front slot commits nothing, whatever it fills."""
+    en, zh = plain(chapter(data)[0]), plain(chapter(data, "zh")[0])
+    assert ("A filled slot commits only in the leading run (no mask before it in the window), one forward "
+            "after its fill at the earliest: the forward that reads its token writes its KV. A forward fed a mask "
+            "in the front slot commits nothing, however many far slots it fills") in en
+    assert "已填充的槽位只有在开头连续的已填充段里" in zh and "读入它的词元的那次前向计算才写下它的 KV" in zh
+    for pick in PICKS:
+        trace = data.at(pick)[0].trace
+        filled_at = {}
+        for k, s in enumerate(trace.steps):
+            run = next((i for i, t in enumerate(s.window) if t is None), len(s.window))
+            assert s.committed == s.window[:len(s.committed)] and len(s.committed) <= run, (pick, k)
+            if not s.finished:   # a stop token or the budget ends the run early, at the last forward only
+                assert len(s.committed) == run, (pick, k)
+            assert all(filled_at[s.start + i] < k for i in range(len(s.committed))), (pick, k)
+            for f in s.filled:
+                filled_at[f.pos] = k
+            if s.window[0] is None:
+                assert not s.committed and s.filled, (pick, k)   # it fills, yet commits nothing

@@ -237,9 +237,9 @@ def test_entropy_chapter_says_why_code_is_slow_from_the_recorded_code_decode(dat
     assert f"{st['generated_tokens']} tokens in {st['forwards']} forwards, {st['tokens_per_forward']:.2f} per forward" in words
     slowest = min(data.law_rows, key=lambda r: r["tokens_per_forward"])
     # named by its prompt, never the suite's internal id (a walker asked what "code-reverse" was)
-    assert f"The prompt  {entropy.prompt_name(slowest)}  makes {slowest['tokens_per_forward']:.2f} tokens per forward" in words
+    assert (f"The slowest dot,  {entropy.prompt_name(slowest)} , makes {slowest['tokens_per_forward']:.2f} "
+            f"at {slowest['entropy']:.2f} nats") in words
     assert slowest["id"] not in words and entropy.prompt_name(slowest) != slowest["id"]
-    assert f"at a mean entropy of {slowest['entropy']:.2f} nats" in words
 
 
 def test_entropy_chapter_plots_every_decode_its_words_describe(data):
@@ -251,19 +251,20 @@ def test_entropy_chapter_plots_every_decode_its_words_describe(data):
     for lang in ("en", "zh"):
         text, law, *_ = ch7_entropy.view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"),
                                            code=data.at("entropy_code"), lang=lang)
-        assert ch7_entropy.prompt_line(tl.trace.prompt) in text
+        assert ch7_entropy.decode_named(tl.trace) in text
         dots = [t for t in law.data if unescape(t.text[0] if t.text else "").startswith(first)]
         assert len(dots) == 1, (lang, [t.name for t in law.data])
         assert dots[0].x[0] == round(entropy.fill_entropy(tl.trace), 3)
         assert dots[0].y[0] == round(tl.trace.stats()["tokens_per_forward"], 2)
         assert dots[0].marker.symbol == "diamond"
         name = i18n.text(lang, "ch7.name_code")
-        assert (f"the diamond “{name}” on the chart" if lang == "en" else f"图中标着“{name}”的菱形") in text
+        assert (f"(the diamond “{name}”)" if lang == "en" else f"（标着“{name}”的菱形）") in text
         marks = [a for a in law.layout.annotations if (a.x, a.y) == (dots[0].x[0], dots[0].y[0])]
         assert len(marks) == 1 and marks[0].text.startswith(name)   # the diamond is marked with the name the words say
     # without the code decode the words fall back to the suite's slowest row, which is a dot already
     text, law, *_ = ch7_entropy.view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"))
-    assert first not in unescape(text) and not any(first in unescape(str(t.text)) for t in law.data)
+    assert ch7_entropy.short_prompt(tl.trace.prompt) not in unescape(text)
+    assert not any(first in unescape(str(t.text)) for t in law.data)
 
 
 def test_score_bars_mark_every_filled_slot_in_the_colour_named(data):
@@ -826,10 +827,8 @@ def test_race_and_entropy_chapters_name_their_prompts_from_the_data(data):
             if row["class"] in ("counting", "plays"):   # the classes its words speak of
                 named = escape(entropy.prompt_name(row))   # its prompt, not the suite's internal id
                 assert f'<code translate="no">{named}</code>' in seven and row["id"] not in seven, (lang, row)
-        for tl, _ in (low, high):
-            assert model_text(tl.trace.prompt) in seven, lang
-        code = data.at("entropy_code")[0].trace.prompt
-        assert model_text(code.splitlines()[0]) in seven, lang
+        for tl, _ in (low, high, data.at("entropy_code")):   # the diamonds, named as their table rows
+            assert ch7_entropy.decode_named(tl.trace) in seven, lang
 
 
 def test_greedy_is_in_the_glossary_and_the_glyph_key_shows_beside_drawn_whitespace(data):
@@ -1976,8 +1975,9 @@ def test_chapter_5_says_where_its_line_goes_flat_from_the_trace(data, lang):
 def test_chapter_7_table_names_its_decodes_and_the_text_says_its_figure_is_a_mean(data, lang):
     """A walker read "a play" in the table (the ROMEO decode) beside words naming JULIET and
     GLOUCESTER, and 12.00 tokens per forward on its counting row beside "13.7": each row names
-    its decode's prompt, the table says it is one decode of each kind, and the text says 13.7 is
-    the mean of the chart's counting prompts (chapter 7 may not grow: it is at its presenting limit)."""
+    its decode's prompt, the table says it is one decode of each kind, and the text names the
+    diamond's decode with its 12.00 and says 13.71 is the mean of the chart's counting dots (chapter 7
+    may not grow: it is at its presenting limit)."""
     from app.tabs.tour import ch7_entropy
     out = chapter_views(data)[7] if lang == "en" else tour.CHAPTERS[6].view(
         data.law_rows, data.at("entropy_low"), data.at("entropy_high"), code=data.at("entropy_code"), lang=lang)
@@ -1989,10 +1989,14 @@ def test_chapter_7_table_names_its_decodes_and_the_text_says_its_figure_is_a_mea
         assert ch7_entropy.short_prompt(prompt) in label and prompt.startswith(ch7_entropy.short_prompt(prompt)), label
     assert "ROMEO" in labels[1]
     counting = [r for r in data.law_rows if r["class"] == "counting"]
-    mean = f"{ch7_entropy.class_mean(data.law_rows, 'counting', 'tokens_per_forward'):.1f}"
+    mean = f"{ch7_entropy.class_mean(data.law_rows, 'counting', 'tokens_per_forward'):.2f}"
+    trace = data.at("entropy_low")[0].trace
+    name, diamond = ch7_entropy.short_prompt(trace.prompt), f"{trace.stats()['tokens_per_forward']:.2f}"
+    h = f"{ch7_entropy.class_mean(data.law_rows, 'counting', 'entropy'):.2f}"
     text = plain(out[0])
-    said = (f"the {len(counting)} counting prompts", f"{mean} tokens per forward, their mean") if lang == "en" else (
-            f"图中 {len(counting)} 个计数提示词", f"平均每次前向计算 {mean} 个词元")
+    said = (f" {name}  (the diamond) makes {diamond} tokens per forward; the {len(counting)} counting dots",
+            f"average {h}  nats  and {mean}") if lang == "en" else (
+            f" {name} （菱形）每次前向计算产出 {diamond} 个词元；{len(counting)} 个计数圆点", f"平均 {h}  奈特 、{mean} 个")
     assert all(s in text for s in said), (lang, said)
     assert ("One decode of each kind" if lang == "en" else "每类各取一次解码") in plain(out[4])
 

@@ -830,3 +830,41 @@ def test_a_tapped_tokens_story_is_brought_into_sight_at_1024_but_not_while_prese
         assert page.evaluate("() => window.scrollY") == before
     finally:
         page.close()
+
+
+# each diamond's mark on chapter 7's chart (its text's box, px) and every point it lies on by more
+# than 1 px (its own diamond's edge touches it: that is where a mark sits)
+MARKS_JS = """() => {
+  const gd = document.querySelector('#tour-viz-7 .js-plotly-plot');
+  const over = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
+                      && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+  const points = [...gd.querySelectorAll('.scatterlayer .trace')].flatMap(tr => {
+      const name = tr.__data__[0].trace.name;
+      return [...tr.querySelectorAll('.point')].map(p => ({name, box: p.getBoundingClientRect()})); })
+    .filter(p => p.box.width > 0);
+  const marks = [...gd.querySelectorAll('.annotation text')].map(t => ({text: t.textContent, box: t.getBoundingClientRect()}));
+  return marks.map(m => ({text: m.text, on: points.filter(p => over(m.box, p.box)).map(p => p.name)
+                          .concat(marks.filter(o => o !== m && over(m.box, o.box)).map(o => o.text))}));
+}"""
+
+
+@pytest.mark.parametrize("size, link", [((390, 844), "?chapter=7"), ((1024, 768), "?chapter=7"),
+                                        ((1920, 1080), "?chapter=7&present=1")])
+def test_chapter_7_diamond_marks_lie_on_no_point(browser, app_url, size, link):
+    """On a phone 'code: 0.50', centred above its diamond, lay on the sequence dots left of it: each
+    diamond's mark (its kind and tokens per forward) sits where no point and no other mark is, from a
+    phone to presenting (where present.js grows its type)."""
+    page = open_page(browser, app_url, size, link)
+    try:
+        page.wait_for_selector("#tour-viz-7 .js-plotly-plot", state="visible", timeout=180_000)
+        wait_plots(page, 7)
+        if "present" in link:
+            page.evaluate("() => window.wedlmPresent.fit()")
+        page.locator("#tour-viz-7").scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
+        marks = page.evaluate(MARKS_JS)
+        kinds = [i18n.text("en", k) for k in ("ch7.name_low", "ch7.name_high", "ch7.name_code")]
+        assert sorted(m["text"].split(":")[0] for m in marks) == sorted(kinds), marks
+        assert all(m["on"] == [] for m in marks), (size, marks)
+    finally:
+        page.close()

@@ -63,8 +63,8 @@ MESSAGES = {
         "zh": "第 4 章第 {step} 步：位置 {span} 提交（缓存 {before} → {after} 个词元）；{waiting} 已填充，但排在掩码后面等待。",
     },
     "ch11.speed_q": {
-        "en": "Why is counting fast while prose and code are slow?",
-        "zh": "为什么计数快，而散文和代码慢？",
+        "en": "Why is counting fast while prose (here: play scripts) and code are slow?",
+        "zh": "为什么计数快，而散文（这里是剧本台词）和代码慢？",
     },
     "ch11.speed_a": {
         "en": "Mean entropy is not enough: speed is how many masks fall under τ at once AND reach the leading run. "
@@ -75,11 +75,12 @@ MESSAGES = {
               "许多掩码一起填充、一起提交。散文几乎处处没有把握。代码的平均熵远低于散文，但最前面的词元常常很难：只要最前面的槽位还是掩码，"
               "远处容易的槽位填了再多也什么都提交不了，所以代码的词元数可能少于前向计算次数。",
     },
+    # the means said to be means of the chart's dots, as chapter 7 says them (ch7.p2)
     "ch11.speed_numbers": {
-        "en": "Chapter 7: counting, {count_h:.2f} nats, {count_tpf:.1f} tokens per forward; plays, {plays_h:.2f} nats, "
-              "about {plays_tpf:.1f}; the slowest prompt, {slowest}, {slowest_tpf:.2f}.",
-        "zh": "第 7 章：计数，{count_h:.2f} 奈特，每次前向计算 {count_tpf:.1f} 个词元；剧本，{plays_h:.2f} 奈特，"
-              "大约 {plays_tpf:.1f} 个；最慢的提示词 {slowest}，{slowest_tpf:.2f} 个。",
+        "en": "Chapter 7: the {count_n} counting dots average {count_h:.2f} nats and {count_tpf:.2f} tokens per forward; "
+              "the {plays_n} play dots, {plays_h:.2f} nats and {plays_tpf:.2f}; the slowest dot, {slowest}, {slowest_tpf:.2f}.",
+        "zh": "第 7 章：{count_n} 个计数圆点平均 {count_h:.2f} 奈特、每次前向计算 {count_tpf:.2f} 个词元；"
+              "{plays_n} 个剧本圆点平均 {plays_h:.2f} 奈特、{plays_tpf:.2f} 个；最慢的圆点 {slowest}，{slowest_tpf:.2f} 个。",
     },
     "ch11.tau_q": {"en": "What does the threshold τ trade?", "zh": "阈值 τ 在取舍什么？"},
     "ch11.tau_a": {

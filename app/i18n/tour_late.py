@@ -94,20 +94,24 @@ MESSAGES = {
               "filled; up, {tpf}.",
         "zh": "每个点是内置模型解码的一个提示词：横轴是各槽位被填充时的平均熵，纵轴是{tpf}。",
     },
-    # {count_tpf} is the mean of the chart's counting prompts; the table (ch7.table_title) counts one
-    # other decode of each kind, named by its prompt (ch7.table_name)
+    # the diamonds (the table's decodes, named by their prompts) with the numbers their marks and rows
+    # say, then the dots of that kind, named and their mean said to be a mean (a walker read the mean
+    # 13.7 beside the diamond's 12.00); "plays" are prose, here play scripts (a speaker's name as prompt)
     "ch7.p2": {
-        "en": "Counting is nearly certain: the {count_n} counting prompts ({count_ids}; dots on top of each other) "
-              "average {count_h:.2f} nats, so many masks fall under τ at once: {count_tpf:.1f} tokens per forward, "
-              "their mean. Plays ({plays_ids}) are not ({plays_h:.2f} nats): about {plays_tpf:.1f}.",
-        "zh": "计数几乎毫无悬念：图中 {count_n} 个计数提示词（{count_ids}；点叠在一起）平均熵只有 {count_h:.2f} 奈特，"
-              "许多掩码同时落到 τ 以下，平均每次前向计算 {count_tpf:.1f} 个词元。剧本（{plays_ids}）则不然"
-              "（{plays_h:.2f} 奈特）：大约 {plays_tpf:.1f} 个。",
+        "en": "Counting is nearly certain, so many masks fall under τ at once: {count_decode} (the diamond) makes "
+              "{count_tpf_d} tokens per forward; the {count_n} counting dots ({count_ids}, stacked) average "
+              "{count_h:.2f} nats and {count_tpf:.2f}. Prose (here: play scripts) is unsure: "
+              "{play_decode} (the diamond) makes {play_tpf_d}; the {plays_n} play dots ({plays_ids}) average "
+              "{plays_h:.2f} nats and {plays_tpf:.2f}.",
+        "zh": "计数几乎毫无悬念，许多掩码同时落到 τ 以下：{count_decode}（菱形）每次前向计算产出 {count_tpf_d} 个词元；"
+              "{count_n} 个计数圆点（{count_ids}，叠在一起）平均 {count_h:.2f} 奈特、{count_tpf:.2f} 个。"
+              "散文（这里是剧本台词）没有把握：{play_decode}（菱形）只有 {play_tpf_d} 个；{plays_n} 个剧本圆点"
+              "（{plays_ids}）平均 {plays_h:.2f} 奈特、{plays_tpf:.2f} 个。",
     },
     # the paper's own measurement (its abstract): the same pattern at full size, so a class does not rest on one tiny model
     "ch7.paper": {
-        "en": "<b>Not just this tiny model:</b> at full size on GPUs, the paper reports near 3× AR's speed on hard "
-              "reasoning and up to 10× on low-entropy text.",
+        "en": "<b>Not just this tiny model:</b> at full size, the paper reports near 3× AR's speed on hard "
+              "reasoning, up to 10× on low-entropy text.",
         "zh": "<b>不只是这个小模型：</b>论文在完整规模的模型和 GPU 上报告：困难推理任务上接近 AR 速度的 3 倍，"
               "低熵文本上最多 10 倍。",
     },
@@ -120,25 +124,30 @@ MESSAGES = {
               "所以只填了最前面那个槽位的前向计算，提交不到一个词元。",
     },
     "ch7.code": {
-        "en": "<b>Under 1: why is code slow?</b> The prompt {id} makes {tpf:.2f} tokens per forward at a mean entropy of "
-              "{h:.2f} nats. In another code prompt ({prompt}; the diamond “{code_name}” on the chart), {waiting} of {fills} fills are "
-              "easy far slots (mostly {far}{eos}), but the front slot stays a mask until step {step}, when {token} fills it at {front_h:.2f} nats. Only the leading "
-              "filled run commits, so the far fills wait and commit nothing: {tokens} tokens in {forwards} forwards, "
-              "{code_tpf:.2f} per forward. The mean entropy ({code_h:.2f} nats) hides the hard front.",
-        "zh": "<b>不到 1：代码为什么慢？</b>提示词 {id} 的平均熵是 {h:.2f} 奈特，每次前向计算却只产出 {tpf:.2f} 个词元。"
-              "在另一个代码提示词（{prompt}；图中标着“{code_name}”的菱形）的解码里，{fills} 次填充中有 "
+        "en": "<b>Under 1: why is code slow?</b> In {code_decode} (the diamond “{code_name}”), {waiting} of {fills} fills "
+              "are easy far slots (mostly {far}{eos}), but the front slot stays a mask until step {step}, when {token} "
+              "fills it at {front_h:.2f} nats: {tokens} tokens in {forwards} forwards, {code_tpf:.2f} per forward, "
+              "though the mean entropy is {code_h:.2f} nats. The slowest dot, {id}, makes {tpf:.2f} at {h:.2f} nats.",
+        "zh": "<b>不到 1：代码为什么慢？</b>在 {code_decode}（标着“{code_name}”的菱形）的解码里，{fills} 次填充中有 "
               "{waiting} 次是容易的远处槽位（大多是 {far}{eos}），可最前面的槽位一直是掩码，直到第 {step} 步才由 {token} "
-              "以 {front_h:.2f} 奈特的熵填上。只有开头连续的已填充段才能提交，所以远处的填充只能等待，什么也提交不了："
-              "{forwards} 次前向计算只得到 {tokens} 个词元，每次 {code_tpf:.2f} 个。平均熵（{code_h:.2f} 奈特）掩盖了最前面那个难词元。",
+              "以 {front_h:.2f} 奈特的熵填上：{forwards} 次前向计算只得到 {tokens} 个词元，每次 {code_tpf:.2f} 个，"
+              "尽管平均熵只有 {code_h:.2f} 奈特。最慢的圆点 {id}：平均熵 {h:.2f} 奈特，每次 {tpf:.2f} 个。",
     },
     "ch7.eos": {"en": ", the stop token", "zh": "，即停止词元"},
+    # how the decoder commits (wedlm/decoders/core.py: n = the leading filled run of the window it is
+    # fed, counted before the forward; only those rows' KV is kept): a walker guessed "fills after the
+    # stop token are dropped"
     "ch7.idle": {
-        "en": "<b>Under 1 means idle forwards:</b> in each decode here under 1 ({names}), {share} % of the "
-              "forwards commit nothing ({mask_colour} in the table): the front slot is still a mask, or was just "
-              "filled and commits next forward. {committed_colour}: a forward that commits, up to {most} tokens in counting.",
-        "zh": "<b>不到 1，就有空转的前向计算：</b>本章每个低于 1 的解码（{names}）里，都有 {share}% 的前向计算"
-              "什么也没提交（表中{mask_colour}）：最前面的槽位仍是掩码，或刚被填充、下一次才提交。"
-              "{committed_colour}：有提交的前向计算，计数一次最多提交 {most} 个词元。",
+        "en": "<b>Why under 1?</b> A filled slot commits only in the leading run (no mask before it in the "
+              "window), one forward after its fill at the earliest: the forward that reads its token writes its KV. "
+              "A forward fed a mask in the front slot commits nothing, however many far slots it fills: "
+              "{share} % of the forwards in each decode here under 1 ({names}; {mask_colour} in the table). "
+              "{committed_colour}: a forward that commits, up to {most} tokens in counting.",
+        "zh": "<b>为什么不到 1？</b>已填充的槽位只有在开头连续的已填充段里（它和已提交文本之间没有掩码）才提交，"
+              "而且最早也要在填上后的下一次前向计算：读入它的词元的那次前向计算才写下它的 KV。"
+              "最前面的槽位送进去时还是掩码的前向计算，远处填得再多也什么都不提交：本章每个低于 1 的解码（{names}）里，"
+              "都有 {share}% 的前向计算什么也没提交（表中{mask_colour}）。{committed_colour}：有提交的前向计算，"
+              "计数一次最多提交 {most} 个词元。",
     },
     "ch7.name_low": {"en": "counting", "zh": "计数"},
     "ch7.name_high": {"en": "a play", "zh": "剧本"},
@@ -153,11 +162,11 @@ MESSAGES = {
     # the "0" column's head: a forward that commits nothing is what ch7.idle calls idle
     "ch7.table_idle": {"en": "0 (idle)", "zh": "0（空转）"},
     "ch7.p4": {
-        "en": "The charts “Counting” and “A play” (same scale): step {low_step} of counting "
-              "({low_prompt}) fills {filled} masks at once ({new_colour} ▼, scores near 0); step {high_step} of a "
-              "play ({high_prompt}) fills only the lowest score; {stay} stay masks ({mask_colour}).",
-        "zh": "“计数”和“剧本”两张图刻度相同：计数（{low_prompt}）的第 {low_step} 步一次填了 "
-              "{filled} 个掩码（每个都有{new_colour} ▼ 标记：得分接近 0）；剧本（{high_prompt}）的第 {high_step} 步只填得分最低的那个，"
+        "en": "“Counting” and “A play” (the diamonds’ decodes, one scale): counting’s step {low_step} fills {filled} "
+              "masks at once ({new_colour} ▼, scores near 0); a play’s step {high_step} fills only the lowest score, "
+              "{stay} stay masks ({mask_colour}).",
+        "zh": "“计数”和“剧本”两张图画的是菱形那两次解码，刻度相同：计数的第 {low_step} 步一次填了 "
+              "{filled} 个掩码（每个都有{new_colour} ▼ 标记：得分接近 0）；剧本的第 {high_step} 步只填得分最低的那个，"
               "其余 {stay} 个仍是掩码（{mask_colour}）。",
     },
     "ch7.yours": {

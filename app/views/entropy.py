@@ -146,11 +146,20 @@ def recorded_suite(path: Path = RECORDED_SUITE) -> dict | None:
 LAW_HEIGHT = 460   # px, the Entropy explorer's law chart (the tour's chapter 7 draws it shorter)
 
 
+# where a point's mark sits (px from its centre; a diamond is 20 px): "above" centred, "right" level
+# with it, "above_right" starting over its centre and rising clear of a dot just right of it and of a
+# column of dots just left of it (chapter 7's code diamond: centred above, "code: 0.50" lay on the
+# sequence dots on a phone)
+MARK_SIDES = {"above": dict(xanchor="center", yanchor="bottom", xshift=0, yshift=11),
+              "right": dict(xanchor="left", yanchor="middle", xshift=13, yshift=0),
+              "above_right": dict(xanchor="left", yanchor="bottom", xshift=4, yshift=13)}
+
+
 def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dict] = (),
                height: int = LAW_HEIGHT, lang: str = i18n.DEFAULT) -> go.Figure:
     """Entropy against tokens per forward, one colour per class (hover for a prompt's name);
     `yours`: trace_point()s drawn as stars (or a point's own "symbol", "colour", hover "text", "mark"
-    written above it, or at its right with "mark_side": "right", "legend": False to leave it out of the
+    written above it, or where "mark_side" says (MARK_SIDES), "legend": False to leave it out of the
     legend); the τ line marks
     where the cliff is. height: px."""
     tr = i18n.Texts(lang)
@@ -165,10 +174,9 @@ def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dic
     marks = []   # a point's "mark": words beside it, an annotation (present.js grows its type with the axes')
     for k, p in enumerate(yours):
         if p.get("mark"):
-            right = p.get("mark_side") == "right"
             marks.append(dict(x=p["entropy"], y=p["tokens_per_forward"], xref="x", yref="y", text=p["mark"],
-                              showarrow=False, xanchor="left" if right else "center", yanchor="middle" if right else "bottom",
-                              xshift=13 if right else 0, yshift=0 if right else 11, font=dict(size=13, color="#111827")))
+                              showarrow=False, font=dict(size=13, color="#111827"),
+                              **MARK_SIDES[p.get("mark_side", "above")]))
         data.append(dict(type="scatter", x=[p["entropy"]], y=[p["tokens_per_forward"]], mode="markers",
                          name=p["label"], text=[p.get("text", p["label"])], showlegend=p.get("legend", True),
                          marker=dict(size=20, symbol=p.get("symbol", "star"), color=p.get("colour", YOURS_COLOURS[k % 2]),

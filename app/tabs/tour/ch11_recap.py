@@ -50,11 +50,12 @@ def _commit(data, lang: str) -> dict | None:
 
 
 def _speed(rows: list[dict]) -> dict | None:
-    """Chapter 7's numbers, as it rounds them: the counting and plays means, the slowest prompt."""
+    """Chapter 7's numbers, as it rounds them: the counting and plays dots' means (and how many dots), the slowest dot."""
     if not {"counting", "plays"} <= {r["class"] for r in rows}:
         return None
     slowest = slowest_row(rows)
-    return {"count_h": class_mean(rows, "counting", "entropy"),
+    return {"count_n": sum(r["class"] == "counting" for r in rows), "plays_n": sum(r["class"] == "plays" for r in rows),
+            "count_h": class_mean(rows, "counting", "entropy"),
             "count_tpf": class_mean(rows, "counting", "tokens_per_forward"),
             "plays_h": class_mean(rows, "plays", "entropy"),
             "plays_tpf": class_mean(rows, "plays", "tokens_per_forward"),

@@ -1,6 +1,9 @@
-"""Chapter 7: entropy decides speed: the entropy -> tokens per forward plot of the suite, one
-step at each extreme, why a decode can make fewer tokens than forwards, and a table of what each
-forward of the chapter's recorded decodes committed (below 1 token per forward, many commit nothing)."""
+"""Chapter 7: entropy and speed, where the unsure token sits. Mean entropy is not enough: a decode
+is fast when many masks fall under τ at once AND reach the leading run, the only slots that commit.
+The entropy -> tokens per forward plot of the suite (dots) with the chapter's three recorded decodes
+(diamonds, named by prompt and number in the words), one step at each extreme, why code is slow (a
+hard front token holds back the easy far fills), and a table of what each forward of those decodes
+committed (under 1 token per forward, many commit nothing)."""
 from __future__ import annotations
 
 import math
@@ -14,7 +17,7 @@ from ...views import entropy
 from . import figs
 from .data import LAW_MAX_NEW
 from .frame import body, live_bar, live_decode, pool, prompt_words, try_box
-from .words import colour, model_text, narration, term, tok
+from .words import colour, narration, term, tok
 
 TITLE = i18n.text(i18n.DEFAULT, "ch7.title")
 LAW_HEIGHT = 400  # px (the explorer draws it entropy.LAW_HEIGHT tall; 430 presents ch7 at 1920x1080 below 20 px)
@@ -25,15 +28,15 @@ def class_mean(rows: list[dict], cls: str, key: str) -> float:
     return sum(vals) / len(vals) if vals else float("nan")
 
 
-def prompt_line(prompt: str) -> str:
-    """A prompt named in a sentence: its first line (as the model read it), "…" if there is more."""
-    first = prompt.splitlines()[0] if prompt.strip() else prompt
-    return model_text(first) + ("…" if first != prompt else "")
-
-
 def named(row: dict) -> str:
     """A suite row named by its prompt (entropy.prompt_name), marked as the model's words."""
     return f'<code translate="no">{escape(entropy.prompt_name(row))}</code>'
+
+
+def decode_named(trace) -> str:
+    """A recorded decode (a diamond) named in a sentence as its table row names it (short_prompt),
+    marked as the model's words."""
+    return f'<code translate="no">{escape(short_prompt(trace.prompt))}</code>'
 
 
 def short_prompt(prompt: str) -> str:
@@ -78,12 +81,15 @@ def table_points(decodes, lang: str = i18n.DEFAULT) -> list[dict]:
         point = entropy.trace_point(trace, name)
         mark = i18n.text(lang, "ch7.point_mark", name=i18n.text(lang, key), tpf=f"{point['tokens_per_forward']:.2f}")
         out.append({**point, "text": f"{escape(first)} ({escape(name)})", "mark": mark, "legend": False,
-                    "mark_side": "right" if cls == "counting" else "above",   # right: clear of the counting dots
-                    "symbol": "diamond", "colour": entropy.CLASS_COLOURS[cls]})
+                    "mark_side": MARK_SIDES[cls], "symbol": "diamond", "colour": entropy.CLASS_COLOURS[cls]})
     return out
 
 
 POINT_CLASSES = ("counting", "plays", "code")   # named_decodes' order: counting, a play, code
+# where each diamond's mark sits (entropy.MARK_SIDES), clear of its neighbours down to a phone: right
+# of counting's (the counting dots are above and below it), above-right of code's (centred above, it
+# lay on the sequence dots left of it at 390 px)
+MARK_SIDES = {"counting": "right", "plays": "above", "code": "above_right"}
 POINT_NAMES = ("ch7.name_low", "ch7.name_high", "ch7.name_code")
 
 
@@ -94,20 +100,21 @@ def points_key(lang: str = i18n.DEFAULT) -> dict:
                 hoverinfo="skip")
 
 
-def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT) -> str:
-    """Why code is slow, from the recorded code decode (its pick: the hardest front fill); without
-    it, why a decode can make fewer tokens than forwards."""
+def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT, point: dict | None = None) -> str:
+    """Why code is slow, from the recorded code decode (its pick: the hardest front fill; `point`: its
+    diamond, whose numbers the words say); without it, why a decode can make fewer tokens than forwards."""
     wait = entropy.front_wait(code[0].trace) if code else None
     if wait is None:
         return i18n.text(lang, "ch7.p3", id=named(slowest), tpf=slowest["tokens_per_forward"], h=slowest["entropy"])
     tl = code[0]
     far = wait["waiting_token"]
     eos = i18n.text(lang, "ch7.eos") if far in tl.trace.stop_ids else ""
-    return i18n.text(lang, "ch7.code", prompt=prompt_line(tl.trace.prompt), id=named(slowest), tpf=slowest["tokens_per_forward"], h=slowest["entropy"],
-                     far=tok(tl, far, lang), eos=eos, waiting=wait["waiting"], fills=wait["fills"], step=wait["step"],
-                     token=tok(tl, wait["token"], lang), front_h=wait["entropy"], idle=wait["idle"],
-                     forwards=wait["forwards"], tokens=wait["tokens"], code_tpf=wait["tokens_per_forward"],
-                     code_h=wait["mean_entropy"], code_name=i18n.text(lang, "ch7.name_code"))
+    point = point or entropy.trace_point(tl.trace, "")
+    return i18n.text(lang, "ch7.code", code_decode=decode_named(tl.trace), id=named(slowest), tpf=slowest["tokens_per_forward"],
+                     h=slowest["entropy"], far=tok(tl, far, lang), eos=eos, waiting=wait["waiting"], fills=wait["fills"],
+                     step=wait["step"], token=tok(tl, wait["token"], lang), front_h=wait["entropy"],
+                     forwards=wait["forwards"], tokens=wait["tokens"], code_tpf=point["tokens_per_forward"],
+                     code_h=point["entropy"], code_name=i18n.text(lang, "ch7.name_code"))
 
 
 def named_decodes(low, high, code=None, lang: str = i18n.DEFAULT) -> list[tuple[str, object]]:
@@ -142,16 +149,24 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
     (ltl, lstep), (htl, hstep) = low, high
     ls, hs = ltl.trace.steps[lstep], htl.trace.steps[hstep]
     decodes = named_decodes(low, high, code, lang)
+    # every decode the words and the table name has its point: the table's rows as diamonds; the words
+    # say the diamonds' numbers as their marks and rows do, and the dots' means as means
+    table_rows = table_decodes(decodes, lang)
+    points = table_points(table_rows, lang)
+    diamond = dict(zip(POINT_CLASSES, points))
+    dots = {cls: [r for r in rows if r["class"] == cls] for cls in ("counting", "plays")}
     paras = [
         tr("ch7.p1", tpf=term("tpf", lang=lang)),
-        tr("ch7.p2", count_ids=row_ids(rows, "counting", lang), plays_ids=row_ids(rows, "plays", lang),
-           count_n=sum(r["class"] == "counting" for r in rows), count_h=class_mean(rows, "counting", "entropy"),
-           count_tpf=class_mean(rows, "counting", "tokens_per_forward"),
+        tr("ch7.p2", count_decode=decode_named(ltl.trace), count_tpf_d=f"{diamond['counting']['tokens_per_forward']:.2f}",
+           count_ids=row_ids(rows, "counting", lang), count_n=len(dots["counting"]),
+           count_h=class_mean(rows, "counting", "entropy"), count_tpf=class_mean(rows, "counting", "tokens_per_forward"),
+           play_decode=decode_named(htl.trace), play_tpf_d=f"{diamond['plays']['tokens_per_forward']:.2f}",
+           plays_ids=row_ids(rows, "plays", lang), plays_n=len(dots["plays"]),
            plays_h=class_mean(rows, "plays", "entropy"), plays_tpf=class_mean(rows, "plays", "tokens_per_forward")),
         tr("ch7.paper"),
-        code_paragraph(code, slowest_row(rows), lang),
+        code_paragraph(code, slowest_row(rows), lang, diamond.get("code")),
         idle_paragraph(decodes, lang),
-        tr("ch7.p4", low_prompt=model_text(ltl.trace.prompt), high_prompt=model_text(htl.trace.prompt), low_step=lstep, filled=len(ls.filled), new_colour=colour("state-new", lang=lang),
+        tr("ch7.p4", low_step=lstep, filled=len(ls.filled), new_colour=colour("state-new", lang=lang),
            high_step=hstep, stay=len(hs.masks) - len(hs.filled), mask_colour=colour("state-mask", lang=lang)),
     ]
     if yours:
@@ -159,9 +174,6 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
     top = max(figs.max_score(ltl, lstep), figs.max_score(htl, hstep)) * 1.1
     small = dict(y_max=top, height=figs.SMALL, lang=lang)
     text = narration([p for p in paras if p], lang=lang)
-    # every decode the words and the table name has its point: the table's rows as diamonds
-    table_rows = table_decodes(decodes, lang)
-    points = table_points(table_rows, lang)
     points += [{**yours, "label": tr("ch7.your_prompt")}] if yours else []
     law = entropy.law_figure(rows, yours=points, height=LAW_HEIGHT, lang=lang)  # shorter: the commit table sits below
     law.add_trace(points_key(lang))
