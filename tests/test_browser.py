@@ -313,7 +313,7 @@ def test_narration_and_linked_highlighting(page):
     assert "Nothing commits" in text and "filled with" in text  # the counting trace's first step
     step_button(page, "next")
     page.wait_for_function("() => document.querySelector('#narration').innerText.includes('at step 1')")
-    token = page.locator("#orders .slot.st-committed").first
+    token = page.locator("#orders .slot.st-committing").first   # the leading run this forward commits
     pos = token.get_attribute("data-pos")
     token.click()  # a tap pins the highlight (touch has no hover)
     views = ("canvas", "orders", "mask-physical", "mask-logical")

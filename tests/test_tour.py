@@ -1376,7 +1376,7 @@ def test_verified_last_step_says_the_stop_token_is_predicted_and_draws_it_as_sto
     assert not any(t in tl.trace.stop_ids for t in s.committed)  # the record's case
     en, zh = _squash(ch10_verified.text(tl, k, moment)), _squash(ch10_verified.text(tl, k, moment, lang="zh"))
     assert f"predicts the stop token (<EOS>, end of sequence) at position {v.ar_pos}" in en
-    assert f"the stop token gets no KV, and the cache stops at {s.cache_after}" in en and f"grows {s.cache_before} → {s.cache_after}" in en
+    assert f"so it has no KV: the text is done, and the cache stops at {s.cache_after}" in en and f"grows {s.cache_before} → {s.cache_after}" in en
     assert "stop token (<EOS>, end of sequence) at position" in en and " commits, so the decode" not in en
     assert f"在位置 {v.ar_pos} 预测出停止词元" in zh and f"KV 缓存停在 {s.cache_after}" in zh
     for canvas in (render.token_canvas(tl, k, tips=False),
@@ -2170,7 +2170,7 @@ def test_chapters_4_and_10_say_the_stop_tokens_kv_by_one_rule(data):
     stop = next(commit.trace.steps[-1].start + i for i, t in enumerate(commit.trace.steps[-1].committed)
                 if t in commit.trace.stop_ids)
     assert f"This forward commits the stop token (<EOS>, end of sequence) at position {stop}: the decode ends here." in four
-    assert "filled the stop token into a mask slot; this one read it, so its KV is kept." in four
+    assert "Here a later forward (step " in four and "so its KV entered the cache." in four
     for sentence in re.split(r"(?<=[.:;]) ", four.split("This forward commits", 1)[1].split("The tiny model", 1)[0]):
         assert len(sentence.split()) <= 22, sentence     # no sentence carries two ideas at once
 

@@ -195,7 +195,7 @@ def test_an_ar_decode_names_no_masks():
     for k in range(ar.num_steps):
         view, summary = render.order_view(ar, k), render.step_summary(ar, k)
         assert "st-mask" not in view and "mask" not in summary, k
-        assert "committed" in view and "token predicted" in summary
+        assert "committing (its KV enters the cache now)" in view and "token predicted" in summary
     streaming = Timeline(Trace.load(traces / "1-counting-streaming.json"))
     assert "st-mask fills legend" in render.order_view(streaming, 0)
     assert "masks read" in render.step_summary(streaming, 0)

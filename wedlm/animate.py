@@ -316,6 +316,9 @@ def draw_cell(draw: ImageDraw.ImageDraw, x: int, y: int, label: str, state: str,
     draw.rectangle(box, fill=STATE_COLOURS[state])
     if state == "filled":
         _dashed_rect(draw, box, edge)
+    elif state == "committing":   # its KV is being written: a dashed bottom edge (committed: a solid box)
+        for x in range(box[0], box[2], 10):
+            draw.line([(x, box[3] - 1), (min(x + 5, box[2]), box[3] - 1)], fill=edge, width=3)
     else:
         draw.rectangle(box, outline=edge, width={"new": 3, "committed": 2, "stop": 2}.get(state, 1))
     x1 = box[2]
@@ -323,6 +326,9 @@ def draw_cell(draw: ImageDraw.ImageDraw, x: int, y: int, label: str, state: str,
         draw.polygon([(x1 - 11, y), (x1, y), (x1, y + 11)], fill=edge)
     elif state == "committed":  # tick
         draw.line([(x1 - 11, y + 6), (x1 - 7, y + 10), (x1 - 2, y + 2)], fill=edge, width=2)
+    elif state == "committing":  # arrow down: into the cache
+        draw.line([(x1 - 6, y + 2), (x1 - 6, y + 10)], fill=edge, width=2)
+        draw.polygon([(x1 - 10, y + 7), (x1 - 2, y + 7), (x1 - 6, y + 12)], fill=edge)
     elif state == "stop":     # square
         draw.rectangle((x1 - 9, y + 3, x1 - 3, y + 9), fill=edge)
     text = _fit(label, 14, CELL_W - GAP - 8)

@@ -9,23 +9,25 @@ STATE_COLOURS = {
     "filled": "#fde68a",      # amber: filled, not committed (recomputed next forward)
     "new": "#fdba74",         # orange: filled by this step's forward
     "committed": "#86efac",   # green: its KV is in the cache; final output
+    "committing": "#bbf7d0",  # light green: in a forward's leading run, its KV written by that forward
     "stop": "#c4b5fd",        # violet: the stop token
     "dropped": "#f3f4f6",     # pale: filled after the stop token, never output
 }
 STATE_LABELS = {
     "mask": "mask", "filled": "filled, not committed", "new": "new this step",
-    "committed": "committed (in the KV cache)", "stop": "stop token",
+    "committed": "committed (in the KV cache)",
+    "committing": "committing (its KV enters the cache now)", "stop": "stop token",
     "dropped": "dropped (after the stop token)",
 }
 # The edge each state is drawn with (the stylesheet's borders, app/static/style.css) ...
 STATE_EDGES = {
-    "mask": "#9ca3af", "filled": "#6b7280", "new": "#9a3412", "committed": "#15803d",
+    "mask": "#9ca3af", "filled": "#6b7280", "new": "#9a3412", "committed": "#15803d", "committing": "#15803d",
     "stop": "#5b21b6", "dropped": "#d1d5db",
 }
 # ... and the mark that tells the state without colour, as the legends name it.
 STATE_MARKS = {
     "mask": "[M]", "filled": "dashed edge", "new": "thick edge, corner flag",
-    "committed": "solid edge, tick", "stop": "<EOS>, square", "dropped": "struck through",
+    "committed": "solid edge, tick", "committing": "dashed bottom edge, arrow", "stop": "<EOS>, square", "dropped": "struck through",
 }
 
 # The verified decoder's checks (BEYOND THE PAPER, decoders/verified.py): each draft it checked

@@ -80,22 +80,31 @@ MESSAGES = {
     # the last step of a decode: what ended it, and the masks it leaves unscored
     # the stop token's KV, said alike in chapters 2-4 (written into a mask slot, read, committed) and
     # chapter 10 (predicted, never read): one rule, one sentence (tour.ending.kv_rule), in both
-    "tour.ending.kv_rule": {"en": "A token's KV enters the cache only when a forward reads it.",
-                            "zh": "一个词元的 KV 只有在某次前向计算读入它时才进入缓存。"},
+    "tour.ending.kv_rule": {"en": "A token's KV enters the cache only when a forward reads it with no mask before it.",
+                            "zh": "一个词元的 KV 只有在某次前向计算读入它、且它前面没有掩码时，才进入缓存。"},
+    # why the rule gives this decode's stop token a KV or none (words.stop_kv reads it from the record):
+    # the same words in chapters 2-4 (a later forward read it) and chapter 10 (none did)
+    "tour.ending.kv_read": {
+        "en": "Here a later forward (step {read}) read the stop token after step {wrote} wrote it, so its KV "
+              "entered the cache.",
+        "zh": "这里，第 {wrote} 步写出停止词元之后，后来的一次前向计算（第 {read} 步）读入了它，所以它的 KV 进入了缓存。",
+    },
+    "tour.ending.kv_unread": {
+        "en": "Here no forward read the stop token after step {wrote} wrote it, so it has no KV: the text is done, "
+              "and the cache stops at {after}.",
+        "zh": "这里，第 {wrote} 步写出停止词元之后，没有任何前向计算读入它，所以它没有 KV：文本已经写完，"
+              "KV 缓存停在 {after}。",
+    },
     "tour.ending.stop": {
-        "en": "This forward commits the stop token (&lt;EOS&gt;, end of sequence) at position {pos}: the decode "
-              "ends here. {rule} An earlier forward filled the stop token into a mask slot; this one read it, so its KV "
-              "is kept.",
-        "zh": "这次前向计算提交了位置 {pos} 的停止词元（&lt;EOS&gt;，即序列结束）：解码就此结束。{rule}"
-              "之前的一次前向计算把停止词元填进掩码槽位；这一次读入了它，所以它的 KV 被保留。",
+        "en": "This forward {commits} the stop token (&lt;EOS&gt;, end of sequence) at position {pos}: the decode "
+              "ends here. {rule} {why}",
+        "zh": "这次前向计算{commits}了位置 {pos} 的停止词元（&lt;EOS&gt;，即序列结束）：解码就此结束。{rule}{why}",
     },
     "tour.ending.stop_found": {
         "en": "This forward predicts the stop token (&lt;EOS&gt;, end of sequence) at position {pos}: the decode "
-              "ends here. {rule} No forward reads this one, so the stop token gets no KV, and the cache stops at "
-              "{after}. (In chapters 2–4 a forward read it, so it committed with its KV.)",
-        "zh": "这次前向计算在位置 {pos} 预测出停止词元（&lt;EOS&gt;，即序列结束）：解码就此结束。{rule}"
-              "没有前向计算会读入它，所以停止词元没有 KV，KV 缓存停在 {after}。（第 2–4 章里有前向计算读入了它，"
-              "所以它连同 KV 一起提交。）",
+              "ends here. {rule} {why} (In chapters 2–4 a later forward read it, so its KV entered the cache.)",
+        "zh": "这次前向计算在位置 {pos} 预测出停止词元（&lt;EOS&gt;，即序列结束）：解码就此结束。{rule}{why}"
+              "（第 2–4 章里，后来的一次前向计算读入了它，所以它的 KV 进入了缓存。）",
     },
     "tour.ending.budget": {
         "en": "This forward reaches the budget of {budget} new tokens, so the decode ends here.",
@@ -171,6 +180,7 @@ MESSAGES = {
     "tour.link.masks": {"en": "masks", "zh": "掩码"},
     "tour.link.commit": {"en": "commit", "zh": "提交"},
     "tour.link.committed": {"en": "committed", "zh": "已提交"},
+    "tour.link.commits": {"en": "commits", "zh": "提交"},
 
     # ---------- the tour's figures (figs.py) ----------
     "tour.fig.fills": {"en": "H: fills", "zh": "H：被填充"},
@@ -542,12 +552,12 @@ MESSAGES = {
         "en": "WeDLM appends a <b>window</b> of W = {window} slots (W is the window's size) after the text, at "
               "first all {mask} (placeholders for tokens not written yet), and runs one forward over them. Every "
               "mask predicts its own token, with an {entropy} H (in nats; 0 = certain, higher = unsure). The filled "
-              "run at the front (no mask before it) will {commit}; the window keeps W slots after that run, some "
+              "run at the front (no mask before it) will {commit} (become final; its KV enters the cache); the window keeps W slots after that run, some "
               "filled (waiting), the rest masks. So a forward reads that run plus the window, and a later step can "
               "show fewer than W masks.",
         "zh": "WeDLM 在文本后面追加一个由 W = {window} 个槽位组成的<b>窗口</b>（W 是窗口的大小），起初全是{mask}"
               "（为尚未写出的词元占位），然后用一次前向计算处理它们。每个掩码都预测自己的词元，并给出{entropy} H"
-              "（单位为奈特；0 = 完全确定，越高越没把握）。最前面连续的已填充段（前面没有掩码）将会{commit}；"
+              "（单位为奈特；0 = 完全确定，越高越没把握）。最前面连续的已填充段（前面没有掩码）将会{commit}（成为定稿，它的 KV 进入缓存）；"
               "窗口在这一段之后保留 W 个槽位，有些已填充（等待中），其余仍是掩码。所以一次前向计算读入的是这一段"
               "加上窗口，后面的步骤里掩码也可能少于 W 个。",
     },
@@ -730,12 +740,12 @@ MESSAGES = {
               "排在最前，在逻辑顺序中也一样。",
     },
     "ch4.p2": {
-        "en": "So at step {step} positions {span} {commit} ({committed_colour}): their KV stays in the cache, "
+        "en": "So at step {step} positions {span} {commit} ({committed_colour}): this forward writes their KV into the cache, "
               "{before} → {after} tokens. Positions {waiting} are filled too ({filled_colour}), but wait behind "
               "the mask at {first_mask}. In physical order they sat before that mask, so they never saw position "
               "{first_mask}'s token: their KV is not a left-to-right pass's, so it is dropped and recomputed "
               "once {first_mask} is filled. {when}",
-        "zh": "所以在第 {step} 步，位置 {span} {commit}了（{committed_colour}）：它们的 KV 留在缓存中，"
+        "zh": "所以在第 {step} 步，位置 {span} {commit}了（{committed_colour}）：这次前向计算把它们的 KV 写入缓存，"
               "缓存 {before} → {after} 个词元。位置 {waiting} 也已填充（{filled_colour}），但排在位置 {first_mask} "
               "的掩码后面等待。在物理顺序中它们排在那个掩码前面，所以从没看到位置 {first_mask} 的词元："
               "它们的 KV 不是从左到右计算出来的那种，所以被丢弃，等 {first_mask} 填上后再重算。{when}",

@@ -316,11 +316,11 @@ MESSAGES = {
     "ch10.positions_one": {"en": "Position", "zh": "位置"},
     "ch10.positions_many": {"en": "Positions", "zh": "位置"},
     "ch10.p3_one": {
-        "en": "Each committed token is the model's own next-token choice: the text is exactly what this WeDLM model "
+        "en": "So the text is exactly what this WeDLM model "
               "writes one token at a time, {greedy} (lossless; chapter 1's AR model is another model). No draft agreed here, so "
               "this forward commits 1 token, as AR would: a draft that fails costs a wider forward, never a wrong token. Top: the input of step {step}, drafts marked "
               "✓ / ✗; below: the output after it.",
-        "zh": "每个提交的词元都是模型自己选的下一个词元：文本与这个 WeDLM 模型一次一个词元、{greedy}地写出的完全相同："
+        "zh": "所以文本与这个 WeDLM 模型一次一个词元、{greedy}地写出的完全相同："
               "并行填充没有丢掉任何东西（无损；第 1 章的 AR 模型是另一个模型）。这里没有草稿一致，"
               "所以这次前向计算只提交 1 个词元，和 AR 一样：失败的草稿只让前向计算多带几行，绝不会写出错误的词元。"
               "上方：第 {step} 步的输入，草稿标有 ✓ / ✗；下方：这一步之后的输出。",
@@ -338,6 +338,12 @@ MESSAGES = {
               "next token (AR), so each draft in the leading filled run is checked against the row before it.",
         "zh": "填充规则可能写出错误的{draft}。{verified}不需要额外的前向计算就能逐个检验它们：{forward}的每一行"
               "同时也预测下一个词元（AR），所以开头连续的已填充段里的每个草稿，都拿它前一行的预测来核对。",
+    },
+    # the commit rule of verified decoding, said where chapter 10 first shows a commit (after ch10.p2)
+    "ch10.rule": {
+        "en": " Final: the drafts that agree, then the model's one AR token; the drafts' KV enters the cache now, "
+              "the AR token's at the next forward.",
+        "zh": "成为定稿的是：一致的草稿，然后是模型的一个 AR 词元；草稿的 KV 此刻进入缓存，AR 词元的在下一次前向计算。",
     },
     "ch10.p2": {
         "en": "At step {step} the window starts at {start} with {first}, the AR token of the "
@@ -376,13 +382,12 @@ MESSAGES = {
         "zh": "现场运行自己决定窗口大小：草稿可能不同，文本不会。",
     },
     "ch10.p3": {
-        "en": "Each committed token is the model's own next-token choice: the text is exactly what this WeDLM model "
+        "en": "So the text is exactly what this WeDLM model "
               "writes one token at a time, {greedy} (lossless; chapter 1's AR model is another model). Yet this "
-              "forward committed {n} tokens where AR commits 1. Top: step {step}'s input, drafts ✓ / ✗; below: the "
-              "output after it.",
-        "zh": "每个提交的词元都是模型自己选的下一个词元：文本与这个 WeDLM 模型一次一个词元、{greedy}地写出的完全相同："
+              "forward committed {n} tokens where AR commits 1.",
+        "zh": "所以文本与这个 WeDLM 模型一次一个词元、{greedy}地写出的完全相同："
               "并行填充没有丢掉任何东西（无损；第 1 章的 AR 模型是另一个模型）。可这一次前向计算提交了 "
-              "{n} 个词元，而 AR 只提交 1 个。上方：第 {step} 步的输入，草稿标有 ✓ / ✗；下方：这一步之后的输出。",
+              "{n} 个词元，而 AR 只提交 1 个。",
     },
     "ch10.wrote": {
         "en": "It ends {text}: lossless means this model's own one-at-a-time text, not a right answer (chapter 8).",

@@ -280,11 +280,15 @@ MESSAGES.update({
     "views.colour.dark_red": {"en": "dark red", "zh": "深红色"},
     "views.colour.sky_blue": {"en": "sky blue", "zh": "天蓝色"},
     "views.colour.teal": {"en": "teal", "zh": "青色"},
+    "views.colour.light_green": {"en": "light green", "zh": "浅绿色"},
     # ---- token states and verified checks (wedlm/palette.py STATE_LABELS, VERIFY_LABELS) ----
     "views.state.mask": {"en": "mask", "zh": "掩码"},
     "views.state.filled": {"en": "filled, not committed", "zh": "已填充，未提交"},
     "views.state.new": {"en": "new this step", "zh": "本步新填"},
     "views.state.committed": {"en": "committed (in the KV cache)", "zh": "已提交（在 KV 缓存中）"},
+    # the leading run of a forward's input: this forward writes its KV (not yet in the cache when it is fed)
+    "views.state.committing": {"en": "committing (its KV enters the cache now)",
+                               "zh": "正在提交（KV 此刻进入缓存）"},
     "views.state.stop": {"en": "stop token", "zh": "停止词元"},
     "views.state.dropped": {"en": "dropped (after the stop token)", "zh": "已丢弃（在停止词元之后）"},
     "views.verify.accepted": {"en": "✓ draft accepted (agrees with AR)", "zh": "✓ 草稿被接受（与 AR 一致）"},
@@ -414,9 +418,9 @@ MESSAGES.update({
     },
     "views.orders.note": {
         "en": "Small numbers are position ids (what RoPE sees). Filled slots move in front of the masks but keep "
-              "their ids; the leading filled run (green) commits: its KV stays in the cache.",
+              "their ids; the leading filled run ({colour}) commits: its KV enters the cache now.",
         "zh": "小数字是位置编号（RoPE 看到的就是它）。已填充的槽位移到掩码前面，但保留各自的编号；"
-              "开头连续的已填充词元（绿色）提交：它们的 KV 留在缓存中。",
+              "开头连续的已填充词元（{colour}）提交：它们的 KV 此刻进入缓存。",
     },
     "views.verified.replaces": {"en": "replaces the rejected draft at {pos}", "zh": "替换位置 {pos} 上被拒绝的草稿"},
     "views.verified.appended": {"en": "appended after the accepted drafts, at {pos}, for free",

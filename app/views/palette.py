@@ -54,7 +54,7 @@ COLOUR_WORDS = {  # hex -> the word for it (one word per hex, no two hexes share
     "#d97706": "amber", "#7c3aed": "purple", "#dc2626": "red", "#94a3b8": "slate",
     "#1e3a8a": "navy", "#f97316": "bright orange", "#db2777": "pink", "#9ca3af": "light grey",
     "#166534": "dark green", "#047857": "emerald", "#b91c1c": "dark red", "#0369a1": "sky blue",
-    "#0f766e": "teal",
+    "#0f766e": "teal", "#bbf7d0": "light green",
 }
 
 

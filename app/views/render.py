@@ -97,11 +97,12 @@ def state_legend(states=CANVAS_STATES, lang: str = i18n.DEFAULT) -> str:
 def order_legend(decoder: str, lang: str = i18n.DEFAULT, kinds=None) -> str:
     """The order view's colour key; AR's window has no masks, so its key names none. kinds: the
     slot classes the view draws (slot_kinds): only their entries, so the key never names a state
-    that is not drawn (the KV strip is always committed)."""
-    states = ("committed", "stop") if decoder == "ar" else ("mask", "committed", "filled", "stop")
+    that is not drawn. A forward's input holds no committed token: its leading run is committing
+    (this forward writes its KV), as are the KV strip's new cells."""
+    states = ("committing", "stop") if decoder == "ar" else ("mask", "committing", "filled", "stop")
     fills = decoder != "ar"
     if kinds is not None:
-        drawn = {k.split()[0] for k in kinds} | {"committed"}
+        drawn = {k.split()[0] for k in kinds}
         states = tuple(k for k in states if k in drawn)
         fills = fills and "mask fills" in kinds
     return state_legend(states, lang) + (
@@ -225,8 +226,9 @@ def step_summary(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str
 
 
 def slot_kinds(window: list, commit_n: int, stop_ids=(), filled_now=()) -> list[str]:
-    """The state class of each slot of a fed window: committed (the leading filled run),
-    stop, filled (waits), mask; `fills` marks a mask this step's forward fills."""
+    """The state class of each slot of a fed window: committing (the leading filled run, whose KV
+    this very forward writes: it is not in the cache yet), stop, filled (waits), mask; `fills`
+    marks a mask this step's forward fills."""
     kinds = []
     stopped = False
     for i, tok in enumerate(window):
@@ -236,7 +238,7 @@ def slot_kinds(window: list, commit_n: int, stop_ids=(), filled_now=()) -> list[
             kinds.append("dropped")
         elif i < commit_n:
             stopped = tok in stop_ids
-            kinds.append("stop" if stopped else "committed")
+            kinds.append("stop" if stopped else "committing")
         else:
             kinds.append("filled")
     return kinds
@@ -272,20 +274,22 @@ def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     ar_pos = s.verify.ar_pos if s.verify is not None else None
     filled_now = {f.pos - s.start for f in s.filled if f.pos != ar_pos}
     kinds = slot_kinds(s.window, len(s.committed) if s.committed else 0, timeline.trace.stop_ids, filled_now)
-    if timeline.trace.decoder == "ar":
-        kinds = ["committed"]
+    if timeline.trace.decoder == "ar":   # its one slot: the token the last forward predicted, read now
+        kinds = ["committing"]
     cache_tail = 24
     cached = timeline.trace.prompt_ids + _committed_before(timeline, step)
     shown = cached[-cache_tail:]
     strip = "".join(f'<div class="kv">{token_label(timeline, t)}</div>' for t in shown)
-    new = "".join(f'<div class="kv st-committed">{token_label(timeline, t)}</div>' for t in s.committed)
+    # the KV this forward writes (the leading run it reads): committing, not yet cached when it is fed
+    new = "".join(f'<div class="kv st-committing">{token_label(timeline, t)}</div>' for t in s.committed)
     tr = i18n.Texts(lang)
     more = (f'<div class="kv more">{tr("views.orders.more", n=len(cached) - len(shown))}</div>'
             if len(cached) > len(shown) else "")
     if s.verify is None:
         kind, title_key, ar_row, checks_legend = "orders", "views.orders.title", "", ""
         # AR's input has no masks: its caption says what its one row is, not how filled slots move
-        note = note_tail = tr("views.orders.note_ar" if timeline.trace.decoder == "ar" else "views.orders.note")
+        note = note_tail = tr("views.orders.note_ar" if timeline.trace.decoder == "ar" else "views.orders.note",
+                              colour=palette.colour_word("state-committing", lang))
         window = timeline.trace.config.get("window")
         if timeline.trace.decoder in ("streaming", "reference") and window:  # why rows exceed W
             acc = narration.run_account(s)  # the leading filled run: it commits unless the decode ends in it

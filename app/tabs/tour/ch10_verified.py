@@ -60,7 +60,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
            positions=tr("ch10.positions_one" if len(kept) == 1 else "ch10.positions_many"),
            commit=term("commit", tr("ch10.commit_word_one" if len(kept) == 1 else "ch10.commit_word"), lang=lang),
            kv=term("kv-cache", lang=lang),
-           before=s.cache_before, after=s.cache_after, ends=ends) + (gap(lang) + none if none else ""),
+           before=s.cache_before, after=s.cache_after, ends=ends) + tr("ch10.rule") + (gap(lang) + none if none else ""),
         tr("ch10.p3" if len(s.committed) > 1 else "ch10.p3_one", n=len(s.committed), step=step,
            greedy=term("greedy", tr("ch10.greedy_word"), lang=lang)),
         whole_run(tl, lang),

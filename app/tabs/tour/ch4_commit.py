@@ -47,7 +47,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     return narration(([note] if note else []) + [
         tr("ch4.p1"),
         tr("ch4.p2", step=step, span=span(list(range(s.start, s.start + n)), lang=lang),
-           commit=term("commit", tr("tour.link.commit"), lang=lang), committed_colour=colour("state-committed", lang),
+           commit=term("commit", tr("tour.link.commit"), lang=lang), committed_colour=colour("state-committing", lang),
            before=s.cache_before, after=s.cache_after, waiting=span(waiting, lang=lang),
            filled_colour=colour("state-filled", lang), first_mask=s.first_mask_pos, when=when),
         delay,

@@ -4,6 +4,7 @@ glossary. Every sentence is a catalog template (app/i18n/tour.py) filled with th
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from html import escape, unescape
 
 from ... import i18n
@@ -191,6 +192,39 @@ def run_summary(tl: Timeline, lang: str = i18n.DEFAULT) -> str:
                      forwards=st["forwards"], tpf=st["tokens_per_forward"], text=shown)
 
 
+@dataclass(frozen=True)
+class StopKV:
+    """The decode's stop token, from the record: where it is, the step whose forward wrote it, and
+    the later step whose forward read it in the run it commits (so wrote its KV), None if none did."""
+    pos: int
+    wrote: int
+    read: int | None
+
+
+def stop_kv(tl: Timeline, step: int) -> StopKV | None:
+    """Whether a forward read the stop token that ended the decode at `step` after it was written:
+    only a forward that reads a token computes its KV (chapter 4), so a stop token no forward read
+    has none. None: the decode did not end at `step` on a stop token."""
+    s, stops = tl.trace.steps[step], tl.trace.stop_ids
+    if not s.finished or s.stop_reason != "stop_token":
+        return None
+    pos = next((s.start + i for i, t in enumerate(s.committed) if t in stops), None)
+    if pos is None:
+        pos = min((f.pos for f in s.filled if f.token in stops), default=None)
+    if pos is None:
+        return None
+    wrote = max((r.index for r in tl.trace.steps[:step + 1] for f in r.filled if f.pos == pos and f.token in stops),
+                default=None)
+    if wrote is None:
+        return None
+
+    def kept(r) -> bool:   # r's forward read it in its leading run (the slots it commits): it wrote its KV
+        i = pos - r.start
+        return 0 <= i < len(r.committed) and i < len(r.window) and r.window[i] in stops
+    read = next((r.index for r in tl.trace.steps[wrote + 1:step + 1] if kept(r)), None)
+    return StopKV(pos, wrote, read)
+
+
 def ending(tl: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     """What ended the decode at `step` (its last), and the masks it leaves unscored; "" for
     any other step."""
@@ -200,10 +234,15 @@ def ending(tl: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     tr = i18n.Texts(lang)
     stop = next((s.start + i for i, t in enumerate(s.committed) if t in tl.trace.stop_ids), None)
     found = next((f.pos for f in s.filled if f.token in tl.trace.stop_ids), None)
+    kv = stop_kv(tl, step)
+    # the rule, then why it holds for this decode's stop token, in the same words in chapters 2-4 and 10
+    why = "" if kv is None else (tr("tour.ending.kv_read", read=kv.read, wrote=kv.wrote) if kv.read is not None
+                                 else tr("tour.ending.kv_unread", wrote=kv.wrote, after=s.cache_after))
     if s.stop_reason == "stop_token" and stop is not None:
-        said = tr("tour.ending.stop", pos=stop, rule=tr("tour.ending.kv_rule"))
+        said = tr("tour.ending.stop", pos=stop, rule=tr("tour.ending.kv_rule"), why=why,
+                  commits=term("commit", tr("tour.link.commits"), lang))
     elif s.stop_reason == "stop_token" and found is not None:  # predicted, never fed: its KV is not cached
-        said = tr("tour.ending.stop_found", pos=found, after=s.cache_after, rule=tr("tour.ending.kv_rule"))
+        said = tr("tour.ending.stop_found", pos=found, rule=tr("tour.ending.kv_rule"), why=why)
     elif s.stop_reason == "max_new_tokens":
         said = tr("tour.ending.budget", budget=tl.trace.config.get("max_new_tokens"))
     else:
