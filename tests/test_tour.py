@@ -237,7 +237,10 @@ def test_the_right_answers_axis_has_a_tick_at_every_count(data):
     # a minor tick at every count while there are few; with many (30), a round step: 30 grid lines in
     # the band's 90 px are a blur
     assert axis.minor.dtick == figs.right_minor(total) and total / axis.minor.dtick <= figs.RIGHT_MINOR
-    assert figs.right_minor(7) == 1 and figs.right_minor(12) == 1 and figs.right_minor(30) == 5
+    assert figs.right_minor(7) == 1 and figs.right_minor(15) == 1 and figs.right_minor(30) == 2
+    for n in (7, 15, 20, 30, 40):   # a labelled tick on a minor one (0, 2, 4, 6 … with labels 0, 5, 10 read off)
+        ticks = figs.right_ticks(n)
+        assert all(v % figs.right_minor(n) == 0 for v in ticks[:-1]), (n, ticks)
     assert axis.minor.tick0 == 0 and axis.minor.showgrid and axis.minor.ticks == "outside"
     # labelled ticks outside too, at least as long: otherwise the minor ticks run through the labels
     for each in (axis, fig.layout.xaxis):

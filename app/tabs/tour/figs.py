@@ -108,7 +108,7 @@ def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, h
 
 TAU_LABELS = 6   # at most this many τ labels: at 1024 px the sweep's 0.1 … 0.4 labels ran together
 RIGHT_LABELS = 4   # at most this many steps between the right answers' labels (7 questions: 0, 2, 4, 7)
-RIGHT_MINOR = 12   # at most this many minor ticks on that axis: one per question up to 12, else a round step
+RIGHT_MINOR = 15   # at most this many minor ticks on that axis: one per question up to 15, else a round step
 
 
 # a labelled tick as long as the minor ones beside it, or longer: Plotly sets a label off the axis
@@ -126,7 +126,8 @@ def right_ticks(total: int) -> list[int]:
 def right_minor(total: int) -> int:
     """The questions axis' minor tick step: every count while that is a few (a bar at 6 of 7 must be
     read), a round step when there are many (30 grid lines in the band's 90 px are a grey blur)."""
-    return int(charts.round_step(total, RIGHT_MINOR, 1))
+    step = int(charts.round_step(total, RIGHT_LABELS, 1))   # right_ticks' label step: a minor tick under each label
+    return next((m for m in (1, 2, 5, 10, 20, 50, 100) if step % m == 0 and total / m <= RIGHT_MINOR), step)
 
 
 def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEFAULT):
