@@ -133,14 +133,24 @@ def test_recorded_picks_are_what_the_rules_find(data):
 
 def test_recorded_tau_sweep_is_the_grid_and_its_counts_are_its_answers(data):
     """Chapter 8's numbers are recorded decodes: every τ of the grid, each row's counts made from
-    its own outputs, each output marked right exactly when its final number is the answer."""
+    its own outputs, each output marked right exactly when its final number is the answer, and
+    marked as differing exactly when its text is not the recorded greedy text of its question."""
+    from wedlm.training.corpus import final_answer, held_out_questions
     sweep = data.tau_sweep
     questions = {q["id"]: q for q in ch8_tau.questions()}
+    # held-out questions (a walker doubted 7), each form's own, none drawn for training
+    assert len(questions) >= 15   # twice the 7 the walker doubted, all the recording time allowed
+    assert {q["prompt"] for q in questions.values()} == {
+        p for form in "ABC" for p, _, _ in held_out_questions(form, ch8_tau.QUESTIONS_PER_FORM)}
+    assert set(sweep["greedy"]) == set(questions)
     assert [r["threshold"] for r in sweep["rows"]] == list(THRESHOLD_GRID)
     for row in sweep["rows"]:
         assert {o["id"] for o in row["outputs"]} == set(questions)
         assert all(o["right"] == (o["got"] == str(questions[o["id"]]["answer"])) for o in row["outputs"])
+        assert all(o["got"] == final_answer(o["text"]) for o in row["outputs"])
+        assert all(o["differs"] == (o["text"] != sweep["greedy"][o["id"]]) for o in row["outputs"])
         assert ch8_tau.answer_row(row["threshold"], row["outputs"]) == row
+        assert row["differs"] == sum(o["text"] != sweep["greedy"][o["id"]] for o in row["outputs"])
     # the trade the chapter teaches is in the recording: the largest τ is faster and less right
     first, last = sweep["rows"][0], sweep["rows"][-1]
     assert last["tokens_per_forward"] > first["tokens_per_forward"] and last["right"] < first["right"]
@@ -158,6 +168,33 @@ def test_tau_chapter_states_the_recorded_numbers(data):
         assert (unescape(o["question"]) in unescape(wrong)) == (not o["right"])
 
 
+def test_tau_chapter_says_how_many_questions_and_how_many_texts_leave_greedy(data):
+    """Chapter 8 names its number of held-out questions, and beside the right answers counts the
+    texts unlike the model's greedy text (lossless is that text, not a right answer): in the words
+    at its smallest and its worst τ, and as the second bars, all read from the record."""
+    text, fig, _ = chapter_views(data)[8]
+    rows = data.tau_sweep["rows"]
+    words = plain(text)
+    total = len(ch8_tau.questions())
+    assert f"the same {total} held-out arithmetic questions" in words
+    low, worst = rows[0], min(rows, key=lambda r: (r["right"], -r["threshold"]))
+    # the yardstick: the model's own greedy texts' right answers, from the recorded greedy texts
+    from wedlm.training.corpus import final_answer
+    answers = {q["id"]: str(q["answer"]) for q in ch8_tau.questions()}
+    own = sum(final_answer(text) == answers[i] for i, text in data.tau_sweep["greedy"].items())
+    assert f"Greedy, the model itself gets {own} of {total} right." in words
+    assert f"{low['right']} of {total} right, {low['differs']} texts unlike the greedy one" in words
+    assert f"only {worst['right']} of {total} right, {worst['differs']} texts unlike the greedy one" in words
+    bars = [b for b in fig.data if b.type == "bar"]
+    assert [b.y for b in bars] == [tuple(r["right"] for r in rows), tuple(r["differs"] for r in rows)]
+    assert bars[1].marker.color == palette.ROLE_COLOURS["verify-rejected"] and "dark red" in words
+    assert fig.layout.yaxis2.title.text == f"questions (of {total})"
+    # a record without the comparison: the right answers alone, no second bars, no count said
+    bare = {"rows": [{k: v for k, v in r.items() if k != "differs"} for r in rows]}
+    text, fig, _ = ch8_tau.view(bare)
+    assert "unlike the greedy" not in plain(text) and len([b for b in fig.data if b.type == "bar"]) == 1
+
+
 def test_tau_chapter_says_up_to_which_tau_every_answer_stays_right(data):
     """'Up to τ = X every answer stays right' names the LAST τ of the all-right run the bars show."""
     rows = sorted(data.tau_sweep["rows"], key=lambda r: r["threshold"])
@@ -166,19 +203,26 @@ def test_tau_chapter_says_up_to_which_tau_every_answer_stays_right(data):
         if r["right"] != r["total"]:
             break
         run.append(r)
-    assert run and len(run) < len(rows)  # the recording has both: a run of all-right τ, then a wrong one
     words = plain(chapter_views(data)[8][0])
-    total = run[-1]["total"]   # the questions, not "every answer" (the times table's slip is not one of them)
-    assert f"Up to τ = {run[-1]['threshold']:g} all {total} questions stay right, at {run[-1]['tokens_per_forward']:.2f}" in words
+    total = rows[0]["total"]   # the questions, not "every answer" (the times table's slip is not one of them)
+    if run:
+        assert f"Up to τ = {run[-1]['threshold']:g} all {total} questions stay right, at {run[-1]['tokens_per_forward']:.2f}" in words
+    else:   # the smallest τ already misses one (15 held-out questions): no "all right" is claimed
+        assert "questions stay right" not in words
     assert ch8_tau.last_all_right([{**r, "right": 0} for r in rows]) is None
+    # a sweep whose two smallest τ are all right names the second
+    made = [dict(r, right=r["total"] if k < 2 else r["total"] - 1) for k, r in enumerate(rows)]
+    assert (f"Up to τ = {rows[1]['threshold']:g} all {total} questions stay right, at {rows[1]['tokens_per_forward']:.2f}"
+            in plain(ch8_tau.view({"rows": made})[0]))
 
 
 def test_tau_bars_are_drawn_in_the_colour_their_word_names(data):
     """No opacity: a translucent dark green looks mint, and the words say "dark green"."""
     bars = [b for b in chapter_views(data)[8][1].data if b.type == "bar"]
-    assert bars and all(b.marker.color == palette.ROLE_COLOURS["right"] and b.marker.opacity in (None, 1)
-                        for b in bars)
-    assert "dark green" in plain(chapter_views(data)[8][0])
+    roles = ("right", "verify-rejected")   # right answers, then texts unlike the greedy text
+    assert len(bars) == 2 and all(b.marker.color == palette.ROLE_COLOURS[role] and b.marker.opacity in (None, 1)
+                                  for b, role in zip(bars, roles))
+    assert "dark green" in plain(chapter_views(data)[8][0]) and "dark red" in plain(chapter_views(data)[8][0])
 
 
 def test_the_right_answers_axis_has_a_tick_at_every_count(data):
@@ -189,8 +233,15 @@ def test_the_right_answers_axis_has_a_tick_at_every_count(data):
     fig = figs.tau_figure(rows, {"threshold": 0.5, "tokens_per_forward": 8.0, "right": 6, "total": 7})
     axis = fig.layout.yaxis2
     total = max(r["total"] for r in rows)
-    assert total == 7 and axis.range[1] >= total
-    assert axis.minor.dtick == 1 and axis.minor.tick0 == 0 and axis.minor.showgrid and axis.minor.ticks == "outside"
+    assert total == len(ch8_tau.questions()) and axis.range[1] >= total
+    # a minor tick at every count while there are few; with many (30), a round step: 30 grid lines in
+    # the band's 90 px are a blur
+    assert axis.minor.dtick == figs.right_minor(total) and total / axis.minor.dtick <= figs.RIGHT_MINOR
+    assert figs.right_minor(7) == 1 and figs.right_minor(15) == 1 and figs.right_minor(30) == 2
+    for n in (7, 15, 20, 30, 40):   # a labelled tick on a minor one (0, 2, 4, 6 … with labels 0, 5, 10 read off)
+        ticks = figs.right_ticks(n)
+        assert all(v % figs.right_minor(n) == 0 for v in ticks[:-1]), (n, ticks)
+    assert axis.minor.tick0 == 0 and axis.minor.showgrid and axis.minor.ticks == "outside"
     # labelled ticks outside too, at least as long: otherwise the minor ticks run through the labels
     for each in (axis, fig.layout.xaxis):
         assert each.ticks == "outside" and each.ticklen >= each.minor.ticklen, each
@@ -200,7 +251,7 @@ def test_the_right_answers_axis_has_a_tick_at_every_count(data):
     assert axis.tickmode == "array" and labels[0] == 0 and labels[-1] == total, labels
     assert 3 <= len(labels) <= figs.RIGHT_LABELS + 1 and all(float(v).is_integer() for v in labels), labels
     assert all(b - a >= 2 for a, b in zip(labels, labels[1:])), labels
-    for n in range(5, 13):   # other question counts: the total labelled, labels apart
+    for n in list(range(5, 13)) + [25, 30, 40]:   # other question counts: the total labelled, labels apart
         ticks = figs.right_ticks(n)
         assert ticks[0] == 0 and ticks[-1] == n and all(b - a >= 1.5 for a, b in zip(ticks, ticks[1:])), (n, ticks)
 
@@ -306,7 +357,38 @@ def test_verified_chapter_says_it_goes_beyond_the_paper_first():
         assert "AR 算出" not in i18n.text(lang, "ch3.p2") and "AR 的算法" not in i18n.text(lang, "ch11.commit_a")
     assert "lossless" not in ch10_verified.title() and "无损" not in ch10_verified.title("zh")
     for lang in ("en", "zh"):
-        assert "WeDLM" in i18n.text(lang, "ch10.beyond")
+        assert "WeDLM" in i18n.text(lang, "ch10.beyond") and "WeDLM" in i18n.text(lang, "ch10.beyond_plain")
+
+
+def test_chapter_10_says_not_lossless_by_texts_unlike_greedy_not_by_answers(data):
+    """'Not lossless' is shown by texts differing from the model's greedy text, read from chapter 8's
+    record (it said 'a large τ changing answers', mixing right answers with the greedy text)."""
+    from app.tabs.tour import ch10_verified
+    from wedlm.config import DEFAULT_THRESHOLD
+    rows = data.tau_sweep["rows"]
+    row = ch10_verified.not_lossless(rows)
+    assert row is not None and row["differs"] > 0
+    at_default = next(r for r in rows if r["threshold"] == DEFAULT_THRESHOLD)
+    assert row is at_default if at_default["differs"] else row["differs"] == max(r["differs"] for r in rows)
+    tl, step = data.at("verified")
+    words = plain(ch10_verified.text(tl, step, step))
+    assert (f"not lossless: at τ = {row['threshold']:g}, {row['differs']} of chapter 8's {row['total']} texts "
+            f"differ from the greedy text") in words
+    assert "answers" not in plain(ch10_verified.beyond(rows))
+    zh = plain(ch10_verified.text(tl, step, step, lang="zh"))
+    assert f"τ = {row['threshold']:g} 时，第 8 章 {row['total']} 道题中有 {row['differs']} 道与贪心文本不同" in zh
+    # no longer than the words it replaced (chapter 10 is at presenting mode's narration limit)
+    was = {"en": plain("<b>Beyond the paper:</b> this check is the explorer's own, not WeDLM's. WeDLM itself (the "
+                       "paper's <i>streaming</i> decoder, the default) is not lossless: chapter 8 showed a large τ "
+                       "changing answers."),
+           "zh": plain("<b>超出论文的部分：</b>本章的检验是本探索器自己加的功能，不属于 WeDLM。WeDLM 本身（论文的<i>流式</i>"
+                       "解码器，也是默认选项）并不是无损的：第 8 章已经看到，τ 较大时答案会变。")}
+    was = {lang: len(text) for lang, text in was.items()}   # the words it replaced
+    for lang in was:
+        assert len(plain(ch10_verified.beyond(rows, lang=lang))) <= was[lang], lang
+    # no row differs (or a record that did not compare): no count is claimed
+    assert ch10_verified.not_lossless([dict(r, differs=0) for r in rows]) is None
+    assert "{" not in ch10_verified.beyond([]) and "τ =" not in plain(ch10_verified.beyond([]))
 
 
 def test_entropy_explorer_explains_its_slow_low_entropy_row():
@@ -1460,11 +1542,19 @@ def test_chapter_5_states_tau_and_what_ended_each_decode(data):
     other = data.timelines[data.picks["stall"]["branch"]]
     words = plain(ch5_stall.text(tl, step, other, data.picks["stall"]["penalty"], step))
     assert f"under τ = {tl.trace.steps[step].threshold:g}" in words
+    why = {}
     for t in (tl, other):
         st = t.trace.stats()
-        why = ("ended by its stop token" if st["stop_reason"] == "stop_token"
-               else f"cut at the budget of {t.trace.config['max_new_tokens']} new tokens")
-        assert f"{st['tokens_per_forward']:.2f} per forward; {why}" in words or f"({st['tokens_per_forward']:.2f}; {why})" in words
+        why[t] = ("ended by its stop token" if st["stop_reason"] == "stop_token"
+                  else f"cut at the budget of {t.trace.config['max_new_tokens']} new tokens")
+    # how each run ended, a sentence of its own (a walker missed it in the counts' brackets)
+    assert (f"The λ = {data.picks['stall']['penalty']:g} run was {why[other]}; "
+            f"the λ = {tl.trace.config['penalty']:g} run was {why[tl]}.") in words
+    # both under 1 token per forward (the recording's case): said, with what it means
+    slow = all(t.trace.stats()["tokens_per_forward"] < 1 for t in (tl, other))
+    assert ("Both are under 1 token per forward, slower than writing one token at a time" in words) == slow
+    # a claim with no case shown is not made (a walker asked where λ did not help)
+    assert "does not always help" not in words
 
 
 def test_chapter_6_says_one_forward_in_the_singular(data):
@@ -1683,7 +1773,9 @@ def test_the_tau_chart_gives_right_answers_their_own_axis_and_readable_tau_label
     total = max(r["total"] for r in rows)
     fig = figs.tau_figure(rows, {"threshold": 0.5, "tokens_per_forward": 8.0, "right": 7, "total": 7})
     bars = next(t for t in fig.data if t.type == "bar")
-    assert bars.yaxis == "y2" and fig.layout.yaxis2.title.text == f"right answers (of {total})"
+    assert bars.yaxis == "y2" and bars.name == f"right answers (of {total})"
+    assert all(t.yaxis == "y2" for t in fig.data if t.type == "bar")   # the greedy comparison's bars too
+    assert fig.layout.yaxis2.title.text == f"questions (of {total})"
     assert all(t.yaxis in (None, "y") for t in fig.data if t.type != "bar")   # speed on the left axis
     top, band = fig.layout.yaxis.domain, fig.layout.yaxis2.domain
     assert band[1] < top[0], (band, top)   # the bars' band does not overlap the speed plot
@@ -1921,10 +2013,11 @@ def test_the_tau_bars_word_is_the_palettes_word_for_the_colour_the_bars_use(data
     for the role the bars are drawn in (the swatch beside it in that very colour)."""
     outputs = tour.CHAPTERS[7].view(data.tau_sweep, lang=lang)
     bars = [b for b in outputs[1].data if b.type == "bar"]
-    assert {b.marker.color for b in bars} == {palette.ROLE_COLOURS["right"]}
-    swatch = re.search(r'<span class="ckey" data-role="right"><i style="background:(#\w+)"></i>([^<]+)</span>',
-                       outputs[0])
-    assert swatch and swatch.groups() == (palette.ROLE_COLOURS["right"], palette.colour_word("right", lang))
+    assert [b.marker.color for b in bars] == [palette.ROLE_COLOURS["right"], palette.ROLE_COLOURS["verify-rejected"]]
+    for role in ("right", "verify-rejected"):
+        swatch = re.search(rf'<span class="ckey" data-role="{role}"><i style="background:(#\w+)"></i>([^<]+)</span>',
+                           outputs[0])
+        assert swatch and swatch.groups() == (palette.ROLE_COLOURS[role], palette.colour_word(role, lang))
 
 
 def test_one_round_step_labels_the_forwards_and_the_tau_axis_and_ch7_asks_for_its_height(data):

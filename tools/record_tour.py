@@ -4,8 +4,8 @@ python -m tools.record_tour [--only tau_sweep|verified|entropy_code|reorder_chec
 
 Decodes a few prompts on the bundled models, applies each chapter's rule (app/tabs/tour/moments.py)
 to find its moment, branches the stall with larger penalties λ to find one that ends it sooner,
-runs the entropy suite for the entropy -> speed plot, answers the suite's arithmetic questions at
-every τ of the sweep grid (chapter 8), decodes with the verified decoder (chapter 10, beyond the
+runs the entropy suite for the entropy -> speed plot, answers 15 held-out arithmetic questions at
+every τ of the sweep grid and greedily (chapter 8), decodes with the verified decoder (chapter 10, beyond the
 paper) and writes assets/tour/tour.json. --only tau_sweep (or verified) re-records chapter 8's sweep
 (or chapter 10's trace and pick; or entropy_code, chapter 7's code decode) alone and keeps the rest
 of the file. reorder_check re-runs chapter 3's decode in logical order (the reference decoder) and
@@ -44,16 +44,20 @@ def first_with(traces: dict, names: list[str], finder) -> dict | None:
 
 
 def tau_sweep(lm) -> dict:
-    """Chapter 8: the suite's arithmetic questions answered at every τ of the grid."""
+    """Chapter 8: held-out arithmetic questions answered at every τ of the grid, each output
+    compared with the same model's greedy (one token at a time) text of its question."""
     config = DecodeConfig(max_new_tokens=TAU_MAX_NEW)
     prompts = ch8_tau.questions()
+    greedy = ch8_tau.greedy_all(lm, prompts, config)
     rows = []
     for tau in THRESHOLD_GRID:
-        row = ch8_tau.answer_row(tau, ch8_tau.answer_all(lm, prompts, replace(config, threshold=tau)))
-        print(f"τ = {tau:g}: {row['right']}/{row['total']} right, {row['tokens_per_forward']:.2f} tokens per forward")
+        row = ch8_tau.answer_row(tau, ch8_tau.answer_all(lm, prompts, replace(config, threshold=tau), greedy=greedy))
+        print(f"τ = {tau:g}: {row['right']}/{row['total']} right, {row['differs']} differ from greedy, "
+              f"{row['tokens_per_forward']:.2f} tokens per forward", flush=True)
         rows.append(row)
-    return {"class": TAU_CLASS, "config": {"penalty": config.penalty, "window": config.window,
-                                           "max_new_tokens": TAU_MAX_NEW}, "rows": rows}
+    return {"class": TAU_CLASS, "questions": "held-out", "config": {"penalty": config.penalty, "window": config.window,
+                                                                   "max_new_tokens": TAU_MAX_NEW},
+            "greedy": greedy, "rows": rows}
 
 
 def verified(lm, trace=None):

@@ -201,6 +201,11 @@ MESSAGES = {
     "tour.fig.growth_title": {"en": "Committed tokens after each forward", "zh": "每次前向计算后已提交的词元数"},
     "tour.fig.right_of": {"en": "right answers (of {total})", "zh": "答对题数（共 {total} 题）"},
     "tour.fig.hover_right": {"en": "τ = {x}: {y} right", "zh": "τ = {x}：答对 {y} 题"},
+    # chapter 8's second bars: outputs whose text is not the model's own greedy (one-at-a-time) text
+    "tour.fig.differs_of": {"en": "texts unlike greedy (of {total})", "zh": "与贪心文本不同（共 {total} 题）"},
+    "tour.fig.hover_differs": {"en": "τ = {x}: {y} texts unlike the greedy text",
+                               "zh": "τ = {x}：{y} 题的文本与贪心文本不同"},
+    "tour.fig.questions_of": {"en": "questions (of {total})", "zh": "题数（共 {total} 题）"},
     "tour.fig.tpf": {"en": "tokens per forward", "zh": "每次前向计算的词元数"},
     "tour.fig.hover_tpf": {"en": "τ = {x}: {y} tokens per forward", "zh": "τ = {x}：每次前向计算 {y} 个词元"},
     "tour.fig.your_run": {"en": "your run", "zh": "你的运行"},
@@ -770,12 +775,16 @@ MESSAGES = {
     "ch5.under_tau": {"en": "The rule fills what scores under τ = {tau:g}: ",
                       "zh": "规则填充得分低于 τ = {tau:g} 的掩码："},
     # what ended a decode, beside its count (a budget-cut decode is not a finished text)
-    "ch5.why_stop": {"en": "ended by its stop token", "zh": "因停止词元结束"},
-    "ch5.why_budget": {"en": "cut at the budget of {budget} new tokens", "zh": "在 {budget} 个新词元的预算处截断"},
-    "ch5.not_always": {
-        "en": "λ changes which slots fill, not how sure the model is, so it does not always help: try another "
-              "λ live and compare its count.",
-        "zh": "λ 改变的是填哪些槽位，而不是模型有多确定，所以它并不总是有帮助：现场换一个 λ 试试，比较一下数字。",
+    "ch5.why_stop": {"en": "ended by its stop token", "zh": "因停止词元而结束"},
+    "ch5.why_budget": {"en": "cut at the budget of {budget} new tokens", "zh": "在 {budget} 个新词元的预算处被截断"},
+    # how each run ended, as its own sentence (a walker missed it inside the counts' brackets)
+    "ch5.endings": {"en": "The λ = {other:g} run was {b_why}; the λ = {penalty:g} run was {a_why}.",
+                    "zh": "λ = {other:g} 的那次运行{b_why}；λ = {penalty:g} 的那次{a_why}。"},
+    # both decodes under 1 token per forward (chapter 1: one-at-a-time decoding writes exactly 1)
+    "ch5.under_one": {
+        "en": " Both are under 1 token per forward, slower than writing one token at a time: λ shortens this "
+              "stall, it does not make the model sure of the text.",
+        "zh": "两者每次前向计算都不到 1 个词元，比一次写一个词元还慢：λ 缩短了这次停滞，但没有让模型对这段文本更有把握。",
     },
     "ch5.p1": {
         "en": "At step {step} the first open mask (position {pos}) has entropy {h:.2f} nats: the model cannot "
@@ -809,11 +818,11 @@ MESSAGES = {
     "ch5.p3": {
         "en": "{lam} charges λ per slot of distance, pulling the choice toward the front. Branched from step "
               "{prev} with λ = {other:g} (the {branch_colour} line): position {pos} commits at step {now}; "
-              "{b_tokens} tokens in {b_forwards} forwards ({b_tpf:.2f} per forward; {b_why}) against {a_tokens} "
-              "in {a_forwards} ({a_tpf:.2f}; {a_why}), {changed}. Below, both decodes at step {step}.",
+              "{b_tokens} tokens in {b_forwards} forwards ({b_tpf:.2f} per forward) against {a_tokens} "
+              "in {a_forwards} ({a_tpf:.2f}), {changed}. Below, both decodes at step {step}.",
         "zh": "{lam} 按距离收费，每远一个槽位加一个 λ，把选择拉向前面。从第 {prev} 步分支出来、改用 λ = {other:g}"
               "（{branch_colour}线）：位置 {pos} 在第 {now} 步就提交了；用 {b_forwards} 次前向计算写出 {b_tokens} "
-              "个词元（每次 {b_tpf:.2f} 个；{b_why}），原来是 {a_forwards} 次写出 {a_tokens} 个（{a_tpf:.2f}；{a_why}），"
+              "个词元（每次 {b_tpf:.2f} 个），原来是 {a_forwards} 次写出 {a_tokens} 个（{a_tpf:.2f}），"
               "{changed}。"
               "下方是两个解码在第 {step} 步的样子。",
     },

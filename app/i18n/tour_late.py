@@ -197,16 +197,26 @@ MESSAGES = {
                   "zh": "<b>τ = {tau:g} 时答错的题</b><ul>{items}</ul>"},
     "ch8.p1": {
         "en": "{tau} is the knob a user turns: a mask fills when its score is under τ. A larger τ "
-              "fills more masks per forward, so it is faster, but it also accepts tokens the model is less sure of.",
+              "fills more masks per forward, so it is faster, but it also accepts tokens the model is less sure of: "
+              "the text can leave the model's own one-at-a-time text, and an answer can go wrong.",
         "zh": "{tau} 是用户可以调的旋钮：掩码的得分低于 τ 时就被填充。τ 越大，每次前向计算填的掩码越多，速度越快，"
-              "但也会接受模型不那么有把握的词元。",
+              "但也会接受模型不那么有把握的词元：写出的文本可能偏离模型自己一次一个词元写出的文本，答案也可能出错。",
     },
     "ch8.p2": {
-        "en": "Here the bundled model answers the same {total} arithmetic questions at each τ (the explorer's "
-              "recorded set: the Entropy explorer tab runs them). The "
-              "{line_colour} line is speed ({tpf}); the {bar_colour} bars count "
+        "en": "Here the bundled model answers the same {total} held-out arithmetic questions (never in its "
+              "training) at each τ. The {line_colour} line is speed ({tpf}); the {bar_colour} bars count "
+              "right answers (an answer ends with the marker #### and then the final number, which is checked); "
+              "the {changed_colour} bars count texts unlike the model's own {greedy} text of the question.",
+        "zh": "这里，内置模型在每个 τ 下回答同样的 {total} 道留出的算术题（训练中从未出现）。{line_colour}折线是速度（{tpf}）；"
+              "{bar_colour}柱子是答对的题数（每个答案以标记 #### 加最终数字结尾，核对的就是这个数字）；"
+              "{changed_colour}柱子是写出的文本与模型自己{greedy}解码的文本不同的题数。",
+    },
+    # ch8.p2 without the second bars (a record made before outputs were compared with the greedy text)
+    "ch8.p2_right": {
+        "en": "Here the bundled model answers the same {total} held-out arithmetic questions (never in its "
+              "training) at each τ. The {line_colour} line is speed ({tpf}); the {bar_colour} bars count "
               "right answers (an answer ends with the marker #### and then the final number, which is checked).",
-        "zh": "这里，内置模型在每个 τ 下回答同样的 {total} 道算术题（探索器录制的一组题，“熵探索”标签页会运行它们）。{line_colour}折线是速度（{tpf}）；"
+        "zh": "这里，内置模型在每个 τ 下回答同样的 {total} 道留出的算术题（训练中从未出现）。{line_colour}折线是速度（{tpf}）；"
               "{bar_colour}柱子是答对的题数（每个答案以标记 #### 加最终数字结尾，核对的就是这个数字）。",
     },
     "ch8.table": {
@@ -228,13 +238,19 @@ MESSAGES = {
         "zh": "直到 τ = {tau:g}，这 {total} 道题都还是对的，此时每次前向计算 {tpf:.2f} 个词元。",
     },
     "ch8.p3": {
-        "en": "At τ = {low_tau:g}: {low_tpf:.2f} tokens per forward, {low_right} of {total} right.{safe} "
-              "At τ = {worst_tau:g}: {worst_tpf:.2f} per forward but only {worst_right} of {total} right: a digit "
-              "filled while the model was unsure is committed and never revisited.",
-        "zh": "τ = {low_tau:g} 时：每次前向计算 {low_tpf:.2f} 个词元，{total} 道题答对 {low_right} 道。{safe}"
-              "τ = {worst_tau:g} 时：每次前向计算 {worst_tpf:.2f} 个，但 {total} 道题只答对 {worst_right} 道："
+        "en": "At τ = {low_tau:g}: {low_tpf:.2f} tokens per forward, {low_right} of {total} right{low_differs}.{safe} "
+              "At τ = {worst_tau:g}: {worst_tpf:.2f} per forward but only {worst_right} of {total} right{worst_differs}: "
+              "a digit filled while the model was unsure is committed and never revisited.",
+        "zh": "τ = {low_tau:g} 时：每次前向计算 {low_tpf:.2f} 个词元，{total} 道题答对 {low_right} 道{low_differs}。{safe}"
+              "τ = {worst_tau:g} 时：每次前向计算 {worst_tpf:.2f} 个，但 {total} 道题只答对 {worst_right} 道{worst_differs}："
               "模型没把握时填上的数字一旦提交，就再也不会回头修改。",
     },
+    "ch8.greedy_word": {"en": "greedy", "zh": "贪心"},
+    # the yardstick after ch8.p2: the greedy texts' right answers (a wrong one there is the model's, not τ's)
+    "ch8.greedy_right": {"en": "Greedy, the model itself gets {right} of {total} right.",
+                         "zh": "贪心解码时，模型自己答对 {total} 道中的 {right} 道。"},
+    # ch8.p3's count of texts unlike the greedy text at a τ ("" when the record has none)
+    "ch8.differs": {"en": ", {n} texts unlike the greedy one", "zh": "，{n} 题的文本与贪心文本不同"},
     "ch8.yours": {
         "en": "<b>Your run</b> at τ = {tau:g}: {right} of {total} right, {tpf:.2f} tokens per forward (the star).",
         "zh": "<b>你的运行</b>（τ = {tau:g}）：{total} 道题答对 {right} 道，每次前向计算 {tpf:.2f} 个词元（图中的星号）。",
@@ -291,10 +307,17 @@ MESSAGES = {
     "ch10.title": {"en": "10 · Beyond the paper: the greedy text, right or wrong",
                    "zh": "10 · 超出论文：与逐词元解码一字不差，对错皆然"},
     "ch10.beyond": {
-        "en": "<b>Beyond the paper:</b> this check is the explorer's own, not WeDLM's. WeDLM itself (the paper's <i>streaming</i> decoder, the default) is not lossless: "
-              "chapter 8 showed a large τ changing answers.",
-        "zh": "<b>超出论文的部分：</b>本章的检验是本探索器自己加的功能，不属于 WeDLM。WeDLM 本身（论文的<i>流式</i>"
-              "解码器，也是默认选项）并不是无损的：第 8 章已经看到，τ 较大时答案会变。",
+        "en": "<b>Beyond the paper:</b> this check is the explorer's own, not WeDLM's. WeDLM's <i>streaming</i> "
+              "decoder is not lossless: at τ = {tau:g}, {n} of chapter 8's {total} texts differ from the greedy text.",
+        "zh": "<b>超出论文的部分：</b>本章的检验是探索器自己加的，不属于 WeDLM。WeDLM 的<i>流式</i>解码器并不无损："
+              "τ = {tau:g} 时，第 8 章 {total} 道题中有 {n} 道与贪心文本不同。",
+    },
+    # the same without a recorded count (a record made before chapter 8 compared texts)
+    "ch10.beyond_plain": {
+        "en": "<b>Beyond the paper:</b> this check is the explorer's own, not WeDLM's. WeDLM's <i>streaming</i> "
+              "decoder is not lossless: a large τ lets its text leave the greedy text.",
+        "zh": "<b>超出论文的部分：</b>本章的检验是探索器自己加的，不属于 WeDLM。WeDLM 的<i>流式</i>解码器并不无损："
+              "τ 较大时，它写出的文本会偏离贪心文本。",
     },
     "ch10.not_rejected": {"en": "No draft was rejected at this step. {what}",
                           "zh": "这一步没有草稿被拒绝。{what}"},

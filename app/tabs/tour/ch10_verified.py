@@ -2,10 +2,12 @@
 draft: the same forward's next-token rows check the drafts, so the text is exactly greedy AR."""
 from __future__ import annotations
 
-from functools import partial
+from functools import lru_cache, partial
 from html import escape
 
 import gradio as gr
+
+from wedlm.config import DEFAULT_THRESHOLD
 
 from ... import i18n
 from ...views import narration as plain_narration
@@ -13,6 +15,7 @@ from ...views import render
 from ...views.stepper import Views
 from . import moments
 from .ch8_tau import wrong_products
+from .data import load_tau_sweep
 from .frame import at_step, body, drawn, live_bar, slot, stepper_html, window_try
 from .words import colour, elsewhere, gap, model_text, narration, plural, run_summary, span, term, tok
 
@@ -50,7 +53,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     kept = list(range(s.start, s.start + len(s.committed)))
     ends = tr("ch10.ends", pos=stop) if stop is not None else ""
     return narration(([note] if note else []) + [
-        tr("ch10.beyond"),
+        beyond(lang=lang),
         tr("ch10.p1", draft=term("draft", lang=lang), verified=term("verified", tr("ch10.verified_word"), lang=lang),
            forward=term("forward", tr("ch10.forward_word"), lang=lang)),
         tr("ch10.p2", step=step, start=s.start, first=tok(tl, s.window[0], lang), checked_n=len(checked), drafts=plural("ch10.drafts", len(checked), lang),
@@ -67,6 +70,31 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     ] + [p for p in [gap(lang).join(w for w in (window_words(tl, step, lang, short=True),
                                                   "" if live else tr("ch10.live_differs")) if w)] if p],
         tl, step, lang=lang)
+
+
+def not_lossless(rows: list[dict]) -> dict | None:
+    """Chapter 8's evidence that WeDLM's streaming decoder is not lossless: the sweep's row at the
+    default τ (the one the tour's decodes use) when some of its texts differ from the greedy text,
+    else the row with the most such texts; None if no row differs or the record did not compare."""
+    compared = [r for r in rows if r.get("differs")]
+    if not compared:
+        return None
+    default = next((r for r in compared if r["threshold"] == DEFAULT_THRESHOLD), None)
+    return default or max(compared, key=lambda r: (r["differs"], -r["threshold"]))
+
+
+@lru_cache(maxsize=1)
+def _recorded_sweep_rows() -> tuple:
+    return tuple((load_tau_sweep() or {}).get("rows", []))
+
+
+def beyond(rows: list[dict] | None = None, lang: str = i18n.DEFAULT) -> str:
+    """'Beyond the paper', with lossless's evidence from chapter 8's recording: texts that differ from
+    the model's greedy text (lossless is that text, not right answers)."""
+    row = not_lossless(list(_recorded_sweep_rows()) if rows is None else rows)
+    if row is None:
+        return i18n.text(lang, "ch10.beyond_plain")
+    return i18n.text(lang, "ch10.beyond", tau=row["threshold"], n=row["differs"], total=row["total"])
 
 
 def none_filled(s, lang: str = i18n.DEFAULT) -> str:

@@ -113,8 +113,9 @@ def text(tl, step: int, other: Timeline, other_penalty: float, moment: int | Non
            branch_colour=branched, pos=first.pos, now=now if now is not None else "–",
            b_tokens=b["generated_tokens"], b_forwards=b["forwards"], b_tpf=b["tokens_per_forward"],
            a_tokens=a["generated_tokens"], a_forwards=a["forwards"], a_tpf=a["tokens_per_forward"],
-           changed=changed, step=step, a_why=why_ended(tl, lang), b_why=why_ended(other, lang)),
-        tr("ch5.not_always"),
+           changed=changed, step=step),
+        tr("ch5.endings", other=other_penalty, penalty=lam, a_why=why_ended(tl, lang), b_why=why_ended(other, lang))
+        + (tr("ch5.under_one") if max(a["tokens_per_forward"], b["tokens_per_forward"]) < 1 else ""),
     ], tl, step, lang=lang, head=head)
 
 

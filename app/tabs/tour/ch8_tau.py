@@ -1,5 +1,6 @@
-"""Chapter 8: what τ trades: the arithmetic questions of the suite decoded at every τ of the
-sweep (recorded by tools/record_tour.py): tokens per forward against right answers, and the
+"""Chapter 8: what τ trades: held-out arithmetic questions (never drawn for training) decoded at
+every τ of the sweep (recorded by tools/record_tour.py): tokens per forward against right answers
+and against outputs that differ from the model's own greedy (one token at a time) text, and the
 answers a high τ gets wrong."""
 from __future__ import annotations
 
@@ -8,8 +9,7 @@ from typing import NamedTuple
 
 import gradio as gr
 
-from wedlm.suite import read_prompts
-from wedlm.training.corpus import final_answer
+from wedlm.training.corpus import ARITHMETIC_FORMS, final_answer, held_out_questions
 
 from ... import i18n
 from ...serving import gpu
@@ -22,19 +22,38 @@ from .words import colour, narration, term
 TITLE = i18n.text(i18n.DEFAULT, "ch8.title")
 
 
+QUESTIONS_PER_FORM = 5   # × the 3 forms: 15 questions (7 were doubted; 30 took too long to record on a shared CPU)
+
+
 def questions() -> list[dict]:
-    return [p for p in read_prompts() if p["class"] == TAU_CLASS and "answer" in p]
+    """The sweep's questions: QUESTIONS_PER_FORM held-out questions of each arithmetic form (never in
+    the training stream; wedlm.training.corpus.held_out_questions, built from rules, no data files)."""
+    return [{"id": f"held-{form}-{k}", "prompt": prompt, "answer": value}
+            for form in ARITHMETIC_FORMS
+            for k, (prompt, _, value) in enumerate(held_out_questions(form, QUESTIONS_PER_FORM))]
 
 
 def answer_row(threshold: float, outputs: list[dict]) -> dict:
-    """One τ of the sweep from its decodes' outputs: mean tokens per forward, right answers."""
-    return {"threshold": threshold, "total": len(outputs), "right": sum(o["right"] for o in outputs),
-            "tokens_per_forward": round(sum(o["tokens_per_forward"] for o in outputs) / max(len(outputs), 1), 2),
-            "outputs": outputs}
+    """One τ of the sweep from its decodes' outputs: mean tokens per forward, right answers and,
+    when every output was compared with the greedy text, how many differ from it."""
+    row = {"threshold": threshold, "total": len(outputs), "right": sum(o["right"] for o in outputs),
+           "tokens_per_forward": round(sum(o["tokens_per_forward"] for o in outputs) / max(len(outputs), 1), 2)}
+    if outputs and all("differs" in o for o in outputs):
+        row["differs"] = sum(o["differs"] for o in outputs)
+    return row | {"outputs": outputs}
 
 
-def answer_all(lm, prompts: list[dict], config, time_limit_s: float | None = None) -> list[dict]:
-    """Decode each question at `config` (inside the GPU call; tools/record_tour.py runs it too)."""
+def greedy_all(lm, prompts: list[dict], config) -> dict[str, str]:
+    """Each question decoded one token at a time, greedily, by the same model (the library's AR
+    decoder): the text a lossless decoder would write, id -> text."""
+    from wedlm import decode
+    return {p["id"]: decode(lm, p["prompt"], "ar", config).text for p in prompts}
+
+
+def answer_all(lm, prompts: list[dict], config, time_limit_s: float | None = None,
+               greedy: dict[str, str] | None = None) -> list[dict]:
+    """Decode each question at `config` (inside the GPU call; tools/record_tour.py runs it too);
+    with `greedy` (id -> the greedy text), each output says whether its text differs from it."""
     import time
 
     from wedlm import decode
@@ -47,7 +66,19 @@ def answer_all(lm, prompts: list[dict], config, time_limit_s: float | None = Non
         out.append({"id": p["id"], "question": p["prompt"].removeprefix("Question: ").split("\n")[0],
                     "answer": str(p["answer"]), "got": got, "right": got == str(p["answer"]),
                     "tokens_per_forward": round(trace.stats()["tokens_per_forward"], 2)})
+        if greedy and p["id"] in greedy:   # the text kept too: the record shows what differs
+            out[-1] |= {"text": trace.text, "differs": trace.text != greedy[p["id"]]}
     return out
+
+
+def greedy_right(sweep: dict) -> int | None:
+    """How many of the sweep's questions the model's own greedy text answers right (the yardstick:
+    a wrong answer there is the model's, not τ's), or None if the record has no greedy texts."""
+    greedy, rows = sweep.get("greedy"), sweep.get("rows")
+    if not greedy or not rows:
+        return None
+    answers = {o["id"]: o["answer"] for o in rows[0]["outputs"]}
+    return sum(final_answer(greedy[i]) == a for i, a in answers.items() if i in greedy)
 
 
 def title(lang: str = i18n.DEFAULT) -> str:
@@ -115,7 +146,7 @@ def slip_words(trace, greedy: str | None, lang: str = i18n.DEFAULT) -> str:
 
 
 def table_note(table, lang: str = i18n.DEFAULT, greedy: str | None = None, total: int = 0) -> str:
-    """Chapters 2–4's times table, when τ broke a line of it: the 7 questions are a sample, not a
+    """Chapters 2–4's times table, when τ broke a line of it: the questions are a sample, not a
     guarantee (a walker saw '7 x 10 = 60' in chapter 2 and 'every answer right up to τ = 1' here)."""
     wrong = wrong_products(table.text) if table is not None else []
     if not wrong:
@@ -141,17 +172,25 @@ def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT, table
     fastest_safe = last_all_right(rows)
     worst = min(rows, key=lambda r: (r["right"], -r["threshold"])) if rows else None
     low = rows[0] if rows else None
+    compared = bool(rows) and all("differs" in r for r in rows)
+    line, bars = colour("decoder-streaming", lang=lang), colour("right", lang=lang)
     paras = [
         tr("ch8.p1", tau=term("tau", "τ", lang=lang)),
-        tr("ch8.p2", total=total, line_colour=colour("decoder-streaming", lang=lang), tpf=term("tpf", lang=lang),
-           bar_colour=colour("right", lang=lang)),
+        tr("ch8.p2", total=total, line_colour=line, tpf=term("tpf", lang=lang), bar_colour=bars,
+           changed_colour=colour("verify-rejected", lang=lang), greedy=term("greedy", tr("ch8.greedy_word"), lang=lang))
+        if compared else tr("ch8.p2_right", total=total, line_colour=line, tpf=term("tpf", lang=lang), bar_colour=bars),
     ]
     if low and worst:
+        baseline = greedy_right(sweep)
+        if baseline is not None:
+            paras[-1] += ("" if lang == "zh" else " ") + tr("ch8.greedy_right", right=baseline, total=total)
         safe_words = (tr("ch8.safe", tau=fastest_safe["threshold"], tpf=fastest_safe["tokens_per_forward"], total=total)
                       if fastest_safe else "")
+        differs = {id(r): tr("ch8.differs", n=r["differs"]) if compared else "" for r in (low, worst)}
         paras.append(tr("ch8.p3", low_tau=low["threshold"], low_tpf=low["tokens_per_forward"],
                         low_right=low["right"], total=total, safe=safe_words, worst_tau=worst["threshold"],
-                        worst_tpf=worst["tokens_per_forward"], worst_right=worst["right"]))
+                        worst_tpf=worst["tokens_per_forward"], worst_right=worst["right"],
+                        low_differs=differs[id(low)], worst_differs=differs[id(worst)]))
     note = table_note(table, lang, greedy, total)
     if note:
         paras.append(note)
@@ -185,7 +224,8 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
         config = make_config(threshold=t, max_new_tokens=TAU_MAX_NEW)
         prompts = questions()
         work = gpu.Work.of(config.max_new_tokens, config.window, ["streaming"] * len(prompts), ctx.limits)
-        outputs = gpu.run_on_gpu(answer_all, ctx.models.wedlm, prompts, config, work.time_limit_s, work=work)
+        outputs = gpu.run_on_gpu(answer_all, ctx.models.wedlm, prompts, config, work.time_limit_s,
+                                 data.tau_sweep.get("greedy"), work=work)
         # the times table's note is about the recording: not shown beside a live run
         return view(data.tau_sweep, answer_row(config.threshold, outputs), lang=lang)
 

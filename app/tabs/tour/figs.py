@@ -108,6 +108,7 @@ def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, h
 
 TAU_LABELS = 6   # at most this many τ labels: at 1024 px the sweep's 0.1 … 0.4 labels ran together
 RIGHT_LABELS = 4   # at most this many steps between the right answers' labels (7 questions: 0, 2, 4, 7)
+RIGHT_MINOR = 15   # at most this many minor ticks on that axis: one per question up to 15, else a round step
 
 
 # a labelled tick as long as the minor ones beside it, or longer: Plotly sets a label off the axis
@@ -122,6 +123,13 @@ def right_ticks(total: int) -> list[int]:
     return [v for v in range(0, total, step) if total - v >= 0.75 * step] + [total]
 
 
+def right_minor(total: int) -> int:
+    """The questions axis' minor tick step: every count while that is a few (a bar at 6 of 7 must be
+    read), a round step when there are many (30 grid lines in the band's 90 px are a grey blur)."""
+    step = int(charts.round_step(total, RIGHT_LABELS, 1))   # right_ticks' label step: a minor tick under each label
+    return next((m for m in (1, 2, 5, 10, 20, 50, 100) if step % m == 0 and total / m <= RIGHT_MINOR), step)
+
+
 def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEFAULT):
     """Two panels on one τ axis: tokens per forward (the streaming decoder's colour, a line, top,
     left axis) and right answers (bars in palette role "right", whose word chapter 8 says:
@@ -133,14 +141,24 @@ def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEF
     x = [r["threshold"] for r in rows]
     total = max([r["total"] for r in rows] or [1])
     right_title = tr("tour.fig.right_of", total=total)
+    # beside the right answers, when the record has them: the outputs whose text differs from the
+    # model's own greedy text (chapter 10's rejected colour: a text the verified check would not keep)
+    changed = [r["differs"] for r in rows] if rows and all("differs" in r for r in rows) else None
+    width = 0.04 if changed else 0.07
     data = [dict(type="bar", x=x, y=[r["right"] for r in rows], name=right_title, yaxis="y2",
-                 marker=dict(color=palette.ROLE_COLOURS["right"]), width=0.07,  # solid: the colour the words name
-                 hovertemplate=tr("tour.fig.hover_right", x="%{x}", y="%{y}") + "<extra></extra>"),
-            dict(type="scatter", x=x, y=[r["tokens_per_forward"] for r in rows], mode="lines+markers",
-                 name=tr("tour.fig.tpf"),
-                 line=dict(color=palette.ROLE_COLOURS["decoder-streaming"], width=3),
-                 marker=dict(size=8),
-                 hovertemplate=tr("tour.fig.hover_tpf", x="%{x}", y="%{y:.2f}") + "<extra></extra>")]
+                 marker=dict(color=palette.ROLE_COLOURS["right"]), width=width,  # solid: the colour the words name
+                 offset=-width if changed else None,
+                 hovertemplate=tr("tour.fig.hover_right", x="%{x}", y="%{y}") + "<extra></extra>")]
+    if changed:
+        data.append(dict(type="bar", x=x, y=changed, name=tr("tour.fig.differs_of", total=total), yaxis="y2",
+                         marker=dict(color=palette.ROLE_COLOURS["verify-rejected"]), width=width, offset=0,
+                         hovertemplate=tr("tour.fig.hover_differs", x="%{x}", y="%{y}") + "<extra></extra>"))
+    data.append(dict(type="scatter", x=x, y=[r["tokens_per_forward"] for r in rows], mode="lines+markers",
+                     name=tr("tour.fig.tpf"),
+                     line=dict(color=palette.ROLE_COLOURS["decoder-streaming"], width=3),
+                     marker=dict(size=8),
+                     hovertemplate=tr("tour.fig.hover_tpf", x="%{x}", y="%{y:.2f}") + "<extra></extra>"))
+    axis_title = tr("tour.fig.questions_of", total=total) if changed else right_title
     if yours:
         data.append(dict(type="scatter", x=[yours["threshold"]], y=[yours["tokens_per_forward"]],
                          mode="markers+text", name=tr("tour.fig.your_run"),
@@ -157,13 +175,14 @@ def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEF
                    ticks="outside", ticklen=MAJOR_TICKLEN,
                    minor=dict(tickmode="array", tickvals=x, ticks="outside", ticklen=4)),
         yaxis=dict(title=dict(text=tr("tour.fig.tpf")), domain=[0.48, 1], rangemode="tozero"),
-        # a short band of its own, a tick and a grid line at every count (a bar at 6 of 7 could not be
-        # read off 0 and 7 alone), a label at a round step and at the total (right_ticks: 0 … 7 each
+        # a short band of its own, a tick and a grid line at every count while there are few (a bar at 6
+        # of 7 could not be read off 0 and 7 alone; right_minor), a label at a round step and at the total (right_ticks: 0 … 7 each
         # labelled ran together in the band's 90 px at 1024x768); its title on the right (on the left, under the
         # speed's, the two ran into each other)
-        yaxis2=dict(title=dict(text=right_title), domain=[0, 0.36], range=[0, total + 0.5],
+        yaxis2=dict(title=dict(text=axis_title), domain=[0, 0.36], range=[0, total + 0.5],
                     tickmode="array", tickvals=right_ticks(total), ticks="outside", ticklen=MAJOR_TICKLEN,
-                    minor=dict(tickmode="linear", tick0=0, dtick=1, ticks="outside", ticklen=4, showgrid=True,
+                    minor=dict(tickmode="linear", tick0=0, dtick=right_minor(total), ticks="outside", ticklen=4,
+                               showgrid=True,
                                gridcolor="#f1f5f9"),
                     anchor="x", side="right", gridcolor="#e5e7eb", automargin=True),
         legend=dict(orientation="h", y=-0.25, yanchor="top", x=0), margin=dict(l=60, r=20, t=40, b=100))
