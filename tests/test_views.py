@@ -363,3 +363,23 @@ def test_only_chapter_1_explains_that_step_k_is_forward_k_plus_1():
     for lang, rule in (("en", "k + 1"), ("zh", "k + 1")):
         saying = [key for key, texts in i18n.catalog().items() if rule in texts.get(lang, "")]
         assert saying == ["ch1.p4"], (lang, saying)
+
+
+def test_every_steps_bars_scan_the_trace_for_their_scale_once(timeline, monkeypatch):
+    """bars_top scans every mask of every step; run for every step's chart it made drawing a long
+    decode O(steps² × masks) (seconds of Python for a 512-token decode). Drawing every step's views
+    scans once per timeline, and every step's chart still has the one y range it gives."""
+    import re
+
+    from app.views import charts, stepper
+    calls = []
+    scan = charts.bars_top
+    monkeypatch.setattr(charts, "bars_top", lambda trace: calls.append(trace) or scan(trace))
+    fresh = Timeline(timeline.trace)   # the module's timeline may have scanned already
+    assert fresh.num_steps >= 3
+    bars = stepper.draw(fresh)["views"]["bars"]
+    assert len(calls) == 1 and calls[0] is fresh.trace
+    axes = {tuple(re.findall(r'class="tick" text-anchor="end">([\d.]+)</text>', svg)) for svg in bars if "<svg" in svg}
+    assert len(axes) == 1, axes
+    top = scan(fresh.trace)
+    assert float(next(iter(axes))[-1]) <= top < float(next(iter(axes))[-1]) * 2 + 1   # the scale is bars_top's
