@@ -193,7 +193,8 @@ def output_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
 def step_summary(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     """One sentence about `step` for a screen reader (plain text); the last step says what ended
     the decode and that the masks still in the window are never scored. Its mask counts add up on
-    the line itself (narration.mask_account): read = newly filled + taken by the AR token + left."""
+    the line itself (narration.mask_account): read = newly filled + taken by the AR token + left;
+    AR's line counts the one token its forward wrote (the account's written)."""
     s = timeline.trace.steps[step]
     acc = narration.mask_account(s)
     # "masks read" are the forward's input; "left" those it did not fill (what the window picture
@@ -218,8 +219,7 @@ def step_summary(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str
             inside = 0 <= v.ar_pos - s.start < len(s.window)
             key = "views.summary.verified_replaced" if inside else "views.summary.verified_after"
     return i18n.text(lang, key, step=step, last=timeline.num_steps - 1,
-                     filled=acc.filled if timeline.trace.decoder != "ar" else len(s.filled),
-                     taken=acc.taken, committed=len(s.committed), left=left,
+                     filled=acc.filled, written=acc.written, taken=acc.taken, committed=len(s.committed), left=left,
                      masks=_count(lang, "views.summary.masks", acc.read), before=s.cache_before,
                      after=s.cache_after, end=end, **values)
 
