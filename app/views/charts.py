@@ -55,6 +55,9 @@ def label_plan(labels: list[str], slot: float, first: list[int] = ()) -> dict[in
     return {k: "" if k in phone else "alt" for k in page}
 
 
+# open_example and named_positions word chapter 2's choice, but live here, in the views: the Decode tab
+# draws the same bar chart as chapter 2 (entropy_bars labels named_positions by default; tests/test_tour.py
+# checks the two charts are one), and the views never import the tour (app/tabs)
 def open_example(step):
     """The open mask chapter 2's words explain at a step: the first whose entropy alone is under τ but
     whose score (with λ·d) is not (the distance penalty kept it open), else the first open one."""
