@@ -11,6 +11,7 @@ from wedlm.decoders.records import MaskSlot, StepRecord, position_runs
 from wedlm.reorder import leading_filled
 
 from .. import i18n
+from . import glyphs
 
 MAX_LISTED = 6  # tokens named in one sentence before "…"
 QUOTES = {"en": ("'", "'"), "zh": ("“", "”")}  # around a token in a sentence
@@ -26,7 +27,7 @@ def token_text(trace: Trace, token: int | None, lang: str = i18n.DEFAULT) -> str
     text = trace.tokens.get(token, f"#{token}")
     left, right = QUOTES.get(lang, QUOTES[i18n.DEFAULT])
     # the same marks as the token views (render.token_label) and their legend's key
-    return left + text.replace(" ", "·").replace("\n", "↵").replace("\t", "→") + right
+    return left + glyphs.visible(text) + right
 
 
 def positions_text(positions: list[int], lang: str = i18n.DEFAULT) -> str:

@@ -10,7 +10,7 @@ from html import escape, unescape
 from wedlm.reorder import visibility
 
 from .. import i18n
-from . import narration, palette
+from . import glyphs, narration, palette
 from .timeline import Timeline
 
 CANVAS_STATES = ("mask", "filled", "new", "committed", "stop", "dropped")
@@ -27,7 +27,7 @@ def token_label(timeline: Timeline, token: int | None) -> str:
     text = trace.tokens.get(token, f"#{token}")
     if text.startswith("<|") and text.endswith("|>"):
         return escape(text)
-    shown = text.replace(" ", "·").replace("\n", "↵").replace("\t", "→")
+    shown = glyphs.visible(text)
     return escape(shown) if shown else "∅"
 
 
@@ -45,8 +45,9 @@ def _tooltip(timeline: Timeline, pos: int, lang: str = i18n.DEFAULT) -> str:
         return tr("views.tip.mask", pos=pos)
     tokens, stops = timeline.trace.tokens, timeline.trace.stop_ids
 
-    def said(token: int) -> str:   # plain text (a title): the stop token named as everywhere else, <EOS>
-        return "<EOS>" if token in stops else repr(tokens.get(token, "#" + str(token)))
+    def said(token: int) -> str:   # plain text (a title): the stop token named as everywhere else, <EOS>;
+        # spelled as the strips spell it ('·x', not ' x')
+        return "<EOS>" if token in stops else f"'{glyphs.visible(tokens.get(token, '#' + str(token)))}'"
     cands = tr("views.list_sep").join(f"{said(int(t))} {float(q):.2f}" for t, q in p.candidates[:5])
     filled = tr("views.tip.filled_prefill") if p.fill_step == -1 else tr("views.tip.filled_step", step=p.fill_step)
     committed = (tr("views.tip.committed_not_yet") if p.commit_step is None
