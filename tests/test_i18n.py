@@ -78,3 +78,17 @@ def test_lang_in_a_link_and_the_browser_language_redirect(app_url):
     assert zh.text.split("<head>", 1)[1].startswith('<script>try{Object.defineProperty(navigator,"language",{value:"zh-CN"})')
     assert en.text.split("<head>", 1)[1].startswith('<script>try{Object.defineProperty(navigator,"language",{value:"en"})')
     assert int(zh.headers["content-length"]) == len(zh.content) and "window.gradio_config" in zh.text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_language_switch_reads_without_a_cjk_font(lang):
+    """The English page's switch read "中文" alone: two empty boxes where no CJK font is installed.
+    Each page's switch says its other language with latin letters too (and still in itself)."""
+    import re
+
+    from app.ui import language_switch
+    link = language_switch(lang)
+    label = re.search(r">([^<]*)</a>$", link).group(1)
+    other = next(code for code in i18n.LANGS if code != lang)
+    assert re.search(r"[A-Za-z]{2,}", label), label          # readable with latin fonts alone
+    assert i18n.NAMES[other] in label, label                 # the language named in itself

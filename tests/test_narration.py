@@ -177,3 +177,22 @@ def test_a_steps_masks_read_are_filled_taken_or_left(path):
         assert acc.filled == len([p for p in masks if p in filled and p != ar]), s.index
         assert acc.left == masks_left(s) == len([p for p in masks if p not in filled]), s.index
         assert acc.read == acc.filled + acc.taken + acc.left, (s.index, acc)
+        # every token the forward wrote is in the account, AR's one prediction (at no mask) too
+        assert acc.written == acc.filled + acc.taken + acc.beyond == len(s.filled), (s.index, acc)
+        assert acc.beyond == len([p for p in filled if p not in masks]), s.index
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_ar_step_line_counts_its_prediction_from_the_account(lang):
+    """AR reads no mask: its step line said "{n} token predicted" from len(s.filled), a count of its
+    own beside the account every other line reads. The account counts AR's one token itself (written)
+    and the line says that number."""
+    from app.views.narration import mask_account
+    path = next(p for p in TRACES if Trace.load(p).decoder == "ar")
+    timeline = Timeline(Trace.load(path))
+    for s in timeline.trace.steps:
+        acc = mask_account(s)
+        assert acc.read == acc.filled == acc.taken == acc.left == 0 and acc.written == len(s.filled) == 1, s.index
+        said = render.step_summary(timeline, s.index, lang)
+        expected = f": {acc.written} token predicted," if lang == "en" else f"：预测 {acc.written} 个词元，"
+        assert expected in said, (s.index, said)

@@ -85,6 +85,20 @@ def test_the_library_never_imports_gradio():
         assert not {m for m in imports if m.split(".")[0] in ("gradio", "gradio_client", "app")}, name
 
 
+def test_the_views_never_import_the_tabs():
+    """Imports run one way: the tabs (the tour's chapters) use the views, never the reverse. Chapter 2's
+    label choice (charts.named_positions) lives in the views because the Decode tab draws its chart too."""
+    views = ROOT / "app" / "views"
+    files = {module_name(p): p for p in (ROOT / "app").rglob("*.py")}
+    offenders = {name: sorted(m for m in imported_modules(path.read_text(encoding="utf-8"), name,
+                                                          path.name == "__init__.py", set(files))
+                              if m == "app.tabs" or m.startswith("app.tabs."))
+                 for name, path in files.items() if views in path.parents}
+    assert "app.views.charts" in offenders and not any(offenders.values()), offenders
+    assert imported_modules("from ..tabs.tour import ch2_fill_rule\n", "app.views.charts", False,
+                            set(files)) >= {"app.tabs.tour.ch2_fill_rule"}   # the check sees a relative import
+
+
 def test_no_file_edits_sys_path():
     offenders = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*.py")
                  if ".venv" not in p.parts and re.search(r"sys\.path\.(insert|append)|sys\.path\s*=",

@@ -1128,8 +1128,31 @@ def fits(page) -> dict:
     }""")
 
 
-@pytest.mark.parametrize("size, min_px", [((1024, 768), 13.0), ((1920, 1080), 20.0)])
-def test_presenting_fits_every_chapter_on_one_screen_and_keys_move(browser, app_url, size, min_px):
+# the picture's small text while presenting: position ids under tokens, the stepper's step line,
+# the step's facts box ("Step N (forward …)"), chapter 5's panel heads, the SVG charts' labels
+SMALL_TEXT = ".slot .pid, .stepper-summary, .tour-facts, .panelhead, svg.chart text.tick, svg.chart text.axis"
+SMALL_TEXT_JS = """sel => {
+    const c = [...document.querySelectorAll('.tour-chapter')].find(c => c.offsetParent !== null);
+    return [...c.querySelectorAll(sel)].filter(e => e.getClientRects().length && e.getBoundingClientRect().width > 0
+                                                   && e.textContent.trim())
+        .map(e => { let px = parseFloat(getComputedStyle(e).fontSize);
+            const svg = e.ownerSVGElement;
+            if (svg) {   // its box over its viewBox ("meet": the smaller ratio), the zoom included
+                const r = svg.getBoundingClientRect(), vb = svg.viewBox.baseVal;
+                px *= Math.min(r.width / vb.width, r.height / vb.height);
+            } else {     // the chapter's zoom (a transform of its body)
+                px *= parseFloat(c.dataset.zoom || '1');
+            }
+            const kind = svg ? 'chart' : ['pid', 'stepper-summary', 'tour-facts', 'panelhead'].find(k => e.classList.contains(k));
+            return [kind, e.textContent.trim().slice(0, 24), Math.round(px * 10) / 10]; });
+}"""
+
+
+@pytest.mark.parametrize("size, min_px, small_px", [((1024, 768), 13.0, 14.0), ((1920, 1080), 20.0, 16.0)])
+def test_presenting_fits_every_chapter_on_one_screen_and_keys_move(browser, app_url, size, min_px, small_px):
+    """Presenting fits every chapter on one screen, its narration at least min_px on screen, the keys
+    move through it, and the picture's small text (SMALL_TEXT) reads at least small_px: at 1920x1080
+    position ids read 12 px, the step line and the facts box 13; at 1024x768 chapter 5's chart labels 12."""
     page = open_page(browser, app_url, size, "?present=1")
     try:
         page.wait_for_selector("#tour-viz-1", state="visible", timeout=180_000)
@@ -1137,6 +1160,7 @@ def test_presenting_fits_every_chapter_on_one_screen_and_keys_move(browser, app_
         page.wait_for_selector("#presenting-badge", state="visible", timeout=10_000)
         assert not page.locator("#app-header").is_visible()
         last = len(tour.TITLES)
+        seen = set()
         for n in range(1, last + 1):
             if n > 1:
                 go_to(page, "ArrowRight" if n % 2 else "PageDown", n)
@@ -1146,8 +1170,15 @@ def test_presenting_fits_every_chapter_on_one_screen_and_keys_move(browser, app_
             assert m["scroll"] <= m["height"] + 1, f"chapter {n} scrolls while presenting at {size}: {m}"
             assert m["width"] <= m["vw"] + 1, f"chapter {n} scrolls sideways: {m}"
             assert m["px"] >= min_px, f"chapter {n}: narration {m['px']:.1f} px on a {size} screen"
+            small = page.evaluate(SMALL_TEXT_JS, SMALL_TEXT)
+            assert all(px >= small_px - 0.05 for *_, px in small), \
+                (n, size, sorted((x for x in small if x[2] < small_px), key=lambda x: x[2])[:6])
+            seen |= {(kind, n if kind in ("chart", "panelhead") else 0) for kind, *_ in small}
             if size == (1920, 1080) and n in (2, 5):
                 page.screenshot(path=str(ARTIFACTS / f"tour-present-{n}-1920.png"))
+        # each kind measured (a flipping 1024 screen shows the picture first: the facts box is the words')
+        assert {("pid", 0), ("stepper-summary", 0), ("chart", 2), ("chart", 5), ("panelhead", 5)} <= seen, seen
+        assert size[0] < 1280 or ("tour-facts", 0) in seen, seen
         go_to(page, "ArrowLeft", last - 1)
         go_to(page, "Home", 1)
         go_to(page, "Space", 2)

@@ -21,6 +21,20 @@ TOFU_JS = """chars => { const font = getComputedStyle(document.querySelector('.w
 SHOWN_STEP = "n => +document.querySelector('#chapter-' + n + ' .wedlm-stepper').dataset.step"
 
 
+def show_step(page, chapter: int, k: int) -> None:
+    """Show step k of chapter `chapter`'s stepper and wait until the page shows it."""
+    page.evaluate(f"k => window.wedlmStepper.show('tour-{chapter}', k)", k)
+    page.wait_for_function(SHOWN_STEP + " === " + str(k), arg=chapter)
+
+
+def each_step(page, chapter: int):
+    """Every step of chapter `chapter`'s stepper, each shown before it is yielded."""
+    last = page.evaluate(f"() => +document.querySelector('#chapter-{chapter} .wedlm-stepper input[type=range]').max")
+    for k in range(last + 1):
+        show_step(page, chapter, k)
+        yield k
+
+
 def test_a_race_lane_says_decoding_while_playing_and_paused_when_held(browser, app_url):
     page = open_page(browser, app_url, (1440, 900), "?chapter=6")
     try:
@@ -433,8 +447,7 @@ def test_a_phone_draws_chapter_2s_position_labels_apart_at_every_step(browser, a
         steps = page.evaluate("() => +document.querySelector('#chapter-2 .wedlm-stepper input[type=range]').max")
         assert steps >= 8
         for k in range(steps + 1):
-            page.evaluate("k => window.wedlmStepper.show('tour-2', k)", k)
-            page.wait_for_function(SHOWN_STEP + " === " + str(k), arg=2)
+            show_step(page, 2, k)
             boxes = page.evaluate("""() => [...document.querySelectorAll('#tour-viz-2 svg.chart text.tick, #tour-viz-2 svg.chart text.mark')]
                 .map(t => [t.textContent, t.getBoundingClientRect()]).filter(([, r]) => r.width > 0)
                 .map(([s, r]) => [s, r.left, r.top, r.right, r.bottom])""")
@@ -607,8 +620,7 @@ def test_presenting_on_a_wide_screen_reads_its_nav_legends_and_keys_and_chapter_
         page.wait_for_selector("#tour-viz-2 svg.chart", state="visible", timeout=60_000)
         wait_plots(page, 2)
         for k in (0, 3, 12):
-            page.evaluate("k => window.wedlmStepper.show('tour-2', k)", k)
-            page.wait_for_function(SHOWN_STEP + " === " + str(k), arg=2)
+            show_step(page, 2, k)
             m = fits(page)
             share = page.evaluate("""() => { const s = [...document.querySelectorAll('#chapter-2 svg.chart')]
                     .find(s => s.getClientRects().length), r = s.getBoundingClientRect(), vb = s.viewBox.baseVal;
@@ -648,11 +660,8 @@ def test_a_phone_reads_chapter_2s_position_labels_apart_and_chapter_3s_grid_labe
     try:
         page.wait_for_selector("#tour-viz-2 svg.chart", state="visible", timeout=180_000)
         wait_plots(page, 2)
-        steps = page.evaluate("() => +document.querySelector('#chapter-2 .wedlm-stepper input[type=range]').max")
         most = 0
-        for k in range(steps + 1):
-            page.evaluate("k => window.wedlmStepper.show('tour-2', k)", k)
-            page.wait_for_function(SHOWN_STEP + " === " + str(k), arg=2)
+        for k in each_step(page, 2):
             xs = page.evaluate("""() => [...document.querySelectorAll('#tour-viz-2 svg.chart g[data-pos] text.tick')]
                 .filter(t => t.getClientRects().length && t.getBoundingClientRect().width > 0)
                 .map(t => { const r = t.getBoundingClientRect(); return [t.textContent, r.left, r.right]; })
@@ -670,11 +679,8 @@ def test_a_phone_reads_chapter_2s_position_labels_apart_and_chapter_3s_grid_labe
         page.goto(app_url.rstrip("/") + "/?chapter=3", wait_until="domcontentloaded")
         page.wait_for_selector("#tour-viz-3", state="visible", timeout=180_000)
         wait_plots(page, 3)
-        steps = page.evaluate("() => +document.querySelector('#chapter-3 .wedlm-stepper input[type=range]').max")
         wide = 0
-        for k in range(steps + 1):
-            page.evaluate("k => window.wedlmStepper.show('tour-3', k)", k)
-            page.wait_for_function(SHOWN_STEP + " === " + str(k), arg=3)
+        for k in each_step(page, 3):
             page.wait_for_timeout(100)
             grids = page.evaluate("""() => [...document.querySelectorAll('#chapter-3 svg.grid')].filter(s => s.getClientRects().length)
                 .map(s => { const box = s.closest('.maskgrid'), hint = box.querySelector('.grid-hint');

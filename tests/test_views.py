@@ -363,3 +363,51 @@ def test_only_chapter_1_explains_that_step_k_is_forward_k_plus_1():
     for lang, rule in (("en", "k + 1"), ("zh", "k + 1")):
         saying = [key for key, texts in i18n.catalog().items() if rule in texts.get(lang, "")]
         assert saying == ["ch1.p4"], (lang, saying)
+
+
+def test_every_steps_bars_scan_the_trace_for_their_scale_once(timeline, monkeypatch):
+    """bars_top scans every mask of every step; run for every step's chart it made drawing a long
+    decode O(steps² × masks) (seconds of Python for a 512-token decode). Drawing every step's views
+    scans once per timeline, and every step's chart still has the one y range it gives."""
+    import re
+
+    from app.views import charts, stepper
+    calls = []
+    scan = charts.bars_top
+    monkeypatch.setattr(charts, "bars_top", lambda trace: calls.append(trace) or scan(trace))
+    fresh = Timeline(timeline.trace)   # the module's timeline may have scanned already
+    assert fresh.num_steps >= 3
+    bars = stepper.draw(fresh)["views"]["bars"]
+    assert len(calls) == 1 and calls[0] is fresh.trace
+    axes = {tuple(re.findall(r'class="tick" text-anchor="end">([\d.]+)</text>', svg)) for svg in bars if "<svg" in svg}
+    assert len(axes) == 1, axes
+    top = scan(fresh.trace)
+    assert float(next(iter(axes))[-1]) <= top < float(next(iter(axes))[-1]) * 2 + 1   # the scale is bars_top's
+
+
+def test_every_token_display_spells_a_token_with_the_one_visible_space_function(monkeypatch):
+    """The strips showed '·x' while the tap card and chapter 3's Σ table showed ' x' (Python's repr):
+    the strips, the tap card (the position's story) and the Σ table all spell a token with
+    glyphs.visible, so one spelling everywhere: swapping that function swaps every display."""
+    import re
+    from html import escape
+
+    from app.tabs.tour import ch3_reordering
+    from app.tabs.tour.data import load_tour
+    from app.views import glyphs
+    assert glyphs.visible(" x\n\t") == "·x↵→" and glyphs.visible("a\rb") == "a\\rb"
+    data = load_tour()
+    tl, step = data.at("reorder")
+    ex = data.picks["reorder"]["attention"]
+    spaced = [r["text"] for r in ex["rows"] if " " in r["text"]]
+    assert spaced   # the case seen: a token that starts with a space
+    real = glyphs.visible
+    monkeypatch.setattr(glyphs, "visible", lambda text: "«" + real(text) + "»")
+    table = ch3_reordering.example_view(ex, tl, step)
+    cells = re.findall(r'<td translate="no">(.*?)</td>', table)
+    assert cells == [escape("«" + real(r["text"]) + "»") for r in ex["rows"]], cells
+    tips = render.position_tips(tl)
+    p = next(p for pos, p in sorted(tl.positions.items()) if p.token is not None and " " in tl.trace.tokens.get(p.token, "")
+             and p.token not in tl.trace.stop_ids)
+    assert f"'«{real(tl.trace.tokens[p.token])}»'" in tips[p.pos], tips[p.pos]   # the tap card
+    assert render.token_label(tl, p.token) == escape("«" + real(tl.trace.tokens[p.token]) + "»")   # the strips

@@ -13,7 +13,9 @@ MESSAGES = {
     },
     "page.position_ids": {"en": "position ids", "zh": "位置编号"},
     "page.diffusion": {"en": "diffusion-style", "zh": "扩散式"},   # the header's link to the glossary
-    "page.switch": {"en": "中文", "zh": "English"},
+    # the switch names the other language in itself, with a latin fallback: where no CJK font is
+    # installed "中文" alone drew as two empty boxes
+    "page.switch": {"en": "中文 · zh", "zh": "English"},
     "page.switch_title": {"en": "Read this page in Chinese (简体中文)", "zh": "Read this page in English（英文）"},
     "tab.tour": {"en": "Tour", "zh": "导览"},
     "tab.decode": {"en": "Decode", "zh": "解码"},

@@ -360,10 +360,11 @@ MESSAGES.update({
     },
     "views.summary.drafts.one": {"en": "{n} draft", "zh": " {n} 个草稿"},
     "views.summary.drafts.many": {"en": "{n} drafts", "zh": " {n} 个草稿"},
+    # AR reads no mask: the one token its forward wrote (narration.mask_account's written)
     "views.summary.ar": {
-        "en": "Step {step} of 0–{last}: {filled} token predicted, {committed} committed, KV cache {before} to "
+        "en": "Step {step} of 0–{last}: {written} token predicted, {committed} committed, KV cache {before} to "
               "{after} tokens{end}.",
-        "zh": "第 {step} 步（最后一步为第 {last} 步）：预测 {filled} 个词元，提交 {committed} 个，"
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：预测 {written} 个词元，提交 {committed} 个，"
               "KV 缓存从 {before} 个词元变为 {after} 个{end}。",
     },
     # the masks the forward READ (its input, before it fills); the line then says how many are left

@@ -118,6 +118,18 @@
     body.style.setProperty("--read-px", `${((flipping() ? READ_PX_FLIP : READ_PX) / z).toFixed(2)}px`);
   }
 
+  function chartText(chapter) {
+    // an SVG chart's labels: READ_PX (flipping: READ_PX_FLIP) on screen over its scale there (its box
+    // over its viewBox, "meet": the smaller of the two ratios), as --chart-read-px (style.css caps it)
+    const want = flipping() ? READ_PX_FLIP : READ_PX;
+    chapter.querySelectorAll("svg.chart").forEach(svg => {
+      const r = svg.getBoundingClientRect(), vb = svg.viewBox && svg.viewBox.baseVal;
+      if (!r.width || !vb || !vb.width) return;
+      const s = Math.min(r.width / vb.width, r.height / vb.height);
+      svg.style.setProperty("--chart-read-px", `${(want / s).toFixed(2)}px`);
+    });
+  }
+
   function smallestText(chapter, z) {
     // px on screen: HTML text is scaled by the zoom; an SVG grid's by its box over its viewBox too
     let least = Infinity;
@@ -260,6 +272,7 @@
       scale(body, z);
       Object.assign(chapter.style, { height: `${Math.ceil(body.offsetHeight * z)}px`, overflow: "clip" });
       chapter.dataset.zoom = String(z);
+      chartText(chapter);
       plotFonts();
       window.dispatchEvent(new Event("resize"));
       return;
@@ -281,6 +294,7 @@
     Object.assign(chapter.style, { height: `${Math.ceil(body.offsetHeight * best.z)}px`, overflow: "clip" });
     chapter.dataset.zoom = String(best.z);
     chapter.dataset.split = String(best.share);
+    chartText(chapter);
     plotFonts();
     window.dispatchEvent(new Event("resize"));   // plots re-measure their width
   }

@@ -55,6 +55,9 @@ def label_plan(labels: list[str], slot: float, first: list[int] = ()) -> dict[in
     return {k: "" if k in phone else "alt" for k in page}
 
 
+# open_example and named_positions word chapter 2's choice, but live here, in the views: the Decode tab
+# draws the same bar chart as chapter 2 (entropy_bars labels named_positions by default; tests/test_tour.py
+# checks the two charts are one), and the views never import the tour (app/tabs)
 def open_example(step):
     """The open mask chapter 2's words explain at a step: the first whose entropy alone is under τ but
     whose score (with λ·d) is not (the distance penalty kept it open), else the first open one."""
@@ -107,6 +110,14 @@ def bars_top(trace) -> float:
     return max(values + [0.5]) * HEADROOM
 
 
+def timeline_bars_top(timeline: Timeline) -> float:
+    """bars_top of the timeline's trace, scanned once per trace and kept on the timeline: every
+    step's chart reads it (scanning at every step cost O(steps² × masks): seconds for a long decode)."""
+    if "bars_top" not in timeline.memo:
+        timeline.memo["bars_top"] = bars_top(timeline.trace)
+    return timeline.memo["bars_top"]
+
+
 def entropy_bars_title(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     """What the bars of `step` show; says why there are none when there are none."""
     trace = timeline.trace
@@ -126,7 +137,7 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
                  named: list[int] | None = None) -> str:
     """The open masks' scores at `step` (entropy H stacked with λ·d) against the τ line; AR: the
     next-token head's entropy of the last AR_BARS forwards up to `step`. One y range for every
-    step of the decode (bars_top). named: the positions the page's words name, labelled first
+    step of the decode (bars_top, scanned once per timeline). named: the positions the page's words name, labelled first
     under the bars (default: named_positions)."""
     trace = timeline.trace
     if trace.decoder == "ar":
@@ -143,7 +154,7 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
     if not bars:   # a box the chart's size: stepping to the end leaves no hole in the page beside the growth chart
         return title + f'<p class="note chart-empty bars-empty">{tr("views.bars.none")}</p>'
     # the decode's tallest bar and τ, with headroom for a ✓ and the τ label: nothing touches the plot's top
-    top = bars_top(trace)
+    top = timeline_bars_top(timeline)
     # the τ line ends in a "τ" tag right of the plot, where no bar is (inside it, a live τ = 1's
     # "τ = 1" ran across the tall bar at 73); its value is in the key under the chart
     plot_w, plot_h = WIDTH - LEFT - RIGHT - (TAU_TAG if tau is not None else 0), height - TOP - BOTTOM

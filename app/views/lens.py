@@ -11,6 +11,7 @@ from html import escape
 from wedlm.analysis import MAX_TEXT_CHARS, MAX_TEXT_TOKENS, Lens, check_text, lens_at, lens_steps, regroup
 
 from .. import i18n
+from . import glyphs
 from .palette import ENTROPY_MAX as ENTROPY_SCALE_MAX, entropy_colour, nats_html  # the one fixed entropy scale
 
 
@@ -77,7 +78,7 @@ def rerun(lm, view: LensView, threshold, penalty, time_limit_s: float | None = N
 def _shown(text: str, is_stop: bool) -> str:
     if is_stop:
         return "&lt;EOS&gt;"
-    shown = text.replace(" ", "·").replace("\n", "↵").replace("\t", "→")
+    shown = glyphs.visible(text)
     return escape(shown) if shown else "∅"
 
 

@@ -11,6 +11,7 @@ from wedlm.decoders.records import MaskSlot, StepRecord, position_runs
 from wedlm.reorder import leading_filled
 
 from .. import i18n
+from . import glyphs
 
 MAX_LISTED = 6  # tokens named in one sentence before "…"
 QUOTES = {"en": ("'", "'"), "zh": ("“", "”")}  # around a token in a sentence
@@ -26,7 +27,7 @@ def token_text(trace: Trace, token: int | None, lang: str = i18n.DEFAULT) -> str
     text = trace.tokens.get(token, f"#{token}")
     left, right = QUOTES.get(lang, QUOTES[i18n.DEFAULT])
     # the same marks as the token views (render.token_label) and their legend's key
-    return left + text.replace(" ", "·").replace("\n", "↵").replace("\t", "→") + right
+    return left + glyphs.visible(text) + right
 
 
 def positions_text(positions: list[int], lang: str = i18n.DEFAULT) -> str:
@@ -99,22 +100,29 @@ class MaskAccount:
     """What became of the masks a step's forward read: read = filled + taken + left, so the step
     line's numbers add up on the line itself. taken: 1 where the verified decoder's AR token took a
     mask's slot (the first mask after the agreeing drafts), else 0 (it replaced a draft, or came
-    after the window)."""
+    after the window). beyond: the tokens the forward wrote at no mask it read: the AR decoder's one
+    next token (its input holds no mask) and the verified AR token that replaced a draft or came after
+    the window; written = filled + taken + beyond is every token the forward wrote."""
     read: int     # masks in the forward's input
     filled: int   # of them, filled by the fill rule (drafts, for verified decoding)
     taken: int    # of them, taken by the AR token (verified decoding only)
     left: int     # of them, still masks after the step (what the views draw as [M])
+    beyond: int = 0   # tokens written at no mask read (AR's next token; a verified AR token outside the masks)
+
+    @property
+    def written(self) -> int:
+        """Every token the forward wrote (AR: its one prediction)."""
+        return self.filled + self.taken + self.beyond
 
 
 def mask_account(s: StepRecord) -> MaskAccount:
     """A step's mask account (see MaskAccount): the step line and its tests read it from here."""
-    read = sum(t is None for t in s.window)
+    masks = {s.start + i for i, t in enumerate(s.window) if t is None}
     ar_pos = s.verify.ar_pos if s.verify is not None else None
-    ar_i = ar_pos - s.start if ar_pos is not None else -1
-    taken = int(0 <= ar_i < len(s.window) and s.window[ar_i] is None)
-    filled = sum(1 for f in s.filled if f.pos != ar_pos and 0 <= f.pos - s.start < len(s.window)
-                 and s.window[f.pos - s.start] is None)
-    return MaskAccount(read=read, filled=filled, taken=taken, left=masks_left(s))
+    taken = int(ar_pos in masks)
+    filled = sum(1 for f in s.filled if f.pos in masks and f.pos != ar_pos)
+    beyond = sum(1 for f in s.filled if f.pos not in masks)
+    return MaskAccount(read=len(masks), filled=filled, taken=taken, left=masks_left(s), beyond=beyond)
 
 
 def masks_left(s: StepRecord) -> int:

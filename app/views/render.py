@@ -10,7 +10,7 @@ from html import escape, unescape
 from wedlm.reorder import visibility
 
 from .. import i18n
-from . import narration, palette
+from . import glyphs, narration, palette
 from .timeline import Timeline
 
 CANVAS_STATES = ("mask", "filled", "new", "committed", "stop", "dropped")
@@ -27,7 +27,7 @@ def token_label(timeline: Timeline, token: int | None) -> str:
     text = trace.tokens.get(token, f"#{token}")
     if text.startswith("<|") and text.endswith("|>"):
         return escape(text)
-    shown = text.replace(" ", "·").replace("\n", "↵").replace("\t", "→")
+    shown = glyphs.visible(text)
     return escape(shown) if shown else "∅"
 
 
@@ -45,8 +45,9 @@ def _tooltip(timeline: Timeline, pos: int, lang: str = i18n.DEFAULT) -> str:
         return tr("views.tip.mask", pos=pos)
     tokens, stops = timeline.trace.tokens, timeline.trace.stop_ids
 
-    def said(token: int) -> str:   # plain text (a title): the stop token named as everywhere else, <EOS>
-        return "<EOS>" if token in stops else repr(tokens.get(token, "#" + str(token)))
+    def said(token: int) -> str:   # plain text (a title): the stop token named as everywhere else, <EOS>;
+        # spelled as the strips spell it ('·x', not ' x')
+        return "<EOS>" if token in stops else f"'{glyphs.visible(tokens.get(token, '#' + str(token)))}'"
     cands = tr("views.list_sep").join(f"{said(int(t))} {float(q):.2f}" for t, q in p.candidates[:5])
     filled = tr("views.tip.filled_prefill") if p.fill_step == -1 else tr("views.tip.filled_step", step=p.fill_step)
     committed = (tr("views.tip.committed_not_yet") if p.commit_step is None
@@ -194,7 +195,8 @@ def output_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
 def step_summary(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     """One sentence about `step` for a screen reader (plain text); the last step says what ended
     the decode and that the masks still in the window are never scored. Its mask counts add up on
-    the line itself (narration.mask_account): read = newly filled + taken by the AR token + left."""
+    the line itself (narration.mask_account): read = newly filled + taken by the AR token + left;
+    AR's line counts the one token its forward wrote (the account's written)."""
     s = timeline.trace.steps[step]
     acc = narration.mask_account(s)
     # "masks read" are the forward's input; "left" those it did not fill (what the window picture
@@ -219,8 +221,7 @@ def step_summary(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str
             inside = 0 <= v.ar_pos - s.start < len(s.window)
             key = "views.summary.verified_replaced" if inside else "views.summary.verified_after"
     return i18n.text(lang, key, step=step, last=timeline.num_steps - 1,
-                     filled=acc.filled if timeline.trace.decoder != "ar" else len(s.filled),
-                     taken=acc.taken, committed=len(s.committed), left=left,
+                     filled=acc.filled, written=acc.written, taken=acc.taken, committed=len(s.committed), left=left,
                      masks=_count(lang, "views.summary.masks", acc.read), before=s.cache_before,
                      after=s.cache_after, end=end, **values)
 

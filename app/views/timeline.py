@@ -21,6 +21,9 @@ class Timeline:
 
     def __init__(self, trace: Trace):
         self.trace = trace
+        # values a view computes once per trace and reads at every step (charts.bars_top: the bars'
+        # one y range, a scan of every mask of every step); the trace is not changed after this
+        self.memo: dict = {}
         self.prompt_len = len(trace.prompt_ids)
         self.positions: dict[int, Position] = {}
         if trace.result:

@@ -2,17 +2,18 @@
 from __future__ import annotations
 
 from functools import partial
+from html import escape
 
 import gradio as gr
 
 from wedlm.reorder import visibility
 
 from ... import i18n
-from ...views import render
+from ...views import glyphs, render
 from ...views.stepper import Views
 from . import moments
 from .frame import at_step, body, drawn, live_bar, slot, stepper_html, window_try
-from .words import colour, elsewhere, gap, link_first, model_text, narration, run_summary, some, span, term
+from .words import colour, elsewhere, gap, link_first, narration, run_summary, some, span, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch3.title")
 KEY = "tour-3"
@@ -75,7 +76,9 @@ def example_view(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT) 
     for r in example["rows"]:
         later = ' class="later"' if r["after"] else ""
         # in logical order a token's row is its position id (the prompt starts at row 0): one column
-        body += (f"<tr{later}><td>{model_text(r['text'])}</td><td>{r['pos']}</td><td>{r['physical_row']}</td>"
+        # the token spelled as the strips beside it spell it (glyphs.visible: '·x', not ' x')
+        body += (f"<tr{later}><td translate=\"no\">{escape(glyphs.visible(r['text']))}</td><td>{r['pos']}</td>"
+                 f"<td>{r['physical_row']}</td>"
                  f"<td>{_num(r['weight'], 2)}</td><td>{_num(r['logical_weight'], 2)}</td><td>{_num(r['value'], 2)}</td>"
                  f"<td>{_num(r['product'], 3)}</td></tr>")
     others = example["others"]

@@ -137,6 +137,7 @@ def views(other: Timeline, other_penalty: float, moment: int | None, lang: str =
         shown = held(timeline, k)   # a decode that has ended holds its final state
         head = tr("ch5.panel", penalty=penalty, step=shown) + (tr("ch5.panel_ended") if k >= timeline.num_steps - 1
                                                                else "")
+        head = f'<div class="panelhead">{head}</div>'   # (presenting sizes it with the picture's small text)
         return at_step(head + render.token_canvas(timeline, shown, lang=lang), k, **kw)
 
     def summary(tl, k):
