@@ -123,6 +123,38 @@ def test_shares_round_half_up_as_a_reader_does():
     assert ch7_entropy.share_range([0.125, 0.125]) == "13"
 
 
+def code_example(trace) -> dict:
+    """The code decode recounted from its step records, not by entropy.front_wait: the code tokens it
+    commits before its stop token, its fills at or behind the stop token's slot (end-of-text), and how
+    many forwards fed its hardest front fill's slot as a mask before the one that filled it."""
+    ids = trace.token_ids
+    written = next(i for i, t in enumerate(ids) if t in trace.stop_ids)
+    first = min(s.cache_before for s in trace.steps)        # the first generated slot
+    fills = [(k, f) for k, s in enumerate(trace.steps) for f in s.filled]
+    end = sum(1 for _, f in fills if f.pos >= first + written)
+    k, hard = max(((k, f) for k, f in fills if f.pos == trace.steps[k].start), key=lambda e: e[1].entropy)
+    held = sum(1 for s in trace.steps[:k] if hard.pos in {m.pos for m in s.masks})
+    return {"written": written, "end": end, "held": held}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_code_example_says_it_writes_little_code_and_how_long_its_hard_slot_held(data, lang):
+    """A student said the code example 'shows padding, not code': 14 of its 17 fills are end-of-text.
+    The words now say how many code tokens it writes, how many fills are end-of-text, and how many
+    forwards the unsure token's slot stayed a mask, each recounted here."""
+    trace = data.at("entropy_code")[0].trace
+    n = code_example(trace)
+    assert n["end"] > n["written"] and n["held"] > 1     # the recording: mostly end-of-text, a long hold
+    words = plain(chapter(data, lang)[0])
+    fills = sum(len(s.filled) for s in trace.steps)
+    said = {"en": [f"writes {n['written']} code tokens and a stop token; {n['end']} of its {fills} fills are end-of-text",
+                   f"stays a mask for {n['held']} forwards"],
+            "zh": [f"只写了 {n['written']} 个代码词元和它的停止词元；{fills} 次填充中有 {n['end']} 次是文本结束",
+                   f"连续 {n['held']} 次前向计算都还是掩码"]}[lang]
+    for phrase in said:
+        assert phrase in words, (lang, phrase)
+
+
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
@@ -190,7 +222,7 @@ def test_every_number_in_the_words_is_on_the_pictures_or_the_named_mean_of_the_d
     # the facts of the pictured decodes the words tell, recounted from their step records
     code = data.at("entropy_code")[0].trace
     wait = entropy.front_wait(code)
-    allowed |= {str(wait["waiting"]), str(wait["fills"]), str(wait["step"]), f"{wait['entropy']:.2f}"}
+    allowed |= {str(wait["fills"]), f"{wait['entropy']:.2f}"} | {str(n) for n in code_example(code).values()}
     for pick in PICKS:
         kept = kept_per_forward(data.at(pick)[0].trace)
         allowed |= {str(int(100 * kept.count(0) / len(kept) + 0.5)), str(max(kept))}

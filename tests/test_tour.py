@@ -282,13 +282,22 @@ def test_entropy_chapter_says_why_code_is_slow_from_the_recorded_code_decode(dat
                  if any(not m.selected and m.pos < f.pos for m in t.masks))
     assert waited > len(tl.trace.steps) // 2
     words = plain(chapter_views(data)[7][0])
-    assert (f"front slot stays a mask until step {step}, when ‘{unescape(render.token_label(tl, front.token))}’ "
-            f"fills it at {front.entropy:.2f} nats") in words
-    assert f"{waited} of {sum(len(t.filled) for t in tl.trace.steps)} fills" in words
-    assert f"{st['generated_tokens']} tokens in {st['forwards']} forwards, {st['tokens_per_forward']:.2f} per forward" in words
+    # the unsure token where it sits: how many forwards its slot was fed as a mask before it filled
+    held = sum(1 for t in tl.trace.steps[:step] if front.pos in {m.pos for m in t.masks})
+    assert (f"‘{unescape(render.token_label(tl, front.token))}’ at {front.entropy:.2f} nats stays a mask "
+            f"for {held} forwards, and all behind it waits") in words
+    # what the example writes: its code tokens before the stop token, its fills end-of-text
+    ids = tl.trace.token_ids
+    written = next(i for i, t in enumerate(ids) if t in tl.trace.stop_ids)
+    stop_pos = s.start - sum(len(t.committed) for t in tl.trace.steps[:step]) + written
+    end = sum(1 for t in tl.trace.steps for f in t.filled if f.pos >= stop_pos)
+    assert end >= waited - 1 and end > written   # the recording: far fills are mostly end-of-text
+    assert (f"writes {written} code tokens and a stop token; {end} of its "
+            f"{sum(len(t.filled) for t in tl.trace.steps)} fills are end-of-text") in words
+    assert f"(the diamond “code”: {st['tokens_per_forward']:.2f} per forward" in words
     slowest = min(data.law_rows, key=lambda r: r["tokens_per_forward"])
     # named by its prompt, never the suite's internal id (a walker asked what "code-reverse" was)
-    assert (f"The slowest dot,  {entropy.prompt_name(slowest)} , makes {slowest['tokens_per_forward']:.2f} "
+    assert (f"The slowest dot,  {entropy.prompt_name(slowest)} : {slowest['tokens_per_forward']:.2f} "
             f"at {slowest['entropy']:.2f} nats") in words
     assert slowest["id"] not in words and entropy.prompt_name(slowest) != slowest["id"]
 
@@ -309,7 +318,7 @@ def test_entropy_chapter_plots_every_decode_its_words_describe(data):
         assert dots[0].y[0] == round(tl.trace.stats()["tokens_per_forward"], 2)
         assert dots[0].marker.symbol == "diamond"
         name = i18n.text(lang, "ch7.name_code")
-        assert (f"(the diamond “{name}”)" if lang == "en" else f"（标着“{name}”的菱形）") in text
+        assert (f"(the diamond “{name}”:" if lang == "en" else f"（标着“{name}”的菱形：") in text
         marks = [a for a in law.layout.annotations if (a.x, a.y) == (dots[0].x[0], dots[0].y[0])]
         assert len(marks) == 1 and marks[0].text.startswith(name)   # the diamond is marked with the name the words say
     # without the code decode the words fall back to the suite's slowest row, which is a dot already

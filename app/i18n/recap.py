@@ -69,11 +69,12 @@ MESSAGES = {
     "ch11.speed_a": {
         "en": "Mean entropy is not enough: speed is how many masks fall under τ at once AND reach the leading run. "
               "Counting is nearly certain everywhere, so many masks fill and commit together. Prose is unsure almost "
-              "everywhere. Code's mean entropy is far below prose's, but its front token is often hard: while the front slot stays "
-              "a mask nothing commits, however many easy far slots fill, so code can make fewer tokens than forwards.",
+              "everywhere. Code's mean entropy is far below prose's, yet chapter 7's code decode is slow: one hard token "
+              "keeps its slot a mask, and while the front slot is a mask nothing commits, however many easy far slots "
+              "fill, so it makes fewer tokens than forwards.",
         "zh": "只看平均熵不够：速度取决于同时有多少掩码落到 τ 以下，并且进入开头连续的已填充段。计数处处几乎毫无悬念，"
-              "许多掩码一起填充、一起提交。散文几乎处处没有把握。代码的平均熵远低于散文，但最前面的词元常常很难：只要最前面的槽位还是掩码，"
-              "远处容易的槽位填了再多也什么都提交不了，所以代码的词元数可能少于前向计算次数。",
+              "许多掩码一起填充、一起提交。散文几乎处处没有把握。代码的平均熵远低于散文，可第 7 章那次代码解码仍然很慢：一个很难的词元让它的槽位"
+              "一直是掩码，而只要最前面的槽位还是掩码，远处容易的槽位填了再多也什么都提交不了，所以它的词元数少于前向计算次数。",
     },
     # the means said to be means of the chart's dots, as chapter 7 says them (ch7.p2)
     "ch11.speed_numbers": {

@@ -90,8 +90,8 @@ MESSAGES = {
     # ---------- chapter 7: entropy and speed (where the unsure token sits) ----------
     "ch7.title": {"en": "7 · Entropy and speed: where the unsure token sits", "zh": "7 · 熵与速度：没把握的词元在哪里"},
     "ch7.p1": {
-        "en": "Each point is one prompt decoded by the bundled model: across, the mean entropy of its slots when "
-              "filled; up, {tpf}.",
+        "en": "Each point is one prompt the bundled model decoded: across, its slots' mean entropy when filled; "
+              "up, {tpf}.",
         "zh": "每个点是内置模型解码的一个提示词：横轴是各槽位被填充时的平均熵，纵轴是{tpf}。",
     },
     # the diamonds (the table's decodes, named by their prompts) with the numbers their marks and rows
@@ -123,17 +123,19 @@ MESSAGES = {
               "{tpf:.2f} 个词元。槽位要在被填上后的下一次前向计算才能提交（它的 KV 需要以它自己的词元为输入），"
               "所以只填了最前面那个槽位的前向计算，提交不到一个词元。",
     },
+    # the example as it is (it writes little code: most fills are end-of-text) and what it proves: where
+    # the unsure token sits, how many forwards its slot stayed a mask (entropy.front_wait)
     "ch7.code": {
-        "en": "<b>Under 1: why is code slow?</b> In {code_decode} (the diamond “{code_name}”), {waiting} of {fills} fills "
-              "are easy far slots (mostly {far}{eos}), but the front slot stays a mask until step {step}, when {token} "
-              "fills it at {front_h:.2f} nats: {tokens} tokens in {forwards} forwards, {code_tpf:.2f} per forward, "
-              "though the mean entropy is {code_h:.2f} nats. The slowest dot, {id}, makes {tpf:.2f} at {h:.2f} nats.",
-        "zh": "<b>不到 1：代码为什么慢？</b>在 {code_decode}（标着“{code_name}”的菱形）的解码里，{fills} 次填充中有 "
-              "{waiting} 次是容易的远处槽位（大多是 {far}{eos}），可最前面的槽位一直是掩码，直到第 {step} 步才由 {token} "
-              "以 {front_h:.2f} 奈特的熵填上：{forwards} 次前向计算只得到 {tokens} 个词元，每次 {code_tpf:.2f} 个，"
-              "尽管平均熵只有 {code_h:.2f} 奈特。最慢的圆点 {id}：平均熵 {h:.2f} 奈特，每次 {tpf:.2f} 个。",
+        "en": "<b>Why is code slow?</b> {code_decode} (the diamond “{code_name}”: {code_tpf:.2f} per forward at "
+              "{code_h:.2f} nats) writes {written} code tokens and a stop token; {end} of its {fills} fills are "
+              "end-of-text (the stop token and padding after it). The point is where the unsure token sits: "
+              "{token} at {front_h:.2f} nats stays a mask for {held} forwards, and all behind it waits. "
+              "The slowest dot, {id}: {tpf:.2f} at {h:.2f} nats.",
+        "zh": "<b>代码为什么慢？</b>{code_decode}（标着“{code_name}”的菱形：每次前向计算 {code_tpf:.2f} 个词元，"
+              "平均熵 {code_h:.2f} 奈特）只写了 {written} 个代码词元和它的停止词元；{fills} 次填充中有 {end} 次是文本结束"
+              "（这个停止词元和它后面的填充）。它说明的是没把握的词元在哪里：{token}（{front_h:.2f} 奈特）连续 {held} "
+              "次前向计算都还是掩码，它后面的一切都在等待。最慢的圆点 {id}：平均熵 {h:.2f} 奈特，每次 {tpf:.2f} 个。",
     },
-    "ch7.eos": {"en": ", the stop token", "zh": "，即停止词元"},
     # how the decoder commits (wedlm/decoders/core.py: n = the leading filled run of the window it is
     # fed, counted before the forward; only those rows' KV is kept): a walker guessed "fills after the
     # stop token are dropped"
@@ -163,7 +165,7 @@ MESSAGES = {
     "ch7.table_idle": {"en": "0 (idle)", "zh": "0（空转）"},
     "ch7.p4": {
         "en": "“Counting” and “A play” (the diamonds’ decodes, one scale): counting’s step {low_step} fills {filled} "
-              "masks at once ({new_colour} ▼, scores near 0); a play’s step {high_step} fills only the lowest score, "
+              "masks at once ({new_colour} ▼, scores near 0); a play’s step {high_step} fills only the lowest, "
               "{stay} stay masks ({mask_colour}).",
         "zh": "“计数”和“剧本”两张图画的是菱形那两次解码，刻度相同：计数的第 {low_step} 步一次填了 "
               "{filled} 个掩码（每个都有{new_colour} ▼ 标记：得分接近 0）；剧本的第 {high_step} 步只填得分最低的那个，"

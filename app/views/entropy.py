@@ -70,7 +70,15 @@ def front_wait(trace) -> dict | None:
         still_open = [m.pos for m in s.masks if not m.selected]
         waiting += [f.token for f in s.filled if still_open and f.pos > min(still_open)]
     st = trace.stats()
+    ids = list(trace.result.token_ids) if trace.result else []
+    stop = next((i for i, t in enumerate(ids) if t in trace.stop_ids), None)
+    stop_pos = None if stop is None else trace.steps[0].start + stop   # the stop token's slot
     return {"step": step, "pos": fill.pos, "token": fill.token, "entropy": fill.entropy,
+            # forwards that left the hard slot a mask before the one that filled it (all behind it waited)
+            "held": sum(1 for s in trace.steps[:step] if any(m.pos == fill.pos for m in s.masks)),
+            # tokens written before the stop token; fills of end-of-text (the stop token's slot and behind it)
+            "written": len(ids) if stop is None else stop,
+            "end_fills": 0 if stop_pos is None else sum(1 for s in trace.steps for f in s.filled if f.pos >= stop_pos),
             "fills": sum(len(s.filled) for s in trace.steps), "waiting": len(waiting),
             "waiting_token": Counter(waiting).most_common(1)[0][0] if waiting else None,
             "idle": sum(1 for s in trace.steps if not s.committed), "forwards": st["forwards"],

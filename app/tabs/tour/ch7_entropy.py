@@ -102,19 +102,19 @@ def points_key(lang: str = i18n.DEFAULT) -> dict:
 
 def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT, point: dict | None = None) -> str:
     """Why code is slow, from the recorded code decode (its pick: the hardest front fill; `point`: its
-    diamond, whose numbers the words say); without it, why a decode can make fewer tokens than forwards."""
+    diamond, whose numbers the words say): how little code it writes before its stop token and how many
+    of its fills are end-of-text (a reader said "that example shows padding, not code"), and how many
+    forwards its hard token's slot stayed a mask, all behind it waiting; without it, why a decode can
+    make fewer tokens than forwards."""
     wait = entropy.front_wait(code[0].trace) if code else None
     if wait is None:
         return i18n.text(lang, "ch7.p3", id=named(slowest), tpf=slowest["tokens_per_forward"], h=slowest["entropy"])
     tl = code[0]
-    far = wait["waiting_token"]
-    eos = i18n.text(lang, "ch7.eos") if far in tl.trace.stop_ids else ""
     point = point or entropy.trace_point(tl.trace, "")
     return i18n.text(lang, "ch7.code", code_decode=decode_named(tl.trace), id=named(slowest), tpf=slowest["tokens_per_forward"],
-                     h=slowest["entropy"], far=tok(tl, far, lang), eos=eos, waiting=wait["waiting"], fills=wait["fills"],
-                     step=wait["step"], token=tok(tl, wait["token"], lang), front_h=wait["entropy"],
-                     forwards=wait["forwards"], tokens=wait["tokens"], code_tpf=point["tokens_per_forward"],
-                     code_h=point["entropy"], code_name=i18n.text(lang, "ch7.name_code"))
+                     h=slowest["entropy"], written=wait["written"], end=wait["end_fills"], fills=wait["fills"],
+                     token=tok(tl, wait["token"], lang), front_h=wait["entropy"], held=wait["held"],
+                     code_tpf=point["tokens_per_forward"], code_h=point["entropy"], code_name=i18n.text(lang, "ch7.name_code"))
 
 
 def named_decodes(low, high, code=None, lang: str = i18n.DEFAULT) -> list[tuple[str, object]]:
