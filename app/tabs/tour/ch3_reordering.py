@@ -57,6 +57,29 @@ def _num(x: float, places: int) -> str:
     return text.replace("-", "−")
 
 
+def _span(positions: list[int]) -> str:
+    """Positions as a reader counts them: "66–72" when they run on, else "66, 68"."""
+    if positions and positions == list(range(positions[0], positions[-1] + 1)) and len(positions) > 1:
+        return f"{positions[0]}–{positions[-1]}"
+    return ", ".join(str(p) for p in positions)
+
+
+def after_caption(example: dict, tr) -> str:
+    """What the worked example's head gives the filled tokens after the mask, from the record: every
+    head's share (wedlm.attention "after_shares"), "the most" only when this head's is the largest;
+    an older record without them: only the after-token the table shows."""
+    shares, h = example.get("after_shares"), example["head"]
+    if shares:
+        others = tr("tour.list_sep").join(_num(x, 2) for k, x in enumerate(shares) if k != h)
+        key = "ch3.example.after_most" if shares[h] >= max(shares) else "ch3.example.after_share"
+        return tr(key, heads=len(shares), later=_span(example["later"]), share=_num(shares[h], 2), others=others)
+    shown = [r for r in example["rows"] if r["after"]]
+    if not shown:
+        return ""
+    r = max(shown, key=lambda r: r["weight"])
+    return tr("ch3.example.after_shown", token=escape(glyphs.visible(r["text"])), at=r["pos"], share=_num(r["weight"], 2))
+
+
 def example_view(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT) -> str:
     """Chapter 3's worked example (tools/record_tour.py reorder_attention): the first layer's attention
     of the moment's first mask, by hand, as a table a reader can add up; the same sum in physical and in
@@ -68,9 +91,10 @@ def example_view(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT) 
     if step != example["step"]:
         return f'<p class="attn-elsewhere">{tr("ch3.example.elsewhere", step=example["step"], pos=example["pos"])}</p>'
     head = tr("ch3.example.title", pos=example["pos"], step=example["step"], head=example["head"] + 1,
-              heads=example["heads"])
+              heads=example["heads"]) + " " + after_caption(example, tr)
     intro = tr("ch3.example.qkv", rope=term("position-id", "RoPE", lang=lang))
-    cols = "".join(f"<th scope=\"col\">{tr(f'ch3.example.col.{c}')}</th>"
+    later = _span(example["later"])
+    cols = "".join(f"<th scope=\"col\">{tr(f'ch3.example.col.{c}', later=later)}</th>"
                    for c in ("token", "pos", "physical", "weight", "logical_weight", "value", "product"))
     body = ""
     for r in example["rows"]:
