@@ -34,6 +34,7 @@ MESSAGES = {
     # ---------- shared sentences (words.py) ----------
     "tour.none": {"en": "none", "zh": "无"},
     "tour.list_sep": {"en": ", ", "zh": "、"},
+    "tour.then": {"en": "{first} {then}", "zh": "{first}{then}"},   # two sentences (no space after 。)
     "tour.filled_none": {"en": "Nothing was filled.", "zh": "这一步没有填充任何掩码。"},
     "tour.fill_at": {"en": "{token} at {pos}", "zh": "位置 {pos} 的 {token}"},
     "tour.fills_more": {"en": " and {n} more", "zh": "，另有 {n} 个"},
@@ -677,8 +678,10 @@ MESSAGES = {
     "ch3.example.col.pos": {"en": "position id = row in logical order", "zh": "位置编号 = 逻辑顺序中的行"},
     "ch3.example.col.physical": {"en": "row in physical order", "zh": "物理顺序中的行"},
     "ch3.example.col.weight": {"en": "weight, fed in physical order", "zh": "权重（按物理顺序送入）"},
-    "ch3.example.col.logical_weight": {"en": "weight, fed in logical order, where the mask still sees {later}",
-                                       "zh": "权重（按逻辑顺序送入，掩码仍看得到 {later}）"},
+    "ch3.example.col.logical_weight": {"en": "weight, fed in logical order", "zh": "权重（按逻辑顺序送入）"},
+    # wedlm.attention.step_orders: the logical run sees what the reference decoder's mask (reorder.visibility) gives
+    "ch3.example.logical_sees": {"en": "In logical order the reference decoder's mask still lets it see {later}.",
+                                 "zh": "按逻辑顺序送入时，参考解码器的注意力掩码仍让它看到 {later}。"},
     "ch3.example.col.value": {"en": "value", "zh": "值"},
     "ch3.example.col.product": {"en": "weight × value", "zh": "权重 × 值"},
     "ch3.example.others": {"en": "the other {n} tokens together", "zh": "其余 {n} 个词元合计"},
@@ -694,6 +697,8 @@ MESSAGES = {
               "{later}：掩码后面的已填充词元：两种顺序里行号不同，权重相同。和相同，所以第 2 层的输入相同，"
               "一层层下去，预测也相同。",
     },
+    "ch3.example.scroll": {"en": "← scroll the table: the sums are in its last column →",
+                           "zh": "← 左右滑动表格：总和在最后一列 →"},
     "ch3.example.open": {"en": "Σ weight × value, by hand ▾", "zh": "Σ 权重 × 值，逐项算 ▾"},
     "ch3.example.elsewhere": {
         "en": "The worked example (the attention sum of the mask at {pos}, by hand) belongs to step {step}.",

@@ -90,11 +90,13 @@ def example_view(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT) 
     tr = i18n.Texts(lang)
     if step != example["step"]:
         return f'<p class="attn-elsewhere">{tr("ch3.example.elsewhere", step=example["step"], pos=example["pos"])}</p>'
-    head = tr("ch3.example.title", pos=example["pos"], step=example["step"], head=example["head"] + 1,
-              heads=example["heads"]) + " " + after_caption(example, tr)
-    intro = tr("ch3.example.qkv", rope=term("position-id", "RoPE", lang=lang))
     later = _span(example["later"])
-    cols = "".join(f"<th scope=\"col\">{tr(f'ch3.example.col.{c}', later=later)}</th>"
+    head = tr("ch3.example.title", pos=example["pos"], step=example["step"], head=example["head"] + 1,
+              heads=example["heads"])
+    for then in (after_caption(example, tr), later and tr("ch3.example.logical_sees", later=later)):
+        head = tr("tour.then", first=head, then=then) if then else head
+    intro = tr("ch3.example.qkv", rope=term("position-id", "RoPE", lang=lang))
+    cols = "".join(f"<th scope=\"col\">{tr(f'ch3.example.col.{c}')}</th>"
                    for c in ("token", "pos", "physical", "weight", "logical_weight", "value", "product"))
     body = ""
     for r in example["rows"]:
@@ -117,7 +119,7 @@ def example_view(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT) 
     sums = tr("ch3.example.sums", later=colour("attend-later", lang), coord=example["coordinate"] + 1,
               dim=example["head_dim"])
     return (f'<div class="attn-example"><p class="attn-title"><b>{head}</b> {intro}</p>'
-            f'<table class="attn-table"><thead><tr>{cols}</tr></thead><tbody>{body}</tbody>'
+            f'<p class="attn-hint">{tr("ch3.example.scroll")}</p><table class="attn-table"><thead><tr>{cols}</tr></thead><tbody>{body}</tbody>'
             f'<tfoot>{total}</tfoot></table><p class="attn-sums">{sums}</p></div>')
 
 
