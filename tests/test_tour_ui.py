@@ -893,11 +893,11 @@ HINT_JS = """() => { const e = [...document.querySelectorAll('#chapter-3 .attn-e
             sumsShown: sum.right <= box.right + 0.5}; }"""
 
 
-@pytest.mark.parametrize("size, lang", [((390, 844), ""), ((390, 844), "zh"), ((1440, 900), "")])
+@pytest.mark.parametrize("size, lang", [((390, 844), ""), ((390, 844), "zh"), ((1024, 768), ""), ((1440, 900), "")])
 def test_a_phone_says_the_worked_examples_sums_are_off_to_the_right(browser, app_url, size, lang):
     """390x844: the Σ table scrolled sideways with no hint; its point, the two sums (−0.284 = −0.284),
     sat off the right edge. A line says to scroll while (and only while) the table overflows its box:
-    at 1440 it fits and the line is not shown."""
+    at 1024 and 1440 it fits and the line is not shown."""
     example = tour.load_tour().picks["reorder"]["attention"]
     page = open_page(browser, app_url, size, f"{lang}?chapter=3")
     try:
