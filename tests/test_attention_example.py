@@ -107,6 +107,8 @@ def test_the_example_of_a_mask_is_the_same_sum_in_both_orders(eager_lm):
     att = first_layer_attention(lm, phys["ids"], phys["positions"], row)
     later = [i for i, r in enumerate(att["seen"]) if phys["positions"][r] > 10]
     assert ex["head"] == int(att["weights"][:, later].sum(dim=1).argmax())
+    # every head's share on them, recorded for the caption (chapter 3 says it)
+    assert ex["after_shares"] == pytest.approx(att["weights"][:, later].sum(dim=1).tolist(), abs=1e-9)
     assert ex["coordinate"] == int(att["output"][ex["head"]].abs().argmax())
 
 
@@ -188,3 +190,58 @@ def test_the_example_speaks_chinese():
     text = re.sub(r"<[^>]+>|RoPE", "", html)
     for english in ("weight", "query", "sum", "the other", "row"):
         assert english not in text, english
+
+
+def caption_of(html: str) -> str:
+    return re.sub(r"<[^>]+>", "", re.search(r'<p class="attn-title"><b>(.*?)</b>', html).group(1))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_caption_says_what_the_recorded_numbers_show(lang):
+    """A newcomer read "this head looks most at the tokens after the mask" beside a table giving 0.67 of
+    its weight to tokens before it: the caption's numbers are the record's per-head shares after the mask,
+    "most" only when this head's is the largest, and they agree with the table."""
+    data = load_tour()
+    tl, step = data.at("reorder")
+    ex = data.picks["reorder"]["attention"]
+    shares, h = ex["after_shares"], ex["head"]
+    assert len(shares) == ex["heads"]
+    # the table's after-tokens are part of this head's share, the rest of it inside "the other tokens"
+    shown_after = sum(r["weight"] for r in ex["rows"] if r["after"])
+    assert shown_after - 1e-9 <= shares[h] <= shown_after + ex["others"]["weight"] + 1e-9
+    caption = caption_of(ch3_reordering.example_view(ex, tl, step, lang))
+    said = [float(x) for x in re.findall(r"\d\.\d\d", caption)]
+    assert said == [round(shares[h], 2)] + [round(x, 2) for k, x in enumerate(shares) if k != h], caption
+    assert f"{ex['later'][0]}–{ex['later'][-1]}" in caption
+    most = {"en": "the most", "zh": "最多"}[lang]
+    assert (most in caption) == (shares[h] == max(shares)) and most in caption
+    assert "looks most" not in caption and "最关注" not in caption
+    # were another head's share larger, the caption would not call this one the most
+    other = dict(ex, after_shares=[x if k == h else x + 1 for k, x in enumerate(shares)])
+    assert most not in caption_of(ch3_reordering.example_view(other, tl, step, lang))
+    # a record without the shares: only what the table shows, the after-token's own weight
+    bare = {k: v for k, v in ex.items() if k != "after_shares"}
+    caption = caption_of(ch3_reordering.example_view(bare, tl, step, lang))
+    top = max((r for r in ex["rows"] if r["after"]), key=lambda r: r["weight"])
+    assert [float(x) for x in re.findall(r"\d\.\d\d", caption)] == [round(top["weight"], 2)]
+    assert str(top["pos"]) in caption and most not in caption
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_logical_column_says_the_mask_still_sees_the_filled_slots_after_it(lang):
+    """In logical order the reference decoder's mask lets the mask see the filled slots after it
+    (wedlm.attention.step_orders: the logical run sees what visibility gives); the caption says so."""
+    data = load_tour()
+    tl, step = data.at("reorder")
+    ex = data.picks["reorder"]["attention"]
+    window = tl.trace.steps[step].window
+    start = tl.trace.steps[step].start
+    orders = step_orders(list(range(start)), window, tl.trace.steps[step].order, start, -1)
+    logical = orders["logical"]
+    seen = [logical["positions"][r] for r in logical["seen"](logical["positions"].index(ex["pos"]))]
+    assert ex["later"] and set(ex["later"]) <= set(seen)
+    caption = caption_of(ch3_reordering.example_view(ex, tl, step, lang))
+    said = [t for t in caption.split({"en": ". ", "zh": "。"}[lang]) if t.strip()][-1]
+    assert {"en": "logical order", "zh": "逻辑顺序"}[lang] in said
+    assert f"{ex['later'][0]}–{ex['later'][-1]}" in said
+    assert len(said.split()) <= 12 if lang == "en" else len(said) <= 36   # ≤ 12 words

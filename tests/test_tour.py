@@ -351,6 +351,34 @@ def test_training_example_pattern_shows_a_reordering(data):
     assert ch9_training.blocks_reorder([True] + [False] * 7, 8)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_chapter_9_says_training_is_like_the_decode_not_exactly_it(data, lang):
+    """Chapter 9 said the training mask is "exactly like the reordered window" and its pattern "the
+    input of step 5"; but the training code lets the last block see the clean token at a slot that
+    step's input still masks (slot 8, position 73). The words say "like" and name the difference."""
+    import torch
+
+    from app.tabs.tour import ch9_training
+    from wedlm.training.objective import training_mask
+    tl, first = data.at("reorder")
+    step = ch9_training.example_step(tl, first)
+    pattern = [t is None for t in tl.trace.steps[step].window]
+    block, n = ch9_training.TRAINING_BLOCK, len(pattern)
+    allowed = training_mask(torch.tensor([pattern]), block)[0, 0]
+    # a slot masked in the decode's input whose clean x0 a later training block's xt rows see
+    seen_clean = [j for j in range(n) if pattern[j]
+                  and any(bool(allowed[n + i, j]) for i in range(n) if i // block > j // block)]
+    assert seen_clean, pattern
+    tr = i18n.Texts(lang)
+    source = tr("ch9.source_ch3", step=step, slots=n)
+    words = " ".join(plain(ch9_training.view(pattern, block, source, lang=lang)[0]).split())
+    assert {"en": "exactly like", "zh": "一模一样"}[lang] not in words
+    assert {"en": "like the reordered window", "zh": "就像重排后的窗口"}[lang] in words
+    assert {"en": "decoding sees only what is filled so far", "zh": "解码时只看得到已经填好的部分"}[lang] in words
+    assert {"en": "later blocks see the clean x0 even where it still had a mask",
+            "zh": "后面的块看到的是干净的 x0，哪怕那一步那里还是掩码"}[lang] in words
+
+
 def test_verified_chapter_says_it_goes_beyond_the_paper_first():
     from app import i18n
     from app.tabs.tour import ch10_verified

@@ -88,7 +88,7 @@ def reorder_example(lm: LoadedModel, prefix: list[int], window: list, order: lis
     logical order, matched by position id (what JSON keeps; tools/record_tour.py).
 
     head: None picks the head that gives most weight to the filled tokens after `pos` in the text
-    (the tokens only reordering lets a mask see). The value coordinate shown is the one with the
+    (the tokens only reordering lets a mask see); "after_shares" keeps that weight for every head. The value coordinate shown is the one with the
     largest |output| of that head. `shown`: the keys with the largest weights kept one by one (at
     least one of them a filled token after `pos`); the rest are summed into one "others" line."""
     orders = step_orders(prefix, window, order, start, lm.mask_token_id)
@@ -123,7 +123,10 @@ def reorder_example(lm: LoadedModel, prefix: list[int], window: list, order: lis
                      "weight": float(w[i]), "value": float(v[i]), "product": float(w[i] * v[i]),
                      "logical_weight": lw[p], "logical_value": lv[p], "after": p > pos})
     rest = [i for i in range(len(w)) if i not in keep]
+    # each head's share of its weight on the filled tokens after `pos` (what picks the head; the caption says it)
+    after_shares = [float(phys["weights"][h, later].sum()) if later else 0.0 for h in range(phys["weights"].shape[0])]
     return {"layer": 0, "head": head, "heads": int(phys["weights"].shape[0]), "coordinate": coord,
+            "after_shares": after_shares,
             "head_dim": int(phys["values"].shape[-1]), "pos": pos, "token": lm.mask_token_id,
             "physical_row": phys["row"], "logical_row": logi["row"], "seen": len(w),
             "later": [pos_of["physical"][i] for i in later],

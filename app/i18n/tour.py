@@ -34,6 +34,7 @@ MESSAGES = {
     # ---------- shared sentences (words.py) ----------
     "tour.none": {"en": "none", "zh": "无"},
     "tour.list_sep": {"en": ", ", "zh": "、"},
+    "tour.then": {"en": "{first} {then}", "zh": "{first}{then}"},   # two sentences (no space after 。)
     "tour.filled_none": {"en": "Nothing was filled.", "zh": "这一步没有填充任何掩码。"},
     "tour.fill_at": {"en": "{token} at {pos}", "zh": "位置 {pos} 的 {token}"},
     "tour.fills_more": {"en": " and {n} more", "zh": "，另有 {n} 个"},
@@ -645,27 +646,42 @@ MESSAGES = {
     },
     # the worked example under the grids (ch3_reordering.example_view; tools/record_tour.py reorder_attention)
     "ch3.example.title": {
-        "en": "Worked example, step {step}: the mask at {pos}, layer 1, head {head} of {heads} (each head weighs on "
-              "its own; this one looks most at the tokens after the mask).",
-        "zh": "算一个例子，第 {step} 步：位置 {pos} 的掩码，第 1 层，第 {head} 个注意力头（共 {heads} 个；各个头各自加权，"
-              "这个头最关注掩码后面的词元）。",
+        "en": "Worked example, step {step}: the mask at {pos}, layer 1, head {head} of {heads}.",
+        "zh": "算一个例子，第 {step} 步：位置 {pos} 的掩码，第 1 层，第 {head} 个注意力头（共 {heads} 个）。",
+    },
+    # each head weighs on its own; the caption's numbers are the record's after_shares (wedlm.attention)
+    "ch3.example.after_most": {
+        "en": "Of the {heads} heads, this one gives the filled tokens after the mask ({later}) the most weight: "
+              "{share} (the other heads: {others}).",
+        "zh": "{heads} 个头里，这个头给掩码后面已填充的词元（{later}）的权重最多：{share}（其余的头：{others}）。",
+    },
+    "ch3.example.after_share": {
+        "en": "This head gives the filled tokens after the mask ({later}) {share} of its weight (the others {others}).",
+        "zh": "这个头给掩码后面已填充的词元（{later}）的权重是 {share}（其余的头：{others}）。",
+    },
+    "ch3.example.after_shown": {
+        "en": "The filled token after the mask, '{token}' at {at}, gets {share} of this head's weight.",
+        "zh": "掩码后面的已填充词元「{token}」（位置 {at}）得到这个头 {share} 的权重。",
     },
     "ch3.example.qkv": {
         "en": "Its <i>query</i> is what it looks for; each token it sees has a <i>key</i>, what a query is matched "
               "by (query · key → a score → a <b>weight</b>; the weights add up to 1), and a <i>value</i>, what it "
               "passes on. {rope} turns query and key by an angle set by the position id, so a score depends on how "
-              "far apart two ids are, not on rows. In layer 1 a token's query, key and value come from the token "
-              "and its position id alone, never from its row: so the row order cannot change a weight.",
+              "far apart two ids are, not on rows. In layer 1 query, key and value come from the token and its id "
+              "alone, never its row: row order cannot change a weight.",
         "zh": "它的<i>查询</i>是它要找什么；它看到的每个词元都有一个<i>键</i>，即查询拿来匹配的东西（查询 · 键 → 分数 → "
               "<b>权重</b>；权重加起来等于 1），还有一个<i>值</i>，即它传出去的内容。{rope}把查询和键按位置编号定下的角度"
-              "转一转，所以分数只取决于两个编号相隔多远，与行无关。在第 1 层，一个词元的查询、键和值只来自这个词元本身和"
-              "它的位置编号，从不来自它所在的行：所以行的次序改变不了任何一个权重。",
+              "转一转，所以分数只取决于两个编号相隔多远，与行无关。在第 1 层，查询、键和值只来自词元本身和它的编号，"
+              "与所在的行无关：行的次序改变不了任何权重。",
     },
     "ch3.example.col.token": {"en": "token", "zh": "词元"},
     "ch3.example.col.pos": {"en": "position id = row in logical order", "zh": "位置编号 = 逻辑顺序中的行"},
     "ch3.example.col.physical": {"en": "row in physical order", "zh": "物理顺序中的行"},
     "ch3.example.col.weight": {"en": "weight, fed in physical order", "zh": "权重（按物理顺序送入）"},
     "ch3.example.col.logical_weight": {"en": "weight, fed in logical order", "zh": "权重（按逻辑顺序送入）"},
+    # wedlm.attention.step_orders: the logical run sees what the reference decoder's mask (reorder.visibility) gives
+    "ch3.example.logical_sees": {"en": "In logical order the reference decoder's mask still lets it see {later}.",
+                                 "zh": "按逻辑顺序送入时，参考解码器的注意力掩码仍让它看到 {later}。"},
     "ch3.example.col.value": {"en": "value", "zh": "值"},
     "ch3.example.col.product": {"en": "weight × value", "zh": "权重 × 值"},
     "ch3.example.others": {"en": "the other {n} tokens together", "zh": "其余 {n} 个词元合计"},
@@ -674,13 +690,15 @@ MESSAGES = {
     "ch3.example.sum_logical": {"en": "sum, fed in logical order (the mask in row {row})",
                                 "zh": "总和，按逻辑顺序送入（掩码在第 {row} 行）"},
     "ch3.example.sums": {
-        "en": "A value is {dim} numbers; the table follows number {coord}, the largest in size in this head's output. All "
-              "numbers rounded. {later}: a filled token after the mask in the text: another row in each order, the "
-              "same weight. Same sum, so layer 2 gets the same input, and so on up to the same prediction.",
-        "zh": "一个值由 {dim} 个数组成；表里跟踪的是第 {coord} 个数，也就是这个头输出里绝对值最大的那个。所有数字都已四舍五入。"
-              "{later}：文本中排在掩码后面的已填充词元：两种顺序里行号不同，权重相同。和相同，所以第 2 层得到相同的输入，"
+        "en": "A value is {dim} numbers; the table follows number {coord}, this head's largest output in size. Rounded. "
+              "{later}: a filled token after the mask: another row in each order, the same weight. Same sum, so "
+              "the same input to layer 2, and so on to the same prediction.",
+        "zh": "一个值由 {dim} 个数组成；表里跟踪第 {coord} 个数，即这个头输出里绝对值最大的那个。数字已四舍五入。"
+              "{later}：掩码后面的已填充词元：两种顺序里行号不同，权重相同。和相同，所以第 2 层的输入相同，"
               "一层层下去，预测也相同。",
     },
+    "ch3.example.scroll": {"en": "← scroll the table: the sums are in its last column →",
+                           "zh": "← 左右滑动表格：总和在最后一列 →"},
     "ch3.example.open": {"en": "Σ weight × value, by hand ▾", "zh": "Σ 权重 × 值，逐项算 ▾"},
     "ch3.example.elsewhere": {
         "en": "The worked example (the attention sum of the mask at {pos}, by hand) belongs to step {step}.",

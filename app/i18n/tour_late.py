@@ -273,11 +273,11 @@ MESSAGES = {
         "en": "xt is cut into training blocks of {block} (a unit of this training mask only; WeDLM decodes in "
               "a window of W = {window} slots, chapter 2, not in blocks); "
               "in each block some tokens are masked, and inside the "
-              "block the observed tokens sit in front of the masks, exactly like the reordered window. "
-              "x0 is plainly causal; an xt block sees the clean x0 of all earlier blocks and itself in "
-              "reordered causal order. Each mask is trained to predict its own token.",
-        "zh": "xt 被切成若干训练块，每块 {block} 个词元（这只是训练掩码的单位；WeDLM 解码用的是 W = {window} 个槽位的窗口，见第 2 章，不是块）；每块里有一些词元被掩码，块内已知的词元排在掩码前面，和重排后的窗口一模一样。"
-              "x0 用普通的因果注意力；xt 的一块能看到之前所有块的干净 x0，以及按重排后因果顺序排列的本块。"
+              "block the observed tokens sit in front of the masks, like the reordered window. "
+              "x0 is plainly causal; an xt block sees the clean x0 of all earlier blocks (decoding sees only "
+              "what is filled so far) and itself in reordered causal order. Each mask is trained to predict its own token.",
+        "zh": "xt 被切成若干训练块，每块 {block} 个词元（这只是训练掩码的单位；WeDLM 解码用的是 W = {window} 个槽位的窗口，见第 2 章，不是块）；每块里有一些词元被掩码，块内已知的词元排在掩码前面，就像重排后的窗口。"
+              "x0 用普通的因果注意力；xt 的一块能看到之前所有块的干净 x0（解码时只看得到已经填好的部分），以及按重排后因果顺序排列的本块。"
               "每个掩码都被训练去预测它自己位置上的词元。",
     },
     "ch9.p3": {
@@ -289,11 +289,12 @@ MESSAGES = {
               "{attend_colour} = 该行能看到该列。",
     },
     "ch9.source_ch3": {
-        "en": "the input of step {step} of the times-table decode that chapters 2–4 step through ({slots} slots: the leading filled run and the window; 1 = mask; one of its blocks "
+        "en": "that of the input of step {step} of the times-table decode that chapters 2–4 step through ({slots} slots: the leading filled run and the window; 1 = mask; one of its blocks "
               "has a mask in front of observed tokens: reordered, they move before it, so in the grid that mask's xt "
-              "row sees them although they come after it, above the diagonal)",
-        "zh": "第 2–4 章逐步讲解的那次乘法表解码第 {step} 步的输入（{slots} 个槽位：开头连续的已填充段加上窗口；1 = 掩码；它有一块里掩码排在已知词元前面："
-              "重排后这些词元移到掩码前面，所以在网格里，那个掩码的 xt 行能看到逻辑上在它后面的词元，也就是对角线上方的格子）",
+              "row sees them although they come after it, above the diagonal; unlike that step, later blocks see "
+              "the clean x0 even where it still had a mask)",
+        "zh": "第 2–4 章逐步讲解的那次乘法表解码第 {step} 步输入的模式（{slots} 个槽位：开头连续的已填充段加上窗口；1 = 掩码；它有一块里掩码排在已知词元前面："
+              "重排后这些词元移到掩码前面，所以在网格里，那个掩码的 xt 行能看到逻辑上在它后面的词元，也就是对角线上方的格子；和那一步不同，后面的块看到的是干净的 x0，哪怕那一步那里还是掩码）",
     },
     "ch9.source_yours": {"en": "yours", "zh": "你输入的"},
     "ch9.try": {"en": "Try it: a mask pattern (1 = masked in xt), up to 32 slots",

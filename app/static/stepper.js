@@ -157,7 +157,14 @@
     if (el.dataset.autoplay) toggle(key);   // a fresh bundle that plays itself out (once)
   }
 
+  // chapter 3's worked example: its hint to scroll the table shows only while the table overflows
+  // its box (a phone), so the sums in the last column are not missed; measured whenever the box's
+  // size changes (a step drawn, the chapter opened, the window turned)
+  const overflowWatch = new ResizeObserver(entries => entries.forEach(({ target: e }) =>
+    e.classList.toggle("overflows", e.scrollWidth > e.clientWidth + 1)));
   function scan() {
+    document.querySelectorAll(".attn-example:not([data-watched])").forEach(e => {
+      e.dataset.watched = "1"; overflowWatch.observe(e); });
     document.querySelectorAll(".wedlm-stepper").forEach(el => { adopt(el); });
     // views that appeared after their stepper (a tab opened late) catch up
     document.querySelectorAll(".wedlm-view[data-stepper]").forEach(slot => {

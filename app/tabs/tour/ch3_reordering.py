@@ -57,6 +57,29 @@ def _num(x: float, places: int) -> str:
     return text.replace("-", "−")
 
 
+def _span(positions: list[int]) -> str:
+    """Positions as a reader counts them: "66–72" when they run on, else "66, 68"."""
+    if positions and positions == list(range(positions[0], positions[-1] + 1)) and len(positions) > 1:
+        return f"{positions[0]}–{positions[-1]}"
+    return ", ".join(str(p) for p in positions)
+
+
+def after_caption(example: dict, tr) -> str:
+    """What the worked example's head gives the filled tokens after the mask, from the record: every
+    head's share (wedlm.attention "after_shares"), "the most" only when this head's is the largest;
+    an older record without them: only the after-token the table shows."""
+    shares, h = example.get("after_shares"), example["head"]
+    if shares:
+        others = tr("tour.list_sep").join(_num(x, 2) for k, x in enumerate(shares) if k != h)
+        key = "ch3.example.after_most" if shares[h] >= max(shares) else "ch3.example.after_share"
+        return tr(key, heads=len(shares), later=_span(example["later"]), share=_num(shares[h], 2), others=others)
+    shown = [r for r in example["rows"] if r["after"]]
+    if not shown:
+        return ""
+    r = max(shown, key=lambda r: r["weight"])
+    return tr("ch3.example.after_shown", token=escape(glyphs.visible(r["text"])), at=r["pos"], share=_num(r["weight"], 2))
+
+
 def example_view(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT) -> str:
     """Chapter 3's worked example (tools/record_tour.py reorder_attention): the first layer's attention
     of the moment's first mask, by hand, as a table a reader can add up; the same sum in physical and in
@@ -67,8 +90,11 @@ def example_view(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT) 
     tr = i18n.Texts(lang)
     if step != example["step"]:
         return f'<p class="attn-elsewhere">{tr("ch3.example.elsewhere", step=example["step"], pos=example["pos"])}</p>'
+    later = _span(example["later"])
     head = tr("ch3.example.title", pos=example["pos"], step=example["step"], head=example["head"] + 1,
               heads=example["heads"])
+    for then in (after_caption(example, tr), later and tr("ch3.example.logical_sees", later=later)):
+        head = tr("tour.then", first=head, then=then) if then else head
     intro = tr("ch3.example.qkv", rope=term("position-id", "RoPE", lang=lang))
     cols = "".join(f"<th scope=\"col\">{tr(f'ch3.example.col.{c}')}</th>"
                    for c in ("token", "pos", "physical", "weight", "logical_weight", "value", "product"))
@@ -93,7 +119,7 @@ def example_view(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT) 
     sums = tr("ch3.example.sums", later=colour("attend-later", lang), coord=example["coordinate"] + 1,
               dim=example["head_dim"])
     return (f'<div class="attn-example"><p class="attn-title"><b>{head}</b> {intro}</p>'
-            f'<table class="attn-table"><thead><tr>{cols}</tr></thead><tbody>{body}</tbody>'
+            f'<p class="attn-hint">{tr("ch3.example.scroll")}</p><table class="attn-table"><thead><tr>{cols}</tr></thead><tbody>{body}</tbody>'
             f'<tfoot>{total}</tfoot></table><p class="attn-sums">{sums}</p></div>')
 
 
