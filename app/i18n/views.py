@@ -437,6 +437,15 @@ MESSAGES.update({
         "en": "Step {step}'s input: the {n} rows forward {forward} reads; its drafts checked ✓ / ✗",
         "zh": "第 {step} 步的输入：第 {forward} 次前向计算读入的 {n} 行；其中的草稿逐一检查 ✓ / ✗",
     },
+    # a verified step whose input holds no draft (its record's `checked` is empty): nothing to mark ✓ / ✗
+    "views.verified.title_none.one": {
+        "en": "Step {step}'s input: the {n} row forward {forward} reads; no drafts to check",
+        "zh": "第 {step} 步的输入：第 {forward} 次前向计算读入的 {n} 行；没有要检查的草稿",
+    },
+    "views.verified.title_none.many": {
+        "en": "Step {step}'s input: the {n} rows forward {forward} reads; no drafts to check",
+        "zh": "第 {step} 步的输入：第 {forward} 次前向计算读入的 {n} 行；没有要检查的草稿",
+    },
     "views.verified.note": {
         "en": "Verified decoding (beyond the paper): slot {slot} holds the AR token the previous forward found; "
               "each draft after it is checked against the model's own next-token prediction from the row before "
