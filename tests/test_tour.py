@@ -1777,10 +1777,35 @@ def test_chapter_4_says_why_the_waiting_slots_kv_is_dropped(data):
     words = " ".join(plain(ch4_commit.text(tl, moment, moment)).split())
     m = s.first_mask_pos
     assert (f"wait behind the mask at {m}. In physical order they sat before that mask, so they never saw position "
-            f"{m}'s token: their KV is not a left-to-right pass's, so it is dropped and recomputed once {m} is "
-            "filled.") in words
+            f"{m}'s token: their KV is not a left-to-right pass's: every forward that reads a filled slot behind a "
+            "mask computes its KV and drops it; only the forward that commits it keeps it.") in words
     assert f"Positions {plain(span(s.filled_behind_mask))} are filled too" in words
     assert f"所以从没看到位置 {m} 的词元" in plain(ch4_commit.text(tl, moment, moment, lang="zh"))
+
+def test_chapter_4_and_the_recap_say_the_same_true_thing_about_a_waiting_slots_kv(data):
+    """A walker read chapter 4's "dropped and recomputed once 65 is filled" and the recap's "recomputed
+    each forward" as two stories. Both now say the catalog's one phrase (tour.kv_waits), and the record
+    shows it true: a slot waiting behind a mask at chapter 4's step is in the input of every forward
+    after it until the forward that commits it (each such forward computes its KV)."""
+    from app import i18n
+    from app.tabs.tour import ch4_commit, ch11_recap
+    tl, moment = data.at("commit")
+    for lang in ("en", "zh"):
+        phrase = i18n.text(lang, "tour.kv_waits")
+        assert phrase in plain(ch4_commit.text(tl, moment, moment, lang=lang)), lang
+        card = next(c for c in ch11_recap.cards(data, lang) if c["chapter"] == 4)
+        assert phrase in plain(card["answer"]), lang
+    steps = tl.trace.steps
+    waiting = steps[moment].filled_behind_mask
+    assert waiting
+    for p in waiting:
+        commits = next(k for k in range(moment, len(steps))
+                       if steps[k].start <= p < steps[k].start + len(steps[k].committed))
+        assert commits > moment
+        for k in range(moment, commits + 1):   # fed again by every forward until the one that commits it
+            fed = steps[k].window
+            assert steps[k].start <= p < steps[k].start + len(fed) and fed[p - steps[k].start] is not None, (p, k)
+
 
 def test_chapter_1_draws_its_stop_token_in_the_stop_colour_at_its_last_step(data):
     """The AR decode's stop token is written by its last forward (predicted, never fed): the
