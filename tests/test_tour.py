@@ -2377,3 +2377,28 @@ def test_chapter_9_says_the_8_is_a_training_block_and_the_decode_window_is_w(dat
     assert "not block decoding" not in words
     zh = plain(ch9_training.view([True, False] * 4, 5, "x", lang="zh")[0])
     assert f"每块 5 个词元" in zh and f"W = {DEFAULTS['window']} 个槽位" in zh
+
+
+def test_a_live_run_does_not_say_this_chapters_moment(data, monkeypatch):
+    """A walker's live run of chapter 2 said "This chapter's moment is step 0": the recording's
+    pointer, meaningless beside a live run. live_decode marks its run live, and a step away from the
+    run's own step says the run's fact instead (the GPU call stands in with the recorded trace)."""
+    from types import SimpleNamespace
+    from app import i18n
+    from app.tabs.tour import ch2_fill_rule, frame, moments
+    tl, moment = data.at("fill_rule")
+    monkeypatch.setattr(frame.gpu, "run_on_gpu", lambda *a, **k: tl.trace)
+    monkeypatch.setattr(frame.gpu.Work, "of", lambda *a, **k: SimpleNamespace(time_limit_s=1.0))
+    ctx = SimpleNamespace(models=SimpleNamespace(ar=None, wedlm=None), limits=None)
+    live = frame.live_decode(ctx, "p", "streaming", frame.make_config(max_new_tokens=8))
+    assert live.live and not tl.live
+    k = moments.fill_rule_step(live.trace)
+    other = live.num_steps - 1   # the last step: the chapter's words are not written for it
+    assert other != k
+    for lang in ("en", "zh"):
+        recorded = plain(ch2_fill_rule.text(tl, other, k, lang=lang))
+        said = plain(ch2_fill_rule.text(live, other, k, lang=lang))
+        recorded_words = i18n.text(lang, "tour.moment_is", moment=k).strip()
+        assert recorded_words in recorded, lang
+        assert recorded_words not in said, lang
+        assert i18n.text(lang, "tour.moment_is_live", moment=k).strip() in said, lang

@@ -145,6 +145,9 @@ MESSAGES = {
     "tour.elsewhere_forward": {"en": "<b>Step {step} (forward {forward}).</b> ",
                                "zh": "<b>第 {step} 步（第 {forward} 次前向计算）。</b>"},
     "tour.moment_is": {"en": " This chapter's moment is step {moment}.", "zh": "本章要讲的时刻在第 {moment} 步。"},
+    # the same pointer beside a live run ("try it"): the run's own step the chapter's words were written for
+    "tour.moment_is_live": {"en": " In your run, this chapter's words are written for step {moment}.",
+                            "zh": "在你的运行里，本章的讲解针对第 {moment} 步。"},
     "tour.your_run": {"en": "<b>Your run.</b> {summary}", "zh": "<b>你的运行。</b>{summary}"},
     # what the growth chart counts for AR, said the same way in chapters 1 and 6 (figs.growth draws
     # Timeline.committed_after: an AR forward commits the token it reads, the prefill's token first);
