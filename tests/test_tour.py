@@ -1777,8 +1777,8 @@ def test_chapter_4_says_why_the_waiting_slots_kv_is_dropped(data):
     words = " ".join(plain(ch4_commit.text(tl, moment, moment)).split())
     m = s.first_mask_pos
     assert (f"wait behind the mask at {m}. In physical order they sat before that mask, so they never saw position "
-            f"{m}'s token: their KV is not a left-to-right pass's: every forward that reads a filled slot behind a "
-            "mask computes its KV and drops it; only the forward that commits it keeps it.") in words
+            f"{m}'s token: each forward that reads a slot behind a mask computes its KV and drops it; the one "
+            "that commits it keeps it.") in words
     assert f"Positions {plain(span(s.filled_behind_mask))} are filled too" in words
     assert f"所以从没看到位置 {m} 的词元" in plain(ch4_commit.text(tl, moment, moment, lang="zh"))
 

@@ -751,20 +751,20 @@ MESSAGES = {
         "en": "So at step {step} positions {span} {commit} ({committed_colour}): this forward writes their KV into the cache, "
               "{before} → {after} tokens. Positions {waiting} are filled too ({filled_colour}), but wait behind "
               "the mask at {first_mask}. In physical order they sat before that mask, so they never saw position "
-              "{first_mask}'s token: their KV is not a left-to-right pass's: {kv_waits}. {when}",
+              "{first_mask}'s token: {kv_waits}. {when}",
         "zh": "所以在第 {step} 步，位置 {span} {commit}了（{committed_colour}）：这次前向计算把它们的 KV 写入缓存，"
               "缓存 {before} → {after} 个词元。位置 {waiting} 也已填充（{filled_colour}），但排在位置 {first_mask} "
               "的掩码后面等待。在物理顺序中它们排在那个掩码前面，所以从没看到位置 {first_mask} 的词元："
-              "它们的 KV 不是从左到右计算出来的那种：{kv_waits}。{when}",
+              "{kv_waits}。{when}",
     },
     # what becomes of a waiting slot's KV (wedlm/decoders/core.py, ../shared/DESIGN.md: a filled slot
     # behind an open mask is fed again by every forward until it commits; each such forward computes its
     # KV and crops it; only the forward that commits it keeps it): chapter 4 and the recap say it in
     # these same words
     "tour.kv_waits": {
-        "en": "every forward that reads a filled slot behind a mask computes its KV and drops it; only the "
-              "forward that commits it keeps it",
-        "zh": "每次前向计算读入排在掩码后面的已填充槽位，都会算出它的 KV 再丢弃；只有提交它的那次前向计算才保留",
+        "en": "each forward that reads a slot behind a mask computes its KV and drops it; the one that commits "
+              "it keeps it",
+        "zh": "每次前向计算读入掩码后面的槽位，都算出它的 KV 再丢弃；只有提交它的那次保留",
     },
     "ch4.fallback": {
         "en": " No step of it left a filled slot waiting behind a mask: every filled slot committed at once. "
