@@ -220,3 +220,49 @@ def test_chapter_10_says_its_window_in_slots_of_w(data):
             assert re.search(r"W = 16 (?:slots|个槽位)|W = 16\? W is the window's size in slots|W 是窗口的大小，以槽位计",
                              said), (k, lang, said)
             assert "most masks" not in said and "最多携带的掩码数" not in said
+
+
+def test_chapter_10_mask_counts_are_the_step_lines_at_every_step(data):
+    """Every mask count chapter 10's narration states at a step is one of that step's line's counts
+    (narration.mask_account: read, newly filled, taken by the AR token, left), and a count said to
+    stay / be left is the line's "left": a walker read "Its 15 masks all stay masks" beside
+    "15 masks read: 0 newly filled, 1 taken by the AR token, 14 left"."""
+    from app.views import narration as plain_narration
+    from app.views import render
+    tl, moment = data.at("verified")
+    counts = {"en": r"(?<![–\d])(\d+) masks?\b( (?:all )?(?:stay|left))?",
+              "zh": r"(?<![–\d])(\d+) 个掩码(仍|不再)?"}
+    stated = 0
+    for k in range(tl.num_steps):
+        acc = plain_narration.mask_account(tl.trace.steps[k])
+        line = {acc.read, acc.filled, acc.taken, acc.left}
+        assert {acc.read, acc.filled, acc.taken, acc.left} <= {int(x) for x in
+                                                               re.findall(r"\d+", render.step_summary(tl, k))}
+        for lang, pattern in counts.items():
+            said = unescape(re.sub(r"<[^>]+>", "", ch10_verified.text(tl, k, moment, lang=lang)))
+            for n, stays in re.findall(pattern, said):
+                stated += 1
+                assert int(n) in line, (lang, k, n, said)
+                if stays:
+                    assert int(n) == acc.left, (lang, k, n, stays, said)
+            if acc.read and not acc.filled and tl.trace.steps[k].verify is not None and acc.taken:
+                # the step line's "1 taken by the AR token": the words must not say every mask stays
+                assert str(acc.left) in said, (lang, k, said)
+    assert stated > tl.num_steps
+
+
+def test_chapter_10_picture_heading_says_when_a_step_has_no_drafts(data):
+    """The window picture's heading says "its drafts checked ✓ / ✗" only at a step whose record holds
+    drafts (verify.checked); a step with none says so."""
+    from app.views import render
+    tl, _ = data.at("verified")
+    kinds = set()
+    for k in range(tl.num_steps):
+        has = bool(tl.trace.steps[k].verify.checked)
+        kinds.add(has)
+        for lang in ("en", "zh"):
+            title = re.search(r'class="viewtitle">([^<]*)', render.order_view(tl, k, lang=lang)).group(1)
+            assert ("✓ / ✗" in title) == has, (lang, k, title)
+            none = i18n.text(lang, "views.verified.title_none.many", step=k, n=0, forward=0).split("；" if lang == "zh" else "; ")[-1]
+            assert (none in title) == (not has), (lang, k, title)
+    assert kinds == {True, False}

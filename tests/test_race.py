@@ -130,7 +130,8 @@ def test_every_lane_says_how_its_first_token_is_counted(timelines):
             if n:
                 # and why: AR's prefill (verified's too) predicts the first token, streaming's only caches
                 expected = (f"({prefill} of them from the prefill, not counted per forward: AR's prefill predicts the "
-                            "first token as it caches the prompt; the tour's chapter 10, verified decoding, uses it too)"
+                            "first token as it caches the prompt; verified decoding, the tour's chapter 10 "
+                            "(“Beyond the paper: the greedy text, right or wrong”), uses it too)"
                             if prefill
                             else "(the prefill wrote none of them: here it only caches the prompt, and the first "
                             "forward over the masks fills the first slots; all are counted per forward)")
@@ -149,3 +150,34 @@ def test_a_lane_after_one_forward_says_forward_not_forwards():
     tl = Timeline(Trace.load(TRACES_DIR / "1-counting-streaming.json"))
     assert "· 1 forward ·" in lane_html(tl, 1, None) and "1 forwards" not in lane_html(tl, 1, None)
     assert "· 2 forwards ·" in lane_html(tl, 2, None)
+
+
+def test_a_chapter_reference_that_quotes_a_title_quotes_the_real_one():
+    """Chapter 6's lane said "the tour's chapter 10, verified decoding", but chapter 10 is titled
+    "Beyond the paper: the greedy text, right or wrong". Every catalog text (and the lane as drawn)
+    that quotes a chapter's title after its number quotes the title its heading has."""
+    import re
+    from app import i18n
+    from app.views import lanes
+    titles = {}
+    for key, texts in i18n.catalog().items():
+        m = re.fullmatch(r"ch(\d+)\.title", key)
+        if m:
+            for lang in ("en", "zh"):
+                titles[(lang, m.group(1))] = texts[lang].split(" · ", 1)[1]
+    quoted = {"en": r"chapter (\{chapter\}|\d+) \(“([^”]+)”\)", "zh": r"第 (\{chapter\}|\d+) 章（“([^”]+)”）"}
+    said = {lang: [t[lang] for t in i18n.catalog().values() if lang in t] for lang in quoted}
+    for lang in quoted:
+        ref = lanes.chapter_ref("ch10.title", lang)
+        said[lang].append(i18n.text(lang, "views.lane.prefill", n=1, **ref))
+    found = 0
+    for lang, pattern in quoted.items():
+        for t in said[lang]:
+            for n, title in re.findall(pattern, t):
+                if n == "{chapter}":
+                    continue
+                found += 1
+                assert titles[(lang, n)] == title, (lang, n, title)
+    assert found >= 2
+    assert "chapter 10, verified decoding" not in i18n.text("en", "views.lane.prefill", n=1,
+                                                            **lanes.chapter_ref("ch10.title", "en"))

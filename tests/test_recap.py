@@ -130,7 +130,8 @@ def test_presenting_the_recap_shows_questions_until_a_click_shows_an_answer(brow
 def test_the_fill_answer_says_streaming_forwards_fill_one_and_chapter_10_says_a_verified_one_can_fill_none(data):
     """A walker read 'every forward fills at least one' here after chapter 10's step line '7 masks
     read: 0 newly filled': the recap says every STREAMING forward, and chapter 10 says plainly, at a
-    verified step that filled none (narration.mask_account), that its AR token is its progress."""
+    verified step that filled none (narration.mask_account), that this one filled none and a verified
+    forward may leave every mask open (other verified forwards fill drafts)."""
     from app.tabs.tour import ch10_verified
     from app.views.narration import mask_account
     fill = ch11_recap.cards(data)[0]["answer"]
@@ -145,11 +146,15 @@ def test_the_fill_answer_says_streaming_forwards_fill_one_and_chapter_10_says_a_
     assert moment in none and some   # the recording has both (step 20, the chapter's own, filled none)
     for k in none:
         acc = mask_account(tl.trace.steps[k])
-        assert (f"Its {acc.read} masks all stay masks: a verified forward can fill none (a streaming one fills "
-                "at least one); its AR token is its progress.") in plain(
-                    ch10_verified.text(tl, k, moment)), k
+        # the step's own fact ("filled none"), and "may leave every mask open", not "cannot fill": a
+        # walker read "can fill none" as "a verified forward cannot fill masks", though steps 0 and 2 do
+        said = plain(ch10_verified.text(tl, k, moment))
+        assert f"This forward filled none of its {acc.read} masks" in said, k
+        assert "a verified one may leave every mask open (a streaming one fills at least one)." in said, k
+        assert "can fill none" not in said, k
     for k in some:
-        assert "can fill none" not in plain(ch10_verified.text(tl, k, moment)), k
+        said = plain(ch10_verified.text(tl, k, moment))
+        assert "can fill none" not in said and "filled none" not in said, k
     assert "一个也没填" in plain(ch10_verified.text(tl, none[0], moment, lang="zh"))
 
 

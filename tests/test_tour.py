@@ -1814,10 +1814,35 @@ def test_chapter_4_says_why_the_waiting_slots_kv_is_dropped(data):
     words = " ".join(plain(ch4_commit.text(tl, moment, moment)).split())
     m = s.first_mask_pos
     assert (f"wait behind the mask at {m}. In physical order they sat before that mask, so they never saw position "
-            f"{m}'s token: their KV is not a left-to-right pass's, so it is dropped and recomputed once {m} is "
-            "filled.") in words
+            f"{m}'s token: each forward that reads a slot behind a mask computes its KV and drops it; the one "
+            "that commits it keeps it.") in words
     assert f"Positions {plain(span(s.filled_behind_mask))} are filled too" in words
     assert f"所以从没看到位置 {m} 的词元" in plain(ch4_commit.text(tl, moment, moment, lang="zh"))
+
+def test_chapter_4_and_the_recap_say_the_same_true_thing_about_a_waiting_slots_kv(data):
+    """A walker read chapter 4's "dropped and recomputed once 65 is filled" and the recap's "recomputed
+    each forward" as two stories. Both now say the catalog's one phrase (tour.kv_waits), and the record
+    shows it true: a slot waiting behind a mask at chapter 4's step is in the input of every forward
+    after it until the forward that commits it (each such forward computes its KV)."""
+    from app import i18n
+    from app.tabs.tour import ch4_commit, ch11_recap
+    tl, moment = data.at("commit")
+    for lang in ("en", "zh"):
+        phrase = i18n.text(lang, "tour.kv_waits")
+        assert phrase in plain(ch4_commit.text(tl, moment, moment, lang=lang)), lang
+        card = next(c for c in ch11_recap.cards(data, lang) if c["chapter"] == 4)
+        assert phrase in plain(card["answer"]), lang
+    steps = tl.trace.steps
+    waiting = steps[moment].filled_behind_mask
+    assert waiting
+    for p in waiting:
+        commits = next(k for k in range(moment, len(steps))
+                       if steps[k].start <= p < steps[k].start + len(steps[k].committed))
+        assert commits > moment
+        for k in range(moment, commits + 1):   # fed again by every forward until the one that commits it
+            fed = steps[k].window
+            assert steps[k].start <= p < steps[k].start + len(fed) and fed[p - steps[k].start] is not None, (p, k)
+
 
 def test_chapter_1_draws_its_stop_token_in_the_stop_colour_at_its_last_step(data):
     """The AR decode's stop token is written by its last forward (predicted, never fed): the
@@ -2389,3 +2414,28 @@ def test_chapter_9_says_the_8_is_a_training_block_and_the_decode_window_is_w(dat
     assert "not block decoding" not in words
     zh = plain(ch9_training.view([True, False] * 4, 5, "x", lang="zh")[0])
     assert f"每块 5 个词元" in zh and f"W = {DEFAULTS['window']} 个槽位" in zh
+
+
+def test_a_live_run_does_not_say_this_chapters_moment(data, monkeypatch):
+    """A walker's live run of chapter 2 said "This chapter's moment is step 0": the recording's
+    pointer, meaningless beside a live run. live_decode marks its run live, and a step away from the
+    run's own step says the run's fact instead (the GPU call stands in with the recorded trace)."""
+    from types import SimpleNamespace
+    from app import i18n
+    from app.tabs.tour import ch2_fill_rule, frame, moments
+    tl, moment = data.at("fill_rule")
+    monkeypatch.setattr(frame.gpu, "run_on_gpu", lambda *a, **k: tl.trace)
+    monkeypatch.setattr(frame.gpu.Work, "of", lambda *a, **k: SimpleNamespace(time_limit_s=1.0))
+    ctx = SimpleNamespace(models=SimpleNamespace(ar=None, wedlm=None), limits=None)
+    live = frame.live_decode(ctx, "p", "streaming", frame.make_config(max_new_tokens=8))
+    assert live.live and not tl.live
+    k = moments.fill_rule_step(live.trace)
+    other = live.num_steps - 1   # the last step: the chapter's words are not written for it
+    assert other != k
+    for lang in ("en", "zh"):
+        recorded = plain(ch2_fill_rule.text(tl, other, k, lang=lang))
+        said = plain(ch2_fill_rule.text(live, other, k, lang=lang))
+        recorded_words = i18n.text(lang, "tour.moment_is", moment=k).strip()
+        assert recorded_words in recorded, lang
+        assert recorded_words not in said, lang
+        assert i18n.text(lang, "tour.moment_is_live", moment=k).strip() in said, lang

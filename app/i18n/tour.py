@@ -146,6 +146,9 @@ MESSAGES = {
     "tour.elsewhere_forward": {"en": "<b>Step {step} (forward {forward}).</b> ",
                                "zh": "<b>第 {step} 步（第 {forward} 次前向计算）。</b>"},
     "tour.moment_is": {"en": " This chapter's moment is step {moment}.", "zh": "本章要讲的时刻在第 {moment} 步。"},
+    # the same pointer beside a live run ("try it"): the run's own step the chapter's words were written for
+    "tour.moment_is_live": {"en": " In your run, this chapter's words are written for step {moment}.",
+                            "zh": "在你的运行里，本章的讲解针对第 {moment} 步。"},
     "tour.your_run": {"en": "<b>Your run.</b> {summary}", "zh": "<b>你的运行。</b>{summary}"},
     # what the growth chart counts for AR, said the same way in chapters 1 and 6 (figs.growth draws
     # Timeline.committed_after: an AR forward commits the token it reads, the prefill's token first);
@@ -766,12 +769,20 @@ MESSAGES = {
         "en": "So at step {step} positions {span} {commit} ({committed_colour}): this forward writes their KV into the cache, "
               "{before} → {after} tokens. Positions {waiting} are filled too ({filled_colour}), but wait behind "
               "the mask at {first_mask}. In physical order they sat before that mask, so they never saw position "
-              "{first_mask}'s token: their KV is not a left-to-right pass's, so it is dropped and recomputed "
-              "once {first_mask} is filled. {when}",
+              "{first_mask}'s token: {kv_waits}. {when}",
         "zh": "所以在第 {step} 步，位置 {span} {commit}了（{committed_colour}）：这次前向计算把它们的 KV 写入缓存，"
               "缓存 {before} → {after} 个词元。位置 {waiting} 也已填充（{filled_colour}），但排在位置 {first_mask} "
               "的掩码后面等待。在物理顺序中它们排在那个掩码前面，所以从没看到位置 {first_mask} 的词元："
-              "它们的 KV 不是从左到右计算出来的那种，所以被丢弃，等 {first_mask} 填上后再重算。{when}",
+              "{kv_waits}。{when}",
+    },
+    # what becomes of a waiting slot's KV (wedlm/decoders/core.py, ../shared/DESIGN.md: a filled slot
+    # behind an open mask is fed again by every forward until it commits; each such forward computes its
+    # KV and crops it; only the forward that commits it keeps it): chapter 4 and the recap say it in
+    # these same words
+    "tour.kv_waits": {
+        "en": "each forward that reads a slot behind a mask computes its KV and drops it; the one that commits "
+              "it keeps it",
+        "zh": "每次前向计算读入掩码后面的槽位，都算出它的 KV 再丢弃；只有提交它的那次保留",
     },
     "ch4.fallback": {
         "en": " No step of it left a filled slot waiting behind a mask: every filled slot committed at once. "

@@ -352,12 +352,16 @@ MESSAGES = {
               "上方：第 {step} 步的输入，草稿标有 ✓ / ✗；下方：这一步之后的输出。",
     },
     "ch10.greedy_word": {"en": "greedily", "zh": "贪心"},
-    # a verified forward that filled no mask (narration.mask_account): the step line's "0 newly filled"
+    # a verified forward that filled no mask (narration.mask_account): its counts are the step line's
+    # ("0 newly filled", "1 taken by the AR token", "N left"); "may leave every mask open", not "cannot
+    # fill": other verified forwards of the same decode fill drafts
     "ch10.none_filled": {
-        "en": "Its {read} masks all stay masks: a verified forward can fill none (a streaming one fills at least "
-              "one); its AR token is its progress.",
-        "zh": "它的 {read} 个掩码一个也没填：验证前向计算可以一个都不填（流式的至少填一个）；它的进展是它的 AR 词元。",
+        "en": "This forward filled none of its {read} masks{taken}: a verified one may leave every mask open "
+              "(a streaming one fills at least one).",
+        "zh": "这次前向计算读入的 {read} 个掩码一个也没填{taken}：验证前向计算可能让所有掩码都空着（流式的至少填一个）。",
     },
+    "ch10.none_filled_taken": {"en": " (its AR token took {taken}; {left} masks stay open)",
+                               "zh": "（AR 词元占了 {taken} 个，{left} 个掩码仍空着）"},
     "ch10.p1": {
         "en": "The fill rule can write a wrong {draft}. {verified} checks "
               "each one with no extra forward: every row of a {forward} also predicts the "

@@ -437,6 +437,15 @@ MESSAGES.update({
         "en": "Step {step}'s input: the {n} rows forward {forward} reads; its drafts checked ✓ / ✗",
         "zh": "第 {step} 步的输入：第 {forward} 次前向计算读入的 {n} 行；其中的草稿逐一检查 ✓ / ✗",
     },
+    # a verified step whose input holds no draft (its record's `checked` is empty): nothing to mark ✓ / ✗
+    "views.verified.title_none.one": {
+        "en": "Step {step}'s input: the {n} row forward {forward} reads; no drafts to check",
+        "zh": "第 {step} 步的输入：第 {forward} 次前向计算读入的 {n} 行；没有要检查的草稿",
+    },
+    "views.verified.title_none.many": {
+        "en": "Step {step}'s input: the {n} rows forward {forward} reads; no drafts to check",
+        "zh": "第 {step} 步的输入：第 {forward} 次前向计算读入的 {n} 行；没有要检查的草稿",
+    },
     "views.verified.note": {
         "en": "Verified decoding (beyond the paper): slot {slot} holds the AR token the previous forward found; "
               "each draft after it is checked against the model's own next-token prediction from the row before "
@@ -657,10 +666,12 @@ MESSAGES.update({
     # the prefill's token: written before the first forward, so not counted per forward (as chapter 1 counts)
     # why the lanes differ: AR's prefill (verified decoding's too) predicts the first token; streaming's
     # and block decoding's only cache the prompt, and their first forward over the masks fills the first slots
+    # {chapter} / {title}: chapter 10's number and real title, from its catalog title (lanes.chapter_ref)
     "views.lane.prefill": {"en": " ({n} of them from the prefill, not counted per forward: AR's prefill predicts the "
-                                 "first token as it caches the prompt; the tour's chapter 10, verified decoding, uses it too)",
+                                 "first token as it caches the prompt; verified decoding, the tour's chapter {chapter} "
+                                 "(“{title}”), uses it too)",
                            "zh": "（其中 {n} 个来自预填充，不计入每次前向计算：AR 的预填充在缓存提示词的同时预测出第一个词元；"
-                                 "导览第 10 章的验证解码用的也是这种预填充）"},
+                                 "导览第 {chapter} 章（“{title}”）的验证解码用的也是这种预填充）"},
     "views.lane.no_prefill": {"en": " (the prefill wrote none of them: here it only caches the prompt, and the first "
                                     "forward over the masks fills the first slots; all are counted per forward)",
                               "zh": "（预填充没有写出其中任何一个：这里它只缓存提示词，由对掩码的第一次前向计算填出最前面的槽位；"

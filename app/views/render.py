@@ -301,7 +301,9 @@ def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
                            dropped_positions=narration.positions_text(acc.dropped_positions, lang))
             note += note_tail
     else:
-        kind, title_key, ar_row = "orders verified", "views.verified.title", _ar_found_row(timeline, s.verify, lang)
+        # a step with no drafts (the record's `checked` is empty) says so, not "its drafts checked ✓ / ✗"
+        title_key = "views.verified.title" if s.verify.checked else "views.verified.title_none"
+        kind, ar_row = "orders verified", _ar_found_row(timeline, s.verify, lang)
         marks = set(verify_marks(timeline, step).values()) | {"ar"}   # the AR token's row is always drawn
         checks_legend, note = verify_legend(lang, marks), tr("views.verified.note", slot=s.start)
     title = _count(lang, title_key, s.rows, step=step, forward=step + 1)

@@ -19,6 +19,10 @@ class Position:
 class Timeline:
     """Built once per trace; every view at step k reads from it."""
 
+    # a live run (a chapter's "try it", app/tabs/tour/frame.live_decode), not a recording: words
+    # that point at the recording's own steps ("This chapter's moment is step k") say the run's own fact
+    live = False
+
     def __init__(self, trace: Trace):
         self.trace = trace
         # values a view computes once per trace and reads at every step (charts.bars_top: the bars'

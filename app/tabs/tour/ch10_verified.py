@@ -99,11 +99,14 @@ def beyond(rows: list[dict] | None = None, lang: str = i18n.DEFAULT) -> str:
 
 def none_filled(s, lang: str = i18n.DEFAULT) -> str:
     """A verified forward that read masks and filled none (the step line's "0 newly filled"): said
-    plainly, since the recap and chapter 2 say a streaming forward always fills at least one."""
+    plainly, since the recap and chapter 2 say a streaming forward always fills at least one. Its
+    counts are the step line's (narration.mask_account): read, and, when the AR token took a mask's
+    slot, taken and left, so the words never say "all stay masks" where the line says one was taken."""
     acc = plain_narration.mask_account(s)
     if s.verify is None or not acc.read or acc.filled:
         return ""
-    return i18n.text(lang, "ch10.none_filled", read=acc.read)
+    taken = i18n.text(lang, "ch10.none_filled_taken", taken=acc.taken, left=acc.left) if acc.taken else ""
+    return i18n.text(lang, "ch10.none_filled", read=acc.read, taken=taken)
 
 
 def window_words(tl, step: int, lang: str = i18n.DEFAULT, short: bool = False) -> str:

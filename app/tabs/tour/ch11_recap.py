@@ -91,7 +91,8 @@ def cards(data, lang: str = i18n.DEFAULT) -> list[dict]:
     )
     links = {"entropy": term("entropy", tr("tour.link.entropy"), lang=lang),
              "position_id": term("position-id", tr("tour.link.position_id"), lang=lang),
-             "kv_cache": term("kv-cache", lang=lang), "commits": term("commit", tr("ch11.commits"), lang=lang)}
+             "kv_cache": term("kv-cache", lang=lang), "commits": term("commit", tr("ch11.commits"), lang=lang),
+             "kv_waits": tr("tour.kv_waits")}   # chapter 4's words for a waiting slot's KV
     answers = [tr(f"ch11.{key}_a", **links) for key in KEYS]   # str.format: a template takes the links it names
     return [{"chapter": chapter, "question": tr(f"ch11.{key}_q"), "answer": answer,
              "numbers": link_first(said, "nats", lang) if said else ""}

@@ -49,7 +49,8 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
         tr("ch4.p2", step=step, span=span(list(range(s.start, s.start + n)), lang=lang),
            commit=term("commit", tr("tour.link.commit"), lang=lang), committed_colour=colour("state-committing", lang),
            before=s.cache_before, after=s.cache_after, waiting=span(waiting, lang=lang),
-           filled_colour=colour("state-filled", lang), first_mask=s.first_mask_pos, when=when),
+           filled_colour=colour("state-filled", lang), first_mask=s.first_mask_pos, when=when,
+           kv_waits=tr("tour.kv_waits")),   # the recap's words for a waiting slot's KV
         delay,
         top_below,
     ] + ([answer] if answer else []), tl, step, lang=lang)

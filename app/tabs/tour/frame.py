@@ -141,8 +141,10 @@ def live_decode(ctx: Context, prompt: str, decoder: str, config: DecodeConfig) -
     """One decode through the app's GPU entry point (app/serving/gpu.py)."""
     model = ctx.models.ar if decoder == "ar" else ctx.models.wedlm
     work = gpu.Work.of(config.max_new_tokens, config.window, [decoder], ctx.limits)
-    return Timeline(gpu.run_on_gpu(decode, model, prompt, decoder, config,
-                                   time_limit_s=work.time_limit_s, work=work))
+    tl = Timeline(gpu.run_on_gpu(decode, model, prompt, decoder, config,
+                                 time_limit_s=work.time_limit_s, work=work))
+    tl.live = True   # its steps are not the recording's: the chapter's words say so (words.elsewhere)
+    return tl
 
 
 def redecode(ctx: Context, name: str, tau, no_tau, penalty) -> Timeline:

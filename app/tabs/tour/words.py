@@ -262,7 +262,10 @@ def elsewhere(tl: Timeline, step: int, why: str, moment: int | None, lang: str =
     shows instead, the way back, and the step's own facts. The decode's last step first says
     what ended it (so no chapter's words contradict that step's panels)."""
     tr = i18n.Texts(lang)
-    back = tr("tour.moment_is", moment=moment) if moment is not None and moment != step else ""
+    # the way back: a live run's is its own step the chapter's words were written for, not "this
+    # chapter's moment" (the recording's)
+    back = (tr("tour.moment_is_live" if tl.live else "tour.moment_is", moment=moment)
+            if moment is not None and moment != step else "")
     said = gap(lang).join(p for p in (ending(tl, step, lang), why) if p)
     first = tr("tour.elsewhere_forward", step=step, forward=step + 1) + said
     # more: a paragraph of its own after the step's words (chapter 10's window), the way back last
