@@ -588,9 +588,10 @@ def test_the_race_counts_ar_one_token_per_forward_as_chapter_1_does(data):
     assert lanes.tokens_per_forward(ar) == 1.0 and lanes.tokens_per_forward(ar, 3) == 1.0
     assert ar.trace.stats()["tokens_per_forward"] > 1.0   # the library's count includes the prefill's token
     lane = plain(lanes.lane_html(ar, 5, None))
+    ref = lanes.chapter_ref("ch10.title")
     assert ("5 forwards · 6 tokens (1 of them from the prefill, not counted per forward: AR's prefill predicts the "
-            "first token as it caches the prompt; the tour's chapter 10, verified decoding, uses it too) · 1.00 tokens "
-            "per forward" in lane)
+            f"first token as it caches the prompt; verified decoding, the tour's chapter {ref['chapter']} "
+            f"(“{ref['title']}”), uses it too) · 1.00 tokens per forward" in lane)
     assert "(1 of them" not in plain(lanes.lane_html(wd, 5, None))
     text, _, _ = ch6_race.view({"ar": ar, "streaming": wd}, 3)
     assert "(AR 1.00)" in plain(text)

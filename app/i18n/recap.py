@@ -50,10 +50,10 @@ MESSAGES = {
     },
     "ch11.commit_a": {
         "en": "Only the leading filled run {commits}: the filled slots before the first mask. Their KV is exactly a "
-              "left-to-right pass's (they see only the prefix and the tokens before them), so it stays in the cache. "
+              "left-to-right pass's, so it stays in the cache. "
               "A filled slot behind a mask waits: {kv_waits}. A slot commits one "
               "forward after it is filled at the earliest: the forward that filled it read a mask there.",
-        "zh": "只有开头连续的已填充段会{commits}：第一个掩码之前的已填充槽位。它们的 KV 与从左到右逐个计算的完全一样（只看到前缀和它们前面的词元），"
+        "zh": "只有开头连续的已填充段会{commits}：第一个掩码之前的已填充槽位。它们的 KV 与从左到右逐个计算的完全一样，"
               "所以留在缓存中。排在掩码后面的已填充槽位要等待：{kv_waits}。槽位最早也要在被填上后的"
               "下一次前向计算才提交：填它的那次前向计算在那里读入的是掩码。",
     },

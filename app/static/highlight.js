@@ -54,7 +54,12 @@
 
   const posOf = target => { const e = target.closest && target.closest("[data-pos]"); return e ? e.dataset.pos : null; };
   const mouse = ev => ev.pointerType === "mouse" || ev.pointerType === "pen";
-  document.addEventListener("pointerover", ev => { if (!mouse(ev)) return; const p = posOf(ev.target); if (p !== null) { hovered = p; apply(); } });
+  // still: after a drop (presenting moved on) a resting pointer is not pointing; new content
+  // drawn under it fires pointerover with no move, so hover waits for the mouse to move again
+  let still = false;
+  const hover = ev => { const p = posOf(ev.target); if (p !== null) { hovered = p; apply(); } };
+  document.addEventListener("pointerover", ev => { if (mouse(ev) && !still) hover(ev); });
+  document.addEventListener("pointermove", ev => { if (mouse(ev) && still) { still = false; hover(ev); } });
   document.addEventListener("pointerout", ev => { if (mouse(ev) && posOf(ev.target) !== null) { hovered = null; apply(); } });
 
   // The caption: the tapped element's tooltip (its title, the stepper's story of the position,
@@ -122,7 +127,7 @@
   // refresh: the stepper swapped a view's content; mark the followed position in it again
   // drop: the pin and a mouse's hover mark both (presenting moved on: the pointer still resting on
   // the tapped token would keep its outline until the mouse moved)
-  const drop = () => { hovered = null; pin(null); };
+  const drop = () => { hovered = null; still = true; pin(null); };
   window.wedlmHighlight = { pin: p => pin(p === null ? null : String(p), null, null), unpin, drop,
                             pinned: () => pinned, refresh: () => apply() };
 })();
