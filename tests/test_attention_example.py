@@ -211,7 +211,13 @@ def test_the_caption_says_what_the_recorded_numbers_show(lang):
     assert shown_after - 1e-9 <= shares[h] <= shown_after + ex["others"]["weight"] + 1e-9
     caption = caption_of(ch3_reordering.example_view(ex, tl, step, lang))
     said = [float(x) for x in re.findall(r"\d\.\d\d", caption)]
-    assert said == [round(shares[h], 2)] + [round(x, 2) for k, x in enumerate(shares) if k != h], caption
+    heads = [round(shares[h], 2)] + [round(x, 2) for k, x in enumerate(shares) if k != h]
+    assert said[:len(heads)] == heads, caption
+    # the share split as the table shows it: the after-token's own row, the rest inside "the other tokens"
+    (top,) = [r for r in ex["rows"] if r["after"]]
+    share, own, rest = said[len(heads):]
+    assert share == heads[0] and own == round(top["weight"], 2) and round(own + rest, 2) == share, caption
+    assert f"{ex['others']['count']}" in caption and str(top["pos"]) in caption
     assert f"{ex['later'][0]}–{ex['later'][-1]}" in caption
     most = {"en": "the most", "zh": "最多"}[lang]
     assert (most in caption) == (shares[h] == max(shares)) and most in caption

@@ -662,6 +662,13 @@ MESSAGES = {
         "en": "This head gives the filled tokens after the mask ({later}) {share} of its weight (the others {others}).",
         "zh": "这个头给掩码后面已填充的词元（{later}）的权重是 {share}（其余的头：{others}）。",
     },
+    # the caption's share split as the table shows it: the after-tokens with a row of their own, the rest
+    # inside "the other n tokens together" (rounded so the two add up to the share shown)
+    "ch3.example.after_split": {
+        "en": " Of its {share}, {own} is '{token}' at {at} (a row of its own); the other {k} ({rest}) are in "
+              "“the other {n} tokens together”.",
+        "zh": "这 {share} 里，{own} 在位置 {at} 的「{token}」上（单独一行）；其余 {k} 个（{rest}）在“其余 {n} 个词元合计”里。",
+    },
     "ch3.example.after_shown": {
         "en": "The filled token after the mask, '{token}' at {at}, gets {share} of this head's weight.",
         "zh": "掩码后面的已填充词元「{token}」（位置 {at}）得到这个头 {share} 的权重。",

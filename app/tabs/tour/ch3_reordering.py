@@ -72,7 +72,15 @@ def after_caption(example: dict, tr) -> str:
     if shares:
         others = tr("tour.list_sep").join(_num(x, 2) for k, x in enumerate(shares) if k != h)
         key = "ch3.example.after_most" if shares[h] >= max(shares) else "ch3.example.after_share"
-        return tr(key, heads=len(shares), later=_span(example["later"]), share=_num(shares[h], 2), others=others)
+        caption = tr(key, heads=len(shares), later=_span(example["later"]), share=_num(shares[h], 2), others=others)
+        shown = [r for r in example["rows"] if r["after"]]
+        if len(shown) == 1 and len(example["later"]) > 1:   # the rest of the share is in the "others" row
+            r, share = shown[0], round(shares[h], 2)
+            own = round(r["weight"], 2)
+            caption += tr("ch3.example.after_split", share=_num(share, 2), own=_num(own, 2),
+                          token=escape(glyphs.visible(r["text"])), at=r["pos"], k=len(example["later"]) - 1,
+                          rest=_num(share - own, 2), n=example["others"]["count"])
+        return caption
     shown = [r for r in example["rows"] if r["after"]]
     if not shown:
         return ""
