@@ -50,9 +50,13 @@ def test_bench_json_runs_every_decoder_side_by_side(tiny_dir, tmp_path):
     assert cost["forwards_by_rows"]["1"] >= sum(r["forwards"] for r in rows if r["decoder"] == "ar")
     for cls, per in report["ceiling"].items():
         assert set(per) == {"streaming", "streaming-adaptive", "verified", "block"}
-        for c in per.values():  # ceiling = TPF × cost(1 row) / cost(rows per forward)
-            assert c["ceiling_vs_ar"] == pytest.approx(c["tokens_per_forward"] / c["cost_ratio"], rel=0.01)
-            assert c["share_of_ceiling"] == pytest.approx(c["measured_vs_ar"] / c["ceiling_vs_ar"], rel=0.01)
+        # ceiling = TPF × cost(1 row) / cost(rows per forward). The report rounds each to 3 decimals, so
+        # a small ceiling (a tiny model whose rows cost much, on a loaded machine: 0.022 against
+        # 0.0215 recomputed from the rounded parts) is checked to its rounding, not to 1 % of itself
+        for c in per.values():
+            assert c["ceiling_vs_ar"] == pytest.approx(c["tokens_per_forward"] / c["cost_ratio"], rel=0.01, abs=1e-3)
+            assert c["share_of_ceiling"] == pytest.approx(c["measured_vs_ar"] / c["ceiling_vs_ar"], rel=0.01,
+                                                          abs=1e-3 * (1 + (1 + c["share_of_ceiling"]) / c["ceiling_vs_ar"]))
     assert set(report["best_wedlm"]) == {"counting", "plays"}
     assert (out_dir / "forward_cost.html").is_file()
     assert (out_dir / "bench.md").read_text().startswith("| class | decoder |")
