@@ -4,6 +4,7 @@ and the recorded table (tools/record_tour.py reorder_attention) must add up as i
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 import torch
@@ -11,12 +12,15 @@ from transformers import DynamicCache
 
 from app.tabs.tour import ch3_reordering
 from app.tabs.tour.data import load_tour
+from app.tabs.tour.words import span
+from app.views import glyphs
 from tiny import write_tiny_checkpoint
 from tools.record_tour import reorder_attention
 from wedlm import DecodeConfig, decode, load_model
 from wedlm.attention import first_layer_attention, reorder_example, step_orders
 from wedlm.decoders.reference import logical_attention_mask
 from wedlm.reorder import physical_order
+from wedlm.training.objective import block_visibility
 
 # a window with filled slots behind its first mask (slot 1): what reordering moves
 WINDOW = [None, 17, None, 23, 41, None, 9]
@@ -178,6 +182,12 @@ def test_the_example_shows_only_at_its_step_and_never_on_a_live_run():
     assert '<table class="attn-table">' in views.step["attention"](tl, step)
     assert 'class="attn-pop"' in views.step["orders"](tl, step)
     assert ch3_reordering.views(step).step["attention"](tl, step).count("<table") == 0
+    # the example's end (the prediction after the last layer) in a slot of its own under the table (a pane
+    # of its own when presenting flips), inside the presenting button's copy, nowhere at another step
+    assert "attn-final" not in views.step["attention"](tl, step)
+    assert "attn-final" in views.step["attention_end"](tl, step) and "attn-final" not in views.step["attention_end"](tl, other)
+    assert "attn-final" in ch3_reordering.example_pop(ex, tl, step)
+    assert "attn-final" not in ch3_reordering.views(step).step["attention_end"](tl, step)
 
 
 def test_the_example_speaks_chinese():
@@ -251,3 +261,115 @@ def test_the_logical_column_says_the_mask_still_sees_the_filled_slots_after_it(l
     assert {"en": "logical order", "zh": "逻辑顺序"}[lang] in said
     assert f"{ex['later'][0]}–{ex['later'][-1]}" in said
     assert len(said.split()) <= 12 if lang == "en" else len(said) <= 36   # ≤ 12 words
+
+
+def test_the_final_prediction_is_each_decoders_own_in_both_orders(tiny_lm):
+    """The end of the worked example's chain (wedlm.attention.final_prediction): the mask's prediction
+    after the last layer, fed in physical order (the streaming decoder's forward) and in logical order
+    (the reference decoder's), is what those decoders recorded for that mask at that step."""
+    config = DecodeConfig(max_new_tokens=16, threshold=0.9)
+    trace = decode(tiny_lm, "Count: 1 2 3", "streaming", config)
+    ref = decode(tiny_lm, "Count: 1 2 3", "reference", config)
+    assert ref.result.token_ids == trace.result.token_ids
+    steps = [k for k, s in enumerate(trace.steps) if s.filled_behind_mask] or \
+            [k for k, s in enumerate(trace.steps) if s.first_mask_pos is not None]
+    for step in steps[:2]:
+        ex = reorder_attention(tiny_lm, trace, step)
+        final, s = ex["final"], trace.steps[step]
+        assert final["layers"] == tiny_lm.model.config.num_hidden_layers
+        assert final["physical"]["row"] == ex["physical_row"] and final["logical"]["row"] == ex["logical_row"]
+        mine = {m.pos: m.entropy for m in s.masks}[ex["pos"]]
+        theirs = {m.pos: m.entropy for m in ref.steps[step].masks}[ex["pos"]]
+        assert abs(final["physical"]["entropy"] - mine) < 1e-5 and abs(final["logical"]["entropy"] - theirs) < 1e-5
+        # the two orders predict the same: the same top token, its probability and entropy up to rounding
+        assert final["physical"]["token"] == final["logical"]["token"]
+        assert final["physical"]["text"] == tiny_lm.token_text(final["physical"]["token"])
+        assert abs(final["physical"]["probability"] - final["logical"]["probability"]) < 1e-5
+        filled = {f.pos: f for f in s.filled}.get(ex["pos"])
+        if filled is not None:   # filled at this step: the decoder's own top candidate and its probability
+            assert filled.candidates[0][0] == final["physical"]["token"]
+            assert abs(filled.candidates[0][1] - final["physical"]["probability"]) < 1e-5
+
+
+def final_shown(html: str) -> list[list[str]]:
+    table = re.search(r'<table class="attn-table attn-final">(.*?)</table>', html).group(1)
+    return [[re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+            for row in re.findall(r'<tr class="final">.*?</tr>', table)]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_worked_example_ends_on_the_recorded_final_prediction(lang):
+    """A newcomer read layer 1 worked out, then "and so on to the same prediction", and could not see
+    the end of the chain: the example shows the same mask's prediction after the last layer in both
+    orders, the numbers the record's, and says "the same" only when they are."""
+    data = load_tour()
+    tl, step = data.at("reorder")
+    ex = data.picks["reorder"]["attention"]
+    final = ex["final"]
+    # the record: the two orders' predictions agree, and agree with the decode's own numbers for that mask
+    assert final["physical"]["token"] == final["logical"]["token"]
+    assert abs(final["physical"]["entropy"] - final["logical"]["entropy"]) < 1e-4
+    assert abs(final["physical"]["probability"] - final["logical"]["probability"]) < 1e-4
+    at = data.picks["reorder"]["check"]["at_step"]   # the narration's pair: the same step and mask
+    assert (at["step"], at["pos"]) == (ex["step"], ex["pos"])
+    assert abs(final["physical"]["entropy"] - at["entropy"]) < 1e-5
+    assert abs(final["logical"]["entropy"] - at["reference"]) < 1e-5
+    filled = {f.pos: f for f in tl.trace.steps[step].filled}.get(ex["pos"])
+    assert filled is None or filled.token == final["physical"]["token"]
+    html = ch3_reordering.example_view(ex, tl, step, lang)
+    rows = final_shown(html)
+    assert len(rows) == 2
+    for row, order in zip(rows, ("physical", "logical")):
+        f = final[order]
+        assert row[1:] == [glyphs.visible(f["text"]), f"{f['probability']:.3f}",
+                           f"{f['entropy']:.{ch3_reordering.ENTROPY_PLACES}f}"], (order, row)
+        assert f"{f['row']}" in row[0]
+    same = {"en": "The same prediction", "zh": "同样的预测"}[lang]
+    assert same in html and f"{final['layers']}" in re.search(r'attn-final">(.*?)</th>', html).group(1)
+    # numbers not the record's are not what it shows; two orders that disagree are not called the same
+    other = dict(ex, final=dict(final, logical=dict(final["logical"], entropy=final["logical"]["entropy"] + 0.01,
+                                                    token=final["logical"]["token"] + 1, text="zz")))
+    changed = ch3_reordering.example_view(other, tl, step, lang)
+    assert final_shown(changed)[1][1:] != rows[1][1:] and final_shown(changed)[1][1] == "zz"
+    assert same not in changed
+    # an older record without it: the chain in words, no table
+    bare = ch3_reordering.example_view({k: v for k, v in ex.items() if k != "final"}, tl, step, lang)
+    assert "attn-final" not in bare and "<table" in bare
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_example_says_why_a_mask_seeing_earlier_masks_is_harmless(lang):
+    """In physical order a mask also sees the masks before it; the example says so on a mask of the step,
+    naming the masks it sees, which are the same in the physical causal triangle, the reference decoder's
+    mask (reorder.visibility) and training's reordered blocks (training.objective.block_visibility)."""
+    data = load_tour()
+    tl, step = data.at("reorder")
+    s = tl.trace.steps[step]
+    ex = data.picks["reorder"]["attention"]
+    masks = [s.start + i for i, t in enumerate(s.window) if t is None]
+    second = masks[1] - s.start
+    physical = [s.start + j for j in s.order[:s.order.index(second)] if s.window[j] is None]
+    trained = block_visibility(torch.tensor([t is None for t in s.window]))[second].tolist()
+    assert physical == [s.start + j for j, seen in enumerate(trained) if seen and s.window[j] is None and j != second]
+    html = ch3_reordering.example_view(ex, tl, step, lang)
+    said = re.search(r'<p class="attn-masks">(.*?)</p>', html).group(1)
+    assert f"{masks[1]}" in said and span(physical, lang=lang) in said
+    for words in {"en": ("mask embedding", "position id", "chapter 9", "reference decoder"),
+                  "zh": ("掩码嵌入", "位置编号", "第 9 章", "参考解码器")}[lang]:
+        assert words in said, words
+    # a window with one mask: no mask sees another, nothing to say
+    one = replace(s, window=[t if t is not None or i == masks[0] - s.start else 0 for i, t in enumerate(s.window)])
+    assert ch3_reordering.masks_seen(one, lang) == ""
+
+
+def test_chapter_3_links_the_words_it_uses_before_explaining_them():
+    """"leading filled run" (the orders view's title) and "reference decoder" (the worked example's
+    caption) came before the chapter said what they are: both link to the glossary where they appear."""
+    data = load_tour()
+    tl, step = data.at("reorder")
+    pick = data.picks["reorder"]
+    for lang in ("en", "zh"):
+        views = ch3_reordering.views(step, lang=lang, check=pick["check"], example=pick["attention"])
+        assert 'data-term="leading-run"' in views.step["orders"](tl, step), lang
+        title = re.search(r'<p class="attn-title">(.*?)</p>', views.step["attention"](tl, step)).group(1)
+        assert 'data-term="reference"' in title, lang

@@ -9,6 +9,10 @@ both orders the tour compares: the physical order the streaming forward feeds (c
 filled slots, then masks; causal) and the logical order of the reference decoder (text order, the
 explicit mask reordering implies).
 
+The same argument holds layer after layer (each token sees the same tokens in both orders, so its
+layer-k output is the same, so its layer-(k+1) input is): `final_prediction` runs the whole model in
+both orders and keeps what the mask predicts at the end, to show the chain reaching the prediction.
+
 Nothing here re-derives the model: the layer norm, projections, q/k norms (Qwen3) and the rotary
 embedding are the model's modules, and RoPE is applied by its family's own apply_rotary_pos_emb.
 """
@@ -18,8 +22,11 @@ import sys
 
 import torch
 
+from .decoders.reference import RecomputeForward
+from .decoders.streaming import CachedForward
 from .loading import LoadedModel
 from .reorder import visibility
+from .selection import entropy
 
 
 def _parts(lm: LoadedModel):
@@ -82,6 +89,33 @@ def step_orders(prefix: list[int], window: list, order: list[int], start: int,
     return {"physical": physical, "logical": logical}
 
 
+def final_prediction(lm: LoadedModel, prefix: list[int], window: list, order: list[int], start: int,
+                     pos: int) -> dict:
+    """What the mask at logical position `pos` predicts after the last layer, in both orders, from the
+    decoders' own window forwards: the streaming decoder's (the prefix prefilled into a KV cache, the
+    window in physical order over it, causal) and the reference decoder's (prefix + window in logical
+    order, no cache, its explicit mask). A whole uncached sequence in physical order would not do:
+    transformers reads position ids that go down (72 then 65) as packed sequences and cuts the mask.
+
+    Returns {"layers", "physical": {...}, "logical": {...}}, each order {"row" (the mask's input row),
+    "token" (its top token), "text", "probability" (of that token), "entropy" (nats,
+    selection.entropy: the number the decoders record)}."""
+    masks = [start + i for i, t in enumerate(window) if t is None]   # ascending in both orders
+    k = masks.index(pos)
+    rows = {"physical": len(prefix) + order.index(pos - start), "logical": len(prefix) + pos - start}
+    out = {"layers": int(lm.model.config.num_hidden_layers)}
+    with torch.inference_mode():
+        for name, forward in (("physical", CachedForward(lm)), ("logical", RecomputeForward(lm))):
+            forward.prefill(list(prefix))
+            logits, _ = forward.forward(list(window), list(order), start)   # (masks, V), masks ascending
+            row = logits[k:k + 1]
+            probs = torch.softmax(row.float(), dim=-1)[0]
+            token = int(probs.argmax())
+            out[name] = {"row": rows[name], "token": token, "text": lm.token_text(token),
+                         "probability": float(probs[token]), "entropy": float(entropy(row)[0])}
+    return out
+
+
 def reorder_example(lm: LoadedModel, prefix: list[int], window: list, order: list[int], start: int,
                     pos: int, head: int | None = None, shown: int = 5) -> dict:
     """The first layer's attention of the mask at logical position `pos`, computed in physical and in
@@ -90,7 +124,9 @@ def reorder_example(lm: LoadedModel, prefix: list[int], window: list, order: lis
     head: None picks the head that gives most weight to the filled tokens after `pos` in the text
     (the tokens only reordering lets a mask see); "after_shares" keeps that weight for every head. The value coordinate shown is the one with the
     largest |output| of that head. `shown`: the keys with the largest weights kept one by one (at
-    least one of them a filled token after `pos`); the rest are summed into one "others" line."""
+    least one of them a filled token after `pos`); the rest are summed into one "others" line.
+    "final": the end of the same argument, the mask's prediction after the last layer in both orders
+    (final_prediction)."""
     orders = step_orders(prefix, window, order, start, lm.mask_token_id)
     runs = {}
     for name, o in orders.items():
@@ -135,4 +171,5 @@ def reorder_example(lm: LoadedModel, prefix: list[int], window: list, order: lis
                        "logical_weight": sum(lw[pos_of["physical"][i]] for i in rest)},
             "physical_sum": float(phys["output"][head, coord]),
             "logical_sum": float(logi["output"][head, coord]),
-            "max_weight_diff": max(abs(float(w[i]) - lw[pos_of["physical"][i]]) for i in range(len(w)))}
+            "max_weight_diff": max(abs(float(w[i]) - lw[pos_of["physical"][i]]) for i in range(len(w))),
+            "final": final_prediction(lm, prefix, window, order, start, pos)}

@@ -690,8 +690,8 @@ MESSAGES = {
     "ch3.example.col.weight": {"en": "weight, fed in physical order", "zh": "权重（按物理顺序送入）"},
     "ch3.example.col.logical_weight": {"en": "weight, fed in logical order", "zh": "权重（按逻辑顺序送入）"},
     # wedlm.attention.step_orders: the logical run sees what the reference decoder's mask (reorder.visibility) gives
-    "ch3.example.logical_sees": {"en": "In logical order the reference decoder's mask still lets it see {later}.",
-                                 "zh": "按逻辑顺序送入时，参考解码器的注意力掩码仍让它看到 {later}。"},
+    "ch3.example.logical_sees": {"en": "In logical order the {reference}'s mask still lets it see {later}.",
+                                 "zh": "按逻辑顺序送入时，{reference}的注意力掩码仍让它看到 {later}。"},
     "ch3.example.col.value": {"en": "value", "zh": "值"},
     "ch3.example.col.product": {"en": "weight × value", "zh": "权重 × 值"},
     "ch3.example.others": {"en": "the other {n} tokens together", "zh": "其余 {n} 个词元合计"},
@@ -702,10 +702,44 @@ MESSAGES = {
     "ch3.example.sums": {
         "en": "A value is {dim} numbers; the table follows number {coord}, this head's largest output in size. Rounded. "
               "{later}: a filled token after the mask: another row in each order, the same weight. Same sum, so "
+              "the same input to layer 2, where every token again sees the same tokens: the same sums, layer after "
+              "layer, up to layer {layers}, the last. What the mask then predicts, from the decoders' own forwards:",
+        "zh": "一个值由 {dim} 个数组成；表里跟踪第 {coord} 个数，即这个头输出里绝对值最大的那个。数字已四舍五入。"
+              "{later}：掩码后面的已填充词元：两种顺序里行号不同，权重相同。和相同，所以第 2 层的输入相同；"
+              "在那里每个词元看到的仍是同样的词元，和也仍相同，一层接一层，直到最后的第 {layers} 层。"
+              "这时掩码的预测如下（来自两个解码器自己的前向计算）：",
+    },
+    # an older record without "final" (wedlm.attention.final_prediction): the chain in words only
+    "ch3.example.sums_short": {
+        "en": "A value is {dim} numbers; the table follows number {coord}, this head's largest output in size. Rounded. "
+              "{later}: a filled token after the mask: another row in each order, the same weight. Same sum, so "
               "the same input to layer 2, and so on to the same prediction.",
         "zh": "一个值由 {dim} 个数组成；表里跟踪第 {coord} 个数，即这个头输出里绝对值最大的那个。数字已四舍五入。"
               "{later}：掩码后面的已填充词元：两种顺序里行号不同，权重相同。和相同，所以第 2 层的输入相同，"
               "一层层下去，预测也相同。",
+    },
+    # the end of the chain (ch3_reordering.final_view): the mask's prediction after the last layer, each order
+    "ch3.example.final.col.order": {"en": "the mask at {pos}, after layer {layers} of {layers}",
+                                    "zh": "位置 {pos} 的掩码，第 {layers} 层（共 {layers} 层）之后"},
+    "ch3.example.final.col.token": {"en": "top token", "zh": "最可能的词元"},
+    "ch3.example.final.col.probability": {"en": "its probability", "zh": "它的概率"},
+    "ch3.example.final.col.entropy": {"en": "entropy ({nats})", "zh": "熵（{nats}）"},
+    "ch3.example.final.physical": {"en": "fed in physical order (the mask in row {row}): the streaming decoder",
+                                   "zh": "按物理顺序送入（掩码在第 {row} 行）：流式解码器"},
+    "ch3.example.final.logical": {"en": "fed in logical order (the mask in row {row}): the reference decoder",
+                                  "zh": "按逻辑顺序送入（掩码在第 {row} 行）：参考解码器"},
+    "ch3.example.final.same": {"en": "The same prediction either way: that is what reordering must keep.",
+                               "zh": "两种顺序给出同样的预测：这正是重排必须保持的。"},
+    # why a mask seeing earlier masks is harmless (ch3_reordering.masks_seen; wedlm/training/objective.py
+    # block_visibility is the same rule as reorder.visibility, which the reference decoder's mask uses)
+    "ch3.example.masks": {
+        "en": "A mask also sees the masks before it (the mask at {pos} sees {seen}). Harmless: a mask enters the "
+              "model as nothing but the mask embedding at its position id, and training fed this same order "
+              "(filled, then masks, causal: chapter 9), so the model learned to read earlier masks as “unknown "
+              "tokens at these positions”. The reference decoder's mask gives a mask exactly the same set.",
+        "zh": "掩码还能看到排在它前面的掩码（位置 {pos} 的掩码看得到 {seen}）。这无妨：掩码进入模型时只是掩码嵌入"
+              "加上它的位置编号，而训练送入的正是同样的顺序（先已填充、再掩码，因果：见第 9 章），所以模型学会了把前面的"
+              "掩码读作“这些位置上还不知道的词元”。参考解码器的注意力掩码给一个掩码的，也正是同样这一组。",
     },
     "ch3.example.scroll": {"en": "← scroll the table: the sums are in its last column →",
                            "zh": "← 左右滑动表格：总和在最后一列 →"},

@@ -154,13 +154,16 @@
   function pictureGroups(chapter, body, room) {
     // the picture's views in groups shown one at a time: all together if they fit at MIN_ZOOM,
     // else as many neighbours as fit (a view alone may still need less: fit() shrinks it)
+    // a view marked pane-alone (chapter 3's worked example's end) never shares a pane: beside the
+    // example's table the pane's zoom would read the table's 12 px type under 14 (empty, at another step: no pane)
     const parts = viewParts(chapter).filter(e => e.getClientRects().length || e.dataset.paneHidden);
+    const alone = e => e.classList.contains("pane-alone") && !!e.textContent.trim();
     const fits = group => { showOnly(chapter, group); return largestZoom(body, room) >= MIN_ZOOM; };
     const groups = [];
     let current = [];
-    if (!parts.length || fits(parts)) { showOnly(chapter, null); return [parts]; }
+    if (!parts.length || (!parts.some(alone) && fits(parts))) { showOnly(chapter, null); return [parts]; }
     for (const part of parts) {
-      if (current.length && !fits(current.concat([part]))) { groups.push(current); current = []; }
+      if (current.length && (alone(part) || alone(current[0]) || !fits(current.concat([part])))) { groups.push(current); current = []; }
       current.push(part);
     }
     if (current.length) groups.push(current);

@@ -57,23 +57,17 @@ def _num(x: float, places: int) -> str:
     return text.replace("-", "−")
 
 
-def _span(positions: list[int]) -> str:
-    """Positions as a reader counts them: "66–72" when they run on, else "66, 68"."""
-    if positions and positions == list(range(positions[0], positions[-1] + 1)) and len(positions) > 1:
-        return f"{positions[0]}–{positions[-1]}"
-    return ", ".join(str(p) for p in positions)
-
-
-def after_caption(example: dict, tr) -> str:
+def after_caption(example: dict, tr, lang: str = i18n.DEFAULT) -> str:
     """What the worked example's head gives the filled tokens after the mask, from the record: every
     head's share (wedlm.attention "after_shares"), "the most" only when this head's is the largest;
     an older record without them: only the after-token the table shows."""
     shares, h = example.get("after_shares"), example["head"]
+    shown = [r for r in example["rows"] if r["after"]]
     if shares:
         others = tr("tour.list_sep").join(_num(x, 2) for k, x in enumerate(shares) if k != h)
         key = "ch3.example.after_most" if shares[h] >= max(shares) else "ch3.example.after_share"
-        caption = tr(key, heads=len(shares), later=_span(example["later"]), share=_num(shares[h], 2), others=others)
-        shown = [r for r in example["rows"] if r["after"]]
+        caption = tr(key, heads=len(shares), later=span(example["later"], lang=lang), share=_num(shares[h], 2),
+                     others=others)
         if len(shown) == 1 and len(example["later"]) > 1:   # the rest of the share is in the "others" row
             r, share = shown[0], round(shares[h], 2)
             own = round(r["weight"], 2)
@@ -81,27 +75,33 @@ def after_caption(example: dict, tr) -> str:
                           token=escape(glyphs.visible(r["text"])), at=r["pos"], k=len(example["later"]) - 1,
                           rest=_num(share - own, 2), n=example["others"]["count"])
         return caption
-    shown = [r for r in example["rows"] if r["after"]]
     if not shown:
         return ""
     r = max(shown, key=lambda r: r["weight"])
     return tr("ch3.example.after_shown", token=escape(glyphs.visible(r["text"])), at=r["pos"], share=_num(r["weight"], 2))
 
 
-def example_view(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT) -> str:
+def _belongs(example: dict | None, tl) -> bool:
+    """The example is this decode's (a live run has none; another decode's step is not its)."""
+    return bool(example) and example["step"] < len(tl.trace.steps) \
+        and tl.trace.steps[example["step"]].first_mask_pos == example["pos"]
+
+
+def example_view(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT, end: bool = True) -> str:
     """Chapter 3's worked example (tools/record_tour.py reorder_attention): the first layer's attention
     of the moment's first mask, by hand, as a table a reader can add up; the same sum in physical and in
-    logical order. At another step of the decode: one line naming the step it belongs to. A live run
-    (no example) shows nothing."""
-    if not example or example["step"] >= len(tl.trace.steps) or tl.trace.steps[example["step"]].first_mask_pos != example["pos"]:
+    logical order; then (`end`) the end of the chain, example_end. At another step of the decode: one
+    line naming the step it belongs to. A live run (no example) shows nothing."""
+    if not _belongs(example, tl):
         return ""
     tr = i18n.Texts(lang)
     if step != example["step"]:
         return f'<p class="attn-elsewhere">{tr("ch3.example.elsewhere", step=example["step"], pos=example["pos"])}</p>'
-    later = _span(example["later"])
+    later = span(example["later"], lang=lang) if example["later"] else ""   # no sentence on nothing
     head = tr("ch3.example.title", pos=example["pos"], step=example["step"], head=example["head"] + 1,
               heads=example["heads"])
-    for then in (after_caption(example, tr), later and tr("ch3.example.logical_sees", later=later)):
+    for then in (after_caption(example, tr, lang),
+                 later and tr("ch3.example.logical_sees", later=later, reference=term("reference", lang=lang))):
         head = tr("tour.then", first=head, then=then) if then else head
     intro = tr("ch3.example.qkv", rope=term("position-id", "RoPE", lang=lang))
     cols = "".join(f"<th scope=\"col\">{tr(f'ch3.example.col.{c}')}</th>"
@@ -124,11 +124,58 @@ def example_view(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT) 
                     + ("<td>1.00</td><td></td>" if order == "physical" else "<td></td><td>1.00</td>")
                     + f'<td></td><td>{_num(example[f"{order}_sum"], 3)}</td></tr>'
                     for order in ("physical", "logical"))
-    sums = tr("ch3.example.sums", later=colour("attend-later", lang), coord=example["coordinate"] + 1,
-              dim=example["head_dim"])
+    final = example.get("final")
+    sums = tr("ch3.example.sums" if final else "ch3.example.sums_short", later=colour("attend-later", lang),
+              coord=example["coordinate"] + 1, dim=example["head_dim"], layers=final and final["layers"])
     return (f'<div class="attn-example"><p class="attn-title"><b>{head}</b> {intro}</p>'
             f'<p class="attn-hint">{tr("ch3.example.scroll")}</p><table class="attn-table"><thead><tr>{cols}</tr></thead><tbody>{body}</tbody>'
-            f'<tfoot>{total}</tfoot></table><p class="attn-sums">{sums}</p></div>')
+            f'<tfoot>{total}</tfoot></table><p class="attn-sums">{sums}</p>'
+            f'{example_end(example, tl, step, lang) if end else ""}</div>')
+
+
+def example_end(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT) -> str:
+    """The worked example's end, at its step: the mask's prediction after the last layer in both orders
+    and why seeing earlier masks is harmless. Its own block: the page shows it under the table (its own
+    slot, which presenting on a narrow screen shows as a picture of its own: beside the table the pane's
+    zoom would read the table's type under 14 px); the presenting button's copy holds it inside."""
+    if not _belongs(example, tl) or step != example["step"]:
+        return ""
+    inner = final_view(example.get("final"), example["pos"], i18n.Texts(lang), lang) + masks_seen(tl.trace.steps[step], lang)
+    return f'<div class="attn-end">{inner}</div>' if inner else ""
+
+
+ENTROPY_PLACES = 4   # the check in the narration compares the decodes' own entropies to 7 places
+
+
+def final_view(final: dict | None, pos: int, tr, lang: str = i18n.DEFAULT) -> str:
+    """The end of the worked example's argument, from the record (wedlm.attention.final_prediction):
+    what the same mask predicts after the last layer, fed in each order: its top token, that token's
+    probability and the entropy. "The same prediction" is said only when the numbers shown agree."""
+    if not final:
+        return ""
+    cols = "".join(f'<th scope="col">{tr(f"ch3.example.final.col.{c}", pos=pos, layers=final["layers"], nats=term("nats", lang=lang))}</th>'
+                   for c in ("order", "token", "probability", "entropy"))
+    rows, shown = "", []
+    for order in ("physical", "logical"):
+        f = final[order]
+        cells = (escape(glyphs.visible(f["text"])), _num(f["probability"], 3), _num(f["entropy"], ENTROPY_PLACES))
+        shown.append((f["token"],) + cells[1:])
+        rows += (f'<tr class="final"><td>{tr(f"ch3.example.final.{order}", row=f["row"])}</td>'
+                 f'<td translate="no">{cells[0]}</td><td>{cells[1]}</td><td>{cells[2]}</td></tr>')
+    same = f'<p class="attn-same">{tr("ch3.example.final.same")}</p>' if shown[0] == shown[1] else ""
+    return (f'<table class="attn-table attn-final"><thead><tr>{cols}</tr></thead>{rows}</table>{same}')
+
+
+def masks_seen(s, lang: str = i18n.DEFAULT) -> str:
+    """Why a mask seeing the masks before it (in both orders: reorder.visibility) is harmless, on this
+    step's second mask; "" when the window has one mask (no mask sees another)."""
+    masks = [s.start + i for i, t in enumerate(s.window) if t is None]
+    if len(masks) < 2:
+        return ""
+    window = visibility(s.window)
+    second = masks[1] - s.start
+    seen = [s.start + j for j in range(len(s.window)) if window[second][j] and s.window[j] is None and j != second]
+    return (f'<p class="attn-masks">{i18n.text(lang, "ch3.example.masks", pos=masks[1], seen=span(seen, lang=lang))}</p>')
 
 
 def example_pop(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT) -> str:
@@ -141,6 +188,12 @@ def example_pop(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT) -
         return ""
     return (f'<details class="attn-pop"><summary>{i18n.text(lang, "ch3.example.open")}</summary>'
             f'{table}</details>')
+
+
+def _end_block(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT) -> str:
+    """example_end in a box of its own (the page's slot under the table), styled as the example."""
+    end = example_end(example, tl, step, lang)
+    return f'<div class="attn-example attn-end-slot">{end}</div>' if end else ""
 
 
 def why(s, lang: str = i18n.DEFAULT) -> str:
@@ -180,12 +233,15 @@ def views(moment: int | None, note: str = "", lang: str = i18n.DEFAULT, check: d
     """`check`: the recorded decode's proof (its pick's "check"); `example`: its worked attention
     example (its pick's "attention"); a live run has neither."""
     return Views(step={"text": lambda tl, k: text(tl, k, moment, note, lang, check),
-                       "orders": lambda tl, k: at_step(render.order_view(tl, k, lang=lang) + example_pop(example, tl, k, lang), k),
+                       # its title says "the leading filled run" before anything else in the chapter: linked there
+                       "orders": lambda tl, k: at_step(link_first(render.order_view(tl, k, lang=lang), "leading-run", lang)
+                                                       + example_pop(example, tl, k, lang), k),
                        # the first grid's title names the cached prefix: linked to the glossary there
                        "physical": lambda tl, k: at_step(link_first(render.mask_grid(tl, k, logical=False, lang=lang),
                                                                     "cached-prefix", lang), k),
                        "logical": lambda tl, k: at_step(render.mask_grid(tl, k, logical=True, lang=lang), k),
-                       "attention": lambda tl, k: at_step(example_view(example, tl, k, lang), k)})
+                       "attention": lambda tl, k: at_step(example_view(example, tl, k, lang, end=False), k),
+                       "attention_end": lambda tl, k: at_step(_end_block(example, tl, k, lang), k)})
 
 
 def view(tl, step: int, lang: str = i18n.DEFAULT):
@@ -214,6 +270,8 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
             # under the grids; presenting side by side, the picture has no room for it: the orders
             # view's "Σ by hand" button shows the same table over the grids (style.css, example_pop)
             slot(KEY, "attention", "tour-attention-3", elem_classes=["tour-attention"])
+            # the example's end (the prediction after the last layer): a pane of its own when presenting flips
+            slot(KEY, "attention_end", "tour-attention-end-3", elem_classes=["tour-attention", "pane-alone"])
         with words:
             slot(KEY, "text", "tour-text-3")
             window_try(ctx, 3, data.picks["reorder"]["trace"], moments.reorder_step, KEY,
