@@ -405,7 +405,9 @@ def test_every_token_display_spells_a_token_with_the_one_visible_space_function(
     monkeypatch.setattr(glyphs, "visible", lambda text: "«" + real(text) + "»")
     table = ch3_reordering.example_view(ex, tl, step)
     cells = re.findall(r'<td translate="no">(.*?)</td>', table)
-    assert cells == [escape("«" + real(r["text"]) + "»") for r in ex["rows"]], cells
+    # the table's rows, then the example's end: the mask's top token after the last layer, in each order
+    texts = [r["text"] for r in ex["rows"]] + [ex["final"][o]["text"] for o in ("physical", "logical")]
+    assert cells == [escape("«" + real(t) + "»") for t in texts], cells
     tips = render.position_tips(tl)
     p = next(p for pos, p in sorted(tl.positions.items()) if p.token is not None and " " in tl.trace.tokens.get(p.token, "")
              and p.token not in tl.trace.stop_ids)
