@@ -9,7 +9,7 @@ from app import i18n
 from app.tabs import tour
 from app.views import figures
 from test_browser import ARTIFACTS, browser  # noqa: F401 (the headless Chromium fixture)
-from test_tour import fits, go_to, open_page, wait_plots
+from test_tour import fits, go_to, open_page, under_floor, wait_plots
 
 # a character no font draws: whatever draws exactly like it is a missing glyph (tofu)
 TOFU_JS = """chars => { const font = getComputedStyle(document.querySelector('.wedlm-stepper button')).font;
@@ -311,6 +311,8 @@ def test_presenting_pictures_use_the_room_and_grid_labels_read(browser, app_url,
                 if m["tokens"] != float("inf"):
                     assert m["tokens"] >= token_px, (n, g, size, m)
                 assert m["small"] >= SMALL_PX[size] - 0.05, (n, g, size, m)   # (a zoom of 0.9997 is 1)
+                # every text of the picture as rendered: charts, Plotly's, tables, captions, controls
+                assert not under_floor(page, size, n), (n, g, size, under_floor(page, size, n)[:8])
                 if m["plots"]:   # Plotly's text reads from the back too, whole, no legend on a label
                     assert m["plotText"] >= PLOT_PX and not m["cut"] and not m["onLegend"], (n, g, size, m)
                     assert not m["onTitle"], (n, g, size, m["onTitle"])
@@ -798,6 +800,8 @@ def test_presenting_at_1024_each_w_press_moves_the_pane_and_every_pane_fits(brow
                 assert m["sh"] <= m["ch"] + 1 and m["bottom"] <= m["vh"] and m["doc"] <= m["vh"], (n, want, m)
                 if want == "words":
                     assert m["narration"] >= 19, (n, m)
+                low = under_floor(page, (1024, 768), n)   # every text of the pane as rendered but the narration's
+                assert not low, (n, want, low[:8])
                 if m["table"] != float("inf"):
                     assert m["table"] >= 14, (n, want, m)
                     seen_table = True
