@@ -152,14 +152,24 @@ def test_a_phone_reads_the_narration_first_and_reaches_every_tab(browser, app_ur
     page = open_page(browser, app_url, (390, 844), lang)
     try:
         page.wait_for_selector("#tour-viz-1", state="visible", timeout=180_000)
-        for n in (1, 6):
+        for n in (1, 2, 6, 7):
             if n > 1:
                 page.goto(app_url.rstrip("/") + f"/{lang}?chapter={n}")
                 page.wait_for_selector(f"#tour-viz-{n}", state="visible", timeout=60_000)
-            # the narration itself (its column lends its children to the row there: no box of its own)
-            words, views = page.evaluate("""n => ['#tour-text-' + n, '#chapter-' + n + ' .tour-view'].map(s =>
-                document.querySelector(s).getBoundingClientRect().top)""", n)
-            assert words < views, (n, words, views)
+            # the narration's first paragraph, then the stepper (or the picture, in a chapter without
+            # one) right under it, then the rest of the narration: chapter 2's stepper sat 1,007 px
+            # under its first paragraph (four paragraphs and the step's facts between)
+            m = page.evaluate("""n => { const c = document.querySelector('#chapter-' + n);
+                const parts = [...c.querySelectorAll('.tour-text > *')].filter(e => e.getClientRects().length)
+                    .map(e => e.getBoundingClientRect());
+                const stepper = c.querySelector('.tour-view .wedlm-stepper'), view = c.querySelector('.tour-view');
+                const under = (stepper || view).getBoundingClientRect();
+                return {first: [parts[0].top, parts[0].bottom], rest: parts.slice(1).map(r => r.top),
+                        under: under.top, view: view.getBoundingClientRect().top, stepper: !!stepper}; }""", n)
+            assert m["first"][0] < m["view"] and m["first"][1] <= m["under"], (n, m)
+            assert m["under"] - m["first"][1] <= 120, (n, m)   # the stepper (or picture) right under it
+            assert all(top > m["under"] for top in m["rest"]), (n, m)
+            assert m["stepper"] == (n != 7), (n, m)
         page.wait_for_timeout(500)
         tabs = page.eval_on_selector_all("[role=tablist] button[role=tab]",
                                          "bs => bs.filter(b => b.offsetParent).length")
@@ -493,7 +503,8 @@ def test_a_phone_moves_on_from_a_chapters_foot_and_steps_right_above_the_picture
     """A phone's chapter is a few screens tall (chapter 4: ~3,700 px) and the nav is at its top:
     its foot has Back / Next too (named in the page's language), which move as the nav's do and
     bring the new chapter's top into view; the step controls sit right above the pictures they
-    step (only the step's link and caption between). Presenting hides the foot pair."""
+    step (only the step's link and caption between), under the narration's first paragraph. Presenting
+    hides the foot pair."""
     code = lang or i18n.DEFAULT
     page = open_page(browser, app_url, (390, 844), f"{lang}?chapter=4")
     try:
@@ -502,7 +513,7 @@ def test_a_phone_moves_on_from_a_chapters_foot_and_steps_right_above_the_picture
         place = page.evaluate("""() => { const c = document.querySelector('#chapter-4');
             const controls = c.querySelector('.wedlm-stepper .stepper-controls').getBoundingClientRect();
             const picture = [...c.querySelectorAll('.tour-view .wedlm-view')].find(v => v.getClientRects().length);
-            const text = c.querySelector('.tour-text').getBoundingClientRect();
+            const text = c.querySelector('.tour-text > *').getBoundingClientRect();   // its first paragraph
             return {inView: !!c.querySelector('.tour-view .wedlm-stepper'), gap: picture.getBoundingClientRect().top - controls.bottom,
                     textAbove: text.bottom <= controls.top, height: c.getBoundingClientRect().height}; }""")
         assert place["inView"] and place["textAbove"] and 0 <= place["gap"] <= 160, place
