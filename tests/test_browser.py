@@ -593,3 +593,28 @@ def test_verified_example_marks_its_checks_and_narrates_the_rejection(page):
     assert f"left to right: {v.accepted or 'none'} agreed (✓)" in text
     assert f"at position {v.rejected_pos} was rejected (✗)" in text
     assert narration.token_text(trace, v.ar_token) in text and "exactly greedy AR" in text
+
+
+@pytest.mark.parametrize("lang", ["", "zh"])
+def test_a_390_phone_shows_the_language_switch_clear_of_the_title(browser, app_url, lang):
+    """390x844: the language switch (top right) covered the title's end by 2-4 px ("WeDLM Explorer"
+    ended at 270 px, the switch began at 266-268). Now apart, each on screen, the title on one line."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.goto(app_url.rstrip("/") + "/" + lang, wait_until="domcontentloaded")
+        page.wait_for_selector("a.lang-switch", state="visible", timeout=60_000)
+        page.wait_for_selector("#app-header h1", state="visible", timeout=60_000)
+        m = page.evaluate("""() => { const a = document.querySelector('a.lang-switch').getBoundingClientRect();
+            const h = document.querySelector('#app-header h1'), range = document.createRange();
+            range.selectNodeContents(h);
+            const lines = [...range.getClientRects()].map(r => [r.left, r.top, r.right, r.bottom]);
+            return {lang: [a.left, a.top, a.right, a.bottom], lines, vw: document.documentElement.clientWidth,
+                    px: parseFloat(getComputedStyle(h).fontSize)}; }""")
+        (left, top, right, bottom), vw = m["lang"], m["vw"]
+        assert 0 <= left and right <= vw, m
+        # the title's text (each of its boxes) and the switch share no pixel
+        for tl, tt, tr, tb in m["lines"]:
+            assert tr <= left - 2 or tb <= top or tt >= bottom, m
+        assert len({round(t) for _, t, _, _ in m["lines"]}) == 1 and m["px"] >= 20, m   # one line, still a title
+    finally:
+        page.close()

@@ -9,7 +9,7 @@ from app import i18n
 from app.tabs import tour
 from app.views import figures
 from test_browser import ARTIFACTS, browser  # noqa: F401 (the headless Chromium fixture)
-from test_tour import fits, go_to, open_page, wait_plots
+from test_tour import fits, go_to, open_page, under_floor, wait_plots
 
 # a character no font draws: whatever draws exactly like it is a missing glyph (tofu)
 TOFU_JS = """chars => { const font = getComputedStyle(document.querySelector('.wedlm-stepper button')).font;
@@ -152,14 +152,24 @@ def test_a_phone_reads_the_narration_first_and_reaches_every_tab(browser, app_ur
     page = open_page(browser, app_url, (390, 844), lang)
     try:
         page.wait_for_selector("#tour-viz-1", state="visible", timeout=180_000)
-        for n in (1, 6):
+        for n in (1, 2, 6, 7):
             if n > 1:
                 page.goto(app_url.rstrip("/") + f"/{lang}?chapter={n}")
                 page.wait_for_selector(f"#tour-viz-{n}", state="visible", timeout=60_000)
-            # the narration itself (its column lends its children to the row there: no box of its own)
-            words, views = page.evaluate("""n => ['#tour-text-' + n, '#chapter-' + n + ' .tour-view'].map(s =>
-                document.querySelector(s).getBoundingClientRect().top)""", n)
-            assert words < views, (n, words, views)
+            # the narration's first paragraph, then the stepper (or the picture, in a chapter without
+            # one) right under it, then the rest of the narration: chapter 2's stepper sat 1,007 px
+            # under its first paragraph (four paragraphs and the step's facts between)
+            m = page.evaluate("""n => { const c = document.querySelector('#chapter-' + n);
+                const parts = [...c.querySelectorAll('.tour-text > *')].filter(e => e.getClientRects().length)
+                    .map(e => e.getBoundingClientRect());
+                const stepper = c.querySelector('.tour-view .wedlm-stepper'), view = c.querySelector('.tour-view');
+                const under = (stepper || view).getBoundingClientRect();
+                return {first: [parts[0].top, parts[0].bottom], rest: parts.slice(1).map(r => r.top),
+                        under: under.top, view: view.getBoundingClientRect().top, stepper: !!stepper}; }""", n)
+            assert m["first"][0] < m["view"] and m["first"][1] <= m["under"], (n, m)
+            assert m["under"] - m["first"][1] <= 120, (n, m)   # the stepper (or picture) right under it
+            assert all(top > m["under"] for top in m["rest"]), (n, m)
+            assert m["stepper"] == (n != 7), (n, m)
         page.wait_for_timeout(500)
         tabs = page.eval_on_selector_all("[role=tablist] button[role=tab]",
                                          "bs => bs.filter(b => b.offsetParent).length")
@@ -311,6 +321,8 @@ def test_presenting_pictures_use_the_room_and_grid_labels_read(browser, app_url,
                 if m["tokens"] != float("inf"):
                     assert m["tokens"] >= token_px, (n, g, size, m)
                 assert m["small"] >= SMALL_PX[size] - 0.05, (n, g, size, m)   # (a zoom of 0.9997 is 1)
+                # every text of the picture as rendered: charts, Plotly's, tables, captions, controls
+                assert not under_floor(page, size, n), (n, g, size, under_floor(page, size, n)[:8])
                 if m["plots"]:   # Plotly's text reads from the back too, whole, no legend on a label
                     assert m["plotText"] >= PLOT_PX and not m["cut"] and not m["onLegend"], (n, g, size, m)
                     assert not m["onTitle"], (n, g, size, m["onTitle"])
@@ -491,7 +503,8 @@ def test_a_phone_moves_on_from_a_chapters_foot_and_steps_right_above_the_picture
     """A phone's chapter is a few screens tall (chapter 4: ~3,700 px) and the nav is at its top:
     its foot has Back / Next too (named in the page's language), which move as the nav's do and
     bring the new chapter's top into view; the step controls sit right above the pictures they
-    step (only the step's link and caption between). Presenting hides the foot pair."""
+    step (only the step's link and caption between), under the narration's first paragraph. Presenting
+    hides the foot pair."""
     code = lang or i18n.DEFAULT
     page = open_page(browser, app_url, (390, 844), f"{lang}?chapter=4")
     try:
@@ -500,7 +513,7 @@ def test_a_phone_moves_on_from_a_chapters_foot_and_steps_right_above_the_picture
         place = page.evaluate("""() => { const c = document.querySelector('#chapter-4');
             const controls = c.querySelector('.wedlm-stepper .stepper-controls').getBoundingClientRect();
             const picture = [...c.querySelectorAll('.tour-view .wedlm-view')].find(v => v.getClientRects().length);
-            const text = c.querySelector('.tour-text').getBoundingClientRect();
+            const text = c.querySelector('.tour-text > *').getBoundingClientRect();   // its first paragraph
             return {inView: !!c.querySelector('.tour-view .wedlm-stepper'), gap: picture.getBoundingClientRect().top - controls.bottom,
                     textAbove: text.bottom <= controls.top, height: c.getBoundingClientRect().height}; }""")
         assert place["inView"] and place["textAbove"] and 0 <= place["gap"] <= 160, place
@@ -650,10 +663,10 @@ def test_chapter_8s_right_answers_labels_stay_apart_on_a_1024_page_and_presentin
             page.close()
 
 
-def test_a_phone_reads_chapter_2s_position_labels_apart_and_chapter_3s_grid_labels_at_10px(browser, app_url):
+def test_a_phone_reads_chapter_2s_position_labels_apart_and_chapter_3s_grid_labels_at_11px(browser, app_url):
     """390 px: chapter 2's position labels under the bars were 2 px apart, one run of digits
     ("6566 67 68"): each keeps 4 px from the next at every step, the first open mask's always shown. Chapter 3's grid labels were 8.4 px
-    at its widest steps: at least 10 px at every step, the grid scrolling inside its own box (never
+    at its widest steps, then 10.2: at least 11 px at every step, the grid scrolling inside its own box (never
     the page), and saying so where it is wider than its box."""
     tl, _ = tour.load_tour().at("fill_rule")
     page = open_page(browser, app_url, (390, 844), "?chapter=2")
@@ -688,7 +701,7 @@ def test_a_phone_reads_chapter_2s_position_labels_apart_and_chapter_3s_grid_labe
                                 * s.getBoundingClientRect().width / s.viewBox.baseVal.width,
                             wider: s.getBoundingClientRect().width > box.clientWidth + 1,
                             hint: !!hint && hint.getClientRects().length > 0}; })""")
-            assert len(grids) == 2 and all(g["px"] >= 10 for g in grids), (k, grids)
+            assert len(grids) == 2 and all(g["px"] >= 11 for g in grids), (k, grids)
             assert all(g["hint"] for g in grids if g["wider"]), (k, grids)
             wide += sum(g["wider"] for g in grids)
             assert page.evaluate("() => document.documentElement.scrollWidth") <= 390, k
@@ -798,6 +811,8 @@ def test_presenting_at_1024_each_w_press_moves_the_pane_and_every_pane_fits(brow
                 assert m["sh"] <= m["ch"] + 1 and m["bottom"] <= m["vh"] and m["doc"] <= m["vh"], (n, want, m)
                 if want == "words":
                     assert m["narration"] >= 19, (n, m)
+                low = under_floor(page, (1024, 768), n)   # every text of the pane as rendered but the narration's
+                assert not low, (n, want, low[:8])
                 if m["table"] != float("inf"):
                     assert m["table"] >= 14, (n, want, m)
                     seen_table = True

@@ -403,9 +403,10 @@ def narration_html(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> s
 
 GRID_CELL = 16  # SVG units: a cell, and the labels' size (style.css draws them 16 units tall)
 GRID_PAD = 8    # room beside the row labels and above the column ids
-# a phone draws the tour's grids at least this many px a unit (labels 16 units: >= 10 px on screen; scaled to
-# a 326 px box a 38-column step read 8.4 px), scrolling inside their box when that is wider (style.css)
-GRID_MIN_SCALE = 0.64
+# a phone draws the tour's grids at least this many px a unit (labels 16 units: >= 11 px on screen; scaled to
+# a 326 px box a 38-column step read 8.4 px, and at 0.64 they read 10.2), scrolling inside their box when
+# that is wider (style.css)
+GRID_MIN_SCALE = 0.7
 PHONE_BOX = 320  # px: a phone's grid box, about (390 px wide: 326); a grid wider than this at GRID_MIN_SCALE says it scrolls
 
 
