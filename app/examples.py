@@ -6,6 +6,21 @@ from __future__ import annotations
 MATH = ("Question: A shop sells pencils in packs of 6. Mia buys 4 packs and gives 5 pencils away. "
         "How many pencils does she have left?\nAnswer:")
 CODE = 'def sum_list(numbers: list) -> int:\n    """Return the sum of the numbers."""\n'
+# chapter 7's code decode (TOUR_PROMPTS["code"], app/tabs/tour/data.py), chosen by one criterion: of the
+# code prompts tried that open with their def line (the chapter names a decode by its first line), the
+# one on which the bundled model writes the most code tokens before its stop token (streaming, greedy,
+# LAW_MAX_NEW new tokens, as tools/record_tour decodes it). Tried: CODE (3 tokens, then stop: 14 of its
+# 17 fills were end-of-text), the suite's two code prompts (7, 3) and HumanEval/0-12, the model's code
+# training format: HumanEval/2 writes 39 (a function that parses), HumanEval/10 15; the rest open with
+# an import line. HumanEval/2: OpenAI's HumanEval (MIT License, docs/training.md).
+TOUR_CODE = ('\n\ndef truncate_number(number: float) -> float:\n'
+             '    """ Given a positive floating point number, it can be decomposed into\n'
+             '    and integer part (largest integer smaller than given number) and decimals\n'
+             '    (leftover part always smaller than 1).\n\n'
+             '    Return the decimal part of the number.\n'
+             '    >>> truncate_number(3.5)\n'
+             '    0.5\n'
+             '    """\n')
 
 # name -> prompt, from very low to high entropy
 PROMPTS = {

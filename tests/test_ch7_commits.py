@@ -8,6 +8,7 @@ from html import unescape
 
 import pytest
 
+from app import i18n
 from app.tabs import tour
 from app.tabs.tour import ch7_entropy
 from app.views import entropy
@@ -76,28 +77,30 @@ def test_a_forward_that_commits_nothing_is_painted_in_the_mask_colour_the_words_
 
 
 def test_the_sentence_states_the_records_idle_share_under_one_token_per_forward(data):
-    slow = []
+    slow = {}
     for pick in PICKS:
         trace = data.at(pick)[0].trace
         kept = kept_per_forward(trace)
         if len(trace.token_ids) < len(trace.steps):   # under 1 token per forward
-            slow.append(int(100 * kept.count(0) / len(kept) + 0.5))   # rounded half up
+            slow[pick] = int(100 * kept.count(0) / len(kept) + 0.5)   # rounded half up
             # why: a forward that committed nothing was fed a mask in its front slot
             for k, s in enumerate(trace.steps):
                 if not kept[k]:
                     assert s.window[0] is None
-    assert len(slow) >= 2          # the play and the code decode
-    lo, hi = min(slow), max(slow)
-    share = f"{lo}–{hi}" if lo != hi else f"{lo}"
-    assert all(x > 0 for x in slow)  # below 1 means some forwards commit nothing
+    assert list(slow) == ["entropy_high", "entropy_code"]          # the play and the code decode
+    assert all(x > 0 for x in slow.values())  # below 1 means some forwards commit nothing
+    play, code = slow.values()
     counting = data.at("entropy_low")[0].trace
     most = max(kept_per_forward(counting))
     en = unescape(re.sub(r"<[^>]+>", "", chapter(data)[0]))
-    assert f"commits nothing, however many far slots it fills: {share} % of the forwards in each decode here under 1 (a play, code;" in en
+    # each decode's share said for that decode (a walker could not parse "63–91 % of the forwards in
+    # each decode here under 1 (a play, code; grey in the table)")
+    assert (f"commits nothing, however many far slots it fills. Such forwards are {play} % of a play’s "
+            f"and {code} % of code’s (grey in the table).") in en
     # green names the forwards that commit, in every row (a walker read it as counting's colour)
     assert f"green: a forward that commits, up to {most} tokens in counting" in en
     zh = unescape(re.sub(r"<[^>]+>", "", chapter(data, "zh")[0]))
-    assert f"（剧本、代码）里，都有 {share}% 的前向计算什么也没提交" in zh
+    assert f"这样的前向计算占剧本的 {play}%、代码的 {code}%（表中灰色）" in zh
     assert f"有提交的前向计算，计数一次最多提交 {most} 个词元" in zh
 
 
@@ -109,12 +112,10 @@ def test_the_sentence_follows_the_record_not_a_fixed_number(data):
     trace = tl.trace
     first_idle = next(k for k, s in enumerate(trace.steps) if not s.committed)
     fewer = replace(trace, steps=trace.steps[:first_idle] + trace.steps[first_idle + 1:])
-    shares = [entropy.idle_share(fewer), entropy.idle_share(data.at("entropy_code")[0].trace)]
     words = ch7_entropy.idle_paragraph(ch7_entropy.named_decodes(data.at("entropy_low"), (Timeline(fewer), step),
                                                                  data.at("entropy_code")))
-    assert ch7_entropy.share_range(shares) in words
-    assert ch7_entropy.share_range(shares) != ch7_entropy.share_range(
-        [entropy.idle_share(trace), entropy.idle_share(data.at("entropy_code")[0].trace)])
+    said, before = (f"{ch7_entropy.share_range([entropy.idle_share(t)])} % of a play’s" for t in (fewer, trace))
+    assert said in words and said != before
 
 
 def test_shares_round_half_up_as_a_reader_does():
@@ -138,18 +139,23 @@ def code_example(trace) -> dict:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_code_example_says_it_writes_little_code_and_how_long_its_hard_slot_held(data, lang):
-    """A student said the code example 'shows padding, not code': 14 of its 17 fills are end-of-text.
-    The words now say how many code tokens it writes, how many fills are end-of-text, and how many
-    forwards the unsure token's slot stayed a mask, each recounted here."""
+def test_the_code_example_writes_code_and_says_how_long_its_hard_slot_held(data, lang):
+    """A student said the code example 'shows padding, not code': 14 of its 17 fills were end-of-text,
+    3 code tokens. The recorded code decode now writes code before its stop token (more code tokens
+    than end-of-text fills; with its prompt, Python that parses), and the words say how many code
+    tokens it writes, how many fills are end-of-text, and how many forwards the unsure token's slot
+    stayed a mask, each recounted here."""
+    import ast
     trace = data.at("entropy_code")[0].trace
     n = code_example(trace)
-    assert n["end"] > n["written"] and n["held"] > 1     # the recording: mostly end-of-text, a long hold
+    assert n["written"] > n["end"] and n["held"] > 1     # mostly code, not padding; a long hold
+    body = ast.parse(trace.prompt + trace.text).body[-1].body   # real code: the function parses as Python
+    assert len(body) > 2           # its docstring and statements the model wrote
     words = plain(chapter(data, lang)[0])
     fills = sum(len(s.filled) for s in trace.steps)
-    said = {"en": [f"writes {n['written']} code tokens and a stop token; {n['end']} of its {fills} fills are end-of-text",
+    said = {"en": [f"writes {n['written']} code tokens, then its stop token; {n['end']} of its {fills} fills are end-of-text",
                    f"stays a mask for {n['held']} forwards"],
-            "zh": [f"只写了 {n['written']} 个代码词元和它的停止词元；{fills} 次填充中有 {n['end']} 次是文本结束",
+            "zh": [f"写出 {n['written']} 个代码词元，然后是停止词元；{fills} 次填充中有 {n['end']} 次是文本结束",
                    f"连续 {n['held']} 次前向计算都还是掩码"]}[lang]
     for phrase in said:
         assert phrase in words, (lang, phrase)
@@ -168,7 +174,9 @@ def pictured(law, bars, table) -> set[str]:
     diamonds, the table's cells and row sums, the score charts' titles."""
     out = set()
     for t in law.data:
-        for x, y in zip(t.x or (), t.y or ()):
+        # a dot's hover writes its own entropy (customdata[1]; entropy.spread_x may draw it beside it)
+        xs = [c[1] for c in t.customdata] if t.customdata is not None and "customdata[1]" in t.hovertemplate else t.x
+        for x, y in zip(xs or (), t.y or ()):
             if x is not None:
                 out |= {f"{x:.2f}", f"{y:.2f}"}
         for name in t.text or ():
@@ -258,3 +266,47 @@ def test_the_words_say_when_a_filled_slot_commits_as_the_decoder_does(data):
                 filled_at[f.pos] = k
             if s.window[0] is None:
                 assert not s.committed and s.filled, (pick, k)   # it fills, yet commits nothing
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_counting_dots_are_drawn_apart_and_their_hover_says_where_they_are(data, lang):
+    """A walker saw one counting dot where the words said 3: the suite's three counting prompts make
+    the same tokens per forward at entropies 0.002 apart, one on top of another. Dots that would lie
+    on top of each other are drawn side by side (each a dot's width apart on the axis), centred on
+    where they are; each one's hover names it, says it is one of N at one place and gives its own
+    entropy (not where it is drawn); the words say they are drawn side by side."""
+    text, law, *_ = chapter(data, lang)
+    dots = [r for r in data.law_rows if r["class"] == "counting"]
+    (trace,) = [t for t in law.data if t.name == entropy.class_name("counting", lang)]
+    xs = list(trace.x)
+    low, high = law.layout.xaxis.range
+    assert len(xs) == len(dots) == 3 and len(set(trace.y)) == 1            # one height: only x tells them apart
+    gaps = [b - a for a, b in zip(sorted(xs), sorted(xs)[1:])]
+    assert min(gaps) >= 0.02 * (high - low)                                 # ≥ ~12 px apart at 1024 (12 px dots)
+    assert abs(sum(xs) / 3 - sum(r["entropy"] for r in dots) / 3) < 1e-3   # centred on where they are
+    assert low < min(xs)                                                    # none under the y-axis
+    for r, x, name, custom in zip(dots, xs, trace.text, trace.customdata):
+        assert custom[1] == r["entropy"] and "customdata[1]" in trace.hovertemplate   # hover: its own entropy
+        assert unescape(name).startswith(entropy.prompt_name(r))
+        assert i18n.text(lang, "views.law.spread", n=3) in name
+    # a dot alone keeps its place and says nothing of the kind
+    for t in law.data:
+        if t.name == entropy.class_name("plays", lang):
+            assert list(t.x) == [r["entropy"] for r in data.law_rows if r["class"] == "plays"]
+            assert not any(i18n.text(lang, "views.law.spread", n=2) in s for s in t.text)
+    said = {"en": "drawn side by side", "zh": "并排画出"}[lang]
+    assert said in plain(text)
+
+
+def test_dots_at_one_place_are_spread_and_others_stay():
+    """entropy.spread_x on made-up rows: two dots at one place are drawn apart, centred; a dot of
+    another class there, or of the same class at another height, stays where it is."""
+    rows = [{"class": "a", "entropy": 0.010, "tokens_per_forward": 5.0},
+            {"class": "a", "entropy": 0.012, "tokens_per_forward": 5.0},
+            {"class": "b", "entropy": 0.011, "tokens_per_forward": 5.0},
+            {"class": "a", "entropy": 0.011, "tokens_per_forward": 2.0},
+            {"class": "a", "entropy": 3.0, "tokens_per_forward": 5.0}]
+    drawn = entropy.spread_x(rows, 4.0)
+    assert drawn[2:] == [0.011, 0.011, 3.0]
+    assert drawn[1] - drawn[0] == pytest.approx(entropy.SPREAD * 4.0) and sum(drawn[:2]) / 2 == pytest.approx(0.011)
+    assert entropy.stack_sizes(rows, 4.0) == [2, 2, 1, 1, 1]

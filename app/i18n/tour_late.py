@@ -99,12 +99,12 @@ MESSAGES = {
     # 13.7 beside the diamond's 12.00); "plays" are prose, here play scripts (a speaker's name as prompt)
     "ch7.p2": {
         "en": "Counting is nearly certain, so many masks fall under τ at once: {count_decode} (the diamond) makes "
-              "{count_tpf_d} tokens per forward; the {count_n} counting dots ({count_ids}, stacked) average "
+              "{count_tpf_d} tokens per forward; the {count_n} counting dots ({count_ids}, drawn side by side) average "
               "{count_h:.2f} nats and {count_tpf:.2f}. Prose (here: play scripts) is unsure: "
               "{play_decode} (the diamond) makes {play_tpf_d}; the {plays_n} play dots ({plays_ids}) average "
               "{plays_h:.2f} nats and {plays_tpf:.2f}.",
         "zh": "计数几乎毫无悬念，许多掩码同时落到 τ 以下：{count_decode}（菱形）每次前向计算产出 {count_tpf_d} 个词元；"
-              "{count_n} 个计数圆点（{count_ids}，叠在一起）平均 {count_h:.2f} 奈特、{count_tpf:.2f} 个。"
+              "{count_n} 个计数圆点（{count_ids}，并排画出）平均 {count_h:.2f} 奈特、{count_tpf:.2f} 个。"
               "散文（这里是剧本台词）没有把握：{play_decode}（菱形）只有 {play_tpf_d} 个；{plays_n} 个剧本圆点"
               "（{plays_ids}）平均 {plays_h:.2f} 奈特、{plays_tpf:.2f} 个。",
     },
@@ -123,17 +123,17 @@ MESSAGES = {
               "{tpf:.2f} 个词元。槽位要在被填上后的下一次前向计算才能提交（它的 KV 需要以它自己的词元为输入），"
               "所以只填了最前面那个槽位的前向计算，提交不到一个词元。",
     },
-    # the example as it is (it writes little code: most fills are end-of-text) and what it proves: where
-    # the unsure token sits, how many forwards its slot stayed a mask (entropy.front_wait)
+    # the example as it is (the code it writes before its stop token, its end-of-text fills) and what it
+    # proves: where the unsure token sits, how many forwards its slot stayed a mask (entropy.front_wait)
     "ch7.code": {
         "en": "<b>Why is code slow?</b> {code_decode} (the diamond “{code_name}”: {code_tpf:.2f} per forward at "
-              "{code_h:.2f} nats) writes {written} code tokens and a stop token; {end} of its {fills} fills are "
-              "end-of-text (the stop token and padding after it). The point is where the unsure token sits: "
-              "{token} at {front_h:.2f} nats stays a mask for {held} forwards, and all behind it waits. "
+              "{code_h:.2f} nats) writes {written} code tokens, "
+              "then its stop token; {end} of its {fills} fills are end-of-text. What slows it: the unsure "
+              "token {token} at {front_h:.2f} nats stays a mask for {held} forwards, and all behind it waits. "
               "The slowest dot, {id}: {tpf:.2f} at {h:.2f} nats.",
         "zh": "<b>代码为什么慢？</b>{code_decode}（标着“{code_name}”的菱形：每次前向计算 {code_tpf:.2f} 个词元，"
-              "平均熵 {code_h:.2f} 奈特）只写了 {written} 个代码词元和它的停止词元；{fills} 次填充中有 {end} 次是文本结束"
-              "（这个停止词元和它后面的填充）。它说明的是没把握的词元在哪里：{token}（{front_h:.2f} 奈特）连续 {held} "
+              "平均熵 {code_h:.2f} 奈特）写出 {written} 个代码词元，然后是停止词元；"
+              "{fills} 次填充中有 {end} 次是文本结束。拖慢它的是没把握的词元 {token}（{front_h:.2f} 奈特）连续 {held} "
               "次前向计算都还是掩码，它后面的一切都在等待。最慢的圆点 {id}：平均熵 {h:.2f} 奈特，每次 {tpf:.2f} 个。",
     },
     # how the decoder commits (wedlm/decoders/core.py: n = the leading filled run of the window it is
@@ -142,15 +142,18 @@ MESSAGES = {
     "ch7.idle": {
         "en": "<b>Why under 1?</b> A filled slot commits only in the leading run (no mask before it in the "
               "window), one forward after its fill at the earliest: the forward that reads its token writes its KV. "
-              "A forward fed a mask in the front slot commits nothing, however many far slots it fills: "
-              "{share} % of the forwards in each decode here under 1 ({names}; {mask_colour} in the table). "
+              "A forward fed a mask in the front slot commits nothing, however many far slots it fills. "
+              "Such forwards are {shares} ({mask_colour} in the table). "
               "{committed_colour}: a forward that commits, up to {most} tokens in counting.",
         "zh": "<b>为什么不到 1？</b>已填充的槽位只有在开头连续的已填充段里（它和已提交文本之间没有掩码）才提交，"
               "而且最早也要在填上后的下一次前向计算：读入它的词元的那次前向计算才写下它的 KV。"
-              "最前面的槽位送进去时还是掩码的前向计算，远处填得再多也什么都不提交：本章每个低于 1 的解码（{names}）里，"
-              "都有 {share}% 的前向计算什么也没提交（表中{mask_colour}）。{committed_colour}：有提交的前向计算，"
+              "最前面的槽位送进去时还是掩码的前向计算，远处填得再多也什么都不提交。"
+              "这样的前向计算占{shares}（表中{mask_colour}）。{committed_colour}：有提交的前向计算，"
               "计数一次最多提交 {most} 个词元。",
     },
+    # one decode's share of forwards that commit nothing, in ch7.idle's "Such forwards are {shares}"
+    "ch7.idle_share": {"en": "{share} % of {name}’s", "zh": "{name}的 {share}%"},
+    "ch7.idle_and": {"en": " and ", "zh": "、"},
     "ch7.name_low": {"en": "counting", "zh": "计数"},
     "ch7.name_high": {"en": "a play", "zh": "剧本"},
     "ch7.name_code": {"en": "code", "zh": "代码"},

@@ -704,12 +704,15 @@ MESSAGES.update({
     "views.class.math": {"en": "math", "zh": "数学"},
     "views.class.plays": {"en": "plays", "zh": "剧本"},
     "views.law.hover": {
-        "en": "%{text}<br>entropy %{x:.2f} nats<br>TPF %{y:.2f}<br>speedup vs AR %{customdata[0]}×<extra></extra>",
-        "zh": "%{text}<br>熵 %{x:.2f} 奈特<br>每次前向计算的词元数 %{y:.2f}<br>相对 AR 的加速 %{customdata[0]}×"
+        "en": "%{text}<br>entropy %{customdata[1]:.2f} nats<br>TPF %{y:.2f}<br>speedup vs AR %{customdata[0]}×<extra></extra>",
+        "zh": "%{text}<br>熵 %{customdata[1]:.2f} 奈特<br>每次前向计算的词元数 %{y:.2f}<br>相对 AR 的加速 %{customdata[0]}×"
               "<extra></extra>",
     },
     "views.law.hover_yours": {"en": "%{text}<br>entropy %{x:.2f} nats<br>TPF %{y:.2f}<extra></extra>",
                               "zh": "%{text}<br>熵 %{x:.2f} 奈特<br>每次前向计算的词元数 %{y:.2f}<extra></extra>"},
+    # a dot drawn beside its place (entropy.spread_x: dots that would lie on top of each other), on hover
+    "views.law.spread": {"en": "<br>(one of {n} dots at one place, drawn side by side)",
+                         "zh": "<br>（同一位置的 {n} 个圆点之一，并排画出）"},
     "views.law.x": {"en": "mean entropy of filled slots (nats)", "zh": "已填充槽位的平均熵（奈特）"},
     "views.law.cliff": {
         "en": " τ = {tau}: a mask is filled in parallel only when<br> its entropy (+ λ·distance) is under τ. Past the "

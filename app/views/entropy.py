@@ -163,6 +163,48 @@ MARK_SIDES = {"above": dict(xanchor="center", yanchor="bottom", xshift=0, yshift
               "above_right": dict(xanchor="left", yanchor="bottom", xshift=4, yshift=13)}
 
 
+SPREAD = 0.025   # of the x axis's span: dots at one place are drawn this far apart (12 px dots, ~15 px at 1024)
+
+
+def stacks(rows: list[dict], span: float) -> list[list[int]]:
+    """Groups of a class's dots that would be drawn on top of each other (the suite's three counting
+    prompts: 13.71 tokens per forward each, at 0.005–0.007 nats): same class, same tokens per forward,
+    entropies closer than SPREAD of the axis's span (x: `span` wide). Each group: indices into rows."""
+    out: list[list[int]] = []
+    for k, r in enumerate(rows):
+        group = next((g for g in out if rows[g[0]]["class"] == r["class"]
+                      and rows[g[0]]["tokens_per_forward"] == r["tokens_per_forward"]
+                      and abs(rows[g[-1]]["entropy"] - r["entropy"]) < SPREAD * span), None)
+        if group is None:
+            out.append([k])
+        else:
+            group.append(k)
+    return out
+
+
+def spread_x(rows: list[dict], span: float) -> list[float]:
+    """Where each dot is drawn across: at its entropy, except dots that would lie on top of each other
+    (stacks), drawn side by side SPREAD of the span apart, centred on their mean, so a reader sees
+    all of them (a walker saw one counting dot where the words said 3); the hover says so."""
+    drawn = [r["entropy"] for r in rows]
+    for group in stacks(rows, span):
+        if len(group) > 1:
+            mid = statistics.mean(rows[k]["entropy"] for k in group)
+            ordered = sorted(group, key=lambda k: rows[k]["entropy"])
+            for i, k in enumerate(ordered):
+                drawn[k] = round(mid + (i - (len(group) - 1) / 2) * SPREAD * span, 4)
+    return drawn
+
+
+def stack_sizes(rows: list[dict], span: float) -> list[int]:
+    """For each row: how many dots share its place (stacks; 1: drawn at its own entropy)."""
+    size = [1] * len(rows)
+    for group in stacks(rows, span):
+        for k in group:
+            size[k] = len(group)
+    return size
+
+
 def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dict] = (),
                height: int = LAW_HEIGHT, lang: str = i18n.DEFAULT) -> go.Figure:
     """Entropy against tokens per forward, one colour per class (hover for a prompt's name);
@@ -172,12 +214,17 @@ def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dic
     where the cliff is. height: px."""
     tr = i18n.Texts(lang)
     data = []
+    xs = [r["entropy"] for r in rows] + [p["entropy"] for p in yours] + [threshold or 0.0, 1.0]
+    drawn, size = spread_x(rows, 1.09 * max(xs)), stack_sizes(rows, 1.09 * max(xs))
     for cls in dict.fromkeys(r["class"] for r in rows):
-        sel = [r for r in rows if r["class"] == cls]
-        data.append(dict(type="scatter", x=[r["entropy"] for r in sel], y=[r["tokens_per_forward"] for r in sel],
-                         mode="markers", name=class_name(cls, lang), text=[escape(prompt_name(r)) for r in sel],
+        sel = [k for k, r in enumerate(rows) if r["class"] == cls]
+        # a dot drawn beside its place (spread_x) says so on hover; the hover's entropy is its own
+        data.append(dict(type="scatter", x=[drawn[k] for k in sel], y=[rows[k]["tokens_per_forward"] for k in sel],
+                         mode="markers", name=class_name(cls, lang),
+                         text=[escape(prompt_name(rows[k])) + (tr("views.law.spread", n=size[k]) if size[k] > 1 else "")
+                               for k in sel],
                          marker=dict(size=12, color=CLASS_COLOURS.get(cls)),
-                         customdata=[[r["speedup_tokens_per_s"]] for r in sel],
+                         customdata=[[rows[k]["speedup_tokens_per_s"], rows[k]["entropy"]] for k in sel],
                          hovertemplate=tr("views.law.hover")))
     marks = []   # a point's "mark": words beside it, an annotation (present.js grows its type with the axes')
     for k, p in enumerate(yours):
@@ -190,9 +237,10 @@ def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dic
                          marker=dict(size=20, symbol=p.get("symbol", "star"), color=p.get("colour", YOURS_COLOURS[k % 2]),
                                      line=dict(width=1.5, color="#111827")),
                          hovertemplate=tr("views.law.hover_yours")))
-    # a little room left of 0, so the counting dots (entropy ≈ 0) are not half under the y-axis
-    xs = [r["entropy"] for r in rows] + [p["entropy"] for p in yours] + [threshold or 0.0, 1.0]
-    layout = dict(xaxis=dict(title=dict(text=tr("views.law.x")), range=[-0.04 * max(xs), 1.05 * max(xs)]),
+    # a little room left of 0, so the counting dots (entropy ≈ 0, some drawn left of it by spread_x)
+    # are not half under the y-axis
+    low = min([-0.04 * max(xs)] + [x - 0.02 * max(xs) for x in drawn])
+    layout = dict(xaxis=dict(title=dict(text=tr("views.law.x")), range=[low, 1.05 * max(xs)]),
                   yaxis=dict(title=dict(text=tr("views.tokens_per_forward")), rangemode="tozero"),
                   # the legend at the figure's foot (its margin grows to hold it), under the axis title:
                   # placed on the plot's scale (y=-0.2) it lay on that title on a phone, where it wraps

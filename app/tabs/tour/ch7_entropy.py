@@ -20,7 +20,8 @@ from .frame import body, live_bar, live_decode, pool, prompt_words, try_box
 from .words import colour, narration, term, tok
 
 TITLE = i18n.text(i18n.DEFAULT, "ch7.title")
-LAW_HEIGHT = 400  # px (the explorer draws it entropy.LAW_HEIGHT tall; 430 presents ch7 at 1920x1080 below 20 px)
+LAW_HEIGHT = 385  # px (the explorer draws it entropy.LAW_HEIGHT tall; 430 presents ch7 at 1920x1080 below 20 px, and so
+# did 400 once the code row of the table below wrapped to two lines)
 
 
 def class_mean(rows: list[dict], cls: str, key: str) -> float:
@@ -77,7 +78,8 @@ def table_points(decodes, lang: str = i18n.DEFAULT) -> list[dict]:
     out = []
     for (name, tl), cls, key in zip(decodes, POINT_CLASSES, POINT_NAMES):
         trace = tl.trace
-        first = trace.prompt.splitlines()[0] + ("…" if "\n" in trace.prompt.strip() else "")
+        # its first written line (the code prompt opens with blank lines, as HumanEval's does)
+        first = trace.prompt.strip().splitlines()[0] + ("…" if "\n" in trace.prompt.strip() else "")
         point = entropy.trace_point(trace, name)
         mark = i18n.text(lang, "ch7.point_mark", name=i18n.text(lang, key), tpf=f"{point['tokens_per_forward']:.2f}")
         out.append({**point, "text": f"{escape(first)} ({escape(name)})", "mark": mark, "legend": False,
@@ -129,15 +131,23 @@ def share_range(shares: list[float]) -> str:
     return lo if lo == hi else f"{lo}–{hi}"
 
 
+def idle_shares(slow, lang: str = i18n.DEFAULT) -> str:
+    """Each decode's share of forwards that committed nothing, said per decode ("91 % of a play’s
+    and 63 % of code’s"; a walker could not parse one range "63–91 % of the forwards in each decode")."""
+    items = [i18n.text(lang, "ch7.idle_share", name=escape(name), share=share_range([entropy.idle_share(tl.trace)]))
+             for name, tl in slow]
+    sep, last = i18n.text(lang, "tour.list_sep"), i18n.text(lang, "ch7.idle_and")
+    return items[0] if len(items) == 1 else sep.join(items[:-1]) + last + items[-1]
+
+
 def idle_paragraph(decodes, lang: str = i18n.DEFAULT) -> str:
     """The general rule under 1 token per forward, from the step records of every decode the
-    chapter names: the share of forwards that committed nothing; and counting's busiest forward."""
+    chapter names: each slow decode's share of forwards that committed nothing; and counting's busiest forward."""
     slow = [(name, tl) for name, tl in decodes if tl.trace.stats()["tokens_per_forward"] < 1]
     if not slow:
         return ""
     most = max(len(s.committed) for s in decodes[0][1].trace.steps)
-    return i18n.text(lang, "ch7.idle", names=i18n.text(lang, "tour.list_sep").join(escape(n) for n, _ in slow),
-                     share=share_range([entropy.idle_share(tl.trace) for _, tl in slow]),
+    return i18n.text(lang, "ch7.idle", shares=idle_shares(slow, lang),
                      mask_colour=colour("state-mask", lang=lang), most=most,
                      committed_colour=colour("state-committed", lang=lang))
 

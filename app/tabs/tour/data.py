@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from wedlm import Trace
 from wedlm.paths import ASSETS_DIR
 
+from ...examples import TOUR_CODE
 from ...views.timeline import Timeline
 
 TOUR_FILE = ASSETS_DIR / "tour" / "tour.json"
@@ -18,7 +19,8 @@ TOUR_PROMPTS = {
     "ar-counting": ("Count from 1 to 20:", "ar", 64),
     "counting": ("Count from 1 to 20:", "streaming", 64),
     "table": ("Times table of 7 up to 10:", "streaming", 128),
-    "code": ('def sum_list(numbers: list) -> int:\n    """Return the sum of the numbers."""\n', "streaming", 48),
+    # chapter 7's code decode (how its prompt was chosen: app/examples.py), as long as the suite's dots' (LAW_MAX_NEW)
+    "code": (TOUR_CODE, "streaming", 96),
     "plays": ("ROMEO:\n", "streaming", 48),
     # chapter 10 (beyond the paper): the verified decoder on a prompt whose drafts are mostly
     # accepted and, once, rejected inside its text after some agreed (tools/record_tour checks there

@@ -211,7 +211,9 @@ def commit_table(decodes: list[tuple[str, Timeline]], lang: str = i18n.DEFAULT) 
         label = label.replace(" ", "\u00a0").replace("÷\u00a0", "÷ ").replace("\u00a0=", " =")
         rows.append(f'<tr data-decode="{escape(name)}" data-tokens="{st["generated_tokens"]}" '
                     f'data-forwards="{st["forwards"]}" data-tpf="{tpf}">'
-                    f'<th scope="row">{escape(name)}<small>{label}</small></th>'
+                    # <wbr>: the sum may start a line (after "(def truncate_number)" no break was allowed
+                    # before "40", and the sum ran into the next cell at 1024 px)
+                    f'<th scope="row">{escape(name)}<wbr><small>{label}</small></th>'
                     f'{"".join(cells)}</tr>')
     return (f'<div class="charttitle">{tr("ch7.table_title")}</div>'
             f'<table class="commit-table"><thead><tr><th scope="col">{tr("ch7.table_corner")}</th>{head}</tr></thead>'
