@@ -265,7 +265,7 @@ MESSAGES = {
                      "zh": "{question}怎么都是错的（贪心 {own}，这里 {got}；正确答案：{answer}）"},
     "ch8.low_kept": {"en": "{question} still ends {got}", "zh": "{question}最后仍是 {got}"},
     # a question is the model's input, quoted as it is (its words are not the page's: "10 red oranges" names no colour)
-    "ch8.quote": {"en": "“<span translate=\"no\">{q}</span>”", "zh": "“<span translate=\"no\">{q}</span>”"},
+    "ch8.quote": {"en": "“<span translate=\"no\">{q}</span>”", "zh": "题目“<span translate=\"no\">{q}</span>”"},
     # the yardstick after ch8.p2: the greedy texts' right answers (a wrong one there is the model's, not τ's)
     "ch8.greedy_right": {"en": "Greedy, the model itself gets {right} of {total} right.",
                          "zh": "贪心解码时，模型自己答对 {total} 道中的 {right} 道。"},
