@@ -53,9 +53,13 @@ def build_ui(model_name: str | None = None, ar_model_name: str | None = None,
 
 
 def header(lang: str = i18n.DEFAULT) -> str:
-    """The page's header (Markdown), its "diffusion-style" and "position ids" linked to the tour's glossary."""
-    return i18n.text(lang, "page.header", diffusion=term("diffusion", i18n.text(lang, "page.diffusion"), lang),
-                     position_ids=term("position-id", i18n.text(lang, "page.position_ids"), lang))
+    """The page's header (Markdown): each word a newcomer meets there first (forward, KV cache, masks,
+    diffusion, position ids, commits) linked to the tour's glossary."""
+    said = {name: i18n.text(lang, f"page.{name}") for name in ("diffusion", "position_ids", "forward", "masks", "commits")}
+    return i18n.text(lang, "page.header", diffusion=term("diffusion", said["diffusion"], lang),
+                     position_ids=term("position-id", said["position_ids"], lang),
+                     forward=term("forward", said["forward"], lang), kv_cache=term("kv-cache", lang=lang),
+                     masks=term("mask", said["masks"], lang), commits=term("commit", said["commits"], lang))
 
 
 def build_page(ctx: Context, demo: gr.Blocks, lang: str) -> None:

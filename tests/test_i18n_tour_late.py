@@ -266,3 +266,57 @@ def test_chapter_10_picture_heading_says_when_a_step_has_no_drafts(data):
             none = i18n.text(lang, "views.verified.title_none.many", step=k, n=0, forward=0).split("；" if lang == "zh" else "; ")[-1]
             assert (none in title) == (not has), (lang, k, title)
     assert kinds == {True, False}
+
+
+# "AR" named two things: the parent autoregressive model (chapters 1 and 6, the Race) and, in
+# chapter 10, "the model's one AR token" (WeDLM's own next-token prediction). A newcomer read the
+# second as the first. AR now only ever names autoregressive decoding or its model.
+AR_AS_TOKEN = {"en": re.compile(r"\bAR token\b(?!s/s)|\bAR prediction|\(AR\) prediction|next token \(AR\)|"
+                                r"agrees with AR\b|one AR\b|AR step"),
+               "zh": re.compile(r"AR ?词元|下一词元（AR）|下一个词元（AR）|AR ?预测|与 ?AR ?一致|AR ?步")}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_ar_never_names_the_verified_decoders_own_next_token(data, lang):
+    """Every page word (the catalog, the verified legend and its tile mark) and chapter 10 at every
+    step: no "AR token", "(AR)" prediction or "agrees with AR"; the chapter names the model's own
+    next token instead, and says what an AR decoder has to do with it."""
+    from wedlm import palette as lib_palette
+    from app.views import palette
+    said = {key: unescape(texts.get(lang, "")) for key, texts in i18n.catalog().items()}
+    said.update({f"legend.{k}": palette.verify_label(k, lang) for k in lib_palette.VERIFY_LABELS})
+    bad = {k: t for k, t in said.items() if AR_AS_TOKEN[lang].search(t)}
+    assert not bad, bad
+    assert "AR" not in lib_palette.VERIFY_MARKS.values()   # the tile mark beside the token, too
+    tl, moment = data.at("verified")
+    for k in range(tl.num_steps):
+        words = unescape(re.sub(r"<[^>]+>", "", drawn(ch10_verified.views(moment, lang=lang), tl, k)[0]))
+        assert not AR_AS_TOKEN[lang].search(words), (k, AR_AS_TOKEN[lang].search(words).group(0))
+    at = unescape(re.sub(r"<[^>]+>", "", ch10_verified.text(tl, moment, moment, lang=lang)))
+    assert {"en": "the model's own next token, as an AR decoder would",
+            "zh": "像 AR 解码器那样预测模型自己的下一词元"}[lang] in " ".join(at.split()), at
+    assert {"en": "model's next token", "zh": "模型的下一词元"}[lang] in at
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_chapter_9_says_training_block_never_a_bare_block(data, lang):
+    """"Block" named two things: the Race's block decoding (chapter 6) and the training mask's blocks
+    (chapter 9). Chapter 9's words, its figure's title and its knob say "training block" every time;
+    block decoding appears there only as its glossary link, named as chapter 6's."""
+    outputs = late_views(data, lang)[9]
+    html = outputs[0]
+    link = re.search(r'<a class="gloss"[^>]*data-term="block"[^>]*>([^<]*)</a>', html)
+    assert link and link.group(1) == i18n.text(lang, "gloss.block.term"), html
+    words = unescape(re.sub(r"<[^>]+>", "", html.replace(link.group(0), "")))
+    words += " " + outputs[1].layout.title.text + " " + i18n.text(lang, "ch9.block")
+    bare = {"en": r"(?<!training )\bblocks?\b", "zh": r"(?<!训练)块"}[lang]
+    assert not re.search(bare, words, flags=re.I), re.findall(r".{30}" + bare + r".{0,10}", words, flags=re.I)
+    assert {"en": "training block", "zh": "训练块"}[lang] in words
+
+
+def test_chapter_9s_closing_caveat_is_short_sentences():
+    """A teacher found chapter 9's closing caveat dense: one parenthesis of 60 words. It is said in
+    short sentences now, none over 30 words, and shorter than before (under 75 words)."""
+    said = unescape(re.sub(r"<[^>]+>", "", i18n.text("en", "ch9.source_ch3", step=5, slots=24)))
+    sentences = [t for t in re.split(r"(?<=[.;])\s", said) if t]
+    assert len(said.split()) < 75 and max(len(t.split()) for t in sentences) <= 30, sentences

@@ -103,11 +103,11 @@ def verified_sentences_hold(trace: Trace) -> int:
             rejections += 1
             draft = v.checked[v.rejected_pos - s.start - 1]
             assert (f"The draft {token_text(trace, draft)} at position {v.rejected_pos} was rejected (✗): "
-                    f"the model's AR prediction there is {token_text(trace, v.ar_token)}, which replaces it") in text
+                    f"the model's own next token there is {token_text(trace, v.ar_token)}, which replaces it") in text
             if v.dropped:
                 assert f"({positions_text(v.dropped)}) " in text and "dropped unchecked" in text
         elif v.checked:
-            assert f"the AR token {token_text(trace, v.ar_token)} after them, at position {v.ar_pos}, comes for free" in text
+            assert f"the model's next token {token_text(trace, v.ar_token)} after them, at position {v.ar_pos}, comes for free" in text
         assert f"({s.cache_before} → {s.cache_after} tokens in the KV cache)" in text
     return rejections
 

@@ -136,8 +136,22 @@ def test_the_fill_answer_says_streaming_forwards_fill_one_and_chapter_10_says_a_
     from app.views.narration import mask_account
     fill = ch11_recap.cards(data)[0]["answer"]
     assert "every streaming forward (WeDLM's) that scores its masks fills at least one" in plain(fill)
-    # chapter 2's last step ("Nothing was filled · 16 masks unscored") is named as the exception
-    assert "the last, at a stop token, scores none" in plain(fill)
+    # the exception, as the record has it: every streaming step that filled nothing is its decode's
+    # last, and the words name each way a recorded decode ended there (chapter 2's at a stop token,
+    # "Nothing was filled · 16 masks unscored"; chapter 5's λ = 0.5 run on the budget, "Nothing was filled")
+    assert "a decode's last forward scores none: it ends the decode" in plain(fill)
+    said = {"stop_token": ("at a stop token", "停止词元"), "max_new_tokens": ("at the budget", "用完预算")}
+    zh_fill = plain(ch11_recap.cards(data, "zh")[0]["answer"])
+    ends = set()
+    for tl in data.timelines.values():
+        if tl.trace.decoder != "streaming":
+            continue
+        unfilled = [s for s in tl.trace.steps if not s.filled]
+        assert all(s.index == tl.num_steps - 1 and s.finished and not s.masks for s in unfilled), tl.trace.prompt
+        ends |= {s.stop_reason for s in unfilled}
+    assert ends == {"stop_token", "max_new_tokens"}   # the recording holds both, chapter 5's on the budget
+    for reason in ends:
+        assert said[reason][0] in plain(fill) and said[reason][1] in zh_fill, reason
     assert "每次给掩码打分的流式前向计算（WeDLM 的）至少填一个" in plain(ch11_recap.cards(data, "zh")[0]["answer"])
     tl, moment = data.at("verified")
     none = [s.index for s in tl.trace.steps if s.verify is not None and mask_account(s).read
@@ -179,3 +193,11 @@ def test_the_speed_answer_agrees_with_chapter_7_mean_entropy_is_not_enough(data)
     assert ch7_entropy.title() == "7 · Entropy and speed: where the unsure token sits"
     assert len(ch7_entropy.title()) <= 54 and "没把握的词元在哪里" in ch7_entropy.title("zh")
     assert "decides speed" not in ch7_entropy.title()
+
+
+def test_the_commit_answer_says_behind_a_mask_once(data):
+    """A teacher read "A filled slot behind a mask waits: each forward that reads a slot behind a
+    mask ...": the phrase twice in one sentence. The answer says it once, in each language."""
+    card = ch11_recap.cards(data)[2]
+    assert plain(card["answer"]).count("behind a mask") == 1, card["answer"]
+    assert plain(ch11_recap.cards(data, "zh")[2]["answer"]).count("掩码后面") == 1

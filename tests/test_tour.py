@@ -57,8 +57,8 @@ def expected_phrases(tl: Timeline, step: int) -> list[str]:
     s = tl.trace.steps[step]
     fills = sorted(s.filled, key=lambda f: f.pos)
     out = []
-    if s.verify is not None:  # the verified decoder's AR token is named as the AR token, not a fill
-        out.append(f"AR token ‘{unescape(render.token_label(tl, s.verify.ar_token))}’")
+    if s.verify is not None:  # the verified decoder's own next token is named as such, not a fill
+        out.append(f"The model's next token ‘{unescape(render.token_label(tl, s.verify.ar_token))}’")
         fills = [f for f in fills if f.pos != s.verify.ar_pos]
     if tl.trace.decoder == "ar":   # AR predicts its one token (as its step summary says), it fills no mask
         out += [f"This forward predicted 1 token: ‘{unescape(render.token_label(tl, f.token))}’ for position {f.pos}"
@@ -376,8 +376,8 @@ def test_chapter_9_says_training_is_like_the_decode_not_exactly_it(data, lang):
     assert {"en": "exactly like", "zh": "一模一样"}[lang] not in words
     assert {"en": "like the reordered window", "zh": "就像重排后的窗口"}[lang] in words
     assert {"en": "decoding sees only what is filled so far", "zh": "解码时只看得到已经填好的部分"}[lang] in words
-    assert {"en": "later blocks see the clean x0 even where it still had a mask",
-            "zh": "后面的块看到的是干净的 x0，哪怕那一步那里还是掩码"}[lang] in words
+    assert {"en": "later training blocks see the clean x0 even where it still had a mask",
+            "zh": "后面的训练块看到的是干净的 x0，哪怕那一步那里还是掩码"}[lang] in words
 
 
 def test_verified_chapter_says_it_goes_beyond_the_paper_first():
@@ -500,7 +500,8 @@ def test_every_colour_word_names_a_colour_the_chapter_paints(data):
         titles = " ".join(o.layout.title.text or "" for o in outputs[1:] if not isinstance(o, str))
         titles += " ".join(re.findall(r'class="(?:charttitle|gridtitle)">(.*?)</div>',
                                       " ".join(o for o in outputs[1:] if isinstance(o, str))))
-        text = plain(outputs[0]) + " " + titles
+        # the model's own text (a question's "10 red oranges") is not a colour word of the page's
+        text = plain(re.sub(r'<span translate="no">[^<]*</span>', "", outputs[0])) + " " + titles
         for role in re.findall(r'data-role="([\w-]+)"', outputs[0]):
             assert palette.ROLE_COLOURS[role] in painted, (n, role)
         for word in COLOUR_WORDS:  # longest first: "pale grey" is not also "grey"
@@ -828,14 +829,20 @@ def test_chapter_3_points_at_no_direction_and_words_come_before_use(data):
         assert "下面两行" not in words
     header = i18n.text("en", "page.header")
     assert "slots not yet written" in header and "{position_ids}" in header and "once no mask is before it" in header
-    assert 'data-term="position-id"' in ui.header("en") and 'data-term="position-id"' in ui.header("zh")
+    # a teacher met masks, commits, forward, KV cache and "diffusion-style" unexplained in the header's one
+    # sentence: each is a glossary link (its definition on hover), and "AR" is spelled out
+    for lang in ("en", "zh"):
+        linked = set(re.findall(r'data-term="([^"]+)"', ui.header(lang)))
+        assert {"forward", "kv-cache", "mask", "diffusion", "position-id", "commit"} <= linked, (lang, linked)
+    assert "autoregressive (AR)" in header and "diffusion-style" not in header
     # a walker met "WeDLM", "diffusion" and "the paper" unexplained: the header names the paper
     assert "arXiv 2512.22737" in header and "diffusion" in header and "arXiv 2512.22737" in i18n.text("zh", "page.header")
     # a walker saw 66-72 filled at step 3 commit at step 5: one forward after the fill is the earliest
     assert "one forward after its fill at the earliest" in header
     line = i18n.text("en", "server.line", model="m", ar="a", device="cpu", dtype="float32", attn="sdpa",
                      mode="limits", new_tokens=1, window=64, seconds=1, concurrency=1)
-    assert 'title="W: the window\'s size, in slots">W</abbr> ≤ 64' in line
+    assert 'title="W: the window\'s size, in slots: how many slots (masks and filled tokens not yet final) the model ' \
+           'works on at once">W</abbr> ≤ 64' in line
     # a newcomer met "sdpa" and "bfloat16" in the header's pop-ups unexplained
     sdpa = re.search(r'<abbr title="([^"]*)">sdpa</abbr> attention', line)
     assert sdpa and "the routine that computes attention" in sdpa.group(1) and "scaled dot-product" in sdpa.group(1)
@@ -1514,7 +1521,7 @@ def test_verified_chapter_works_the_recorded_rejection(data):
         assert f"the {v.accepted} at " in words and "agreed ✓" in words
     draft = v.checked[v.rejected_pos - first]
     assert (f"‘{unescape(render.token_label(tl, draft))}’ at {v.rejected_pos} was rejected ✗" in words)
-    assert f"predicts ‘{unescape(render.token_label(tl, v.ar_token))}’ there" in words
+    assert f"own next token there is ‘{unescape(render.token_label(tl, v.ar_token))}’" in " ".join(words.split())
     assert f"grows {s.cache_before} → {s.cache_after}" in words and "exactly what this WeDLM model writes one token at a time, greedily" in " ".join(words.split())
     assert now.count('data-verify="rejected"') == 2 and now.count('data-verify="accepted"') == 2 * v.accepted
     assert 'data-term="verified"' in text and 'data-term="draft"' in text
@@ -1929,7 +1936,7 @@ def test_chapter_10_names_the_ar_token_draws_only_the_states_it_shows_and_says_w
     text, now, canvas = ch10_verified.view(tl, step)
     facts = plain(re.search(r'<div class="tour-facts".*?</div>', text).group(0))
     ar = unescape(render.token_label(tl, s.verify.ar_token))
-    assert f"AR token ‘{ar}’ (replaces the rejected draft at {s.verify.ar_pos})" in facts
+    assert f"The model's next token ‘{ar}’ (replaces the rejected draft at {s.verify.ar_pos})" in facts
     assert "Filled" not in facts   # the AR token was its only "fill"
     assert "st-filled legend" in now   # the draft it checks is drawn, and keyed
     # masks are keyed exactly where the forward carries some (the cost-aware window gives some none)
@@ -1943,7 +1950,7 @@ def test_chapter_10_names_the_ar_token_draws_only_the_states_it_shows_and_says_w
     small = sum(m < w for m in masks)
     words = " ".join(plain(text).split())   # the chapter's own step: short (it must fit a projector)
     # W is the window's slots (chapter 2): the verified window carries fewer masks than W, never "W is masks"
-    assert f"Here {s.verify.masks} masks, fewer than W = {w} slots" in words and "cost-aware window ( beyond the paper )" in words
+    assert f"Here {s.verify.masks} masks, fewer than W = {w} slots" in words and "cost-aware window , our own addition ( beyond the paper )" in words
     assert 'data-term="cost-window"' in text   # a term of its own, linked to the glossary
     first = plain(ch10_verified.text(tl, 0, step))   # the decode's first step: the whole story
     assert f"fewer masks than W = {w}? W is the window's size in slots" in first and "beyond the paper" in first
@@ -1951,7 +1958,7 @@ def test_chapter_10_names_the_ar_token_draws_only_the_states_it_shows_and_says_w
     assert (f"({small} of this decode's {len(masks)} forwards: {min(fewer)}–{max(fewer)} "
             f"masks; {tl.trace.steps[0].rows} rows at step 0)") in " ".join(first.split())
     zh = plain(ch10_verified.text(tl, step, step, lang="zh"))
-    assert f"这里带 {s.verify.masks} 个掩码，少于 W = {w} 个槽位" in zh and "超出了论文" in zh and "AR 词元" in zh
+    assert f"这里带 {s.verify.masks} 个掩码，少于 W = {w} 个槽位" in zh and "超出了论文" in zh and "模型的下一词元" in zh and "AR 词元" not in zh
     assert f"比 W = {w} 少？W 是窗口的大小，以槽位计" in plain(ch10_verified.text(tl, 0, step, lang="zh"))
 
 
@@ -1976,8 +1983,8 @@ def test_a_try_box_quotes_a_long_prompt_with_an_ellipsis():
 
 
 STEP_LINE = {
-    "en": re.compile(r": (\d+) masks? read: (\d+) newly filled, (?:(\d+) taken by the AR token, )?(\d+) left[;( ]"),
-    "zh": re.compile(r"读入 (\d+) 个掩码：新填充 (\d+) 个，(?:AR 词元占 (\d+) 个，)?剩 (\d+) 个"),
+    "en": re.compile(r": (\d+) masks? read: (\d+) newly filled, (?:(\d+) taken by the model's next token, )?(\d+) left[;( ]"),
+    "zh": re.compile(r"读入 (\d+) 个掩码：新填充 (\d+) 个，(?:模型的下一词元占 (\d+) 个，)?剩 (\d+) 个"),
 }
 NO_MASKS = {"en": ": no masks read, this forward only ", "zh": "：没有读入掩码，这次前向计算只"}
 UNSCORED = {"en": re.compile(r"\((\d+) masks? unscored\)"), "zh": re.compile(r"（(\d+) 个掩码未打分）")}
@@ -2047,16 +2054,16 @@ def test_a_verified_steps_line_says_the_ar_token_apart_from_the_masks_it_filled(
             assert "newly filled" not in line and "没有读入掩码" in zh, line
         elif ar_slot is None:
             kinds.add("taken")
-            assert f": {len(fills)} newly filled, 1 taken by the AR token," in line, line
-            assert f"新填充 {len(fills)} 个，AR 词元占 1 个" in zh
+            assert f": {len(fills)} newly filled, 1 taken by the model's next token," in line, line
+            assert f"新填充 {len(fills)} 个，模型的下一词元占 1 个" in zh
         else:
             kinds.add("replaced")
-            assert f": {len(fills)} newly filled, " in line and "(the AR token replaced a draft)" in line, line
-            assert "taken by" not in line and "AR 词元替换了一个草稿" in zh
+            assert f": {len(fills)} newly filled, " in line and "(the model's next token replaced a draft)" in line, line
+            assert "taken by" not in line and "模型的下一词元替换了一个草稿" in zh
     assert kinds == {"none", "taken", "replaced"}     # the recording shows all three
-    assert "(the AR token replaced a draft)" in render.step_summary(tl, step)   # the walker's step: a rejection
+    assert "(the model's next token replaced a draft)" in render.step_summary(tl, step)   # the walker's step: a rejection
     streaming, k = data.at("commit")
-    assert "AR token" not in render.step_summary(streaming, k)
+    assert "next token" not in render.step_summary(streaming, k)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -2451,11 +2458,11 @@ def test_chapter_9_says_the_8_is_a_training_block_and_the_decode_window_is_w(dat
     tl, _ = data.at("fill_rule")
     assert tl.trace.config["window"] == DEFAULTS["window"]   # the decode chapters 2–4 step through
     words = " ".join(plain(ch9_training.view([True, False] * 4, ch9_training.TRAINING_BLOCK, "x")[0]).split())
-    assert (f"xt is cut into training blocks of {ch9_training.TRAINING_BLOCK} (a unit of this training mask only; "
-            f"WeDLM decodes in a window of W = {DEFAULTS['window']} slots, chapter 2, not in blocks)") in words
+    assert (f"xt is cut into training blocks of {ch9_training.TRAINING_BLOCK} (a unit of training only, unlike "
+            f"chapter 6's block decoding : WeDLM decodes in a window of W = {DEFAULTS['window']} slots, chapter 2)") in words
     assert "not block decoding" not in words
     zh = plain(ch9_training.view([True, False] * 4, 5, "x", lang="zh")[0])
-    assert f"每块 5 个词元" in zh and f"W = {DEFAULTS['window']} 个槽位" in zh
+    assert f"每个训练块 5 个词元" in zh and f"W = {DEFAULTS['window']} 个槽位" in zh
 
 
 def test_a_live_run_does_not_say_this_chapters_moment(data, monkeypatch):
@@ -2481,3 +2488,62 @@ def test_a_live_run_does_not_say_this_chapters_moment(data, monkeypatch):
         assert recorded_words in recorded, lang
         assert recorded_words not in said, lang
         assert i18n.text(lang, "tour.moment_is_live", moment=k).strip() in said, lang
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_chapter_1_says_what_its_logical_and_physical_rows_are(data, lang):
+    """A teacher met chapter 1's two rows, "logical order" and "physical order", two chapters before
+    chapter 3 explains them: the view beside them says what each is and that for AR they are the same."""
+    from app.tabs.tour import ch1_ar
+    tl, step = data.at("ar")
+    orders = ch1_ar.views(step, lang=lang).step["orders"](tl, step)
+    words = " ".join(plain(orders).split())
+    assert i18n.text(lang, "views.order.logical") in words and i18n.text(lang, "views.order.physical") in words
+    said = {"en": "logical order (the text's) and physical order (the order the model is fed), are the same for AR",
+            "zh": "逻辑顺序（文本中的顺序）和物理顺序（送入模型的顺序），对 AR 来说两者相同"}[lang]
+    assert said in words, words
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_chapter_8_says_why_the_smallest_tau_gets_fewer_right_than_greedy(data, lang):
+    """A teacher read 13 of 15 right at τ = 0.1 beside greedy's 14 and "unlike greedy" bars, and could
+    not tell why nor what the two bars count. The chapter names each text that differs from greedy at
+    the smallest τ, from the record: where a lost answer's text parts from greedy's, and which is wrong
+    either way; and it says the two kinds of bars measure different things."""
+    from app.tabs.tour import ch8_tau
+    from wedlm.training.corpus import final_answer
+    sweep = data.tau_sweep
+    low = min(sweep["rows"], key=lambda r: r["threshold"])
+    greedy = sweep["greedy"]
+    baseline = ch8_tau.greedy_right(sweep)
+    assert low["right"] < baseline   # the recording: 13 against 14
+    words = " ".join(plain(ch8_tau.view(sweep, lang=lang)[0]).split())
+    differ = [o for o in low["outputs"] if o["differs"]]
+    assert differ and {"en": f"Why {low['right']}, not greedy's {baseline}?",
+                       "zh": f"为什么是 {low['right']} 道，而不是贪心的 {baseline} 道？"}[lang] in words
+    for o in differ:
+        assert ch8_tau.short_question(o["question"]) in words, o["id"]
+        if final_answer(greedy[o["id"]]) == o["answer"]:   # greedy right, τ wrong: where the texts part
+            ours, own = ch8_tau.first_difference(o["text"], greedy[o["id"]])
+            assert ours in words and own in words and ours != own, o["id"]
+            assert ours in o["text"] and own in greedy[o["id"]]
+    assert {"en": "right or wrong: a different measure", "zh": "不论对错：这是另一种度量"}[lang] in words
+    assert {"en": "against the answer key", "zh": "与标准答案比对"}[lang] in words
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_chapter_5s_status_line_says_when_the_shorter_decode_has_ended(data, lang):
+    """Chapter 5 runs two decodes on one slider: past the shorter one's last step its status line went
+    on repeating that step's line as if it still ran. Past its end it says it ended, and where."""
+    from app.tabs.tour import ch5_stall
+    tl, step = data.at("stall")
+    pick = data.picks["stall"]
+    other = data.timelines[pick["branch"]]
+    views = ch5_stall.views(other, pick["penalty"], step, lang)
+    shorter, longer = sorted((tl, other), key=lambda t: t.num_steps)
+    assert shorter.num_steps < longer.num_steps   # the recording: 32 steps against 49
+    ended = i18n.text(lang, "ch5.summary_ended", last=shorter.num_steps - 1)
+    for k in (shorter.num_steps - 1, shorter.num_steps, longer.num_steps - 1):
+        line = views.summary(tl, k)
+        assert (ended in line) == (k > shorter.num_steps - 1), (k, line)
+        assert i18n.text(lang, "ch5.summary_ended", last=longer.num_steps - 1) not in line

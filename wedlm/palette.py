@@ -31,15 +31,15 @@ STATE_MARKS = {
 }
 
 # The verified decoder's checks (BEYOND THE PAPER, decoders/verified.py): each draft it checked
-# is accepted or rejected, and the AR token it found replaces a rejected draft or is appended
+# is accepted or rejected, and the model's own next token it found replaces a rejected draft or is appended
 # after an accepted run. A mark tells each without colour.
 VERIFY_COLOURS = {
     "accepted": "#047857",    # emerald: the draft agreed with the model's own next-token prediction
-    "rejected": "#b91c1c",    # dark red: the first draft that did not (replaced by the AR token)
-    "ar": "#0369a1",          # sky blue: the AR token this forward found
+    "rejected": "#b91c1c",    # dark red: the first draft that did not (replaced by the model's own next token)
+    "ar": "#0369a1",          # sky blue: the model's own next token this forward found (the one an AR decoder would pick)
 }
-VERIFY_MARKS = {"accepted": "✓", "rejected": "✗", "ar": "AR"}
+VERIFY_MARKS = {"accepted": "✓", "rejected": "✗", "ar": "▸"}
 VERIFY_LABELS = {
-    "accepted": "✓ draft accepted (agrees with AR)", "rejected": "✗ draft rejected",
-    "ar": "AR token (replaces the rejected draft, or appended free)",
+    "accepted": "✓ draft accepted (agrees with the model's next token)", "rejected": "✗ draft rejected",
+    "ar": "the model's next token (replaces the rejected draft, or appended free)",
 }

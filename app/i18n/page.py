@@ -3,16 +3,21 @@
 MESSAGES = {
     "page.title": {"en": "WeDLM Explorer", "zh": "WeDLM 探索器"},
     "page.header": {
-        "en": "# WeDLM Explorer\nWeDLM (arXiv 2512.22737): {diffusion} parallel decoding with an AR model's causal "
-              "attention, here on a real KV cache. Masks (slots not yet written) fill in parallel, filled tokens move "
-              "before them (keeping {position_ids}); a filled token commits once no mask is before it, one forward "
-              "after its fill at the earliest.",
-        "zh": "# WeDLM 探索器\nWeDLM（arXiv 2512.22737）：{diffusion}并行解码，同时保留 AR 模型的因果注意力，这里跑在真实的 KV 缓存上。"
-              "掩码（尚未写出的槽位）被并行填充，已填充的词元移到掩码前面（保留{position_ids}）；"
-              "已填充的词元在它前面没有掩码时提交，最早在被填充后的下一次前向计算。",
+        "en": "# WeDLM Explorer\nWeDLM (arXiv 2512.22737) writes several tokens per {forward} instead of one, with an "
+              "ordinary autoregressive (AR) model's causal attention and {kv_cache}. {masks} (slots not yet written) "
+              "fill in parallel, as in {diffusion} models; filled tokens move before them in the input, each keeping "
+              "its {position_ids} (its place in the text); a filled token {commits} (becomes final) once no mask is "
+              "before it, one forward after its fill at the earliest. Linked words open the glossary.",
+        "zh": "# WeDLM 探索器\nWeDLM（arXiv 2512.22737）每次{forward}写出多个词元而不是一个，同时保留普通自回归（AR）模型的"
+              "因果注意力和{kv_cache}。{masks}（尚未写出的槽位）像{diffusion}模型那样被并行填充；已填充的词元在输入中移到掩码前面，"
+              "但各自保留{position_ids}（它在文本中的位置）；已填充的词元在它前面没有掩码时{commits}（成为定稿），"
+              "最早在被填充后的下一次前向计算。带链接的词可打开术语表。",
     },
     "page.position_ids": {"en": "position ids", "zh": "位置编号"},
-    "page.diffusion": {"en": "diffusion-style", "zh": "扩散式"},   # the header's link to the glossary
+    "page.diffusion": {"en": "diffusion", "zh": "扩散"},   # the header's links to the glossary
+    "page.forward": {"en": "forward pass (one run of the model)", "zh": "前向计算（模型完整运行一遍）"},
+    "page.masks": {"en": "Masks", "zh": "掩码"},
+    "page.commits": {"en": "commits", "zh": "提交"},
     # the switch names the other language in itself, with a latin fallback: where no CJK font is
     # installed "中文" alone drew as two empty boxes
     "page.switch": {"en": "中文 · zh", "zh": "English"},
@@ -39,10 +44,10 @@ MESSAGES = {
               "attention (fast, fused); eager = the same sums written out step by step; both give the same "
               "result\">"
               "{attn}</abbr> attention · {mode}: ≤ {new_tokens} new tokens, <abbr title=\"W: the window's size, "
-              "in slots\">W</abbr> ≤ {window}, {seconds} s per request, {concurrency} at a time",
+              "in slots: how many slots (masks and filled tokens not yet final) the model works on at once\">W</abbr> ≤ {window}, {seconds} s per request, {concurrency} at a time",
         "zh": "模型 <b>{model}</b> · {ar} · {device}，{dtype}，<abbr title=\"计算注意力所用的实现：sdpa 即“scaled dot-product attention”（缩放点积注意力），"
               "是框架内置的快速实现；“eager”则把同样的计算一步步写出来；两者结果相同\">{attn}</abbr> 注意力 · "
-              "{mode}：新词元 ≤ {new_tokens}，<abbr title=\"W：窗口的大小（槽位数）\">W</abbr> ≤ {window}，"
+              "{mode}：新词元 ≤ {new_tokens}，<abbr title=\"W：窗口的大小（槽位数）：模型一次处理多少个槽位（掩码和尚未定稿的已填充词元）\">W</abbr> ≤ {window}，"
               "每个请求 {seconds} 秒，同时 {concurrency} 个",
     },
     "link.unused": {"en": "Some of this link was not used: {notes}", "zh": "此链接有部分内容未被采用：{notes}"},

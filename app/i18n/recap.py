@@ -19,9 +19,9 @@ MESSAGES = {
     "ch11.fill_a": {
         "en": "Every mask whose score H + λ·d is under τ: H is the mask's {entropy} (how unsure the model is), d how "
               "many slots it sits after the first open mask. If none is under τ, the single lowest score is "
-              "filled, so every streaming forward (WeDLM's) that scores its masks fills at least one (the last, at a stop token, scores none). λ makes far slots wait.",
+              "filled, so every streaming forward (WeDLM's) that scores its masks fills at least one (a decode's last forward scores none: it ends the decode, at a stop token or at the budget). λ makes far slots wait.",
         "zh": "得分 H + λ·d 低于 τ 的掩码全部填充：H 是这个掩码的{entropy}（模型有多没把握），d 是它排在第一个未填掩码之后第几个。"
-              "一个都不低于 τ 时，只填得分最低的那一个，所以每次给掩码打分的流式前向计算（WeDLM 的）至少填一个（遇到停止词元的最后一次不打分）。λ 让远处的槽位晚一些再填。",
+              "一个都不低于 τ 时，只填得分最低的那一个，所以每次给掩码打分的流式前向计算（WeDLM 的）至少填一个（一次解码的最后一次前向计算不打分：它在停止词元处或用完预算时结束解码）。λ 让远处的槽位晚一些再填。",
     },
     "ch11.fill_numbers": {
         "en": "Chapter 2, step {step}: {filled} of {open} open masks filled at τ = {tau:g}, λ = {penalty:g}.",
@@ -51,10 +51,10 @@ MESSAGES = {
     "ch11.commit_a": {
         "en": "Only the leading filled run {commits}: the filled slots before the first mask. Their KV is exactly a "
               "left-to-right pass's, so it stays in the cache. "
-              "A filled slot behind a mask waits: {kv_waits}. A slot commits one "
+              "Any other filled slot waits: {kv_waits}. A slot commits one "
               "forward after it is filled at the earliest: the forward that filled it read a mask there.",
         "zh": "只有开头连续的已填充段会{commits}：第一个掩码之前的已填充槽位。它们的 KV 与从左到右逐个计算的完全一样，"
-              "所以留在缓存中。排在掩码后面的已填充槽位要等待：{kv_waits}。槽位最早也要在被填上后的"
+              "所以留在缓存中。其余已填充的槽位要等待：{kv_waits}。槽位最早也要在被填上后的"
               "下一次前向计算才提交：填它的那次前向计算在那里读入的是掩码。",
     },
     "ch11.commit_numbers": {

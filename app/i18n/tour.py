@@ -43,7 +43,7 @@ MESSAGES = {
     # AR (chapter 1): one token predicted, as its step summary says ("1 token predicted"), not "filled"
     "tour.ar_predicted": {"en": "This forward predicted 1 token: {token} for position {pos}.",
                           "zh": "这次前向计算预测了 1 个词元：位置 {pos} 的 {token}。"},
-    "tour.ar_filled": {"en": "AR token {token} ({where}).", "zh": "AR 词元 {token}（{where}）。"},
+    "tour.ar_filled": {"en": "The model's next token {token} ({where}).", "zh": "模型的下一词元 {token}（{where}）。"},
     "tour.wrong_answer": {
         "en": "This text has a wrong line ({got}; {a} × {b} = {right}): a slip of the tiny model or of a large τ "
               "(chapter 8 counts right answers at each τ).",
@@ -439,23 +439,23 @@ MESSAGES = {
     "gloss.verified.term": {"en": "verified decoding", "zh": "验证解码"},
     "gloss.verified.def": {
         "en": "Beyond the WeDLM paper (this explorer's own): every forward also gives the model's own "
-              "next-token (AR) prediction at each row, and each draft in the leading filled run is checked "
+              "next-token prediction at each row (the token an AR decoder would write), and each draft in the leading filled run is checked "
               "against the prediction from the row before it. Drafts that agree commit; the first that does "
-              "not is replaced by the AR token, so the text is exactly greedy AR decoding (lossless). The "
+              "not is replaced by that prediction, the model's next token, so the text is exactly greedy AR decoding (lossless). The "
               "paper's algorithm, streaming, stays the default.",
-        "zh": "超出 WeDLM 论文的部分（本探索器自己加的）：每次前向计算还会在每一行给出模型自己的下一词元（AR）预测，"
-              "开头连续的已填充段里的每个草稿，都拿它前一行的预测来核对。一致的草稿提交；第一个不一致的换成 AR "
-              "词元，所以写出的文本与贪心 AR 解码完全相同（无损）。默认仍是论文的算法，即流式解码。",
+        "zh": "超出 WeDLM 论文的部分（本探索器自己加的）：每次前向计算还会在每一行给出模型自己的下一词元预测（也就是 AR 解码器会写出的词元），"
+              "开头连续的已填充段里的每个草稿，都拿它前一行的预测来核对。一致的草稿提交；第一个不一致的换成这个预测，即模型的下一词元，"
+              "所以写出的文本与贪心 AR 解码完全相同（无损）。默认仍是论文的算法，即流式解码。",
     },
     "gloss.cost-window.term": {"en": "cost-aware window", "zh": "成本感知窗口"},
     "gloss.cost-window.def": {
         "en": "Beyond the WeDLM paper (this explorer's own, used only by verified decoding): before each forward "
               "the verified decoder chooses how many masks to carry, up to W, from how often its recent drafts "
               "were accepted and how much a wider forward costs on the machine running it. When drafts keep "
-              "failing it shrinks towards a one-row AR step; the text stays the same either way.",
+              "failing it shrinks towards one row, one token per forward as in AR decoding; the text stays the same either way.",
         "zh": "超出 WeDLM 论文的部分（本探索器自己加的，只有验证解码使用）：每次前向计算之前，验证解码器根据最近的"
               "草稿被接受得多频繁，以及在运行它的机器上更宽的前向计算要多花多少时间，决定带几个掩码（最多 W 个）。"
-              "草稿一再失败时，窗口缩小，趋向只有一行的 AR 步；无论大小，写出的文本都不变。",
+              "草稿一再失败时，窗口缩小，趋向只有一行、像 AR 解码那样每次前向计算一个词元；无论大小，写出的文本都不变。",
     },
     "gloss.cached-prefix.term": {"en": "cached prefix", "zh": "已缓存的前缀"},
     "gloss.cached-prefix.def": {
@@ -910,6 +910,8 @@ MESSAGES = {
     "ch5.facts": {"en": "Step {step} of 0–{last}, the {colour} decode (λ = {penalty:g})",
                   "zh": "第 {step} 步（0–{last}），{colour}的解码（λ = {penalty:g}）"},
     "ch5.panel_ended": {"en": " (ended)", "zh": "（已结束）"},
+    # the stepper's status line, for the decode the slider has passed the end of (its last step's line follows)
+    "ch5.summary_ended": {"en": "ended at step {last}, held there. ", "zh": "已在第 {last} 步结束，停在那里。"},
     "ch5.branch_line": {"en": "λ = {penalty:g} (branch)", "zh": "λ = {penalty:g}（分支）"},
     "ch5.panel": {"en": "<b>λ = {penalty:g}</b>, step {step}", "zh": "<b>λ = {penalty:g}</b>，第 {step} 步"},
     "ch5.try": {"en": "**Try it:** branch from step {step} with another λ (live).",

@@ -147,32 +147,32 @@ MESSAGES = {
     "views.narr.source_prefill": {"en": "prefill", "zh": "预填充"},
     "views.narr.source_previous": {"en": "the previous forward", "zh": "上一次前向计算"},
     "views.narr.first_slot": {
-        "en": " Its first slot, position {pos}, holds {token}: the AR token {source} found, so it is exact.",
-        "zh": "它的第一个槽位（位置 {pos}）放的是 {token}：这是{source}得到的 AR 词元，所以一定正确。",
+        "en": " Its first slot, position {pos}, holds {token}: the model's next token {source} found, so it is exact.",
+        "zh": "它的第一个槽位（位置 {pos}）放的是 {token}：这是{source}得到的模型的下一词元，所以一定正确。",
     },
     "views.narr.no_drafts": {"en": "There were no drafts after it to check.", "zh": "它之后没有需要检查的草稿。"},
     "views.narr.checked_none.one": {
-        "en": "The same forward also gives the model's own next-token (AR) prediction at every row. The {n} draft "
+        "en": "The same forward also gives the model's own next-token prediction at every row. The {n} draft "
               "at {positions} was checked against it, left to right: none agreed (✓).",
-        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测。位置 {positions} 的 {n} 个草稿"
+        "zh": "同一次前向计算还在每一行给出模型自己的下一词元预测。位置 {positions} 的 {n} 个草稿"
               "从左到右逐一与它比对：没有一个一致（✓）。",
     },
     "views.narr.checked_none.many": {
-        "en": "The same forward also gives the model's own next-token (AR) prediction at every row. The {n} drafts "
+        "en": "The same forward also gives the model's own next-token prediction at every row. The {n} drafts "
               "at {positions} were checked against it, left to right: none agreed (✓).",
-        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测。位置 {positions} 的 {n} 个草稿"
+        "zh": "同一次前向计算还在每一行给出模型自己的下一词元预测。位置 {positions} 的 {n} 个草稿"
               "从左到右逐一与它比对：没有一个一致（✓）。",
     },
     "views.narr.checked_some.one": {
-        "en": "The same forward also gives the model's own next-token (AR) prediction at every row. The {n} draft "
+        "en": "The same forward also gives the model's own next-token prediction at every row. The {n} draft "
               "at {positions} was checked against it, left to right: {accepted} agreed (✓): {tokens} at {agreed_at}.",
-        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测。位置 {positions} 的 {n} 个草稿"
+        "zh": "同一次前向计算还在每一行给出模型自己的下一词元预测。位置 {positions} 的 {n} 个草稿"
               "从左到右逐一与它比对：{accepted} 个一致（✓），即位置 {agreed_at} 的 {tokens}。",
     },
     "views.narr.checked_some.many": {
-        "en": "The same forward also gives the model's own next-token (AR) prediction at every row. The {n} drafts "
+        "en": "The same forward also gives the model's own next-token prediction at every row. The {n} drafts "
               "at {positions} were checked against it, left to right: {accepted} agreed (✓): {tokens} at {agreed_at}.",
-        "zh": "同一次前向计算还在每一行给出模型自己的下一词元（AR）预测。位置 {positions} 的 {n} 个草稿"
+        "zh": "同一次前向计算还在每一行给出模型自己的下一词元预测。位置 {positions} 的 {n} 个草稿"
               "从左到右逐一与它比对：{accepted} 个一致（✓），即位置 {agreed_at} 的 {tokens}。",
     },
     "views.narr.dropped_unchecked.one": {
@@ -185,13 +185,13 @@ MESSAGES = {
         "zh": "；它之后的 {n} 个草稿（{positions}）不经检查直接丢弃，因为它们是在一个错误词元之后起草的",
     },
     "views.narr.rejected": {
-        "en": "The draft {draft} at position {pos} was rejected (✗): the model's AR prediction there is {ar}, "
+        "en": "The draft {draft} at position {pos} was rejected (✗): the model's own next token there is {ar}, "
               "which replaces it{dropped}.",
-        "zh": "位置 {pos} 的草稿 {draft} 被拒绝（✗）：模型在这里的 AR 预测是 {ar}，由它替换该草稿{dropped}。",
+        "zh": "位置 {pos} 的草稿 {draft} 被拒绝（✗）：模型在这里自己的下一词元是 {ar}，由它替换该草稿{dropped}。",
     },
     "views.narr.all_agreed": {
-        "en": "All agreed, so the AR token {ar} after them, at position {pos}, comes for free.",
-        "zh": "全部一致，所以紧随其后、位于位置 {pos} 的 AR 词元 {ar} 是免费得到的。",
+        "en": "All agreed, so the model's next token {ar} after them, at position {pos}, comes for free.",
+        "zh": "全部一致，所以紧随其后、位于位置 {pos} 的模型的下一词元 {ar} 是免费得到的。",
     },
     "views.narr.kept.one": {
         "en": "Position {positions} commits ({before} → {after} tokens in the KV cache){tail}",
@@ -208,12 +208,12 @@ MESSAGES = {
     "views.narr.check_not_output": {"en": " (what the check found after it is not output).",
                                     "zh": "（检查在它之后得到的内容不会输出）。"},
     "views.narr.verified_stop": {
-        "en": ". The AR token at {pos} is the stop token: the decode ends here.",
-        "zh": "。位置 {pos} 的 AR 词元是停止词元：解码到此结束。",
+        "en": ". The model's next token at {pos} is the stop token: the decode ends here.",
+        "zh": "。位置 {pos} 上模型的下一词元是停止词元：解码到此结束。",
     },
     "views.narr.kept_next": {
-        "en": ". The AR token at {pos} becomes the first slot of the next forward.",
-        "zh": "。位置 {pos} 的 AR 词元成为下一次前向计算的第一个槽位。",
+        "en": ". The model's next token at {pos} becomes the first slot of the next forward.",
+        "zh": "。位置 {pos} 上模型的下一词元成为下一次前向计算的第一个槽位。",
     },
     "views.narr.lossless_greedy": {
         "en": "Every token that commits is the one the model's own next-token prediction chose, so the text is "
@@ -291,10 +291,10 @@ MESSAGES.update({
                                "zh": "正在提交（KV 此刻进入缓存）"},
     "views.state.stop": {"en": "stop token", "zh": "停止词元"},
     "views.state.dropped": {"en": "dropped (after the stop token)", "zh": "已丢弃（在停止词元之后）"},
-    "views.verify.accepted": {"en": "✓ draft accepted (agrees with AR)", "zh": "✓ 草稿被接受（与 AR 一致）"},
+    "views.verify.accepted": {"en": "✓ draft accepted (agrees with the model's next token)", "zh": "✓ 草稿被接受（与模型的下一词元一致）"},
     "views.verify.rejected": {"en": "✗ draft rejected", "zh": "✗ 草稿被拒绝"},
-    "views.verify.ar": {"en": "AR token (replaces the rejected draft, or appended free)",
-                        "zh": "AR 词元（替换被拒绝的草稿，或免费追加在后面）"},
+    "views.verify.ar": {"en": "the model's next token (replaces the rejected draft, or appended free)",
+                        "zh": "模型的下一词元（替换被拒绝的草稿，或免费追加在后面）"},
 })
 
 MESSAGES.update({
@@ -324,28 +324,28 @@ MESSAGES.update({
         "zh": "第 {step} 步（最后一步为第 {last} 步）：{masks}：新填充 {filled} 个，剩 {left} 个；"
               "提交 {committed} 个，KV 缓存 {before} → {after} 个词元{end}。",
     },
-    # verified decoding (beyond the paper): the AR token took a mask's slot, counted apart from the
+    # verified decoding (beyond the paper): the model's next token took a mask's slot, counted apart from the
     # masks the fill rule filled, so read = filled + taken + left on the line
     "views.summary.verified": {
-        "en": "Step {step} of 0–{last}: {masks}: {filled} newly filled, {taken} taken by the AR token, {left} left; "
+        "en": "Step {step} of 0–{last}: {masks}: {filled} newly filled, {taken} taken by the model's next token, {left} left; "
               "{committed} committed, KV cache {before} to {after} tokens{end}.",
-        "zh": "第 {step} 步（最后一步为第 {last} 步）：{masks}：新填充 {filled} 个，AR 词元占 {taken} 个，剩 {left} 个；"
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：{masks}：新填充 {filled} 个，模型的下一词元占 {taken} 个，剩 {left} 个；"
               "提交 {committed} 个，KV 缓存 {before} → {after} 个词元{end}。",
     },
-    # the AR token replaced a rejected draft: it took no mask
+    # the model's next token replaced a rejected draft: it took no mask
     "views.summary.verified_replaced": {
-        "en": "Step {step} of 0–{last}: {masks}: {filled} newly filled, {left} left (the AR token replaced a "
+        "en": "Step {step} of 0–{last}: {masks}: {filled} newly filled, {left} left (the model's next token replaced a "
               "draft); {committed} committed, KV cache {before} to {after} tokens{end}.",
-        "zh": "第 {step} 步（最后一步为第 {last} 步）：{masks}：新填充 {filled} 个，剩 {left} 个（AR 词元替换了一个草稿）；"
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：{masks}：新填充 {filled} 个，剩 {left} 个（模型的下一词元替换了一个草稿）；"
               "提交 {committed} 个，KV 缓存 {before} → {after} 个词元{end}。",
     },
     "views.summary.verified_after": {
-        "en": "Step {step} of 0–{last}: {masks}: {filled} newly filled, {left} left (the AR token came after the "
+        "en": "Step {step} of 0–{last}: {masks}: {filled} newly filled, {left} left (the model's next token came after the "
               "window); {committed} committed, KV cache {before} to {after} tokens{end}.",
-        "zh": "第 {step} 步（最后一步为第 {last} 步）：{masks}：新填充 {filled} 个，剩 {left} 个（AR 词元在窗口之后）；"
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：{masks}：新填充 {filled} 个，剩 {left} 个（模型的下一词元在窗口之后）；"
               "提交 {committed} 个，KV 缓存 {before} → {after} 个词元{end}。",
     },
-    # a verified forward that read no mask: it only checked its drafts (the AR token came after them)
+    # a verified forward that read no mask: it only checked its drafts (the model's next token came after them)
     "views.summary.verified_checked": {
         "en": "Step {step} of 0–{last}: no masks read, this forward only checked {checks}; {committed} committed, "
               "KV cache {before} to {after} tokens{end}.",
@@ -353,9 +353,9 @@ MESSAGES.update({
               "提交 {committed} 个，KV 缓存 {before} → {after} 个词元{end}。",
     },
     "views.summary.verified_ar_only": {
-        "en": "Step {step} of 0–{last}: no masks read, this forward only read the AR token; {committed} committed, "
+        "en": "Step {step} of 0–{last}: no masks read, this forward only read the model's next token; {committed} committed, "
               "KV cache {before} to {after} tokens{end}.",
-        "zh": "第 {step} 步（最后一步为第 {last} 步）：没有读入掩码，这次前向计算只读入了 AR 词元；"
+        "zh": "第 {step} 步（最后一步为第 {last} 步）：没有读入掩码，这次前向计算只读入了模型的下一词元；"
               "提交 {committed} 个，KV 缓存 {before} → {after} 个词元{end}。",
     },
     "views.summary.drafts.one": {"en": "{n} draft", "zh": " {n} 个草稿"},
@@ -413,9 +413,12 @@ MESSAGES.update({
               "（{dropped_positions}）被丢弃。"},
     "views.orders.note_ar": {
         "en": "Small numbers are position ids (what RoPE sees). AR's input is one row, the newest token: it looks "
-              "back at the KV cache, and its own KV joins the cache.",
+              "back at the KV cache, and its own KV joins the cache. The two rows, logical order (the text's) and "
+              "physical order (the order the model is fed), are the same for AR; WeDLM moves filled tokens before "
+              "masks, so its two differ (the Tour's chapter 3).",
         "zh": "小数字是位置编号（RoPE 看到的就是它）。AR 的输入只有一行，即最新的词元：它回看 KV 缓存，"
-              "它自己的 KV 也加入缓存。",
+              "它自己的 KV 也加入缓存。两行分别是逻辑顺序（文本中的顺序）和物理顺序（送入模型的顺序），对 AR 来说两者相同；"
+              "WeDLM 会把已填充的词元移到掩码前面，所以它的两行不同（见导览第 3 章）。",
     },
     "views.orders.note": {
         "en": "Small numbers are position ids (what RoPE sees). Filled slots move in front of the masks but keep "
@@ -426,9 +429,9 @@ MESSAGES.update({
     "views.verified.replaces": {"en": "replaces the rejected draft at {pos}", "zh": "替换位置 {pos} 上被拒绝的草稿"},
     "views.verified.appended": {"en": "appended after the accepted drafts, at {pos}, for free",
                                 "zh": "免费追加在已接受的草稿之后，位于 {pos}"},
-    "views.verified.next": {"en": "the next token, at {pos}", "zh": "下一个词元，位于 {pos}"},
-    "views.verified.ar_found": {"en": "AR token this forward found ({where})",
-                                "zh": "本次前向计算得到的 AR 词元（{where}）"},
+    "views.verified.next": {"en": "the next position, {pos}", "zh": "下一个位置 {pos}"},
+    "views.verified.ar_found": {"en": "the model's next token, found by this forward ({where})",
+                                "zh": "本次前向计算得到的模型的下一词元（{where}）"},
     "views.verified.title.one": {
         "en": "Step {step}'s input: the {n} row forward {forward} reads; its drafts checked ✓ / ✗",
         "zh": "第 {step} 步的输入：第 {forward} 次前向计算读入的 {n} 行；其中的草稿逐一检查 ✓ / ✗",
@@ -447,13 +450,13 @@ MESSAGES.update({
         "zh": "第 {step} 步的输入：第 {forward} 次前向计算读入的 {n} 行；没有要检查的草稿",
     },
     "views.verified.note": {
-        "en": "Verified decoding (beyond the paper): slot {slot} holds the AR token the previous forward found; "
+        "en": "Verified decoding (beyond the paper): slot {slot} holds the model's next token the previous forward found; "
               "each draft after it is checked against the model's own next-token prediction from the row before "
               "it. ✓ agreed and commits (unless a stop token before it ended the decode); ✗ the first that did "
-              "not: the AR token replaces it and the drafts after it are dropped.",
-        "zh": "验证解码（超出论文的扩展）：槽位 {slot} 放的是上一次前向计算得到的 AR 词元；它之后的每个草稿，"
+              "not: the model's next token replaces it and the drafts after it are dropped.",
+        "zh": "验证解码（超出论文的扩展）：槽位 {slot} 放的是上一次前向计算得到的模型的下一词元；它之后的每个草稿，"
               "都与模型在前一行给出的下一词元预测比对。✓ 表示一致并提交（除非它前面的停止词元已结束解码）；✗ 是第一个不一致的草稿："
-              "AR 词元替换它，它之后的草稿全部丢弃。",
+              "模型的下一词元替换它，它之后的草稿全部丢弃。",
     },
     # ---- the step table and the badge ----
     "views.table.step": {"en": "step", "zh": "步"},
@@ -566,8 +569,8 @@ MESSAGES.update({
 MESSAGES.update({
     # ---- Plotly figures (app/views/figures.py): %{...} are Plotly's hover fields, not ours ----
     "views.fig.mask_hover": {"en": "%{y} sees %{x}: %{z}<extra></extra>", "zh": "%{y} 看得到 %{x}：%{z}<extra></extra>"},
-    "views.fig.mask_title": {"en": "Dual-stream training mask (L = {length}, blocks of {block})",
-                             "zh": "双流训练掩码（L = {length}，每块 {block} 个）"},
+    "views.fig.mask_title": {"en": "Dual-stream training mask (L = {length}, training blocks of {block})",
+                             "zh": "双流训练掩码（L = {length}，每个训练块 {block} 个）"},
     "views.fig.mask_every": {"en": "labelled every {every} positions · masked in xt: {masked}",
                              "zh": "每隔 {every} 个位置标注一次 · xt 中被掩码的位置：{masked}"},
     "views.fig.entropy_h": {"en": "entropy H", "zh": "熵 H"},

@@ -68,13 +68,13 @@ def verification_summary(verify: Verification) -> str:
     if n == 0:
         how = "no drafts to check"
     elif verify.rejected_pos is None:
-        how = f"all {n} draft{'s' if n > 1 else ''} agreed with the AR prediction"
+        how = f"all {n} draft{'s' if n > 1 else ''} agreed with the model's next-token prediction"
     else:
         how = (f"{verify.accepted} of {n} draft{'s' if n > 1 else ''} agreed; the draft at "
                f"position {verify.rejected_pos} did not")
     ar = ("replaced it" if verify.replaced else "was appended after them for free") if n else "was found"
     dropped = f"; {len(verify.dropped)} later draft(s) dropped" if verify.dropped else ""
-    return f"{how}, so the AR token {ar} at position {verify.ar_pos}{dropped}."
+    return f"{how}, so the model's next token {ar} at position {verify.ar_pos}{dropped}."
 
 
 class VerifiedDecoder(WindowDecoder):

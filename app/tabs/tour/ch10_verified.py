@@ -64,11 +64,10 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
            commit=term("commit", tr("ch10.commit_word_one" if len(kept) == 1 else "ch10.commit_word"), lang=lang),
            kv=term("kv-cache", lang=lang),
            before=s.cache_before, after=s.cache_after, ends=ends) + tr("ch10.rule") + (gap(lang) + none if none else ""),
+        # one paragraph: what the text is (chapter 10 is at presenting mode's narration limit at 1024)
         tr("ch10.p3" if len(s.committed) > 1 else "ch10.p3_one", n=len(s.committed), step=step,
-           greedy=term("greedy", tr("ch10.greedy_word"), lang=lang)),
-        whole_run(tl, lang),
-    ] + [p for p in [gap(lang).join(w for w in (window_words(tl, step, lang, short=True),
-                                                  "" if live else tr("ch10.live_differs")) if w)] if p],
+           greedy=term("greedy", tr("ch10.greedy_word"), lang=lang)) + gap(lang) + whole_run(tl, lang),
+    ] + [p for p in [window_words(tl, step, lang, short=True)] if p],
         tl, step, lang=lang)
 
 

@@ -4,6 +4,7 @@ and against outputs that differ from the model's own greedy (one token at a time
 answers a high τ gets wrong."""
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import NamedTuple
 
@@ -83,6 +84,55 @@ def greedy_right(sweep: dict) -> int | None:
 
 def title(lang: str = i18n.DEFAULT) -> str:
     return i18n.text(lang, "ch8.title")
+
+
+def parts(text: str) -> list[str]:
+    """An arithmetic text's steps ("3 * 11 + 5 = 38"), as the model wrote them, in order."""
+    return [p.strip(" .") for p in re.split(r",|\.\s|\n", text or "") if p.strip(" .")]
+
+
+def first_difference(text: str, greedy: str) -> tuple[str, str] | None:
+    """The first step where a text parts from the greedy text: (its step, greedy's), or None."""
+    return next(((a, b) for a, b in zip(parts(text), parts(greedy)) if a != b), None)
+
+
+def short_question(question: str, limit: int = 30) -> str:
+    """A question short enough to quote in a sentence on a projector (cut at a word, with …)."""
+    if len(question) <= limit:
+        return question
+    return question[:limit].rsplit(" ", 1)[0] + "…"
+
+
+def low_why(sweep: dict, lang: str = i18n.DEFAULT) -> str:
+    """Why the smallest τ gets fewer answers right than the model's own greedy text: each of its texts
+    that differ from greedy's, from the record (the step where it parts, whether greedy is wrong too);
+    "" when it gets as many right or the record did not compare texts."""
+    rows, greedy = sweep.get("rows") or [], sweep.get("greedy") or {}
+    baseline = greedy_right(sweep)
+    if not rows or baseline is None or not all("text" in o for o in rows[0]["outputs"]):
+        return ""
+    low = min(rows, key=lambda r: r["threshold"])
+    if low["right"] >= baseline:
+        return ""
+    tr = i18n.Texts(lang)
+    items = []
+    for o in low["outputs"]:
+        if not o.get("differs") or o["id"] not in greedy:
+            continue
+        own_got = final_answer(greedy[o["id"]])
+        question = tr("ch8.quote", q=escape(short_question(o["question"])))
+        got = escape(o["got"] or tr("ch8.no_answer"))
+        cut = first_difference(o["text"], greedy[o["id"]])
+        if own_got == o["answer"] and not o["right"] and cut:
+            items.append(tr("ch8.low_lost", question=question, line=escape(cut[0]), own=escape(cut[1]), got=got,
+                            answer=escape(o["answer"]), tau=low["threshold"]))
+        elif own_got != o["answer"] and not o["right"]:
+            items.append(tr("ch8.low_both", question=question, own=escape(own_got or tr("ch8.no_answer")), got=got,
+                            answer=escape(o["answer"])))
+        else:
+            items.append(tr("ch8.low_kept", question=question, got=got))
+    return tr("ch8.low_why", right=low["right"], greedy=baseline, tau=low["threshold"], n=len(items),
+              items=("；" if lang == "zh" else "; ").join(items))
 
 
 def wrong_answers_html(row: dict, lang: str = i18n.DEFAULT) -> str:
@@ -191,6 +241,10 @@ def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT, table
                         low_right=low["right"], total=total, safe=safe_words, worst_tau=worst["threshold"],
                         worst_tpf=worst["tokens_per_forward"], worst_right=worst["right"],
                         low_differs=differs[id(low)], worst_differs=differs[id(worst)]))
+    if not yours:   # the record's smallest τ against greedy (a live run's texts are not the record's)
+        why = low_why(sweep, lang)
+        if why:
+            paras.append(why)
     note = table_note(table, lang, greedy, total)
     if note:
         paras.append(note)

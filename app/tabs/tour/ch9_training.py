@@ -8,7 +8,7 @@ from wedlm.config import DEFAULTS
 from ... import i18n
 from ...views import figures
 from .frame import body, live_bar, try_box
-from .words import colour, narration
+from .words import colour, narration, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch9.title")
 TRAINING_BLOCK = 8    # block size of the training mask
@@ -43,7 +43,7 @@ def view(pattern: list[bool], block: int, source: str, lang: str = i18n.DEFAULT)
     tr = i18n.Texts(lang)
     text = narration([
         tr("ch9.p1"),
-        tr("ch9.p2", block=block, window=DEFAULTS["window"]),   # the decode window beside the training block
+        tr("ch9.p2", block=block, window=DEFAULTS["window"], block_decoding=term("block", lang=lang)),   # the decode window beside the training block
         tr("ch9.p3", masked=sum(pattern), slots=len(pattern), source=source, attend_colour=colour("attend", lang=lang)),
     ], lang=lang)
     return text, figures.training_mask_figure(pattern, block, lang=lang,
