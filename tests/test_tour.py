@@ -1158,7 +1158,7 @@ def current_chapter(page) -> int:
 def go_to(page, key: str, chapter: int) -> None:
     page.keyboard.press(key)
     page.wait_for_function("n => location.hash === '#chapter-' + n", arg=chapter, timeout=30_000)
-    page.wait_for_selector(f"#tour-viz-{chapter}", state="visible", timeout=30_000)
+    page.wait_for_selector(f"#tour-viz-{chapter}", state="visible", timeout=90_000)
 
 
 def fits(page) -> dict:
