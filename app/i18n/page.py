@@ -3,19 +3,17 @@
 MESSAGES = {
     "page.title": {"en": "WeDLM Explorer", "zh": "WeDLM 探索器"},
     "page.header": {
-        "en": "# WeDLM Explorer\nWeDLM (arXiv 2512.22737) writes several tokens per {forward} instead of one, with an "
-              "ordinary autoregressive (AR) model's causal attention and {kv_cache}. {masks} (slots not yet written) "
-              "fill in parallel, as in {diffusion} models; filled tokens move before them in the input, each keeping "
-              "its {position_ids} (its place in the text); a filled token {commits} (becomes final) once no mask is "
-              "before it, one forward after its fill at the earliest. Linked words open the glossary.",
-        "zh": "# WeDLM 探索器\nWeDLM（arXiv 2512.22737）每次{forward}写出多个词元而不是一个，同时保留普通自回归（AR）模型的"
-              "因果注意力和{kv_cache}。{masks}（尚未写出的槽位）像{diffusion}模型那样被并行填充；已填充的词元在输入中移到掩码前面，"
-              "但各自保留{position_ids}（它在文本中的位置）；已填充的词元在它前面没有掩码时{commits}（成为定稿），"
-              "最早在被填充后的下一次前向计算。带链接的词可打开术语表。",
+        "en": "# WeDLM Explorer\nWeDLM (arXiv 2512.22737): several tokens per {forward} with an autoregressive (AR) "
+              "model's causal attention and {kv_cache}. {masks} (slots not yet written) fill in parallel, as in "
+              "{diffusion}; filled tokens move before them, keeping {position_ids}; a token {commits} once no mask is "
+              "before it, one forward after its fill at the earliest.",
+        "zh": "# WeDLM 探索器\nWeDLM（arXiv 2512.22737）：每次{forward}写出多个词元，同时保留自回归（AR）模型的因果注意力和{kv_cache}。"
+              "{masks}（尚未写出的槽位）像{diffusion}那样被并行填充；已填充的词元移到掩码前面，保留{position_ids}；"
+              "词元在它前面没有掩码时{commits}，最早在被填充后的下一次前向计算。",
     },
     "page.position_ids": {"en": "position ids", "zh": "位置编号"},
     "page.diffusion": {"en": "diffusion", "zh": "扩散"},   # the header's links to the glossary
-    "page.forward": {"en": "forward pass (one run of the model)", "zh": "前向计算（模型完整运行一遍）"},
+    "page.forward": {"en": "forward pass", "zh": "前向计算"},
     "page.masks": {"en": "Masks", "zh": "掩码"},
     "page.commits": {"en": "commits", "zh": "提交"},
     # the switch names the other language in itself, with a latin fallback: where no CJK font is
