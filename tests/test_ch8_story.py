@@ -50,3 +50,36 @@ def test_the_lost_texts_slot_story_is_what_the_decode_did(sweep, bundled):
         assert fed[pos] is None and any(t is not None for p, t in fed.items() if p > pos), \
             "it was not a mask while text after it was filled"
         assert not [m.pos for m in step.masks if m.pos > pos], "a slot after it was filled later"
+
+
+def test_chapter_2s_slip_says_how_the_wrong_digit_was_filled():
+    """Chapter 2's '7 x 10 = 60' (walk 17 read "the price of filling in parallel" as "filled while
+    unsure"; the steps show it filled last, above τ, after the text after it): each fact of the
+    sentence is recounted here from the trace's own steps."""
+    import re
+
+    tour = data.load_tour()
+    trace = tour.timelines["table"].trace
+    greedy = tour.greedy.get("table") if hasattr(tour, "greedy") else None
+    wrong = ch8_tau.wrong_products(trace.text)
+    if not wrong:
+        pytest.skip("the recorded table has no slip")
+    w = wrong[-1]
+    fill = ch8_tau.slip_fill(trace, w)
+    assert fill is not None
+    pos = fill["pos"]
+    ids = trace.output_ids()
+    assert str(w.got).startswith(trace.tokens[ids[pos - len(trace.prompt_ids)]].strip())
+    steps = [s for s in trace.steps if any(f.pos == pos for f in s.filled)]
+    assert [s.index for s in steps] == [fill["step"]]
+    step = steps[0]
+    fed = {step.start + j: t for j, t in enumerate(step.window)}
+    assert fed[pos] is None and fill["after"] == sum(t is not None for p, t in fed.items() if p > pos)
+    slot = next(m for m in step.masks if m.pos == pos)
+    assert slot.selected and fill["under"] == (slot.score < trace.config["threshold"])
+    words = ch8_tau.slip_words(trace, f"{w.a} x {w.b} = {w.right}")
+    assert f"step {fill['step']} filled it" in words and f"({pos})" in words
+    assert ("under τ" in words) == fill["under"] and ("single lowest" in words) != fill["under"]
+    if fill["stop"] is not None:
+        assert fed[fill["stop"]] in trace.stop_ids and f"stop token at {fill['stop']}" in words
+    assert re.search(r"H \d+\.\d\d nats", words)

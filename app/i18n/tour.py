@@ -57,6 +57,17 @@ MESSAGES = {
         "zh": "它写完的文字里有一处失误：<code translate=\"no\">{line}</code>（同一模型一次一个词元地写，"
               "写的是 {own}：这是在 τ = {tau:g} 下并行填充的代价，见第 8 章）。",
     },
+    # ch8_tau.slip_fill: how the wrong digit's slot was filled, from the steps (appended to tour.slip_tau)
+    "tour.slip_fill": {
+        "en": " Its slot ({pos}) stayed a mask while {after} slots after it filled{stop}; step {step} filled it{last} "
+              "({how}), reading that later text, which a one-at-a-time decoder never sees.",
+        "zh": "它的槽位（{pos}）一直是掩码，而它后面的 {after} 个槽位先填好了{stop}；第 {step} 步才{last}填它（{how}），"
+              "这时它读到了后面的文字，而一次一个词元的解码器从来看不到这些。",
+    },
+    "tour.slip_last": {"en": " last", "zh": "最后"},
+    "tour.slip_stop": {"en": ", the stop token at {pos} among them", "zh": "，其中包括位置 {pos} 的停止词元"},
+    "tour.slip_under": {"en": "H {h} nats, under τ = {tau:g}", "zh": "H = {h} 奈特，低于 τ = {tau:g}"},
+    "tour.slip_lowest": {"en": "H {h} nats, above τ = {tau:g}: the single lowest", "zh": "H = {h} 奈特，高于 τ = {tau:g}：按“最低的那一个”规则"},
     "tour.slip_model": {
         "en": "Its finished text has a tiny model's slip: <code translate=\"no\">{line}</code> (right: {right}); "
               "the model's own one-at-a-time text also says {own}.",

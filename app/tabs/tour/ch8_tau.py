@@ -179,6 +179,39 @@ def greedy_product(greedy: str | None, a: int, b: int) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def slip_fill(trace, w: WrongProduct) -> dict | None:
+    """How the wrong answer's first token was filled, from the trace: its position, the step that
+    filled it, its entropy, whether it was under τ (else the single lowest), how many slots after it
+    were already filled in that forward's input, and the first stop token among them. A walker read
+    "the price of filling in parallel" as "filled while unsure"; the steps say what happened. None
+    when the tokens do not spell the text (then nothing is claimed)."""
+    ids = trace.output_ids()
+    pieces = [trace.tokens.get(i, "") for i in ids]
+    if not "".join(pieces).startswith(trace.text):
+        return None
+    at = trace.text.rfind(w.line) + len(w.line) - len(str(w.got))   # the answer's first character
+    end = 0
+    for k, piece in enumerate(pieces):
+        end += len(piece)
+        if end > at:
+            break
+    else:
+        return None
+    pos = len(trace.prompt_ids) + k
+    step = next((s for s in trace.steps if s.verify is None and any(f.pos == pos for f in s.filled)), None)
+    if step is None:
+        return None
+    slot = next((m for m in step.masks if m.pos == pos), None)
+    entropy = next(f.entropy for f in step.filled if f.pos == pos)
+    fed = {step.start + j: t for j, t in enumerate(step.window)}
+    after = sorted(p for p, t in fed.items() if p > pos and t is not None)
+    stop = next((p for p in after if fed[p] in trace.stop_ids), None)
+    under = slot is not None and step.threshold is not None and slot.score < step.threshold
+    last = not any(m.pos > pos and not m.selected for m in step.masks)   # no slot after it still open
+    return {"pos": pos, "step": step.index, "entropy": round(entropy, 2), "under": under,
+            "after": len(after), "stop": stop, "last": last}
+
+
 def slip_words(trace, greedy: str | None, lang: str = i18n.DEFAULT) -> str:
     """A times table's wrong line and whose slip it is: τ's (the model's own greedy text has it
     right), the model's (greedy is wrong too) or, with no greedy text (a live run), said plainly."""
@@ -189,7 +222,16 @@ def slip_words(trace, greedy: str | None, lang: str = i18n.DEFAULT) -> str:
     own = greedy_product(greedy, w.a, w.b)
     line = escape(w.line)
     if own == w.right:
-        return i18n.text(lang, "tour.slip_tau", line=line, own=own, tau=trace.config["threshold"])
+        said = i18n.text(lang, "tour.slip_tau", line=line, own=own, tau=trace.config["threshold"])
+        fill = slip_fill(trace, w)
+        if fill is None:
+            return said
+        tr = i18n.Texts(lang)
+        how = tr("tour.slip_under" if fill["under"] else "tour.slip_lowest", h=fill["entropy"],
+                 tau=trace.config["threshold"])
+        stop = tr("tour.slip_stop", pos=fill["stop"]) if fill["stop"] is not None else ""
+        return said + tr("tour.slip_fill", pos=fill["pos"], after=fill["after"], stop=stop, step=fill["step"], how=how,
+                           last=tr("tour.slip_last") if fill["last"] else "")
     if own is not None:
         return i18n.text(lang, "tour.slip_model", line=line, own=own, right=w.right)
     return i18n.text(lang, "tour.wrong_answer", got=w.got, a=w.a, b=w.b, right=w.right)
