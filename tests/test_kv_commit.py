@@ -162,3 +162,23 @@ def test_chapter_2s_first_commit_is_linked_and_glossed(data, lang):
         assert 4 <= len(gloss.group(1).replace(";", " ").split()) <= 8 and "KV" in gloss.group(1)
     else:
         assert "KV" in gloss.group(1) and "缓存" in gloss.group(1)
+
+
+def test_a_forward_with_a_mask_in_front_is_not_said_to_commit(data):
+    """Walk 17 read "16 = 0 in the leading filled run … the leading filled run commits: its KV enters
+    the cache now" at steps where nothing commits: a forward whose first slot is a mask says that no
+    run leads and nothing commits, and its cache does not grow; one with a run still says it commits."""
+    said_none = said_run = 0
+    for name, tl in data.timelines.items():
+        if tl.trace.decoder not in ("streaming", "reference"):
+            continue
+        for k, s in enumerate(tl.trace.steps):
+            words = squash(render.order_view(tl, k))
+            if s.window and s.window[0] is None:
+                assert s.cache_after == s.cache_before and not s.committed, (name, k)
+                assert "nothing commits" in words and "enters the cache now" not in words, (name, k)
+                said_none += 1
+            else:
+                assert "nothing commits" not in words, (name, k)
+                said_run += 1
+    assert said_none and said_run

@@ -175,6 +175,9 @@ def test_the_order_view_says_why_a_forward_carries_more_rows_than_w():
         w = tl.trace.config["window"]
         for k, s in enumerate(tl.trace.steps):
             note = re.sub(r"<[^>]+>", " ", render.order_view(tl, k))
+            if not leading_filled(s.window):   # a mask in front: the whole window, nothing commits
+                assert f"Rows in this forward: {s.rows}, the window (W = {w} slots" in note and s.rows == w, (path.name, k)
+                continue
             n, commit, kept = map(int, re.search(
                 r"Rows in this forward: (\d+) = (\d+) in the leading filled run \+ (\d+) kept", note).groups())
             # the window keeps W on every step, the last too (a walker read "30 kept (W = 16)")

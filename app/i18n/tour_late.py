@@ -382,8 +382,8 @@ MESSAGES = {
     # fill": other verified forwards of the same decode fill drafts
     "ch10.none_filled": {
         "en": "This forward filled none of its {read} masks{taken}: a verified one may leave every mask open "
-              "(a streaming one fills at least one).",
-        "zh": "这次前向计算读入的 {read} 个掩码一个也没填{taken}：验证前向计算可能让所有掩码都空着（流式的至少填一个）。",
+              "(a streaming one fills at least one unless it ends the decode).",
+        "zh": "这次前向计算读入的 {read} 个掩码一个也没填{taken}：验证前向计算可能让所有掩码都空着（流式的至少填一个，结束解码的那次除外）。",
     },
     "ch10.none_filled_taken": {"en": " (the model's next token took {taken}; {left} masks stay open)",
                                "zh": "（模型的下一词元占了 {taken} 个，{left} 个掩码仍空着）"},

@@ -406,6 +406,11 @@ MESSAGES.update({
         "en": "Rows in this forward: {n} = {commit} in the leading filled run + {kept} kept in the window "
               "(W = {w} slots, filled or masks). ",
         "zh": "这次前向计算的行数：{n} = 开头连续已填充段的 {commit} 个 + 窗口保留的 {kept} 个（W = {w} 个槽位，已填充的或掩码）。"},
+    "views.orders.rows_none": {
+        "en": "Rows in this forward: {n}, the window (W = {w} slots, filled or masks). Its first slot is a mask, "
+              "so no filled run leads and nothing commits: every row's KV is dropped. ",
+        "zh": "这次前向计算的行数：{n}，即整个窗口（W = {w} 个槽位，已填充的或掩码）。它的第一个槽位是掩码，"
+              "所以没有开头连续的已填充段，什么也不提交：每一行的 KV 都被丢弃。"},
     "views.orders.rows_end": {
         "en": "The decode ends inside that run ({positions}): {kept} of its {run} commit, the {dropped} after them "
               "({dropped_positions}) are dropped. ",
@@ -425,6 +430,11 @@ MESSAGES.update({
               "their ids; the leading filled run ({colour}) commits: its KV enters the cache now.",
         "zh": "小数字是位置编号（RoPE 看到的就是它）。已填充的槽位移到掩码前面，但保留各自的编号；"
               "开头连续的已填充词元（{colour}）提交：它们的 KV 此刻进入缓存。",
+    },
+    "views.orders.note_none": {
+        "en": "Small numbers are position ids (what RoPE sees). Filled slots move in front of the masks but keep "
+              "their ids.",
+        "zh": "小数字是位置编号（RoPE 看到的就是它）。已填充的槽位移到掩码前面，但保留各自的编号。",
     },
     "views.verified.replaces": {"en": "replaces the rejected draft at {pos}", "zh": "替换位置 {pos} 上被拒绝的草稿"},
     "views.verified.appended": {"en": "appended after the accepted drafts, at {pos}, for free",

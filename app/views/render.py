@@ -294,7 +294,11 @@ def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
         window = timeline.trace.config.get("window")
         if timeline.trace.decoder in ("streaming", "reference") and window:  # why rows exceed W
             acc = narration.run_account(s)  # the leading filled run: it commits unless the decode ends in it
-            note = tr("views.orders.rows", n=s.rows, commit=acc.run, kept=len(s.window) - acc.run, w=window)
+            if not acc.run:   # a mask in front: no run leads, nothing commits (walk 17: "0 in the run … commits")
+                note_tail = tr("views.orders.note_none")
+                note = tr("views.orders.rows_none", n=s.rows, w=window)
+            else:
+                note = tr("views.orders.rows", n=s.rows, commit=acc.run, kept=len(s.window) - acc.run, w=window)
             if acc.dropped:
                 note += tr("views.orders.rows_end", positions=narration.positions_text(acc.run_positions, lang),
                            kept=acc.committed, run=acc.run, dropped=acc.dropped,
