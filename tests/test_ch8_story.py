@@ -78,7 +78,10 @@ def test_chapter_2s_slip_says_how_the_wrong_digit_was_filled():
     slot = next(m for m in step.masks if m.pos == pos)
     assert slot.selected and fill["under"] == (slot.score < trace.config["threshold"])
     words = ch8_tau.slip_words(trace, f"{w.a} x {w.b} = {w.right}")
-    assert f"step {fill['step']} filled it" in words and f"({pos})" in words
+    assert f"Step {fill['step']} filled its slot ({pos})" in words
+    # chapter 2 says it from the step that fills the digit on (before, the slot is still a mask)
+    assert "filled its slot" not in ch8_tau.slip_words(trace, f"{w.a} x {w.b} = {w.right}", step=fill["step"] - 1)
+    assert "filled its slot" in ch8_tau.slip_words(trace, f"{w.a} x {w.b} = {w.right}", step=fill["step"])
     assert ("under τ" in words) == fill["under"] and ("single lowest" in words) != fill["under"]
     if fill["stop"] is not None:
         assert fed[fill["stop"]] in trace.stop_ids and f"stop token at {fill['stop']}" in words

@@ -59,10 +59,10 @@ MESSAGES = {
     },
     # ch8_tau.slip_fill: how the wrong digit's slot was filled, from the steps (appended to tour.slip_tau)
     "tour.slip_fill": {
-        "en": " Its slot ({pos}) stayed a mask while {after} slots after it filled{stop}; step {step} filled it{last} "
-              "({how}), reading that later text, which a one-at-a-time decoder never sees.",
-        "zh": "它的槽位（{pos}）一直是掩码，而它后面的 {after} 个槽位先填好了{stop}；第 {step} 步才{last}填它（{how}），"
-              "这时它读到了后面的文字，而一次一个词元的解码器从来看不到这些。",
+        "en": " Step {step} filled its slot ({pos}){last} ({how}), once {after} slots after it were filled{stop}: it "
+              "read later text, which one-at-a-time decoding never sees.",
+        "zh": "第 {step} 步才{last}填它的槽位（{pos}）（{how}），这时它后面的 {after} 个槽位已经填好{stop}：它读到了一次一个词元"
+              "解码时看不到的后文。",
     },
     "tour.slip_last": {"en": " last", "zh": "最后"},
     "tour.slip_stop": {"en": ", the stop token at {pos} among them", "zh": "，其中包括位置 {pos} 的停止词元"},

@@ -212,7 +212,7 @@ def slip_fill(trace, w: WrongProduct) -> dict | None:
             "after": len(after), "stop": stop, "last": last}
 
 
-def slip_words(trace, greedy: str | None, lang: str = i18n.DEFAULT) -> str:
+def slip_words(trace, greedy: str | None, lang: str = i18n.DEFAULT, step: int | None = None) -> str:
     """A times table's wrong line and whose slip it is: τ's (the model's own greedy text has it
     right), the model's (greedy is wrong too) or, with no greedy text (a live run), said plainly."""
     wrong = wrong_products(trace.text or "") if trace is not None else []
@@ -224,7 +224,7 @@ def slip_words(trace, greedy: str | None, lang: str = i18n.DEFAULT) -> str:
     if own == w.right:
         said = i18n.text(lang, "tour.slip_tau", line=line, own=own, tau=trace.config["threshold"])
         fill = slip_fill(trace, w)
-        if fill is None:
+        if fill is None or (step is not None and step < fill["step"]):   # how it was filled, once it is
             return said
         tr = i18n.Texts(lang)
         how = tr("tour.slip_under" if fill["under"] else "tour.slip_lowest", h=fill["entropy"],
@@ -249,11 +249,11 @@ def table_note(table, lang: str = i18n.DEFAULT, greedy: str | None = None, total
     return i18n.text(lang, key, tau=table.config["threshold"], line=escape(w.line), right=w.right, own=own, total=total)
 
 
-def wrong_answer_note(trace, lang: str = i18n.DEFAULT, greedy: str | None = None) -> str:
+def wrong_answer_note(trace, lang: str = i18n.DEFAULT, greedy: str | None = None, step: int | None = None) -> str:
     """Where a chapter shows an arithmetic decode's output (chapter 2 from its first step, chapter 4
     at its last): the model's wrong line said plainly, checked by wrong_products, and whether the
     model's own greedy text gets it right (slip_words); "" if every line is right."""
-    return slip_words(trace, greedy, lang)
+    return slip_words(trace, greedy, lang, step)
 
 
 def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT, table=None, greedy: str | None = None):
