@@ -60,7 +60,6 @@ def test_chapter_2s_slip_says_how_the_wrong_digit_was_filled():
 
     tour = data.load_tour()
     trace = tour.timelines["table"].trace
-    greedy = tour.greedy.get("table") if hasattr(tour, "greedy") else None
     wrong = ch8_tau.wrong_products(trace.text)
     if not wrong:
         pytest.skip("the recorded table has no slip")

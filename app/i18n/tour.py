@@ -34,6 +34,7 @@ MESSAGES = {
     # ---------- shared sentences (words.py) ----------
     "tour.none": {"en": "none", "zh": "无"},
     "tour.list_sep": {"en": ", ", "zh": "、"},
+    "tour.clause_sep": {"en": "; ", "zh": "；"},   # between list items that are clauses
     "tour.then": {"en": "{first} {then}", "zh": "{first}{then}"},   # two sentences (no space after 。)
     "tour.filled_none": {"en": "Nothing was filled.", "zh": "这一步没有填充任何掩码。"},
     "tour.fill_at": {"en": "{token} at {pos}", "zh": "位置 {pos} 的 {token}"},

@@ -18,7 +18,7 @@ from ...serving.context import make_config
 from . import figs
 from .data import TAU_CLASS, TAU_MAX_NEW
 from .frame import body, live_bar, pool, tau_lambda_words, try_box
-from .words import colour, narration, term
+from .words import colour, gap, narration, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch8.title")
 
@@ -132,7 +132,7 @@ def low_why(sweep: dict, lang: str = i18n.DEFAULT) -> str:
         else:
             items.append(tr("ch8.low_kept", question=question, got=got))
     return tr("ch8.low_why", right=low["right"], greedy=baseline, tau=low["threshold"], n=len(items),
-              items=("；" if lang == "zh" else "; ").join(items))
+              items=tr("tour.clause_sep").join(items))
 
 
 def wrong_answers_html(row: dict, lang: str = i18n.DEFAULT) -> str:
@@ -275,7 +275,7 @@ def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT, table
     if low and worst:
         baseline = greedy_right(sweep)
         if baseline is not None:
-            paras[-1] += ("" if lang == "zh" else " ") + tr("ch8.greedy_right", right=baseline, total=total)
+            paras[-1] += gap(lang) + tr("ch8.greedy_right", right=baseline, total=total)
         safe_words = (tr("ch8.safe", tau=fastest_safe["threshold"], tpf=fastest_safe["tokens_per_forward"], total=total)
                       if fastest_safe else "")
         differs = {id(r): tr("ch8.differs", n=r["differs"]) if compared else "" for r in (low, worst)}
