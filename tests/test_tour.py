@@ -2547,3 +2547,27 @@ def test_chapter_5s_status_line_says_when_the_shorter_decode_has_ended(data, lan
         line = views.summary(tl, k)
         assert (ended in line) == (k > shorter.num_steps - 1), (k, line)
         assert i18n.text(lang, "ch5.summary_ended", last=longer.num_steps - 1) not in line
+
+
+def test_chapter_3_says_why_filled_tokens_never_see_a_mask_where_the_grid_shows_it(data):
+    """Walk 17 borrowed chapter 4's reason for why the filled tokens after a mask (66–72) leave its
+    column blank in the logical grid: chapter 3 says it beside the grids, and at every step of every
+    streaming trace where it says it, the grid's own rule (reorder.visibility) leaves every such
+    filled row's cell in the first mask's column empty."""
+    from wedlm.reorder import visibility
+    from app.tabs.tour import ch3_reordering
+    said = 0
+    for name, tl in data.timelines.items():
+        if tl.trace.decoder != "streaming":
+            continue
+        for k, s in enumerate(tl.trace.steps):
+            if not s.filled_behind_mask:
+                continue
+            words = plain(ch3_reordering.why(s, "en"))
+            claim = f"Their rows leave column {s.first_mask_pos} blank"
+            assert claim in words, (name, k)
+            said += 1
+            vis, col = visibility(s.window), s.first_mask_pos - s.start
+            rows = [j for j, t in enumerate(s.window) if t is not None and j > col]
+            assert rows and not any(vis[j][col] for j in rows), (name, k)
+    assert said > 0

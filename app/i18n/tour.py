@@ -437,10 +437,13 @@ MESSAGES = {
     "gloss.greedy.def": {
         "en": "Decoding that always takes the single most likely token (no sampling, no randomness): the same "
               "prompt always gives the same text. Every decode in the tour is greedy (temperature 0, the default; a "
-              "higher temperature samples tokens at random by their probabilities, and a seed fixes that draw); "
-              "greedy AR decoding's text is what verified decoding reproduces exactly.",
+              "higher temperature samples tokens at random by their probabilities, and a seed fixes that draw). "
+              "“The greedy text” (chapters 2, 8, 10) is the WeDLM model's own, written one token at a time: "
+              "verified decoding reproduces it exactly. Chapter 1's AR model is another model, so its text can differ.",
         "zh": "每一步总是取概率最大的那一个词元（不采样，没有随机性）的解码方式：同一个提示词总是得到同样的文本。"
-              "导览里的解码都是贪心的（温度为 0，即默认值；温度更高时按概率随机抽取词元，种子则固定这次抽取）；贪心 AR 解码写出的文本，正是验证解码一字不差地重现的文本。",
+              "导览里的解码都是贪心的（温度为 0，即默认值；温度更高时按概率随机抽取词元，种子则固定这次抽取）。"
+              "“贪心文本”（第 2、8、10 章）是 WeDLM 模型自己一次一个词元写出的文本：验证解码一字不差地重现它。"
+              "第 1 章的 AR 模型是另一个模型，所以它的文本可能不同。",
     },
     "gloss.draft.term": {"en": "draft", "zh": "草稿"},
     "gloss.draft.def": {
@@ -451,13 +454,13 @@ MESSAGES = {
     "gloss.verified.term": {"en": "verified decoding", "zh": "验证解码"},
     "gloss.verified.def": {
         "en": "Beyond the WeDLM paper (this explorer's own): every forward also gives the model's own "
-              "next-token prediction at each row (the token an AR decoder would write), and each draft in the leading filled run is checked "
+              "next-token prediction at each row (the token it would write one at a time), and each draft in the leading filled run is checked "
               "against the prediction from the row before it. Drafts that agree commit; the first that does "
-              "not is replaced by that prediction, the model's next token, so the text is exactly greedy AR decoding (lossless). The "
+              "not is replaced by that prediction, the model's next token, so the text is exactly the model's own greedy text (lossless). The "
               "paper's algorithm, streaming, stays the default.",
-        "zh": "超出 WeDLM 论文的部分（本探索器自己加的）：每次前向计算还会在每一行给出模型自己的下一词元预测（也就是 AR 解码器会写出的词元），"
+        "zh": "超出 WeDLM 论文的部分（本探索器自己加的）：每次前向计算还会在每一行给出模型自己的下一词元预测（也就是它一次一个词元时会写出的词元），"
               "开头连续的已填充段里的每个草稿，都拿它前一行的预测来核对。一致的草稿提交；第一个不一致的换成这个预测，即模型的下一词元，"
-              "所以写出的文本与贪心 AR 解码完全相同（无损）。默认仍是论文的算法，即流式解码。",
+              "所以写出的文本与模型自己的贪心文本完全相同（无损）。默认仍是论文的算法，即流式解码。",
     },
     "gloss.cost-window.term": {"en": "cost-aware window", "zh": "成本感知窗口"},
     "gloss.cost-window.def": {
@@ -648,9 +651,11 @@ MESSAGES = {
     },
     "ch3.why.logical": {
         "en": "Read in <b>logical</b> order (second grid), its row marks the same positions; {later}, filled "
-              "tokens after it, are {attend_later}. Tap row {pos}: it is outlined in both grids.",
+              "tokens after it, are {attend_later}. Their rows leave column {pos} blank: filled tokens sit before "
+              "every mask in physical order, so they never see one.",
         "zh": "按<b>逻辑</b>顺序来读（第二个网格），它那一行标出的正是同样这些位置；其中 {later} 是文本中排在它后面的"
-              "已填充词元，显示为{attend_later}。在任一网格里点一下第 {pos} 行：两个网格里的这一行都会被框出来。",
+              "已填充词元，显示为{attend_later}。它们那几行在第 {pos} 列是空的：物理顺序中已填充词元排在所有掩码前面，"
+              "所以从不看到掩码。",
     },
     "ch3.why.rope": {
         "en": "A row's attention is a weighted sum over the tokens it sees; each weight depends on the two "
@@ -764,10 +769,10 @@ MESSAGES = {
     "ch3.check": {
         "en": "<b>Checked on this decode:</b> the {reference} ran it again without reordering (logical "
               "order, no cache, an {attention_mask}): the same {tokens} tokens.{pair} Over {forwards} forwards, "
-              "{slots} slots differ by at most {diff} nats, in the last digits: {rounding}.",
+              "{slots} slots differ by at most {diff} nats: {rounding}.",
         "zh": "<b>在这次解码上验证过：</b>{reference}不做重排把它重跑了一遍（按逻辑顺序，不用缓存，用一个{attention_mask}）："
-              "写出的 {tokens} 个词元完全相同。{pair}在 {forwards} 次前向计算里，{slots} 个槽位的熵相差至多 {diff} 奈特，"
-              "只差在最后几位：{rounding}误差。",
+              "写出的 {tokens} 个词元完全相同。{pair}在 {forwards} 次前向计算里，{slots} 个槽位的熵相差至多 {diff} 奈特："
+              "{rounding}误差。",
     },
     "ch3.check_pair": {
         "en": " At step {step}, the mask at {pos} has {entropy} nats here, {reference} there.",
