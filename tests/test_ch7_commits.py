@@ -153,9 +153,12 @@ def test_the_code_example_writes_code_and_says_how_long_its_hard_slot_held(data,
     assert len(body) > 2           # its docstring and statements the model wrote
     words = plain(chapter(data, lang)[0])
     fills = sum(len(s.filled) for s in trace.steps)
-    said = {"en": [f"writes {n['written']} code tokens, then its stop token; {n['end']} of its {fills} fills are end-of-text",
+    assert n["written"] + n["end"] == fills   # the words' sum: each slot before the stop token filled once
+    said = {"en": [f"writes {n['written']} code tokens, then its stop token: of its {fills} fills, {n['written']} are "
+                   f"that code and {n['end']} fall on the stop token's slot or behind it",
                    f"stays a mask for {n['held']} forwards"],
-            "zh": [f"写出 {n['written']} 个代码词元，然后是停止词元；{fills} 次填充中有 {n['end']} 次是文本结束",
+            "zh": [f"写出 {n['written']} 个代码词元，然后是停止词元：{fills} 次填充中，{n['written']} 次是这些代码，"
+                   f"{n['end']} 次落在停止词元的槽位或它后面",
                    f"连续 {n['held']} 次前向计算都还是掩码"]}[lang]
     for phrase in said:
         assert phrase in words, (lang, phrase)

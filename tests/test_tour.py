@@ -292,8 +292,9 @@ def test_entropy_chapter_says_why_code_is_slow_from_the_recorded_code_decode(dat
     stop_pos = s.start - sum(len(t.committed) for t in tl.trace.steps[:step]) + written
     end = sum(1 for t in tl.trace.steps for f in t.filled if f.pos >= stop_pos)
     assert written > end   # the recording writes code, not mostly end-of-text (a walker: "padding, not code")
-    assert (f"writes {written} code tokens, then its stop token; {end} of its "
-            f"{sum(len(t.filled) for t in tl.trace.steps)} fills are end-of-text") in words
+    assert (f"writes {written} code tokens, then its stop token: of its "
+            f"{sum(len(t.filled) for t in tl.trace.steps)} fills, {written} are that code and {end} fall on the stop "
+            f"token's slot or behind it") in words
     assert f"(the diamond “code”: {st['tokens_per_forward']:.2f} per forward" in words
     slowest = min(data.law_rows, key=lambda r: r["tokens_per_forward"])
     # named by its prompt, never the suite's internal id (a walker asked what "code-reverse" was)
@@ -2191,12 +2192,14 @@ def test_chapter_5_says_where_its_line_goes_flat_from_the_trace(data, lang):
     said_any = False
     for step in range(tl.num_steps):
         text = plain(tour.CHAPTERS[4].view(tl, step, other, penalty, lang=lang)[0])
-        found = re.search(r"is flat from step (\d+) to step (\d+)" if lang == "en" else r"从第 (\d+) 步到第 (\d+) 步都是平的",
-                          text)
+        found = re.search(r"is flat from step (\d+) to step (\d+), forwards (\d+)–(\d+) on its axis" if lang == "en"
+                          else r"从第 (\d+) 步到第 (\d+) 步（横轴上第 (\d+)–(\d+) 次前向计算）都是平的", text)
         if not found:
             continue
         said_any = True
-        first, last = map(int, found.groups())
+        first, last, f_first, f_last = map(int, found.groups())
+        # the chart counts forwards (charts.growth: step k at x = k + 1): the words name both
+        assert (f_first, f_last) == (first + 1, last + 1)
         steps = tl.trace.steps
         assert first <= last and all(not s.committed for s in steps[first:last + 1]), (step, first, last)
         assert first == 0 or steps[first - 1].committed, (step, first)           # where it goes flat

@@ -885,17 +885,17 @@ MESSAGES = {
     # stays flat" of a line flat since step 0)
     "ch5.p2.one": {
         "en": "{committed}The first mask stays open, so nothing behind it can commit: the {streaming_colour} line "
-              "(λ = {penalty:g}) is flat from step {first} to step {last} ({n} forward commits nothing). Position "
+              "(λ = {penalty:g}) is flat from step {first} to step {last}, forwards {f_first}–{f_last} on its axis ({n} forward commits nothing). Position "
               "{pos} commits only at step {was}.",
         "zh": "{committed}第一个掩码一直没填，所以它后面的什么都提交不了：{streaming_colour}线（λ = {penalty:g}）"
-              "从第 {first} 步到第 {last} 步都是平的（这 {n} 次前向计算什么都没提交）。位置 {pos} 直到第 {was} 步才提交。",
+              "从第 {first} 步到第 {last} 步（横轴上第 {f_first}–{f_last} 次前向计算）都是平的（这 {n} 次前向计算什么都没提交）。位置 {pos} 直到第 {was} 步才提交。",
     },
     "ch5.p2.many": {
         "en": "{committed}The first mask stays open, so nothing behind it can commit: the {streaming_colour} line "
-              "(λ = {penalty:g}) is flat from step {first} to step {last} ({n} forwards commit nothing). Position "
+              "(λ = {penalty:g}) is flat from step {first} to step {last}, forwards {f_first}–{f_last} on its axis ({n} forwards commit nothing). Position "
               "{pos} commits only at step {was}.",
         "zh": "{committed}第一个掩码一直没填，所以它后面的什么都提交不了：{streaming_colour}线（λ = {penalty:g}）"
-              "从第 {first} 步到第 {last} 步都是平的（这 {n} 次前向计算什么都没提交）。位置 {pos} 直到第 {was} 步才提交。",
+              "从第 {first} 步到第 {last} 步（横轴上第 {f_first}–{f_last} 次前向计算）都是平的（这 {n} 次前向计算什么都没提交）。位置 {pos} 直到第 {was} 步才提交。",
     },
     # ch5.p2's {committed} when the step's forward commits the run before the first mask
     "ch5.committed_first": {"en": "This forward commits only the run before the first mask (positions {positions}). ",

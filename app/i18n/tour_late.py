@@ -128,12 +128,13 @@ MESSAGES = {
     "ch7.code": {
         "en": "<b>Why is code slow?</b> {code_decode} (the diamond “{code_name}”: {code_tpf:.2f} per forward at "
               "{code_h:.2f} nats) writes {written} code tokens, "
-              "then its stop token; {end} of its {fills} fills are end-of-text. What slows it: the unsure "
+              "then its stop token: of its {fills} fills, {written} are that code and {end} fall on the stop token's slot "
+              "or behind it. What slows it: the unsure "
               "token {token} at {front_h:.2f} nats stays a mask for {held} forwards, and all behind it waits. "
               "The slowest dot, {id}: {tpf:.2f} at {h:.2f} nats.",
         "zh": "<b>代码为什么慢？</b>{code_decode}（标着“{code_name}”的菱形：每次前向计算 {code_tpf:.2f} 个词元，"
-              "平均熵 {code_h:.2f} 奈特）写出 {written} 个代码词元，然后是停止词元；"
-              "{fills} 次填充中有 {end} 次是文本结束。拖慢它的是没把握的词元 {token}（{front_h:.2f} 奈特）连续 {held} "
+              "平均熵 {code_h:.2f} 奈特）写出 {written} 个代码词元，然后是停止词元："
+              "{fills} 次填充中，{written} 次是这些代码，{end} 次落在停止词元的槽位或它后面。拖慢它的是没把握的词元 {token}（{front_h:.2f} 奈特）连续 {held} "
               "次前向计算都还是掩码，它后面的一切都在等待。最慢的圆点 {id}：平均熵 {h:.2f} 奈特，每次 {tpf:.2f} 个。",
     },
     # how the decoder commits (wedlm/decoders/core.py: n = the leading filled run of the window it is

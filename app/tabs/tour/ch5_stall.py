@@ -105,6 +105,7 @@ def text(tl, step: int, other: Timeline, other_penalty: float, moment: int | Non
            rule=tr("ch5.fell_back" if moments.fell_back(s) else "ch5.under_tau", tau=s.threshold), far=far.pos,
            d=far.distance, far_h=far.entropy, far_penalty=far.score - far.entropy, far_score=far.score),
         plural("ch5.p2", flat_last - flat_first + 1, lang, first=flat_first, last=flat_last,
+               f_first=flat_first + 1, f_last=flat_last + 1,   # the chart counts forwards: step k is forward k + 1
                streaming_colour=streaming, penalty=lam, pos=first.pos,
                was=was if was is not None else "–",
                committed=tr("ch5.committed_first", positions=positions_text(
