@@ -39,9 +39,34 @@ def test_every_number_a_recap_card_says_its_chapter_says_too(data):
     for card in ch11_recap.cards(data):
         n = card["chapter"]
         said = plain(views[n][0])
-        quoted = numbers_in(plain(card["numbers"]).split(":", 1)[1])
+        numbers, _, stops = plain(card["numbers"]).partition(" The stop token: ")
+        quoted = numbers_in(numbers.split(":", 1)[1])
         missing = [x for x in quoted if x not in numbers_in(said)]
         assert not missing, (n, missing, card["numbers"])
+        assert not stops or n == 4
+
+
+def test_the_commit_card_sets_the_stop_tokens_kv_side_by_side_as_chapters_2_and_10_end(data):
+    """Walk 17: the stop token's KV was said per chapter (cached in chapter 2, none in chapter 10),
+    never side by side. The commit card says both; each clause's position and step are what that
+    chapter's last step says (words.ending), and whether it was read is the trace's (stop_kv)."""
+    from app.tabs.tour.words import ending, stop_kv
+    card = plain(ch11_recap.cards(data)[2]["numbers"])
+    assert card.count("The stop token: ") == 1
+    clauses = card.split("The stop token: ")[1].rstrip(".").split("; ")
+    assert len(clauses) == 2
+    for clause, (chapter, pick) in zip(clauses, ch11_recap.STOP_CHAPTERS.items()):
+        tl = data.timelines[data.picks[pick]["trace"]]
+        last = tl.num_steps - 1
+        kv, said = stop_kv(tl, last), plain(ending(tl, last))
+        assert clause.startswith(f"in chapter {chapter} (at {kv.pos}) ")
+        assert str(kv.pos) in said
+        if kv.read is None:
+            assert clause.endswith("no forward read it, so it has no KV") and "no KV" in said
+        else:
+            assert clause.endswith(f"step {kv.read} read it, so its KV was cached") and str(kv.read) in said
+    # the two chapters differ: one cached, one not (else the card compares nothing)
+    assert ("was cached" in clauses[0]) != ("was cached" in clauses[1])
 
 
 def test_the_recaps_numbers_are_the_records(data):

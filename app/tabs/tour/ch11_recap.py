@@ -10,7 +10,7 @@ from ... import i18n
 from .ch7_entropy import class_mean, named, slowest_row
 from .ch8_tau import last_all_right
 from .glossary import LINKED
-from .words import link_first, narration, span, term
+from .words import gap, link_first, narration, span, stop_kv, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch11.title")
 CHAPTER_OF = {"fill": 2, "order": 3, "commit": 4, "speed": 7, "tau": 8}   # each idea's chapter
@@ -49,6 +49,23 @@ def _commit(data, lang: str) -> dict | None:
             "waiting": span(waiting, lang=lang), "before": s.cache_before, "after": s.cache_after}
 
 
+STOP_CHAPTERS = {2: "fill_rule", 10: "verified"}   # the recorded endings the commit card compares
+
+
+def _stops(data, lang: str) -> str:
+    """Whether a forward read each of chapters 2 and 10's stop tokens (words.stop_kv, as their endings
+    say it), side by side; "" when a recorded decode did not end on one."""
+    tr, said = i18n.Texts(lang), []
+    for chapter, pick in STOP_CHAPTERS.items():
+        tl = data.timelines[data.picks[pick]["trace"]] if pick in data.picks else None
+        kv = tl and stop_kv(tl, tl.num_steps - 1)
+        if not kv:
+            return ""
+        said.append(tr("ch11.stop_read", chapter=chapter, pos=kv.pos, read=kv.read) if kv.read is not None
+                    else tr("ch11.stop_unread", chapter=chapter, pos=kv.pos))
+    return tr("ch11.stops", said=tr("tour.clause_sep").join(said))
+
+
 def _speed(rows: list[dict]) -> dict | None:
     """Chapter 7's numbers, as it rounds them: the counting and plays dots' means (and how many dots), the slowest dot."""
     if not {"counting", "plays"} <= {r["class"] for r in rows}:
@@ -85,7 +102,7 @@ def cards(data, lang: str = i18n.DEFAULT) -> list[dict]:
     numbers = (
         tr("ch11.fill_numbers", **fill) if fill else "",
         tr("ch11.order_numbers", **order) if order else "",
-        tr("ch11.commit_numbers", **commit) if commit else "",
+        gap(lang).join(p for p in (tr("ch11.commit_numbers", **commit) if commit else "", _stops(data, lang)) if p),
         tr("ch11.speed_numbers", **speed) if speed else "",
         tr("ch11.tau_numbers", **{**tau, "safe": safe}) if tau else "",
     )
