@@ -39,7 +39,7 @@ def test_every_number_a_recap_card_says_its_chapter_says_too(data):
     for card in ch11_recap.cards(data):
         n = card["chapter"]
         said = plain(views[n][0])
-        numbers, _, stops = plain(card["numbers"]).partition(" The stop token: ")
+        numbers, _, stops = plain(card["numbers"]).partition(" Stop tokens: ")
         quoted = numbers_in(numbers.split(":", 1)[1])
         missing = [x for x in quoted if x not in numbers_in(said)]
         assert not missing, (n, missing, card["numbers"])
@@ -52,21 +52,21 @@ def test_the_commit_card_sets_the_stop_tokens_kv_side_by_side_as_chapters_2_and_
     chapter's last step says (words.ending), and whether it was read is the trace's (stop_kv)."""
     from app.tabs.tour.words import ending, stop_kv
     card = plain(ch11_recap.cards(data)[2]["numbers"])
-    assert card.count("The stop token: ") == 1
-    clauses = card.split("The stop token: ")[1].rstrip(".").split("; ")
+    assert card.count("Stop tokens: ") == 1
+    clauses = card.split("Stop tokens: ")[1].rstrip(".").split("; ")
     assert len(clauses) == 2
     for clause, (chapter, pick) in zip(clauses, ch11_recap.STOP_CHAPTERS.items()):
         tl = data.timelines[data.picks[pick]["trace"]]
         last = tl.num_steps - 1
         kv, said = stop_kv(tl, last), plain(ending(tl, last))
-        assert clause.startswith(f"in chapter {chapter} (at {kv.pos}) ")
+        assert clause.startswith(f"chapter {chapter}'s ")
         assert str(kv.pos) in said
         if kv.read is None:
-            assert clause.endswith("no forward read it, so it has no KV") and "no KV" in said
+            assert clause.endswith("never (no KV)") and "no KV" in said
         else:
-            assert clause.endswith(f"step {kv.read} read it, so its KV was cached") and str(kv.read) in said
+            assert clause.endswith(f"was read at step {kv.read} (KV cached)") and str(kv.read) in said
     # the two chapters differ: one cached, one not (else the card compares nothing)
-    assert ("was cached" in clauses[0]) != ("was cached" in clauses[1])
+    assert ("KV cached" in clauses[0]) != ("KV cached" in clauses[1])
 
 
 def test_the_recaps_numbers_are_the_records(data):
@@ -78,7 +78,7 @@ def test_the_recaps_numbers_are_the_records(data):
     s = tl.trace.steps[step]
     waiting = s.filled_behind_mask
     assert f"positions {s.start}–{s.start + len(s.committed) - 1} commit" in cards[4]
-    assert f"{waiting[0]}–{waiting[-1]} are filled but wait" in cards[4] or f"{waiting[0]} are filled" in cards[4]
+    assert f"); {waiting[0]}–{waiting[-1]} wait." in cards[4] or f"); {waiting[0]} wait." in cards[4]
     rows = sorted(data.tau_sweep["rows"], key=lambda r: r["threshold"])
     assert f"τ = {rows[-1]['threshold']:g}, {rows[-1]['tokens_per_forward']:.2f} per forward, " \
            f"{rows[-1]['right']} of {rows[-1]['total']} right" in cards[8]

@@ -49,27 +49,24 @@ MESSAGES = {
         "zh": "哪些词元成为定稿？词元的 KV 何时进入缓存？",
     },
     "ch11.commit_a": {
-        "en": "Only the leading filled run {commits}: the filled slots before the first mask. Their KV is exactly a "
-              "left-to-right pass's, so it stays in the cache. "
+        "en": "Only the leading filled run {commits}: the filled slots before the first mask. Their KV, exactly a "
+              "left-to-right pass's, stays in the cache. "
               "Any other filled slot waits: {kv_waits}. A slot commits one "
-              "forward after it is filled at the earliest: the forward that filled it read a mask there. The stop token "
-              "ends the decode; its KV enters the cache only if a forward read it.",
+              "forward after its fill at the earliest (that forward read a mask there).",
         "zh": "只有开头连续的已填充段会{commits}：第一个掩码之前的已填充槽位。它们的 KV 与从左到右逐个计算的完全一样，"
               "所以留在缓存中。其余已填充的槽位要等待：{kv_waits}。槽位最早也要在被填上后的"
-              "下一次前向计算才提交：填它的那次前向计算在那里读入的是掩码。停止词元结束解码；"
-              "只有某次前向计算读入过它，它的 KV 才进入缓存。",
+              "下一次前向计算才提交：填它的那次前向计算在那里读入的是掩码。",
     },
     "ch11.commit_numbers": {
-        "en": "Chapter 4, step {step}: positions {span} commit (cache {before} → {after} tokens); {waiting} are "
-              "filled but wait behind a mask.",
-        "zh": "第 4 章第 {step} 步：位置 {span} 提交（缓存 {before} → {after} 个词元）；{waiting} 已填充，但排在掩码后面等待。",
+        "en": "Chapter 4, step {step}: positions {span} commit (cache {before} → {after}); {waiting} wait.",
+        "zh": "第 4 章第 {step} 步：位置 {span} 提交（缓存 {before} → {after}）；{waiting} 等待。",
     },
     # the stop token's KV side by side (words.stop_kv on chapters 2 and 10's recorded endings)
-    "ch11.stops": {"en": "The stop token: {said}.", "zh": "停止词元：{said}。"},
-    "ch11.stop_read": {"en": "in chapter {chapter} (at {pos}) step {read} read it, so its KV was cached",
-                       "zh": "第 {chapter} 章（位置 {pos}）第 {read} 步读入了它，所以它的 KV 进入了缓存"},
-    "ch11.stop_unread": {"en": "in chapter {chapter} (at {pos}) no forward read it, so it has no KV",
-                         "zh": "第 {chapter} 章（位置 {pos}）没有前向计算读入它，所以它没有 KV"},
+    "ch11.stops": {"en": "Stop tokens: {said}.", "zh": "停止词元：{said}。"},
+    "ch11.stop_read": {"en": "chapter {chapter}'s was read at step {read} (KV cached)",
+                       "zh": "第 {chapter} 章的在第 {read} 步被读入（KV 进入缓存）"},
+    "ch11.stop_unread": {"en": "chapter {chapter}'s never (no KV)",
+                         "zh": "第 {chapter} 章的从没被读入（没有 KV）"},
     "ch11.speed_q": {
         "en": "Why is counting fast while prose (here: play scripts) and code are slow?",
         "zh": "为什么计数快，而散文（这里是剧本台词）和代码慢？",
