@@ -198,25 +198,27 @@ def test_the_fill_answer_says_streaming_forwards_fill_one_and_chapter_10_says_a_
 
 
 def test_the_speed_answer_agrees_with_chapter_7_mean_entropy_is_not_enough(data):
-    """Chapter 7 shows code's mean entropy is low and its slowness a hard FRONT token; the recap
-    said 'the model is unsure'. It now says mean entropy is not enough, and chapter 7's title says
-    where the unsure token sits; the claim 'code's mean entropy is far below prose's' is the record's."""
+    """Chapter 7 shows code's mean entropy is low, yet its masks seldom fill together; the recap said
+    'the model is unsure'. It now says mean entropy is not enough, and chapter 7's title says what
+    counts; the claim 'code's mean entropy is far below prose's' is the record's."""
     from app.tabs.tour import ch7_entropy
     from app.tabs.tour.ch11_recap import class_mean
     speed = ch11_recap.cards(data)[3]
     words = plain(speed["answer"])
-    assert "Mean entropy is not enough" in words and "AND reach the leading run" in words
+    assert "Mean entropy is not enough: speed is how many masks fall under τ at once" in words
     assert "the model is unsure" not in words
-    # what chapter 7's one recorded code decode proves, not a claim about code in general (the suite's
-    # other code dots are recorded as summaries only: their forwards cannot be counted)
-    assert "chapter 7's code decode is slow: one hard token keeps its slot a mask" in words
-    assert "often hard" not in words and "code can make" not in words
-    assert entropy.front_wait(data.at("entropy_code")[0].trace)["held"] > 1
-    assert "第 7 章那次代码解码仍然很慢" in plain(ch11_recap.cards(data, "zh")[3]["answer"])
+    # walk 18: a held front slot delays commits, it loses no fill (chapter 7's account, ch7.idle): the
+    # answer says fills per forward and the fills past the stop token, as the records count them
+    assert "a hard token at the front only delays commits" in words and "nothing commits, however" not in words
+    assert "Fills past the stop token are thrown away" in words
+    wait = entropy.front_wait(data.at("entropy_code")[0].trace)
+    assert wait["held"] > 1 and wait["burst"] == wait["after"] + 1
+    assert wait["single"] > wait["forwards"] // 2      # "it too fills about one per forward"
+    assert "最前面一个难的词元只会推迟提交" in plain(ch11_recap.cards(data, "zh")[3]["answer"])
     assert class_mean(data.law_rows, "code", "entropy") * 2 < class_mean(data.law_rows, "plays", "entropy")
     assert "只看平均熵不够" in plain(ch11_recap.cards(data, "zh")[3]["answer"])
-    assert ch7_entropy.title() == "7 · Entropy and speed: where the unsure token sits"
-    assert len(ch7_entropy.title()) <= 54 and "没把握的词元在哪里" in ch7_entropy.title("zh")
+    assert ch7_entropy.title() == "7 · Entropy and speed: how many masks fill at once"
+    assert len(ch7_entropy.title()) <= 54 and "一次能填几个掩码" in ch7_entropy.title("zh")
     assert "decides speed" not in ch7_entropy.title()
 
 

@@ -71,15 +71,17 @@ MESSAGES = {
         "en": "Why is counting fast while prose (here: play scripts) and code are slow?",
         "zh": "为什么计数快，而散文（这里是剧本台词）和代码慢？",
     },
+    # chapter 7's account (ch7.code, ch7.idle): speed is fills per forward; a held front slot delays
+    # commits, it does not lose fills; the fills past the stop token are what is lost
     "ch11.speed_a": {
-        "en": "Mean entropy is not enough: speed is how many masks fall under τ at once AND reach the leading run. "
-              "Counting is nearly certain everywhere, so many masks fill and commit together. Prose is unsure almost "
-              "everywhere. Code's mean entropy is far below prose's, yet chapter 7's code decode is slow: one hard token "
-              "keeps its slot a mask, and while the front slot is a mask nothing commits, however many easy far slots "
-              "fill, so it makes fewer tokens than forwards.",
-        "zh": "只看平均熵不够：速度取决于同时有多少掩码落到 τ 以下，并且进入开头连续的已填充段。计数处处几乎毫无悬念，"
-              "许多掩码一起填充、一起提交。散文几乎处处没有把握。代码的平均熵远低于散文，可第 7 章那次代码解码仍然很慢：一个很难的词元让它的槽位"
-              "一直是掩码，而只要最前面的槽位还是掩码，远处容易的槽位填了再多也什么都提交不了，所以它的词元数少于前向计算次数。",
+        "en": "Mean entropy is not enough: speed is how many masks fall under τ at once. Counting is nearly certain "
+              "everywhere, so many masks fill and commit together. Prose is unsure almost everywhere, so a forward "
+              "fills about one slot. Code's mean entropy is far below prose's, yet its masks seldom fall under τ "
+              "together: it too fills about one per forward (a hard token at the front only delays commits). Fills "
+              "past the stop token are thrown away, so both end under 1 token per forward.",
+        "zh": "只看平均熵不够：速度取决于同时有多少掩码落到 τ 以下。计数处处几乎毫无悬念，许多掩码一起填充、一起提交。"
+              "散文几乎处处没有把握，每次前向计算只填约一个槽位。代码的平均熵远低于散文，可它的掩码很少同时落到 τ 以下："
+              "它也是每次约填一个（最前面一个难的词元只会推迟提交）。停止词元之后的填充被丢弃，所以两者最终都不到每次 1 个词元。",
     },
     # the means said to be means of the chart's dots, as chapter 7 says them (ch7.p2)
     "ch11.speed_numbers": {

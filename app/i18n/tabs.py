@@ -181,11 +181,11 @@ explorer shows.""",
         "en": "WeDLM's speedup follows **output entropy**: where the next tokens are nearly "
               "certain (counting, sequences), many masks fall under τ at once; where they are "
               "not (plays), decoding is close to one token per forward. A low *mean* entropy is not "
-              "enough, though: where the one unsure token sits matters (code, see the note under the chart). "
+              "enough, though: what counts is how many masks fall under τ together (code, see the note under the chart). "
               "Your own decode (Decode tab) and the swept prompt are drawn as stars.",
         "zh": "WeDLM 的加速取决于**输出的熵**：接下来的词元几乎确定时（计数、序列），很多掩码同时低于 τ；"
               "不确定时（剧本台词），解码接近每次前向计算一个词元。不过，*平均*熵低还不够："
-              "那个没把握的词元在哪里也很关键（代码就是例子，见图下的说明）。你自己的解码（“解码”页）和扫描的提示词"
+              "关键是有多少掩码同时落到 τ 以下（代码就是例子，见图下的说明）。你自己的解码（“解码”页）和扫描的提示词"
               "画成星形。",
     },
     "entropy.max_new": {"en": "Max new tokens", "zh": "最多新词元数"},

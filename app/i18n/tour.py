@@ -768,15 +768,11 @@ MESSAGES = {
     # the recorded proof (tools/record_tour.py reorder_check): the reference decoder, in logical order
     "ch3.check": {
         "en": "<b>Checked on this decode:</b> the {reference} ran it again without reordering (logical "
-              "order, no cache, an {attention_mask}): the same {tokens} tokens.{pair} Over {forwards} forwards, "
+              "order, no cache, an {attention_mask}): the same {tokens} tokens. Over {forwards} forwards, "
               "{slots} slots differ by at most {diff} nats: {rounding}.",
         "zh": "<b>在这次解码上验证过：</b>{reference}不做重排把它重跑了一遍（按逻辑顺序，不用缓存，用一个{attention_mask}）："
-              "写出的 {tokens} 个词元完全相同。{pair}在 {forwards} 次前向计算里，{slots} 个槽位的熵相差至多 {diff} 奈特："
+              "写出的 {tokens} 个词元完全相同。在 {forwards} 次前向计算里，{slots} 个槽位的熵相差至多 {diff} 奈特："
               "{rounding}误差。",
-    },
-    "ch3.check_pair": {
-        "en": " At step {step}, the mask at {pos} has {entropy} nats here, {reference} there.",
-        "zh": "第 {step} 步位置 {pos} 的掩码：这里是 {entropy} 奈特，那里是 {reference} 奈特。",
     },
     # a step of the chapter with nothing behind a mask still says what the chapter is about
     "ch3.idea": {
@@ -869,9 +865,9 @@ MESSAGES = {
                     "zh": "λ = {other:g} 的那次运行{b_why}；λ = {penalty:g} 的那次{a_why}。"},
     # both decodes under 1 token per forward (chapter 1: one-at-a-time decoding writes exactly 1)
     "ch5.under_one": {
-        "en": " Both are under 1 token per forward, slower than writing one token at a time: λ shortens this "
+        "en": " Both are under 1 token per forward, more forwards than one-at-a-time writing needs: λ shortens this "
               "stall, it does not make the model sure of the text.",
-        "zh": "两者每次前向计算都不到 1 个词元，比一次写一个词元还慢：λ 缩短了这次停滞，但没有让模型对这段文本更有把握。",
+        "zh": "两者每次前向计算都不到 1 个词元，比一次写一个词元用的前向计算还多：λ 缩短了这次停滞，但没有让模型对这段文本更有把握。",
     },
     "ch5.p1": {
         "en": "At step {step} the first open mask (position {pos}) has entropy {h:.2f} nats: the model cannot "

@@ -87,12 +87,11 @@ MESSAGES = {
     },
     "ch6.button": {"en": "Race live", "zh": "现场赛跑"},
 
-    # ---------- chapter 7: entropy and speed (where the unsure token sits) ----------
-    "ch7.title": {"en": "7 · Entropy and speed: where the unsure token sits", "zh": "7 · 熵与速度：没把握的词元在哪里"},
+    # ---------- chapter 7: entropy and speed (how many masks fill at once) ----------
+    "ch7.title": {"en": "7 · Entropy and speed: how many masks fill at once", "zh": "7 · 熵与速度：一次能填几个掩码"},
     "ch7.p1": {
-        "en": "Each point is one prompt the bundled model decoded: across, its slots' mean entropy when filled; "
-              "up, {tpf}.",
-        "zh": "每个点是内置模型解码的一个提示词：横轴是各槽位被填充时的平均熵，纵轴是{tpf}。",
+        "en": "Each point is one prompt the bundled model decoded, by mean entropy and {tpf}.",
+        "zh": "每个点是内置模型解码的一个提示词，按平均熵和{tpf}画出。",
     },
     # the diamonds (the table's decodes, named by their prompts) with the numbers their marks and rows
     # say, then the dots of that kind, named and their mean said to be a mean (a walker read the mean
@@ -110,8 +109,8 @@ MESSAGES = {
     },
     # the paper's own measurement (its abstract): the same pattern at full size, so a class does not rest on one tiny model
     "ch7.paper": {
-        "en": "<b>Not just this tiny model:</b> at full size, the paper reports near 3× AR's speed on hard "
-              "reasoning, up to 10× on low-entropy text.",
+        "en": "<b>Not just this tiny model:</b> at full size the paper reports ~3× AR's speed on reasoning, "
+              "up to 10× on low-entropy text.",
         "zh": "<b>不只是这个小模型：</b>论文在完整规模的模型和 GPU 上报告：困难推理任务上接近 AR 速度的 3 倍，"
               "低熵文本上最多 10 倍。",
     },
@@ -123,36 +122,37 @@ MESSAGES = {
               "{tpf:.2f} 个词元。槽位要在被填上后的下一次前向计算才能提交（它的 KV 需要以它自己的词元为输入），"
               "所以只填了最前面那个槽位的前向计算，提交不到一个词元。",
     },
-    # the example as it is (the code it writes before its stop token, its end-of-text fills) and what it
-    # proves: where the unsure token sits, how many forwards its slot stayed a mask (entropy.front_wait)
+    # the example as it is (the code it writes before its stop token) and why it is slow: one fill per
+    # forward (entropy.front_wait "single"); its unsure token held the commits back, not the fills ("burst")
     "ch7.code": {
         "en": "<b>Why is code slow?</b> {code_decode} (the diamond “{code_name}”: {code_tpf:.2f} per forward at "
-              "{code_h:.2f} nats) writes {written} code tokens, "
-              "then its stop token: of its {fills} fills, {written} are that code and {end} fall on the stop token's slot "
-              "or behind it. What slows it: the unsure "
-              "token {token} at {front_h:.2f} nats stays a mask for {held} forwards, and all behind it waits. "
-              "The slowest dot, {id}: {tpf:.2f} at {h:.2f} nats.",
+              "{code_h:.2f} nats) writes {written} code tokens, then its stop token. Its masks seldom fall under τ "
+              "together: {single} of its {forwards} forwards fill one slot. Its unsure token {token} ({front_h:.2f} "
+              "nats) stays a mask for {held} forwards: they commit nothing, yet fill {after} slots after it; once it "
+              "fills, the next forward commits {burst} at once. The slowest dot, {id}: {tpf:.2f} at {h:.2f} nats.",
         "zh": "<b>代码为什么慢？</b>{code_decode}（标着“{code_name}”的菱形：每次前向计算 {code_tpf:.2f} 个词元，"
-              "平均熵 {code_h:.2f} 奈特）写出 {written} 个代码词元，然后是停止词元："
-              "{fills} 次填充中，{written} 次是这些代码，{end} 次落在停止词元的槽位或它后面。拖慢它的是没把握的词元 {token}（{front_h:.2f} 奈特）连续 {held} "
-              "次前向计算都还是掩码，它后面的一切都在等待。最慢的圆点 {id}：平均熵 {h:.2f} 奈特，每次 {tpf:.2f} 个。",
+              "平均熵 {code_h:.2f} 奈特）写出 {written} 个代码词元，然后是停止词元。它的掩码很少同时落到 τ 以下："
+              "{forwards} 次前向计算中有 {single} 次只填一个槽位。没把握的词元 {token}（{front_h:.2f} 奈特）连续 {held} "
+              "次前向计算都还是掩码：这些前向计算什么都没提交，却在它后面填了 {after} 个槽位；它一填上，下一次前向计算就一次提交 "
+              "{burst} 个。最慢的圆点 {id}：平均熵 {h:.2f} 奈特，每次 {tpf:.2f} 个。",
     },
-    # how the decoder commits (wedlm/decoders/core.py: n = the leading filled run of the window it is
-    # fed, counted before the forward; only those rows' KV is kept): a walker guessed "fills after the
-    # stop token are dropped"
+    # where a decode's fills go (entropy.fill_account; wedlm/decoders/core.py: every streaming forward
+    # but the last fills a slot, no fill is undone, and a filled slot commits once no mask is before
+    # it): a forward that commits nothing delays tokens, it does not lose them; fills past the stop
+    # token are thrown away (walk 18: "the rate would be about 1 if every fill committed")
     "ch7.idle": {
-        "en": "<b>Why under 1?</b> A filled slot commits only in the leading run (no mask before it in the "
-              "window), one forward after its fill at the earliest: the forward that reads its token writes its KV. "
-              "A forward fed a mask in the front slot commits nothing, however many far slots it fills. "
-              "Such forwards are {shares} ({mask_colour} in the table). "
-              "{committed_colour}: a forward that commits, up to {most} tokens in counting.",
-        "zh": "<b>为什么不到 1？</b>已填充的槽位只有在开头连续的已填充段里（它和已提交文本之间没有掩码）才提交，"
-              "而且最早也要在填上后的下一次前向计算：读入它的词元的那次前向计算才写下它的 KV。"
-              "最前面的槽位送进去时还是掩码的前向计算，远处填得再多也什么都不提交。"
-              "这样的前向计算占{shares}（表中{mask_colour}）。{committed_colour}：有提交的前向计算，"
-              "计数一次最多提交 {most} 个词元。",
+        "en": "<b>Why under 1?</b> Every forward but the last fills a slot, and no fill is undone. A forward fed "
+              "a mask in the front slot commits nothing ({shares}: {mask_colour} in the table) but loses nothing: "
+              "its fills commit later, together ({committed_colour}: up to {most} at once in counting). Lost: "
+              "the fills past the stop token, thrown away ({losses}).",
+        "zh": "<b>为什么不到 1？</b>除了最后一次，每次前向计算都至少填一个槽位，填好的不会撤销。最前面的槽位送进去时"
+              "还是掩码的前向计算什么都不提交（{shares}：表中{mask_colour}），但也没有损失：它填的槽位稍后一起提交"
+              "（{committed_colour}：计数一次最多提交 {most} 个）。损失的是停止词元之后的填充，它们被丢弃（{losses}）。",
     },
-    # one decode's share of forwards that commit nothing, in ch7.idle's "Such forwards are {shares}"
+    # one decode's fills in ch7.idle's {losses}: fills - thrown away = tokens (entropy.fill_account)
+    "ch7.loss": {"en": "{name}: {fills} fills − {lost} = {tokens} tokens in {forwards} forwards",
+                 "zh": "{name}：{fills} 次填充 − {lost} = {tokens} 个词元，用了 {forwards} 次前向计算"},
+    # one decode's share of forwards that commit nothing, in ch7.idle's "({shares}: grey in the table)"
     "ch7.idle_share": {"en": "{share} % of {name}’s", "zh": "{name}的 {share}%"},
     "ch7.idle_and": {"en": " and ", "zh": "、"},
     "ch7.name_low": {"en": "counting", "zh": "计数"},

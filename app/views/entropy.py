@@ -82,8 +82,23 @@ def front_wait(trace) -> dict | None:
             "fills": sum(len(s.filled) for s in trace.steps), "waiting": len(waiting),
             "waiting_token": Counter(waiting).most_common(1)[0][0] if waiting else None,
             "idle": sum(1 for s in trace.steps if not s.committed), "forwards": st["forwards"],
+            # forwards that filled one slot; what the forward after the hard fill committed at once
+            "single": sum(1 for s in trace.steps if len(s.filled) == 1),
+            "burst": len(trace.steps[step + 1].committed) if step + 1 < len(trace.steps) else 0,
+            # what the forwards that held it filled after it (they wait, then commit in that burst)
+            "after": sum(1 for s in trace.steps[:step] if any(m.pos == fill.pos for m in s.masks)
+                         for f in s.filled if f.pos > fill.pos),
             "tokens": st["generated_tokens"], "tokens_per_forward": st["tokens_per_forward"],
             "mean_entropy": fill_entropy(trace)}
+
+
+def fill_account(trace) -> dict:
+    """Where a decode's fills went: every streaming forward but the last fills a slot and no fill is
+    undone, so tokens = fills - the fills thrown away (those past the stop token, or past the budget).
+    A forward that commits nothing loses nothing: its fills commit later."""
+    fills = sum(len(s.filled) for s in trace.steps)
+    tokens = trace.stats()["generated_tokens"]
+    return {"fills": fills, "tokens": tokens, "lost": fills - tokens, "forwards": len(trace.steps)}
 
 
 COMMIT_BUCKETS = ("0", "1", "2", "3+")  # tokens one forward committed, as chapter 7's table groups them

@@ -1,9 +1,10 @@
-"""Chapter 7: entropy and speed, where the unsure token sits. Mean entropy is not enough: a decode
-is fast when many masks fall under τ at once AND reach the leading run, the only slots that commit.
-The entropy -> tokens per forward plot of the suite (dots) with the chapter's three recorded decodes
-(diamonds, named by prompt and number in the words), one step at each extreme, why code is slow (a
-hard front token holds back the easy far fills), and a table of what each forward of those decodes
-committed (under 1 token per forward, many commit nothing)."""
+"""Chapter 7: entropy and speed, how many masks fill at once. Mean entropy is not enough: a decode
+is fast when many masks fall under τ at once. Every forward but the last fills a slot and no fill is
+undone, so a forward that commits nothing (its front slot a mask) delays its fills, it does not lose
+them; what is lost is the fills past the stop token. The entropy -> tokens per forward plot of the
+suite (dots) with the chapter's three recorded decodes (diamonds, named by prompt and number in the
+words), one step at each extreme, why code is slow (one fill per forward; its hard front token held
+the commits back) and a table of what each forward of those decodes committed."""
 from __future__ import annotations
 
 import math
@@ -116,6 +117,7 @@ def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT, point: dict | 
     return i18n.text(lang, "ch7.code", code_decode=decode_named(tl.trace), id=named(slowest), tpf=slowest["tokens_per_forward"],
                      h=slowest["entropy"], written=wait["written"], end=wait["end_fills"], fills=wait["fills"],
                      token=tok(tl, wait["token"], lang), front_h=wait["entropy"], held=wait["held"],
+                     single=wait["single"], forwards=wait["forwards"], burst=wait["burst"], after=wait["after"],
                      code_tpf=point["tokens_per_forward"], code_h=point["entropy"], code_name=i18n.text(lang, "ch7.name_code"))
 
 
@@ -147,7 +149,9 @@ def idle_paragraph(decodes, lang: str = i18n.DEFAULT) -> str:
     if not slow:
         return ""
     most = max(len(s.committed) for s in decodes[0][1].trace.steps)
-    return i18n.text(lang, "ch7.idle", shares=idle_shares(slow, lang),
+    losses = i18n.text(lang, "tour.clause_sep").join(
+        i18n.text(lang, "ch7.loss", name=escape(name), **entropy.fill_account(tl.trace)) for name, tl in slow)
+    return i18n.text(lang, "ch7.idle", shares=idle_shares(slow, lang), losses=losses,
                      mask_colour=colour("state-mask", lang=lang), most=most,
                      committed_colour=colour("state-committed", lang=lang))
 
