@@ -734,20 +734,19 @@ MESSAGES.update({
         "zh": " τ = {tau}：只有当掩码的熵（+ λ·距离）低于 τ 时，<br> 它才会被并行填充。越过这条线：<br>"
               " 每次前向计算约 1 个词元（悬崖：<br> 加速一下子掉光）。线的左边<br> 也不一定快：见图下的说明。",
     },
+    # as chapter 7 says it (ch7.idle): a forward that commits nothing delays its fills, it loses none
     "views.law.why": {
         "en": "<b>Why is {id} ({cls}) slow, though its mean entropy is low?</b> Mean entropy {h:.2f} nats, yet "
-              "{tpf:.2f} tokens per forward (AR makes 1). The mean counts every filled slot: easy far slots "
-              "(stop tokens, indentation) fill early at nearly zero entropy, while the one unsure token sits at "
-              "the <b>front</b> of the window. Only the leading filled run commits, so the far fills wait behind "
-              "the open front mask, are recomputed each forward and commit nothing; and a slot commits one "
-              "forward after it is filled (its KV needs its own token as input), so a forward that fills only the "
-              "front slot commits less than one token. The tour's chapter 7 shows it in a recorded code decode.",
+              "{tpf:.2f} tokens per forward (AR makes 1). The mean counts every filled slot, and easy ones (stop "
+              "tokens past the end, indentation) fill at nearly zero entropy: it hides the slots that stay unsure, "
+              "so few masks fall under τ together and most forwards fill one slot. A forward whose <b>front</b> "
+              "slot is still a mask commits nothing, but its fills commit later; lost are the fills past the stop "
+              "token, thrown away. The tour's chapter 7 counts it in a recorded code decode.",
         "zh": "<b>{id}（{cls}）的平均熵不高，为什么还是慢？</b>平均熵 {h:.2f} 奈特，每次前向计算却只有 {tpf:.2f} "
-              "个词元（AR 每次 1 个）。平均熵把每个已填充的槽位都算进去：容易的远处槽位（停止词元、缩进）熵几乎为零，"
-              "早早就被填上，而那个没把握的词元在窗口的<b>最前面</b>。只有开头连续的已填充段才能提交，所以远处的填充"
-              "只能排在未填的最前面掩码后面等待，每次前向计算都要重算，却什么也提交不了；而且一个槽位要在被填上后的"
-              "下一次前向计算才能提交（它的 KV 需要以它自己的词元为输入），所以只填了最前面那个槽位的前向计算，"
-              "提交不到一个词元。导览的第 7 章用一次录制好的代码解码展示了这一点。",
+              "个词元（AR 每次 1 个）。平均熵把每个已填充的槽位都算进去，而容易的槽位（结尾之后的停止词元、缩进）熵几乎为零："
+              "它掩盖了那些一直没把握的槽位，所以很少有多个掩码同时落到 τ 以下，多数前向计算只填一个槽位。"
+              "<b>最前面</b>的槽位还是掩码的前向计算什么都不提交，但它填的槽位稍后会提交；损失的是停止词元之后的填充，"
+              "它们被丢弃。导览的第 7 章用一次录制好的代码解码数出了这一点。",
     },
     "views.law.empty": {"en": "Run the suite to measure it", "zh": "运行测试集来测量"},
     "views.law.title": {"en": "Mean entropy and tokens per forward (low is not always fast)",
