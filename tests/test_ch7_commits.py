@@ -232,6 +232,10 @@ def test_every_number_in_the_words_is_on_the_pictures_or_the_named_mean_of_the_d
     allowed |= {str(sum(1 for s in code.steps if len(s.filled) == 1)), str(len(code.steps[k + 1].committed)),
                 str(sum(1 for s in code.steps[:k] if wait["pos"] in {m.pos for m in s.masks}
                         for f in s.filled if f.pos > wait["pos"]))}
+    # the code decode's τ, which its words compare its mean entropy with: the score bars' τ line's
+    tau = f"{code.steps[0].threshold:g}"
+    assert any(t.name and f"τ = {tau}" in t.name for bars in (bars_low, bars_high) for t in bars.data)
+    allowed.add(tau)
     for pick in ("entropy_high", "entropy_code"):
         trace = data.at(pick)[0].trace
         fills = sum(len(s.filled) for s in trace.steps)

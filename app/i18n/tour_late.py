@@ -126,12 +126,12 @@ MESSAGES = {
     # forward (entropy.front_wait "single"); its unsure token held the commits back, not the fills ("burst")
     "ch7.code": {
         "en": "<b>Why is code slow?</b> {code_decode} (the diamond “{code_name}”: {code_tpf:.2f} per forward at "
-              "{code_h:.2f} nats) writes {written} code tokens, then its stop token. Its masks seldom fall under τ "
+              "{code_h:.2f} nats, above τ = {tau:g}) writes {written} code tokens, then its stop token. Its masks seldom fall under τ "
               "together: {single} of its {forwards} forwards fill one slot. Its unsure token {token} ({front_h:.2f} "
               "nats) stays a mask for {held} forwards: they commit nothing, yet fill {after} slots after it; once it "
               "fills, the next forward commits {burst} at once. The slowest dot, {id}: {tpf:.2f} at {h:.2f} nats.",
         "zh": "<b>代码为什么慢？</b>{code_decode}（标着“{code_name}”的菱形：每次前向计算 {code_tpf:.2f} 个词元，"
-              "平均熵 {code_h:.2f} 奈特）写出 {written} 个代码词元，然后是停止词元。它的掩码很少同时落到 τ 以下："
+              "平均熵 {code_h:.2f} 奈特，高于 τ = {tau:g}）写出 {written} 个代码词元，然后是停止词元。它的掩码很少同时落到 τ 以下："
               "{forwards} 次前向计算中有 {single} 次只填一个槽位。没把握的词元 {token}（{front_h:.2f} 奈特）连续 {held} "
               "次前向计算都还是掩码：这些前向计算什么都没提交，却在它后面填了 {after} 个槽位；它一填上，下一次前向计算就一次提交 "
               "{burst} 个。最慢的圆点 {id}：平均熵 {h:.2f} 奈特，每次 {tpf:.2f} 个。",

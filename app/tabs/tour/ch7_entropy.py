@@ -118,6 +118,7 @@ def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT, point: dict | 
                      h=slowest["entropy"], written=wait["written"], end=wait["end_fills"], fills=wait["fills"],
                      token=tok(tl, wait["token"], lang), front_h=wait["entropy"], held=wait["held"],
                      single=wait["single"], forwards=wait["forwards"], burst=wait["burst"], after=wait["after"],
+                     tau=tl.trace.steps[0].threshold,
                      code_tpf=point["tokens_per_forward"], code_h=point["entropy"], code_name=i18n.text(lang, "ch7.name_code"))
 
 
