@@ -848,8 +848,9 @@ def test_chapter_3_points_at_no_direction_and_words_come_before_use(data):
     assert "one forward after its fill at the earliest" in header
     line = i18n.text("en", "server.line", model="m", ar="a", device="cpu", dtype="float32", attn="sdpa",
                      mode="limits", new_tokens=1, window=64, seconds=1, concurrency=1)
-    assert 'title="W: the window\'s size, in slots: how many slots (masks and filled tokens not yet final) the model ' \
-           'works on at once">W</abbr> ≤ 64' in line
+    # W said for each decoder as the code sizes it (core.py: W slots after the committing run; verified.py: m <= W masks)
+    assert ('title="W: the window. WeDLM\'s streaming decoder keeps W slots (masks and filled tokens not yet '
+            'committed) after the run it commits; this explorer\'s verified decoding carries at most W masks">W</abbr> ≤ 64') in line
     # a newcomer met "sdpa" and "bfloat16" in the header's pop-ups unexplained
     sdpa = re.search(r'<abbr title="([^"]*)">sdpa</abbr> attention', line)
     assert sdpa and "the routine that computes attention" in sdpa.group(1) and "scaled dot-product" in sdpa.group(1)
@@ -1670,7 +1671,8 @@ def test_chapter_5_states_tau_and_what_ended_each_decode(data):
     for t in (tl, other):
         st = t.trace.stats()
         why[t] = ("ended by its stop token" if st["stop_reason"] == "stop_token"
-                  else f"cut at the budget of {t.trace.config['max_new_tokens']} new tokens")
+                  else f"cut at its own budget of {t.trace.config['max_new_tokens']} new tokens (set for this decode; "
+                       "the header gives the most any decode may have)")   # walk 18: its 48 beside the header's ≤ 512
     # how each run ended, a sentence of its own (a walker missed it in the counts' brackets)
     assert (f"The λ = {data.picks['stall']['penalty']:g} run was {why[other]}; "
             f"the λ = {tl.trace.config['penalty']:g} run was {why[tl]}.") in words
@@ -1869,8 +1871,9 @@ def test_chapter_4_says_why_the_waiting_slots_kv_is_dropped(data):
     assert s.filled_behind_mask and s.first_mask_pos is not None
     words = " ".join(plain(ch4_commit.text(tl, moment, moment)).split())
     m = s.first_mask_pos
-    assert (f"wait behind the mask at {m}. In physical order they sat before that mask, so they never saw position "
-            f"{m}'s token: each forward that reads a slot behind a mask computes its KV and drops it; the one "
+    # text order and input order named each time (walk 18 read "behind" and "before" as a contradiction)
+    assert (f"wait: in the text they come after the mask at {m}; in the input (physical order) they sat in front of it, "
+            f"so they never saw position {m}'s token: each forward that reads a slot behind a mask computes its KV and drops it; the one "
             "that commits it keeps it.") in words
     assert f"Positions {plain(span(s.filled_behind_mask))} are filled too" in words
     assert f"所以从没看到位置 {m} 的词元" in plain(ch4_commit.text(tl, moment, moment, lang="zh"))
@@ -1956,17 +1959,19 @@ def test_chapter_10_names_the_ar_token_draws_only_the_states_it_shows_and_says_w
     w = tl.trace.config["window"]
     small = sum(m < w for m in masks)
     words = " ".join(plain(text).split())   # the chapter's own step: short (it must fit a projector)
-    # W is the window's slots (chapter 2): the verified window carries fewer masks than W, never "W is masks"
-    assert f"Here {s.verify.masks} masks, fewer than W = {w} slots" in words and "cost-aware window , our own addition ( beyond the paper )" in words
+    # W as the verified decoder uses it (verified.py: m <= W masks; its rows also hold slot 0 and the drafts)
+    assert (f"Here {s.verify.masks} masks, fewer than W = {w}: in our verified decoding ( beyond the paper ) W caps the "
+            "masks, not the rows, and the cost-aware window carries") in words
     assert 'data-term="cost-window"' in text   # a term of its own, linked to the glossary
     first = plain(ch10_verified.text(tl, 0, step))   # the decode's first step: the whole story
-    assert f"fewer masks than W = {w}? W is the window's size in slots" in first and "beyond the paper" in first
+    assert (f"fewer masks than W = {w}? WeDLM's streaming window keeps W slots after the run it commits "
+            "(chapter 2). This explorer's verified decoding ( beyond the paper ) counts W in masks, not rows") in " ".join(first.split())
     fewer = [m for m in masks if m < w]   # walk 9 read "fewer (0–16 masks)" beside W = 16
-    assert (f"({small} of this decode's {len(masks)} forwards: {min(fewer)}–{max(fewer)} "
-            f"masks; {tl.trace.steps[0].rows} rows at step 0)") in " ".join(first.split())
+    assert f"({small} of this decode's {len(masks)} forwards: {min(fewer)}–{max(fewer)} masks)" in " ".join(first.split())
+    assert f"(step 0's {tl.trace.steps[0].rows} rows: " in " ".join(first.split())
     zh = plain(ch10_verified.text(tl, step, step, lang="zh"))
-    assert f"这里带 {s.verify.masks} 个掩码，少于 W = {w} 个槽位" in zh and "超出了论文" in zh and "模型的下一词元" in zh and "AR 词元" not in zh
-    assert f"比 W = {w} 少？W 是窗口的大小，以槽位计" in plain(ch10_verified.text(tl, 0, step, lang="zh"))
+    assert f"这里带 {s.verify.masks} 个掩码，少于 W = {w}：在我们的验证解码中" in zh and "超出了论文" in zh and "模型的下一词元" in zh and "AR 词元" not in zh
+    assert f"比W={w}少？WeDLM的流式窗口在它要提交的那一段之后保留W个槽位" in "".join(plain(ch10_verified.text(tl, 0, step, lang="zh")).split())
 
 
 def test_the_tau_charts_labels_do_not_run_together_at_1024px(browser, app_url):
@@ -2580,3 +2585,96 @@ def test_chapter_3_says_why_filled_tokens_never_see_a_mask_where_the_grid_shows_
             rows = [j for j, t in enumerate(s.window) if t is not None and j > col]
             assert rows and not any(vis[j][col] for j in rows), (name, k)
     assert said > 0
+
+
+# ---------- walk 18: word-level contradictions ----------
+
+def _words(html: str) -> str:
+    return " ".join(plain(html).split())
+
+
+def test_a_streaming_token_is_fixed_when_filled_and_commit_is_its_kv_and_output(data):
+    """Walk 18 read "commit = become final" (header, chapter 2), "committed and never revisited"
+    (chapter 8) and chapter 10's drafts replaced before commit as three meanings of "final". The
+    record: in every streaming decode a filled slot keeps its token until it commits (core.py
+    fills masks only), while verified decoding replaces a draft before it commits. The glossary
+    says both, chapter 2 says commit is KV + output, chapter 8 says fixed when filled."""
+    for name, tl in data.timelines.items():
+        if tl.trace.decoder != "streaming":
+            continue
+        seen = {}
+        for s in tl.trace.steps:
+            for i, t in enumerate(s.window):
+                if t is not None:
+                    assert seen.setdefault(s.start + i, t) == t, (name, s.index, s.start + i)
+            for i, t in enumerate(s.committed):
+                assert seen[s.start + i] == t, (name, s.index)
+    tl, _ = data.at("verified")
+    assert any(s.verify is not None and s.verify.replaced for s in tl.trace.steps)   # a draft replaced before it commits
+    gloss = {lang: i18n.text(lang, "gloss.commit.def") for lang in ("en", "zh")}
+    assert "In streaming decoding a token is fixed when it is filled (never changed, only waiting to commit)" in gloss["en"]
+    assert "a draft can still be replaced until it commits" in gloss["en"] and "is final" not in gloss["en"]
+    assert "一经填充就固定下来" in gloss["zh"] and "草稿在提交之前仍可能被替换" in gloss["zh"] and "定稿" not in gloss["zh"]
+    fill = data.at("fill_rule")
+    ch2 = _words(tour.CHAPTERS[1].view(*fill)[0])
+    assert "(its KV enters the cache; it is output)" in ch2 and "some filled (waiting: a filled token is never changed)" in ch2
+    assert "become final" not in ch2
+    ch8 = _words(tour.CHAPTERS[7].view(data.tau_sweep)[0])
+    assert "is fixed once filled: streaming never changes a filled token" in ch8 and "never revisited" not in ch8
+    for lang in ("en", "zh"):   # no page word calls a streaming token "final" / 定稿 at commit any more
+        for key in ("server.line", "ch2.p1", "gloss.commit.def", "ch10.rule"):
+            assert not re.search(r"\bfinal\b|定稿", i18n.text(lang, key, **_fmt_blanks(lang, key))), (lang, key)
+
+
+def _fmt_blanks(lang: str, key: str) -> dict:
+    """Every placeholder of a catalog string, blank (to read its fixed words)."""
+    from string import Formatter
+    return {f: "" for _, f, _, _ in Formatter().parse(i18n.catalog()[key][lang]) if f}
+
+
+def test_chapter_6_says_what_block_decoding_is_where_it_first_names_it(data):
+    """Walk 18: chapters 6 and 9 spoke of "block decoding" and no chapter said what it is. Chapter 6
+    says it in one clause, beside its glossary link, as wedlm/decoders/block.py does it: a block of
+    B masks over several forwards, committed only when every slot is filled."""
+    from wedlm.decoders.block import BlockDecoder
+    assert BlockDecoder.commit_count(None, [1, None]) == 0 and BlockDecoder.commit_count(None, [1, 2]) == 2
+    race = data.picks["race"]
+    for lang, said in (("en", "fills a block of masks over several forwards and commits it only when all of it is filled"),
+                       ("zh", "用几次前向计算填一块掩码，整块填满后才提交")):
+        text = tour.CHAPTERS[5].view({"ar": data.timelines[race["ar"]], "streaming": data.timelines[race["streaming"]]},
+                                     race["tick"], lang=lang)[0]
+        link = text.index('data-term="block"')
+        assert said in " ".join(plain(text[text.index("</a>", link):]).split())[:120], lang
+
+
+def test_chapter_8_says_what_the_answer_marker_is_where_it_first_shows_it(data):
+    """Walk 18 met "####" unexplained: where chapter 8 first shows it, it says the model ends each
+    answer with it and its final number, the number the answer key checks (wedlm's arithmetic check)."""
+    from wedlm.bench import is_correct   # the check the sweep used
+    assert is_correct({"answer": "7"}, "3 + 4 = 7\n#### 7") and not is_correct({"answer": "7"}, "#### 8")
+    for lang, said in (("en", "the model ends each answer with the marker #### and its final number; that number is checked"),
+                       ("zh", "模型在每个答案末尾写上标记 #### 和最终数字")):
+        words = " ".join(plain(tour.CHAPTERS[7].view(data.tau_sweep, lang=lang)[0]).split())
+        first = words.index("####")
+        assert said in words[max(0, first - 80):first + 80], (lang, words[first - 80:first + 80])
+
+
+def test_a_live_runs_pointer_says_what_its_words_describe():
+    """Walk 18 read "In your run, this chapter's words are written for step 3" as riddling: it says
+    plainly that the words describe that step of the run and why (it shows the chapter's event)."""
+    en = i18n.text("en", "tour.moment_is_live", moment=3)
+    assert "This chapter's words describe step 3 of your run: the step that shows what the chapter explains" in en
+    assert "written for" not in en
+    assert "本章的讲解说的是你这次运行的第 3 步" in i18n.text("zh", "tour.moment_is_live", moment=3)
+
+
+def test_chapter_10_says_lossless_is_the_models_own_text_right_or_wrong_at_every_step(data):
+    """Walk 18: chapter 10 showed '13 x 2 = 22' and called it lossless. At every step of its recorded
+    decode the words that say lossless also say what it means: the model's own text, right or wrong."""
+    from app.tabs.tour import ch10_verified
+    tl, moment = data.at("verified")
+    for lang, means in (("en", ("right or wrong", "not a right answer")), ("zh", ("无论对错", "而不是答案一定正确"))):
+        for k in range(tl.num_steps):
+            words = " ".join(plain(ch10_verified.text(tl, k, moment, lang=lang)).split())
+            assert ("lossless" if lang == "en" else "无损") in words
+            assert any(m in words for m in means), (lang, k, words)

@@ -41,11 +41,11 @@ MESSAGES = {
         "en": "Model <b>{model}</b> · {ar} · {device}, {dtype}, <abbr title=\"the routine that computes attention: sdpa = PyTorch's built-in scaled dot-product "
               "attention (fast, fused); eager = the same sums written out step by step; both give the same "
               "result\">"
-              "{attn}</abbr> attention · {mode}: ≤ {new_tokens} new tokens, <abbr title=\"W: the window's size, "
-              "in slots: how many slots (masks and filled tokens not yet final) the model works on at once\">W</abbr> ≤ {window}, {seconds} s per request, {concurrency} at a time",
+              "{attn}</abbr> attention · {mode}: ≤ {new_tokens} new tokens, <abbr title=\"W: the window. WeDLM's streaming decoder keeps W slots (masks and filled tokens not yet "
+              "committed) after the run it commits; this explorer's verified decoding carries at most W masks\">W</abbr> ≤ {window}, {seconds} s per request, {concurrency} at a time",
         "zh": "模型 <b>{model}</b> · {ar} · {device}，{dtype}，<abbr title=\"计算注意力所用的实现：sdpa 即“scaled dot-product attention”（缩放点积注意力），"
               "是框架内置的快速实现；“eager”则把同样的计算一步步写出来；两者结果相同\">{attn}</abbr> 注意力 · "
-              "{mode}：新词元 ≤ {new_tokens}，<abbr title=\"W：窗口的大小（槽位数）：模型一次处理多少个槽位（掩码和尚未定稿的已填充词元）\">W</abbr> ≤ {window}，"
+              "{mode}：新词元 ≤ {new_tokens}，<abbr title=\"W：窗口。WeDLM 的流式解码器在它要提交的那一段之后保留 W 个槽位（掩码和尚未提交的已填充词元）；本探索器的验证解码最多带 W 个掩码\">W</abbr> ≤ {window}，"
               "每个请求 {seconds} 秒，同时 {concurrency} 个",
     },
     "link.unused": {"en": "Some of this link was not used: {notes}", "zh": "此链接有部分内容未被采用：{notes}"},

@@ -120,8 +120,8 @@ MESSAGES = {
               "（第 2–4 章里，后来的一次前向计算读入了它，所以它的 KV 进入了缓存。）",
     },
     "tour.ending.budget": {
-        "en": "This forward reaches the budget of {budget} new tokens, so the decode ends here.",
-        "zh": "这次前向计算用完了 {budget} 个新词元的预算，解码就此结束。",
+        "en": "This forward reaches this decode's own budget of {budget} new tokens, so the decode ends here.",
+        "zh": "这次前向计算用完了这次解码自己的 {budget} 个新词元预算，解码就此结束。",
     },
     "tour.ending.stopped": {"en": "The decode was stopped here.", "zh": "解码在这里被停止了。"},
     # the decode ended inside the leading filled run (narration.run_account): what it cut off
@@ -159,8 +159,9 @@ MESSAGES = {
                                "zh": "<b>第 {step} 步（第 {forward} 次前向计算）。</b>"},
     "tour.moment_is": {"en": " This chapter's moment is step {moment}.", "zh": "本章要讲的时刻在第 {moment} 步。"},
     # the same pointer beside a live run ("try it"): the run's own step the chapter's words were written for
-    "tour.moment_is_live": {"en": " In your run, this chapter's words are written for step {moment}.",
-                            "zh": "在你的运行里，本章的讲解针对第 {moment} 步。"},
+    "tour.moment_is_live": {"en": " This chapter's words describe step {moment} of your run: the step that shows "
+                                  "what the chapter explains. Step back there to read them beside the picture.",
+                            "zh": "本章的讲解说的是你这次运行的第 {moment} 步：这一步展示了本章要讲的内容。回到那一步，就能对照图示阅读。"},
     "tour.your_run": {"en": "<b>Your run.</b> {summary}", "zh": "<b>你的运行。</b>{summary}"},
     # what the growth chart counts for AR, said the same way in chapters 1 and 6 (figs.growth draws
     # Timeline.committed_after: an AR forward commits the token it reads, the prefill's token first);
@@ -303,9 +304,12 @@ MESSAGES = {
     "gloss.window.def": {
         "en": "The W slots one forward decodes in parallel, after the leading filled run it commits: masks and "
               "filled slots that wait. A forward reads that run plus the window; each commit slides the window "
-              "on and new masks refill it.",
+              "on and new masks refill it. In verified decoding (chapter 10, this explorer's own) W caps the masks "
+              "instead, not the rows: a forward reads the model's next token, the drafts to check and up to W masks "
+              "with drafts among them.",
         "zh": "一次前向计算并行解码的 W 个槽位，位于它要提交的开头已填充段之后：其中有掩码，也有在等待的已填充槽位。"
-              "一次前向计算读入的是这一段加上窗口；每次提交都让窗口往后滑，再用新的掩码补满。",
+              "一次前向计算读入的是这一段加上窗口；每次提交都让窗口往后滑，再用新的掩码补满。在验证解码中（第 10 章，本探索器自己加的），"
+              "W 限制的则是掩码数而不是行数：一次前向计算读入模型的下一词元、待检验的草稿，以及最多 W 个掩码和夹在其中的草稿。",
     },
     "gloss.position-id.term": {"en": "position id / RoPE", "zh": "位置编号 / RoPE"},
     "gloss.position-id.def": {
@@ -358,13 +362,16 @@ MESSAGES = {
     },
     "gloss.commit.term": {"en": "commit", "zh": "提交"},
     "gloss.commit.def": {
-        "en": "A filled token is final when it is in the leading filled run (no mask before it) of a forward's "
-              "input: that forward computes its KV, the KV stays in the cache and the token is output. So a "
+        "en": "A filled token commits when it is in the leading filled run (no mask before it) of a forward's "
+              "input: that forward computes its KV, the KV stays in the cache and the token is output. In streaming "
+              "decoding a token is fixed when it is filled (never changed, only waiting to commit); in verified "
+              "decoding (chapter 10, this explorer's own) a draft can still be replaced until it commits. So a "
               "slot commits at the earliest one forward after the forward that filled it. Filled tokens behind "
               "a mask wait. A stop token that a forward only predicts at the end (AR, verified) is never fed "
               "to a forward, so it ends the text with no KV.",
-        "zh": "已填充的词元出现在某次前向计算输入的开头连续已填充段里（它前面没有掩码）时，就成为定稿："
-              "这次前向计算算出它的 KV，KV 留在缓存中，词元本身被输出。所以一个槽位最早在填充它的那次前向计算"
+        "zh": "已填充的词元出现在某次前向计算输入的开头连续已填充段里（它前面没有掩码）时，就提交："
+              "这次前向计算算出它的 KV，KV 留在缓存中，词元本身被输出。在流式解码中，词元一经填充就固定下来（再也不会改，只是等待提交）；"
+              "在验证解码中（第 10 章，本探索器自己加的），草稿在提交之前仍可能被替换。所以一个槽位最早在填充它的那次前向计算"
               "之后的下一次才提交。排在掩码后面的已填充词元则要等待。在结尾只是被前向计算预测出来的停止词元（AR、验证解码）"
               "不会再送入前向计算，所以它结束了文本，却没有 KV。",
     },
@@ -466,10 +473,11 @@ MESSAGES = {
     "gloss.cost-window.def": {
         "en": "Beyond the WeDLM paper (this explorer's own, used only by verified decoding): before each forward "
               "the verified decoder chooses how many masks to carry, up to W, from how often its recent drafts "
-              "were accepted and how much a wider forward costs on the machine running it. When drafts keep "
+              "were accepted and how much a wider forward costs on the machine running it (its rows also hold the "
+              "model's next token and the drafts). When drafts keep "
               "failing it shrinks towards one row, one token per forward as in AR decoding; the text stays the same either way.",
         "zh": "超出 WeDLM 论文的部分（本探索器自己加的，只有验证解码使用）：每次前向计算之前，验证解码器根据最近的"
-              "草稿被接受得多频繁，以及在运行它的机器上更宽的前向计算要多花多少时间，决定带几个掩码（最多 W 个）。"
+              "草稿被接受得多频繁，以及在运行它的机器上更宽的前向计算要多花多少时间，决定带几个掩码（最多 W 个；它的行里还有模型的下一词元和草稿）。"
               "草稿一再失败时，窗口缩小，趋向只有一行、像 AR 解码那样每次前向计算一个词元；无论大小，写出的文本都不变。",
     },
     "gloss.cached-prefix.term": {"en": "cached prefix", "zh": "已缓存的前缀"},
@@ -576,13 +584,13 @@ MESSAGES = {
         "en": "WeDLM appends a <b>window</b> of W = {window} slots (W is the window's size) after the text, at "
               "first all {mask} (placeholders for tokens not written yet), and runs one forward over them. Every "
               "mask predicts its own token, with an {entropy} H (in nats; 0 = certain, higher = unsure). The filled "
-              "run at the front (no mask before it) will {commit} (become final; its KV enters the cache); the window keeps W slots after that run, some "
-              "filled (waiting), the rest masks. So a forward reads that run plus the window, and a later step can "
+              "run at the front (no mask before it) will {commit} (its KV enters the cache; it is output); the window keeps W slots after that run, some "
+              "filled (waiting: a filled token is never changed), the rest masks. So a forward reads that run plus the window, and a later step can "
               "show fewer than W masks.",
         "zh": "WeDLM 在文本后面追加一个由 W = {window} 个槽位组成的<b>窗口</b>（W 是窗口的大小），起初全是{mask}"
               "（为尚未写出的词元占位），然后用一次前向计算处理它们。每个掩码都预测自己的词元，并给出{entropy} H"
-              "（单位为奈特；0 = 完全确定，越高越没把握）。最前面连续的已填充段（前面没有掩码）将会{commit}（成为定稿，它的 KV 进入缓存）；"
-              "窗口在这一段之后保留 W 个槽位，有些已填充（等待中），其余仍是掩码。所以一次前向计算读入的是这一段"
+              "（单位为奈特；0 = 完全确定，越高越没把握）。最前面连续的已填充段（前面没有掩码）将会{commit}（它的 KV 进入缓存，词元被输出）；"
+              "窗口在这一段之后保留 W 个槽位，有些已填充（等待中：已填充的词元不会再改），其余仍是掩码。所以一次前向计算读入的是这一段"
               "加上窗口，后面的步骤里掩码也可能少于 W 个。",
     },
     "ch2.p2": {
@@ -813,20 +821,20 @@ MESSAGES = {
     },
     "ch4.p1": {
         "en": "A token's KV can be kept only if it was computed exactly as an AR pass would: seeing the prefix "
-              "and the tokens before it, nothing else. That is true of the <b>leading filled run</b> (the "
-              "filled slots before the first mask): they are first in physical order, as in logical order.",
+              "and the tokens before it, nothing else. That is true of the <b>leading filled run</b> (no "
+              "mask before it): it is first in physical order, as in logical order.",
         "zh": "只有当一个词元的 KV 与 AR 计算得到的完全一样（只看到前缀和它前面的词元，别的都看不到）时，"
-              "才能保留。<b>开头连续的已填充段</b>（第一个掩码之前的已填充槽位）正是这样：它们在物理顺序中"
+              "才能保留。<b>开头连续的已填充段</b>（前面没有掩码）正是这样：它在物理顺序中"
               "排在最前，在逻辑顺序中也一样。",
     },
     "ch4.p2": {
         "en": "So at step {step} positions {span} {commit} ({committed_colour}): this forward writes their KV into the cache, "
-              "{before} → {after} tokens. Positions {waiting} are filled too ({filled_colour}), but wait behind "
-              "the mask at {first_mask}. In physical order they sat before that mask, so they never saw position "
-              "{first_mask}'s token: {kv_waits}. {when}",
+              "{before} → {after} tokens. Positions {waiting} are filled too ({filled_colour}), but wait: in the "
+              "text they come after the mask at {first_mask}; in the input (physical order) they sat in front of it, so they "
+              "never saw position {first_mask}'s token: {kv_waits}. {when}",
         "zh": "所以在第 {step} 步，位置 {span} {commit}了（{committed_colour}）：这次前向计算把它们的 KV 写入缓存，"
-              "缓存 {before} → {after} 个词元。位置 {waiting} 也已填充（{filled_colour}），但排在位置 {first_mask} "
-              "的掩码后面等待。在物理顺序中它们排在那个掩码前面，所以从没看到位置 {first_mask} 的词元："
+              "缓存 {before} → {after} 个词元。位置 {waiting} 也已填充（{filled_colour}），但要等待：在文本中它们排在位置 {first_mask} "
+              "的掩码之后；在输入里（物理顺序）它们排在那个掩码前面，所以从没看到位置 {first_mask} 的词元："
               "{kv_waits}。{when}",
     },
     # what becomes of a waiting slot's KV (wedlm/decoders/core.py, ../shared/DESIGN.md: a filled slot
@@ -859,7 +867,9 @@ MESSAGES = {
                       "zh": "规则填充得分低于 τ = {tau:g} 的掩码："},
     # what ended a decode, beside its count (a budget-cut decode is not a finished text)
     "ch5.why_stop": {"en": "ended by its stop token", "zh": "因停止词元而结束"},
-    "ch5.why_budget": {"en": "cut at the budget of {budget} new tokens", "zh": "在 {budget} 个新词元的预算处被截断"},
+    # the decode's own max_new_tokens (the tour's), not the server's limit the header gives (≤ N new tokens)
+    "ch5.why_budget": {"en": "cut at its own budget of {budget} new tokens (set for this decode; the header gives the most any decode may have)",
+                       "zh": "在它自己的 {budget} 个新词元预算处被截断（这个预算是为这次解码设定的；页眉给出的是任何一次解码最多能有多少）"},
     # how each run ended, as its own sentence (a walker missed it inside the counts' brackets)
     "ch5.endings": {"en": "The λ = {other:g} run was {b_why}; the λ = {penalty:g} run was {a_why}.",
                     "zh": "λ = {other:g} 的那次运行{b_why}；λ = {penalty:g} 的那次{a_why}。"},

@@ -12,11 +12,11 @@ MESSAGES = {
     # ---------- chapter 6: the race against AR ----------
     "ch6.title": {"en": "6 · The race against AR", "zh": "6 · 与 AR 赛跑"},
     "ch6.p1": {
-        "en": "One prompt, {prompt}, for both decoders, one forward pass per tick. The AR model (WeDLM's parent: the model "
-              "it was trained from, the {ar_colour} lane) writes one token per forward; WeDLM (the "
+        "en": "One prompt, {prompt}, for both decoders, one forward pass per tick. The AR model (the model WeDLM was "
+              "trained from, the {ar_colour} lane) writes one token per forward; WeDLM (the "
               "{wd_colour} lane) commits the whole leading filled run each forward.",
-        "zh": "两个解码器用同一个提示词 {prompt}，每一拍各做一次前向计算。AR 模型（{ar_colour}赛道）是 WeDLM 的“母模型”，"
-              "WeDLM 就是从它训练出来的；它每次前向计算只写出一个词元。WeDLM（{wd_colour}赛道）每次前向计算都把"
+        "zh": "两个解码器用同一个提示词 {prompt}，每一拍各做一次前向计算。AR 模型（{ar_colour}赛道）是 WeDLM "
+              "训练所用的原模型；它每次前向计算只写出一个词元。WeDLM（{wd_colour}赛道）每次前向计算都把"
               "开头连续的已填充词元整段提交。",
     },
     "ch6.p2": {
@@ -43,19 +43,21 @@ MESSAGES = {
     # block decoding beside WeDLM: on the clock it can match WeDLM where rows cost time (the general
     # case, and a run whose measured rows cost time), not where this run's rows were nearly free
     "ch6.block_cost": {
-        "en": "(The Race tab's {block} commits only whole blocks: WeDLM beats it in tokens per forward, and on a GPU "
-              "in time too. On a CPU rows are not free: its forward carries {block_rows} rows ({commit_rows} when it "
-              "commits a block) against WeDLM's {rows:.1f} here, so on the clock it can match or beat WeDLM.)",
-        "zh": "（“赛跑”标签页的{block}只提交整块：WeDLM 在每次前向计算的词元数上胜过它，在 GPU 上用时也更少。"
+        "en": "(The Race tab's {block} fills a block of masks over several forwards and commits it only when all of it "
+              "is filled: WeDLM beats it in tokens per forward, and on a GPU in time too. On a CPU rows are not free: its "
+              "forward carries {block_rows} rows ({commit_rows} when it commits a block) against WeDLM's {rows:.1f} here, "
+              "so on the clock it can match or beat WeDLM.)",
+        "zh": "（“赛跑”标签页的{block}用几次前向计算填一块掩码，整块填满后才提交：WeDLM 在每次前向计算的词元数上胜过它，在 GPU 上用时也更少。"
               "但在 CPU 上行数并不免费：块解码的一次前向计算处理 {block_rows} 行"
               "（提交一整块时为 {commit_rows} 行），而这里 WeDLM 平均处理 {rows:.1f} 行，所以按实际用时它可能追平甚至超过 WeDLM。）",
     },
     "ch6.block_free": {
-        "en": "(The Race tab adds {block}, which commits only whole blocks: WeDLM improves on it in forwards, so in "
+        "en": "(The Race tab adds {block}, which fills a block of masks over several forwards and commits it only when "
+              "all of it is filled: WeDLM improves on it in forwards, so in "
               "tokens per forward, and where a forward's rows are nearly free, as in this run, in time too. Where rows "
               "cost time, a block forward's {block_rows} rows ({commit_rows} when it commits a finished block) against "
               "WeDLM's {rows:.1f} here can let block decoding match or beat WeDLM on the clock.)",
-        "zh": "（“赛跑”标签页里还有{block}，它只提交整块：WeDLM 在前向计算次数上、因而在每次前向计算的词元数上胜过它；"
+        "zh": "（“赛跑”标签页里还有{block}，它用几次前向计算填一块掩码，整块填满后才提交：WeDLM 在前向计算次数上、因而在每次前向计算的词元数上胜过它；"
               "在一次前向计算多几行几乎不花时间的地方（比如这次运行），用时也更少。在行数费时间的地方，块解码的一次前向计算处理 "
               "{block_rows} 行（提交一整块时为 {commit_rows} 行），而这里 WeDLM 平均处理 {rows:.1f} 行，"
               "所以按实际用时，块解码可能追平甚至超过 WeDLM。）",
@@ -211,11 +213,12 @@ MESSAGES = {
     "ch8.p2": {
         "en": "Here the bundled model answers the same {total} held-out arithmetic questions (never in its "
               "training) at each τ. The {line_colour} line is speed ({tpf}); the {bar_colour} bars count "
-              "right answers (the number after the marker #### against the answer key); "
+              "right answers (the model ends each answer with the marker #### and its final number; that number is "
+              "checked against the answer key); "
               "the {changed_colour} bars count texts not identical to the model's own {greedy} (one-at-a-time) "
               "text, right or wrong: a different measure.",
         "zh": "这里，内置模型在每个 τ 下回答同样的 {total} 道留出的算术题（训练中从未出现）。{line_colour}折线是速度（{tpf}）；"
-              "{bar_colour}柱子是答对的题数（标记 #### 后面的数字与标准答案比对）；"
+              "{bar_colour}柱子是答对的题数（模型在每个答案末尾写上标记 #### 和最终数字；拿这个数字与标准答案比对）；"
               "{changed_colour}柱子是写出的文本与模型自己{greedy}（一次一个词元）解码的文本不完全相同的题数，不论对错：这是另一种度量。",
     },
     # ch8.p2 without the second bars (a record made before outputs were compared with the greedy text)
@@ -247,10 +250,10 @@ MESSAGES = {
     "ch8.p3": {
         "en": "At τ = {low_tau:g}: {low_tpf:.2f} tokens per forward, {low_right} of {total} right{low_differs}.{safe} "
               "At τ = {worst_tau:g}: {worst_tpf:.2f} per forward but only {worst_right} of {total} right{worst_differs}: "
-              "a digit filled while the model was unsure is committed and never revisited.",
+              "a digit filled while the model was unsure is fixed once filled: streaming never changes a filled token.",
         "zh": "τ = {low_tau:g} 时：每次前向计算 {low_tpf:.2f} 个词元，{total} 道题答对 {low_right} 道{low_differs}。{safe}"
               "τ = {worst_tau:g} 时：每次前向计算 {worst_tpf:.2f} 个，但 {total} 道题只答对 {worst_right} 道{worst_differs}："
-              "模型没把握时填上的数字一旦提交，就再也不会回头修改。",
+              "模型没把握时填上的数字一经填充就固定下来：流式解码从不修改已填充的词元。",
     },
     "ch8.greedy_word": {"en": "greedy", "zh": "贪心"},
     # why the smallest τ gets fewer right than greedy: its texts that differ from greedy's, from the record
@@ -398,9 +401,9 @@ MESSAGES = {
     },
     # the commit rule of verified decoding, said where chapter 10 first shows a commit (after ch10.p2)
     "ch10.rule": {
-        "en": " Final: the drafts that agree, then the model's next token; the drafts' KV enters the cache now, "
+        "en": " Output now: the drafts that agree, then the model's next token; the drafts' KV enters the cache now, "
               "the next token's at the next forward.",
-        "zh": "成为定稿的是：一致的草稿，然后是模型的下一词元；草稿的 KV 此刻进入缓存，下一词元的在下一次前向计算。",
+        "zh": "此刻输出的是：一致的草稿，然后是模型的下一词元；草稿的 KV 此刻进入缓存，下一词元的在下一次前向计算。",
     },
     "ch10.p2": {
         "en": "At step {step} the window starts at {start} with {first}, the previous "
@@ -414,25 +417,30 @@ MESSAGES = {
               "（{rejected_colour}）：模型在那里自己的下一词元是 {ar}（{ar_colour}），由它替换草稿{dropped}。"
               "{positions} {kept} 被{commit}：{kv}增长 {before} → {after}{ends}。",
     },
-    # W is the window's size in slots (chapter 2, the glossary, the knob): the verified decoder's cost-aware
-    # window is said in those terms (fewer masks than W slots), never by redefining W
+    # W in verified decoding (this explorer's own) caps the masks, not the rows (wedlm/decoders/verified.py:
+    # slot 0 + the drafts to check + m <= W masks, with the drafts kept among them; window_policy.shape_window);
+    # WeDLM's streaming window keeps W slots after the run it commits (chapter 2). {parts}: the step's own sum
+    # (narration.verified_rows_text, as the order view's caption says it)
     "ch10.window": {
-        "en": "Why do windows here carry fewer masks than W = {w}? W is the window's size in slots (filled or "
-              "masks), and WeDLM's window always keeps W. The cost-aware window is this explorer's own addition, <b>beyond "
-              "the paper</b>: each forward it carries at most W masks, fewer when drafting does not pay "
-              "({small} of this decode's {forwards} forwards: {lo}–{hi} masks; {rows} rows at step {step}). It "
-              "weighs how often drafts have been agreeing against what a wider forward costs on the machine that "
-              "ran it, so after rejected drafts it shrinks towards one row (one token per forward, as in AR decoding).",
-        "zh": "为什么这里的窗口带的掩码比 W = {w} 少？W 是窗口的大小，以槽位计（已填充的或掩码），WeDLM 的窗口始终保留 W 个槽位。"
-              "成本感知窗口是本探索器自己加的，<b>超出了论文</b>：每次前向计算最多带 W 个掩码，起草不划算时就少带"
-              "（这次解码的 {forwards} 次前向计算中有 {small} 次：{lo}–{hi} 个掩码；第 {step} 步为 {rows} 行）。"
-              "它权衡草稿最近的一致程度，以及在运行它的机器上更宽的前向计算要多花多少；"
-              "所以草稿被拒绝之后，窗口会缩小，趋向只有一行（像 AR 解码那样每次前向计算一个词元）。",
+        "en": "Why do windows here carry fewer masks than W = {w}? WeDLM's streaming window keeps W slots after "
+              "the run it commits (chapter 2). This explorer's verified decoding (<b>beyond the paper</b>) counts W in "
+              "masks, not rows: a forward reads the model's next token, the drafts to check, then up to W masks with "
+              "drafts among them (step {step}'s {rows} rows: {parts}). Its cost-aware window carries fewer masks when drafting does not pay "
+              "({small} of this decode's {forwards} forwards: {lo}–{hi} masks): it weighs how often drafts have been "
+              "agreeing against what a wider forward costs on the machine that ran it, so after rejected drafts it "
+              "shrinks towards one row (one token per forward, as in AR decoding).",
+        "zh": "为什么这里的窗口带的掩码比 W = {w} 少？WeDLM 的流式窗口在它要提交的那一段之后保留 W 个槽位（第 2 章）。"
+              "本探索器自己加的验证解码（<b>超出了论文</b>）用掩码数而不是行数来算 W：一次前向计算读入模型的下一词元、"
+              "待检验的草稿，再加最多 W 个掩码以及夹在其中的草稿（第 {step} 步的 {rows} 行：{parts}）。它的成本感知窗口在起草不划算时少带掩码"
+              "（这次解码的 {forwards} 次前向计算中有 {small} 次：{lo}–{hi} 个掩码）：它权衡草稿最近的一致程度，"
+              "以及在运行它的机器上更宽的前向计算要多花多少；所以草稿被拒绝之后，窗口会缩小，趋向只有一行"
+              "（像 AR 解码那样每次前向计算一个词元）。",
     },
     "ch10.window_short": {
-        "en": "Here {masks} masks, fewer than W = {w} slots: the cost-aware window, our own addition "
-              "(<b>beyond the paper</b>), carries masks only while drafts pay for them.",
-        "zh": "这里带 {masks} 个掩码，少于 W = {w} 个槽位：成本感知窗口是我们自己加的（<b>超出了论文</b>），只在草稿划算时才带掩码。",
+        "en": "Here {masks} masks, fewer than W = {w}: in our verified decoding (<b>beyond the paper</b>) W caps the "
+              "masks, not the rows, and the cost-aware window carries masks only while drafts pay.",
+        "zh": "这里带 {masks} 个掩码，少于 W = {w}：在我们的验证解码中（<b>超出了论文</b>），W 限制的是掩码数而不是行数，"
+              "成本感知窗口只在草稿划算时才带掩码。",
     },
     "ch10.p3": {
         "en": "So the text is exactly what this WeDLM model "

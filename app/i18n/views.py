@@ -217,9 +217,9 @@ MESSAGES = {
     },
     "views.narr.lossless_greedy": {
         "en": "Every token that commits is the one the model's own next-token prediction chose, so the text is "
-              "exactly greedy AR decoding of this model (lossless: beyond the paper).",
+              "exactly greedy AR decoding of this model (lossless, beyond the paper: the same text, right or wrong).",
         "zh": "每个提交的词元，都是模型自己的下一词元预测选出的那个，所以文本与这个模型的贪心 AR 解码完全相同"
-              "（无损：超出论文的扩展）。",
+              "（无损，超出论文的扩展：文本相同，无论对错）。",
     },
     "views.narr.lossless_sampling": {
         "en": "Every token that commits is the one the model's own next-token prediction chose, so the text is "
@@ -459,6 +459,19 @@ MESSAGES.update({
         "en": "Step {step}'s input: the {n} rows forward {forward} reads; no drafts to check",
         "zh": "第 {step} 步的输入：第 {forward} 次前向计算读入的 {n} 行；没有要检查的草稿",
     },
+    # a verified step's rows (narration.verified_rows_text): 1 + drafts + masks + drafts among them; W caps
+    # the masks (the window policy's m), not the rows (BEYOND THE PAPER: streaming keeps W slots after its run)
+    "views.verified.rows": {"en": "Rows in this forward: {n} = {parts}{cap}. ",
+                            "zh": "这次前向计算的行数：{n} = {parts}{cap}。"},
+    "views.verified.rows_next": {"en": "1 (the model's next token)", "zh": "1（模型的下一词元）"},
+    "views.verified.rows_drafts.one": {"en": "{n} draft to check", "zh": "{n} 个待检验的草稿"},
+    "views.verified.rows_drafts.many": {"en": "{n} drafts to check", "zh": "{n} 个待检验的草稿"},
+    "views.verified.rows_masks.one": {"en": "{n} mask", "zh": "{n} 个掩码"},
+    "views.verified.rows_masks.many": {"en": "{n} masks", "zh": "{n} 个掩码"},
+    "views.verified.rows_among.one": {"en": "{n} draft after the first mask", "zh": "第一个掩码之后的 {n} 个草稿"},
+    "views.verified.rows_among.many": {"en": "{n} drafts after the first mask", "zh": "第一个掩码之后的 {n} 个草稿"},
+    "views.verified.rows_cap": {"en": "; verified decoding caps the masks at W = {w}, not the rows",
+                                "zh": "；验证解码限制的是掩码数（最多 W = {w} 个），而不是行数"},
     "views.verified.note": {
         "en": "Verified decoding (beyond the paper): slot {slot} holds the model's next token the previous forward found; "
               "each draft after it is checked against the model's own next-token prediction from the row before "

@@ -125,6 +125,49 @@ def mask_account(s: StepRecord) -> MaskAccount:
     return MaskAccount(read=len(masks), filled=filled, taken=taken, left=masks_left(s), beyond=beyond)
 
 
+@dataclass(frozen=True)
+class VerifiedRows:
+    """The rows of a verified step's input (BEYOND THE PAPER, wedlm/decoders/verified.py): slot 0
+    (the model's next token), the drafts checked against it, the masks (the window policy's m,
+    at most W: verified decoding counts W in masks, not rows) and the drafts kept among or
+    between those masks (shape_window keeps the slots up to the m-th mask). rows = 1 + drafts +
+    masks + among."""
+    drafts: int   # the drafts after slot 0 in the leading filled run: checked this forward
+    masks: int    # mask slots in the input
+    among: int    # filled slots after the first mask (drafts the next forwards check)
+
+    @property
+    def rows(self) -> int:
+        return 1 + self.drafts + self.masks + self.among
+
+
+def verified_rows(s: StepRecord) -> VerifiedRows:
+    """A verified step's rows, counted from its input (`VerifiedRows`)."""
+    lead = leading_filled(s.window)
+    masks = sum(t is None for t in s.window)
+    return VerifiedRows(drafts=lead - 1, masks=masks, among=len(s.window) - lead - masks)  # slot 0 is filled: lead >= 1
+
+
+def verified_rows_text(s: StepRecord, window: int | None, lang: str = i18n.DEFAULT) -> str:
+    """The sum a verified step's rows make, worded (the order view's caption, chapter 10): every
+    number is the step's own, so the rows and masks it says are the picture's."""
+    cap = i18n.text(lang, "views.verified.rows_cap", w=window) if window else ""
+    return i18n.text(lang, "views.verified.rows", n=len(s.window), parts=verified_rows_parts(s, lang), cap=cap)
+
+
+def verified_rows_parts(s: StepRecord, lang: str = i18n.DEFAULT) -> str:
+    """'1 (the model's next token) + 5 drafts to check + 6 masks + ...': a verified step's rows as
+    a sum (`VerifiedRows`; a part that is 0 is left out, save the masks)."""
+    r = verified_rows(s)
+    parts = [i18n.text(lang, "views.verified.rows_next")]
+    if r.drafts:
+        parts.append(_count(lang, "views.verified.rows_drafts", r.drafts))
+    parts.append(_count(lang, "views.verified.rows_masks", r.masks))
+    if r.among:
+        parts.append(_count(lang, "views.verified.rows_among", r.among))
+    return " + ".join(parts)
+
+
 def masks_left(s: StepRecord) -> int:
     """The masks a step's forward read and did not fill: what the views still draw as [M] after it.
     A mask this forward filled is not left (verified: the AR token's slot, which at the last step

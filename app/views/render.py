@@ -309,7 +309,9 @@ def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
         title_key = "views.verified.title" if s.verify.checked else "views.verified.title_none"
         kind, ar_row = "orders verified", _ar_found_row(timeline, s.verify, lang)
         marks = set(verify_marks(timeline, step).values()) | {"ar"}   # the AR token's row is always drawn
-        checks_legend, note = verify_legend(lang, marks), tr("views.verified.note", slot=s.start)
+        checks_legend = verify_legend(lang, marks)
+        note = (narration.verified_rows_text(s, timeline.trace.config.get("window"), lang)
+                + tr("views.verified.note", slot=s.start))
     title = _count(lang, title_key, s.rows, step=step, forward=step + 1)
     return (f'<div class="{kind}"><div class="viewtitle">{title}</div>{_reorder_button(lang)}'
             f'{order_rows(s.window, s.order, s.start, labels, kinds, verify_marks(timeline, step), lang)}{ar_row}'

@@ -118,8 +118,10 @@ def window_words(tl, step: int, lang: str = i18n.DEFAULT, short: bool = False) -
     if not fewer:
         return ""
     s = tl.trace.steps[step]
+    # the step's rows as a sum (1 + drafts + masks + drafts among them), as the order view's caption says it
+    parts = plain_narration.verified_rows_parts(s, lang)
     return i18n.text(lang, "ch10.window_short" if short else "ch10.window", w=w, small=len(fewer),
-                     forwards=len(masks), lo=min(fewer), hi=max(fewer), rows=s.rows, step=step,
+                     forwards=len(masks), lo=min(fewer), hi=max(fewer), parts=parts, rows=s.rows, step=step,
                      masks=sum(t is None for t in s.window))
 
 
