@@ -416,3 +416,19 @@ def test_every_token_display_spells_a_token_with_the_one_visible_space_function(
              and p.token not in tl.trace.stop_ids)
     assert f"'«{real(tl.trace.tokens[p.token])}»'" in tips[p.pos], tips[p.pos]   # the tap card
     assert render.token_label(tl, p.token) == escape("«" + real(tl.trace.tokens[p.token]) + "»")   # the strips
+
+
+def test_a_tapped_positions_story_says_its_entropy_is_the_one_it_was_filled_at():
+    """Walk 19 tapped the mask at 65 at step 3 and read "entropy 0.32 nats" beside the chart's 0.39 for
+    that step: the story is the whole decode's, the same at every step, and its entropy the one the
+    slot had at the step that filled it. The words say so, beside that step."""
+    from app.tabs.tour.data import load_tour
+    tl = load_tour().timelines["table"]
+    for pos, p in tl.positions.items():
+        if p.token is None or p.entropy is None or p.fill_step < 0:
+            continue
+        tip = render._tooltip(tl, pos)
+        assert tip.startswith(f"position {pos}, over the whole decode: ")
+        assert f"filled at step {p.fill_step} at entropy {p.entropy:.2f} nats" in tip
+        fill = next(f for f in tl.trace.steps[p.fill_step].filled if f.pos == pos)
+        assert f"{fill.entropy:.2f}" == f"{p.entropy:.2f}"   # the filling step's own entropy

@@ -300,11 +300,14 @@ MESSAGES.update({
 MESSAGES.update({
     # ---- a position's story (render._tooltip; plain text, a title) ----
     "views.tip.mask": {"en": "position {pos}: mask", "zh": "位置 {pos}：掩码"},
+    # the same story at every step (walk 19 read a mask's tapped entropy as the step's own): said as
+    # the whole decode's, the entropy the one its slot had when filled
     "views.tip.token": {
-        "en": "position {pos}: {token}\n{entropy}{filled}, {committed}\ntop candidates: {candidates}",
-        "zh": "位置 {pos}：{token}\n{entropy}{filled}，{committed}\n候选词元：{candidates}",
+        "en": "position {pos}, over the whole decode: {token}\n{filled}{entropy}, {committed}\n"
+              "top candidates then: {candidates}",
+        "zh": "位置 {pos}，整个解码中：{token}\n{filled}{entropy}，{committed}\n当时的候选词元：{candidates}",
     },
-    "views.tip.entropy": {"en": "entropy {h} nats\n", "zh": "熵 {h} 奈特\n"},
+    "views.tip.entropy": {"en": " at entropy {h} nats", "zh": "，当时熵为 {h} 奈特"},
     "views.tip.filled_prefill": {"en": "filled at prefill", "zh": "在预填充时填充"},
     "views.tip.filled_step": {"en": "filled at step {step}", "zh": "在第 {step} 步填充"},
     "views.tip.committed_not_yet": {"en": "committed at not yet", "zh": "尚未提交"},
