@@ -2678,3 +2678,27 @@ def test_chapter_10_says_lossless_is_the_models_own_text_right_or_wrong_at_every
             words = " ".join(plain(ch10_verified.text(tl, k, moment, lang=lang)).split())
             assert ("lossless" if lang == "en" else "无损") in words
             assert any(m in words for m in means), (lang, k, words)
+
+
+def test_chapter_8_says_up_to_which_tau_answers_stay_as_right_and_what_the_tours_tau_makes(data):
+    """Walk 19: chapter 8 never said its result at τ = 0.4, the τ every other chapter uses, and 13 of
+    15 stay right from τ = 0.1 to 0.8 in the record. The words say up to which τ as many stay right
+    and the tour's own τ's speed, each from the sweep's rows."""
+    from wedlm import DecodeConfig
+    from app.tabs.tour import ch8_tau
+    rows = sorted(data.tau_sweep["rows"], key=lambda r: r["threshold"])
+    if ch8_tau.last_all_right(rows):
+        pytest.skip("a record where some τ keeps every answer right says that instead")
+    k = 0
+    while k + 1 < len(rows) and rows[k + 1]["right"] >= rows[0]["right"]:
+        k += 1
+    assert k > 0, "the record has no larger τ as right as the smallest"
+    kept, total = rows[k], rows[0]["total"]
+    words = plain(ch8_tau.view(data.tau_sweep)[0])
+    said = f"Up to τ = {kept['threshold']:g} as many stay right ({kept['right']} of {total}), at " \
+           f"{kept['tokens_per_forward']:.2f} per forward"
+    assert said in words
+    default = next(r for r in rows if r["threshold"] == DecodeConfig().threshold)
+    assert default["threshold"] <= kept["threshold"]
+    assert f"the tour's τ = {default['threshold']:g} makes {default['tokens_per_forward']:.2f}." in words
+    assert rows[k + 1]["right"] < rows[0]["right"] if k + 1 < len(rows) else True   # where it stops

@@ -243,6 +243,11 @@ MESSAGES = {
         "zh": "这 {total} 道题只是样本，不是保证，乘法表也不在其中：第 2–4 章的乘法表在 τ = {tau:g} 下解码，写出了 "
               "<code translate=\"no\">{line}</code>；同一模型一次一个词元地写，写的是 {own}。",
     },
+    # no τ keeps every answer right: up to which τ as many stay right as at the smallest (speed for free)
+    "ch8.kept": {"en": " Up to τ = {tau:g} as many stay right ({right} of {total}), at {tpf:.2f} per forward",
+                 "zh": "直到 τ = {tau:g}，答对的题数不变（{total} 道答对 {right} 道），此时每次前向计算 {tpf:.2f} 个词元"},
+    "ch8.kept_default": {"en": "; the tour's τ = {tau:g} makes {tpf:.2f}", "zh": "；导览默认的 τ = {tau:g} 为 {tpf:.2f} 个"},
+    "ch8.kept_end": {"en": ".", "zh": "。"},
     "ch8.safe": {
         "en": " Up to τ = {tau:g} all {total} questions stay right, at {tpf:.2f} per forward.",
         "zh": "直到 τ = {tau:g}，这 {total} 道题都还是对的，此时每次前向计算 {tpf:.2f} 个词元。",

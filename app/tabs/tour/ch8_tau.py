@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 import gradio as gr
 
+from wedlm import DecodeConfig
 from wedlm.training.corpus import ARITHMETIC_FORMS, final_answer, held_out_questions
 
 from ... import i18n
@@ -155,6 +156,32 @@ def last_all_right(rows: list[dict]) -> dict | None:
     return last
 
 
+def last_as_right(rows: list[dict]) -> dict | None:
+    """The largest τ up to which (from the smallest τ on) as many answers stay right as at the smallest
+    τ, when that is a larger τ; None otherwise."""
+    rows = sorted(rows, key=lambda r: r["threshold"])
+    last = None
+    for r in rows[1:]:
+        if r["right"] < rows[0]["right"]:
+            break
+        last = r
+    return last
+
+
+def kept_words(rows: list[dict], tr, total: int) -> str:
+    """Where speed came free: up to which τ as many answers stay right as at the smallest, and what
+    the tour's own τ (DecodeConfig's default) makes there ("" when no larger τ keeps them)."""
+    kept = last_as_right(rows)
+    if kept is None:
+        return ""
+    default = DecodeConfig().threshold
+    at = next((r for r in rows if r["threshold"] == default), None)
+    words = tr("ch8.kept", tau=kept["threshold"], right=kept["right"], total=total, tpf=kept["tokens_per_forward"])
+    if at is not None and at["threshold"] <= kept["threshold"]:
+        words += tr("ch8.kept_default", tau=default, tpf=at["tokens_per_forward"])
+    return words + tr("ch8.kept_end")
+
+
 class WrongProduct(NamedTuple):
     line: str    # "7 x 10 = 60", as the model wrote it
     a: int
@@ -277,7 +304,7 @@ def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT, table
         if baseline is not None:
             paras[-1] += gap(lang) + tr("ch8.greedy_right", right=baseline, total=total)
         safe_words = (tr("ch8.safe", tau=fastest_safe["threshold"], tpf=fastest_safe["tokens_per_forward"], total=total)
-                      if fastest_safe else "")
+                      if fastest_safe else kept_words(rows, tr, total))
         differs = {id(r): tr("ch8.differs", n=r["differs"]) if compared else "" for r in (low, worst)}
         paras.append(tr("ch8.p3", low_tau=low["threshold"], low_tpf=low["tokens_per_forward"],
                         low_right=low["right"], total=total, safe=safe_words, worst_tau=worst["threshold"],
