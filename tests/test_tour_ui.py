@@ -982,3 +982,56 @@ def test_a_phone_says_the_worked_examples_sums_are_off_to_the_right(browser, app
             assert m["over"] > 0 and m["hint"] and not m["sumsShown"], m
     finally:
         page.close()
+
+
+# presenting, the open chapter's step lines (the stepper's summary, the step's facts box), chapter 6's lane
+# heads and race note and chapter 8's wrong answers as rendered: [class, words, px on screen] (the
+# chapter's scale on screen, as RENDERED_TEXT_JS)
+STEP_LINES_JS = """n => { const c = document.querySelector('#chapter-' + n), body = c.querySelector('.tour-body');
+    const zoom = body.getBoundingClientRect().width / body.offsetWidth;
+    const sel = ['.stepper-summary', '.tour-facts', '.lanehead', '.racenote', '.tour-wrong'];
+    return [...c.querySelectorAll(sel.map(s => s + ', ' + s + ' *').join(', '))]
+        .filter(e => e.getClientRects().length && [...e.childNodes].some(t => t.nodeType === 3 && t.textContent.trim()))
+        .map(e => [e.closest(sel.join(', ')).className, e.textContent.trim().slice(0, 30),
+                   Math.round(parseFloat(getComputedStyle(e).fontSize) * zoom * 10) / 10]); }"""
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1920, 960), (1024, 768)])
+def test_presenting_reads_step_lines_lane_heads_and_wrong_answers_at_the_floor(browser, app_url, size):
+    """Presenting, the lines under a stepper ("Step N (forward …) · This forward filled …"), chapter 6's lane
+    heads and race note and chapter 8's "Wrong at τ = 2" list read at the picture's floor (16 px on a 1920
+    screen, 14 at 1024x768), at a chapter's first and last step: in a 1920x1080 screen's browser window
+    (1920x960) the lane heads read 15.4 px and the wrong answers 15.7, at 1920x1080 the race note 14.9 at
+    chapter 6's last step (walk 18 read them 12-14 px). A 1024 screen shows its panes one at a time: each."""
+    floor = 16 if size[0] >= 1280 else 14
+    page = open_page(browser, app_url, size, "?present=1&chapter=2")
+    try:
+        page.wait_for_selector("#tour-viz-2", state="visible", timeout=180_000)
+        page.wait_for_function("() => document.body.classList.contains('tour-present')")
+        seen = set()
+        for n in (2, 3, 6, 8):
+            if n > 2:
+                page.evaluate("n => { location.hash = '#chapter-' + n; }", n)
+                page.wait_for_selector(f"#tour-viz-{n}", state="visible", timeout=60_000)
+            wait_plots(page, n)
+            has_steps = page.locator(f"#chapter-{n} .wedlm-stepper button[data-act=last]").count() > 0
+            for end in (("first", "last") if has_steps else (None,)):
+                if end:
+                    page.evaluate(f"() => document.querySelector('#chapter-{n} .wedlm-stepper button[data-act={end}]').click()")
+                    page.wait_for_timeout(300)
+                fits(page)
+                page.wait_for_timeout(300)
+                panes = page.evaluate(f"() => +(document.querySelector('#chapter-{n}').dataset.groups || 1) + 1") \
+                    if size[0] < 1280 else 1
+                for _ in range(panes):
+                    lines = page.evaluate(STEP_LINES_JS, n)
+                    low = [x for x in lines if x[2] < floor - 0.05]
+                    assert not low, (n, end, size, low[:6])
+                    seen |= {(n, x[0].split()[0]) for x in lines}
+                    if panes > 1:
+                        page.keyboard.press("w")
+                        page.wait_for_timeout(400)
+        # each measured where it shows
+        assert {(2, "stepper-summary"), (2, "tour-facts"), (6, "lanehead"), (6, "racenote"), (8, "tour-wrong")} <= seen, seen
+    finally:
+        page.close()
