@@ -67,6 +67,15 @@ def test_a_race_lane_says_decoding_while_playing_and_paused_when_held(browser, a
         page.close()
 
 
+# the nav row's words (badge, chapter menu, buttons): [its words, px, how many lines they take]
+NAV_LINES_JS = """() => [...document.querySelectorAll('#presenting-badge, #tour-pick input, #tour-nav button')]
+    .filter(e => e.getClientRects().length).map(e => {
+        const r = document.createRange(); r.selectNodeContents(e);
+        const lines = new Set([...r.getClientRects()].filter(q => q.width > 0).map(q => Math.round(q.top)));
+        return [(e.id || e.textContent.trim()).slice(0, 30), parseFloat(getComputedStyle(e).fontSize),
+                e.tagName === 'INPUT' ? 1 : lines.size]; })"""
+
+
 @pytest.mark.parametrize("lang", ["", "zh"])
 def test_presenting_at_1024_titles_fit_and_step_keys_step_the_chapter(browser, app_url, lang):
     page = open_page(browser, app_url, (1024, 768), f"{lang}?present=1")
@@ -89,6 +98,11 @@ def test_presenting_at_1024_titles_fit_and_step_keys_step_the_chapter(browser, a
             m = page.evaluate("""() => { const i = document.querySelector('#tour-pick input');
                 return {sw: i.scrollWidth, cw: i.clientWidth, value: i.value}; }""")
             assert m["sw"] <= m["cw"], f"chapter {n}'s title is cut off in the dropdown: {m}"
+            # the nav's words one line each at >= 14 px ("Stop presenting (Esc)" and chapter 11's badge
+            # wrapped to two lines of 13 and 12 px, walk 18)
+            nav = page.evaluate(NAV_LINES_JS)
+            assert len(nav) >= 5 and all(lines == 1 and px >= 14 for _, px, lines in nav), (n, nav)
+            assert page.inner_text("#tour-present-btn").strip() == i18n.text(code, "views.js.stop_short")
         go_to(page, "Home", 1)
         wait_plots(page, 1)
         page.click("#chapter-1 .wedlm-stepper button[data-act=first]")
@@ -702,6 +716,12 @@ def test_a_phone_reads_chapter_2s_position_labels_apart_and_chapter_3s_grid_labe
                             wider: s.getBoundingClientRect().width > box.clientWidth + 1,
                             hint: !!hint && hint.getClientRects().length > 0}; })""")
             assert len(grids) == 2 and all(g["px"] >= 11 for g in grids), (k, grids)
+            # every label (row and column, as rendered: its size times its scale on screen), not the first row's
+            # alone (walk 18 read them ~5 px high: the glyphs' x-height at 11.2 px)
+            least = page.evaluate("""() => Math.min(...[...document.querySelectorAll('#chapter-3 svg.grid text')]
+                .filter(t => t.getClientRects().length).map(t => { const m = t.getScreenCTM();
+                    return parseFloat(getComputedStyle(t).fontSize) * Math.min(Math.hypot(m.a, m.b), Math.hypot(m.c, m.d)); }))""")
+            assert least >= 11, (k, least)
             assert all(g["hint"] for g in grids if g["wider"]), (k, grids)
             wide += sum(g["wider"] for g in grids)
             assert page.evaluate("() => document.documentElement.scrollWidth") <= 390, k
@@ -742,6 +762,22 @@ PHONE_STEPS_JS = """([n, js]) => { const measure = eval(js), key = document.quer
     return at.filter(([, m]) => m.count || m.doc > m.vw); }"""
 
 
+# the open chapter's table cells that break a word (a run of Latin letters, digits, _) across lines: a
+# Range over the word with its boxes on more than one line (as PHONE_OUT_JS: {out, count, doc, vw})
+MIDWORD_JS = """n => { const out = [];
+    document.querySelectorAll(`#chapter-${n} th, #chapter-${n} td`).forEach(cell => {
+        if (!cell.getClientRects().length) return;
+        const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+            const re = /[A-Za-z0-9_]{2,}/g; let m;
+            while ((m = re.exec(t.textContent))) {
+                const r = document.createRange(); r.setStart(t, m.index); r.setEnd(t, m.index + m[0].length);
+                const lines = new Set([...r.getClientRects()].filter(q => q.width > 0).map(q => Math.round(q.top)));
+                if (lines.size > 1) out.push(`${m[0]} on ${lines.size} lines in a ${Math.round(cell.clientWidth)} px ${cell.tagName}`);
+            } } });
+    return {out: out.slice(0, 8), count: out.length, doc: 0, vw: 1}; }"""
+
+
 @pytest.mark.parametrize("lang", ["", "zh"])
 def test_a_phone_shows_every_chapter_whole_wide_views_scrolling_in_their_own_box(browser, app_url, lang):
     """390x844: chapter 3's worked-example table made its picture column 414 px wide in a 326 px
@@ -762,6 +798,11 @@ def test_a_phone_shows_every_chapter_whole_wide_views_scrolling_in_their_own_box
             assert not bad, (n, bad[:3])
             # no table cell's text runs out of its cell into the next (chapter 7's "(def truncate_number)"
             # ran into the "0 (idle)" cell, walk 17)
+            # and no table cell cuts a word (Latin letters and digits; Chinese breaks between characters)
+            # across lines: chapter 3's Σ table read "posit/ion id", "weig/ht", "to/p/to/ke/n" and chapter 7's
+            # "truncate_n/umber" (walk 18); at each step (the Σ table and its end show at their own)
+            cut = page.evaluate(PHONE_STEPS_JS, [n, MIDWORD_JS])
+            assert not cut, (n, cut[:3])
             spill = page.evaluate("""n => [...document.querySelectorAll(`#chapter-${n} th, #chapter-${n} td`)]
                 .filter(e => e.offsetParent && e.scrollWidth > e.clientWidth + 1)
                 .map(e => [e.innerText.slice(0, 40), e.scrollWidth, e.clientWidth])""", n)
@@ -939,5 +980,58 @@ def test_a_phone_says_the_worked_examples_sums_are_off_to_the_right(browser, app
             page.wait_for_timeout(400)
             m = page.evaluate(HINT_JS)
             assert m["over"] > 0 and m["hint"] and not m["sumsShown"], m
+    finally:
+        page.close()
+
+
+# presenting, the open chapter's step lines (the stepper's summary, the step's facts box), chapter 6's lane
+# heads and race note and chapter 8's wrong answers as rendered: [class, words, px on screen] (the
+# chapter's scale on screen, as RENDERED_TEXT_JS)
+STEP_LINES_JS = """n => { const c = document.querySelector('#chapter-' + n), body = c.querySelector('.tour-body');
+    const zoom = body.getBoundingClientRect().width / body.offsetWidth;
+    const sel = ['.stepper-summary', '.tour-facts', '.lanehead', '.racenote', '.tour-wrong'];
+    return [...c.querySelectorAll(sel.map(s => s + ', ' + s + ' *').join(', '))]
+        .filter(e => e.getClientRects().length && [...e.childNodes].some(t => t.nodeType === 3 && t.textContent.trim()))
+        .map(e => [e.closest(sel.join(', ')).className, e.textContent.trim().slice(0, 30),
+                   Math.round(parseFloat(getComputedStyle(e).fontSize) * zoom * 10) / 10]); }"""
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1920, 960), (1024, 768)])
+def test_presenting_reads_step_lines_lane_heads_and_wrong_answers_at_the_floor(browser, app_url, size):
+    """Presenting, the lines under a stepper ("Step N (forward …) · This forward filled …"), chapter 6's lane
+    heads and race note and chapter 8's "Wrong at τ = 2" list read at the picture's floor (16 px on a 1920
+    screen, 14 at 1024x768), at a chapter's first and last step: in a 1920x1080 screen's browser window
+    (1920x960) the lane heads read 15.4 px and the wrong answers 15.7, at 1920x1080 the race note 14.9 at
+    chapter 6's last step (walk 18 read them 12-14 px). A 1024 screen shows its panes one at a time: each."""
+    floor = 16 if size[0] >= 1280 else 14
+    page = open_page(browser, app_url, size, "?present=1&chapter=2")
+    try:
+        page.wait_for_selector("#tour-viz-2", state="visible", timeout=180_000)
+        page.wait_for_function("() => document.body.classList.contains('tour-present')")
+        seen = set()
+        for n in (2, 3, 6, 8):
+            if n > 2:
+                page.evaluate("n => { location.hash = '#chapter-' + n; }", n)
+                page.wait_for_selector(f"#tour-viz-{n}", state="visible", timeout=60_000)
+            wait_plots(page, n)
+            has_steps = page.locator(f"#chapter-{n} .wedlm-stepper button[data-act=last]").count() > 0
+            for end in (("first", "last") if has_steps else (None,)):
+                if end:
+                    page.evaluate(f"() => document.querySelector('#chapter-{n} .wedlm-stepper button[data-act={end}]').click()")
+                    page.wait_for_timeout(300)
+                fits(page)
+                page.wait_for_timeout(300)
+                panes = page.evaluate(f"() => +(document.querySelector('#chapter-{n}').dataset.groups || 1) + 1") \
+                    if size[0] < 1280 else 1
+                for _ in range(panes):
+                    lines = page.evaluate(STEP_LINES_JS, n)
+                    low = [x for x in lines if x[2] < floor - 0.05]
+                    assert not low, (n, end, size, low[:6])
+                    seen |= {(n, x[0].split()[0]) for x in lines}
+                    if panes > 1:
+                        page.keyboard.press("w")
+                        page.wait_for_timeout(400)
+        # each measured where it shows
+        assert {(2, "stepper-summary"), (2, "tour-facts"), (6, "lanehead"), (6, "racenote"), (8, "tour-wrong")} <= seen, seen
     finally:
         page.close()

@@ -967,6 +967,8 @@ MESSAGES.update({
                                      "zh": " · W：切换图示与讲解（窄屏或 4:3 屏幕上二者分开显示）"},
     "views.js.present": {"en": "Present ▣", "zh": "演示 ▣"},
     "views.js.stop_presenting": {"en": "Stop presenting (Esc)", "zh": "退出演示（Esc）"},
+    # the same, short: a laptop or a 1024 px projector (present.js: .present-compact), where the long one wrapped to two lines
+    "views.js.stop_short": {"en": "Stop (Esc)", "zh": "退出（Esc）"},
     # a narrow or 4:3 projector shows the chapter's picture and its narration one at a time (present.js)
     "views.js.pane_picture": {"en": "Picture", "zh": "图示"},
     "views.js.pane_words": {"en": "Narration", "zh": "讲解"},

@@ -54,7 +54,9 @@
     if (!b) return;
     if (serverLabel === null) serverLabel = b.textContent;
     const w = words();
-    b.textContent = presenting() ? (w.stop_presenting || serverLabel) : (w.present || serverLabel);
+    // a laptop or a 1024 px projector (.present-compact): the short label, one line (the long one wrapped to two)
+    const stop = document.body.classList.contains("present-compact") ? (w.stop_short || w.stop_presenting) : w.stop_presenting;
+    b.textContent = presenting() ? (stop || serverLabel) : (w.present || serverLabel);
     const chapter = openChapter(), shown = pane(chapter), groups = groupCount(chapter);
     const switcher = document.querySelector("#present-pane");
     if (!switcher) return;

@@ -9,7 +9,7 @@ import json
 
 from .. import i18n
 
-JS_WORDS = ("play", "pause", "waiting", "copied", "refused", "present", "stop_presenting",
+JS_WORDS = ("play", "pause", "waiting", "copied", "refused", "present", "stop_presenting", "stop_short",
             "pane_picture", "pane_words", "pane_title")
 
 
