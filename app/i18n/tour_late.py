@@ -324,11 +324,11 @@ MESSAGES = {
     "ch9.source_ch3": {
         "en": "that of step {step}'s input in chapters 2–4's times-table decode ({slots} slots: the leading filled "
               "run and the window; 1 = mask). In one training block a mask sits before observed tokens; reordered, "
-              "they move in front of it, so its xt row sees them (above the diagonal). Unlike that step, later "
-              "training blocks see the clean x0 even where it still had a mask",
+              "they move in front of it, so its xt row sees them (above the diagonal). Unlike that step, a later "
+              "training block sees the true tokens (x0) even where the decode still had a mask",
         "zh": "第 2–4 章乘法表解码第 {step} 步输入的模式（{slots} 个槽位：开头连续的已填充段加上窗口；1 = 掩码）。"
               "其中一个训练块里，掩码排在已知词元前面；重排后这些词元移到它前面，所以它的 xt 行能看到它们（对角线上方）。"
-              "和那一步不同，后面的训练块看到的是干净的 x0，哪怕那一步那里还是掩码",
+              "和那一步不同，后面的训练块看到的是真实词元（x0），哪怕解码那一步那里还是掩码",
     },
     "ch9.source_yours": {"en": "yours", "zh": "你输入的"},
     "ch9.try": {"en": "Try it: a mask pattern (1 = masked in xt), up to 32 slots",
