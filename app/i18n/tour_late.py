@@ -130,14 +130,20 @@ MESSAGES = {
         "en": "<b>Why is code slow?</b> {code_decode} (the diamond “{code_name}”: {code_tpf:.2f} per forward at "
               "{code_h:.2f} nats, above τ = {tau:g}) writes {written} code tokens, then its stop token. Its masks seldom fall under τ "
               "together: {single} of its {forwards} forwards fill one slot. Its unsure token {token} ({front_h:.2f} "
-              "nats) stays a mask for {held} forwards: they commit nothing, yet fill {after} slots after it; once it "
-              "fills, the next forward commits {burst} at once. The slowest dot, {id}: {tpf:.2f} at {h:.2f} nats.",
+              "nats) stays a mask for {held} forwards, which fill {after} slots after it: all commit at once ({burst}) "
+              "the forward after it fills. The slowest dot, {id}: {tpf:.2f} at {h:.2f} nats{slowest_why}.",
         "zh": "<b>代码为什么慢？</b>{code_decode}（标着“{code_name}”的菱形：每次前向计算 {code_tpf:.2f} 个词元，"
               "平均熵 {code_h:.2f} 奈特，高于 τ = {tau:g}）写出 {written} 个代码词元，然后是停止词元。它的掩码很少同时落到 τ 以下："
               "{forwards} 次前向计算中有 {single} 次只填一个槽位。没把握的词元 {token}（{front_h:.2f} 奈特）连续 {held} "
-              "次前向计算都还是掩码：这些前向计算什么都没提交，却在它后面填了 {after} 个槽位；它一填上，下一次前向计算就一次提交 "
-              "{burst} 个。最慢的圆点 {id}：平均熵 {h:.2f} 奈特，每次 {tpf:.2f} 个。",
+              "次前向计算都还是掩码，这些前向计算在它后面填了 {after} 个槽位：它填上后的下一次前向计算把它们一次全部提交（{burst} 个）。"
+              "最慢的圆点 {id}：平均熵 {h:.2f} 奈特，每次 {tpf:.2f} 个{slowest_why}。",
     },
+    # the slowest dot is a suite row (a summary: its fills cannot be counted), said only where its numbers
+    # prove it: a streaming forward fills at least one slot, so under 0.4 tokens per forward most fills
+    # were thrown away past the stop token (lost/fills >= 1 - T/(F-1) > 1/2 for F >= 5)
+    "ch7.slowest_why": {"en": ": it writes only “{text}” before its stop token, so most of its "
+                              "fills fell past it",
+                        "zh": "：它在停止词元之前只写出“{text}”，所以它的填充大多落在停止词元之后"},
     # where a decode's fills go (entropy.fill_account; wedlm/decoders/core.py: every streaming forward
     # but the last fills a slot, no fill is undone, and a filled slot commits once no mask is before
     # it): a forward that commits nothing delays tokens, it does not lose them; fills past the stop
@@ -146,7 +152,7 @@ MESSAGES = {
         "en": "<b>Why under 1?</b> Every forward but the last fills a slot, and no fill is undone. A forward fed "
               "a mask in the front slot commits nothing ({shares}: {mask_colour} in the table) but loses nothing: "
               "its fills commit later, together ({committed_colour}: up to {most} at once in counting). Lost: "
-              "the fills past the stop token, thrown away ({losses}).",
+              "the fills past the stop token ({losses}).",
         "zh": "<b>为什么不到 1？</b>除了最后一次，每次前向计算都至少填一个槽位，填好的不会撤销。最前面的槽位送进去时"
               "还是掩码的前向计算什么都不提交（{shares}：表中{mask_colour}），但也没有损失：它填的槽位稍后一起提交"
               "（{committed_colour}：计数一次最多提交 {most} 个）。损失的是停止词元之后的填充，它们被丢弃（{losses}）。",
@@ -170,7 +176,7 @@ MESSAGES = {
     # the "0" column's head: a forward that commits nothing is what ch7.idle calls idle
     "ch7.table_idle": {"en": "0 (idle)", "zh": "0（空转）"},
     "ch7.p4": {
-        "en": "“Counting” and “A play” (the diamonds’ decodes, one scale): counting’s step {low_step} fills {filled} "
+        "en": "“Counting” and “A play” (one scale): counting’s step {low_step} fills {filled} "
               "masks at once ({new_colour} ▼, scores near 0); a play’s step {high_step} fills only the lowest, "
               "{stay} stay masks ({mask_colour}).",
         "zh": "“计数”和“剧本”两张图画的是菱形那两次解码，刻度相同：计数的第 {low_step} 步一次填了 "

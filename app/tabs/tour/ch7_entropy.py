@@ -18,7 +18,7 @@ from ...views import entropy
 from . import figs
 from .data import LAW_MAX_NEW
 from .frame import body, live_bar, live_decode, pool, prompt_words, try_box
-from .words import colour, narration, term, tok
+from .words import colour, gap, narration, term, tok
 
 TITLE = i18n.text(i18n.DEFAULT, "ch7.title")
 LAW_HEIGHT = 385  # px (the explorer draws it entropy.LAW_HEIGHT tall; 430 presents ch7 at 1920x1080 below 20 px, and so
@@ -118,8 +118,20 @@ def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT, point: dict | 
                      h=slowest["entropy"], written=wait["written"], end=wait["end_fills"], fills=wait["fills"],
                      token=tok(tl, wait["token"], lang), front_h=wait["entropy"], held=wait["held"],
                      single=wait["single"], forwards=wait["forwards"], burst=wait["burst"], after=wait["after"],
-                     tau=tl.trace.steps[0].threshold,
+                     tau=tl.trace.steps[0].threshold, slowest_why=slowest_why(slowest, lang),
                      code_tpf=point["tokens_per_forward"], code_h=point["entropy"], code_name=i18n.text(lang, "ch7.name_code"))
+
+
+SLOWEST_SAID = 0.4   # under it, most of a stopped streaming decode's fills fell past its stop token (ch7.slowest_why)
+
+
+def slowest_why(row: dict, lang: str = i18n.DEFAULT) -> str:
+    """Why the slowest dot is slow, where its summary proves it (under SLOWEST_SAID per forward and a
+    short text before its stop token); "" otherwise."""
+    text = (row.get("text") or "").strip()
+    if row["tokens_per_forward"] >= SLOWEST_SAID or not text or len(text) > 24:
+        return ""
+    return i18n.text(lang, "ch7.slowest_why", text=f'<code translate="no">{escape(text)}</code>')
 
 
 def named_decodes(low, high, code=None, lang: str = i18n.DEFAULT) -> list[tuple[str, object]]:
@@ -177,8 +189,8 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
            count_h=class_mean(rows, "counting", "entropy"), count_tpf=class_mean(rows, "counting", "tokens_per_forward"),
            play_decode=decode_named(htl.trace), play_tpf_d=f"{diamond['plays']['tokens_per_forward']:.2f}",
            plays_ids=row_ids(rows, "plays", lang), plays_n=len(dots["plays"]),
-           plays_h=class_mean(rows, "plays", "entropy"), plays_tpf=class_mean(rows, "plays", "tokens_per_forward")),
-        tr("ch7.paper"),
+           plays_h=class_mean(rows, "plays", "entropy"), plays_tpf=class_mean(rows, "plays", "tokens_per_forward"))
+        + gap(lang) + tr("ch7.paper"),   # the paper's measurement closes the same paragraph (presenting: no room for one more)
         code_paragraph(code, slowest_row(rows), lang, diamond.get("code")),
         idle_paragraph(decodes, lang),
         tr("ch7.p4", low_step=lstep, filled=len(ls.filled), new_colour=colour("state-new", lang=lang),
