@@ -118,18 +118,20 @@ def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT, point: dict | 
                      h=slowest["entropy"], written=wait["written"], end=wait["end_fills"], fills=wait["fills"],
                      token=tok(tl, wait["token"], lang), front_h=wait["entropy"], held=wait["held"],
                      single=wait["single"], forwards=wait["forwards"], burst=wait["burst"], after=wait["after"],
-                     tau=tl.trace.steps[0].threshold, slowest_why=slowest_why(slowest, lang),
+                     tau=tl.trace.config["threshold"], slowest_why=slowest_why(slowest, lang),
                      code_tpf=point["tokens_per_forward"], code_h=point["entropy"], code_name=i18n.text(lang, "ch7.name_code"))
 
 
 SLOWEST_SAID = 0.4   # under it, most of a stopped streaming decode's fills fell past its stop token (ch7.slowest_why)
+SLOWEST_TEXT = 24    # characters: a text this short is far under the suite's budget (LAW_MAX_NEW tokens), so it
+                     # ended on its stop token, which the words say
 
 
 def slowest_why(row: dict, lang: str = i18n.DEFAULT) -> str:
     """Why the slowest dot is slow, where its summary proves it (under SLOWEST_SAID per forward and a
     short text before its stop token); "" otherwise."""
     text = (row.get("text") or "").strip()
-    if row["tokens_per_forward"] >= SLOWEST_SAID or not text or len(text) > 24:
+    if row["tokens_per_forward"] >= SLOWEST_SAID or not text or len(text) > SLOWEST_TEXT:
         return ""
     return i18n.text(lang, "ch7.slowest_why", text=f'<code translate="no">{escape(text)}</code>')
 

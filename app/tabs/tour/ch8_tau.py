@@ -146,26 +146,29 @@ def wrong_answers_html(row: dict, lang: str = i18n.DEFAULT) -> str:
     return f'<div class="tour-wrong">{tr("ch8.wrong", tau=row["threshold"], items=items)}</div>'
 
 
-def last_all_right(rows: list[dict]) -> dict | None:
-    """The largest τ up to which (from the smallest τ on) every answer is right, or None."""
+def _last_while(rows: list[dict], holds) -> dict | None:
+    """The row of the largest τ up to which (from the smallest τ on) `holds` is true of every row, or None."""
     last = None
     for r in sorted(rows, key=lambda r: r["threshold"]):
-        if r["right"] != r["total"]:
+        if not holds(r):
             break
         last = r
     return last
+
+
+def last_all_right(rows: list[dict]) -> dict | None:
+    """The largest τ up to which (from the smallest τ on) every answer is right, or None."""
+    return _last_while(rows, lambda r: r["right"] == r["total"])
 
 
 def last_as_right(rows: list[dict]) -> dict | None:
     """The largest τ up to which (from the smallest τ on) as many answers stay right as at the smallest
     τ, when that is a larger τ; None otherwise."""
-    rows = sorted(rows, key=lambda r: r["threshold"])
-    last = None
-    for r in rows[1:]:
-        if r["right"] < rows[0]["right"]:
-            break
-        last = r
-    return last
+    if not rows:
+        return None
+    first = min(rows, key=lambda r: r["threshold"])
+    last = _last_while(rows, lambda r: r["right"] >= first["right"])
+    return None if last is first else last
 
 
 def kept_words(rows: list[dict], tr, total: int) -> str:
