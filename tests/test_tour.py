@@ -339,16 +339,34 @@ def test_entropy_chapter_plots_every_decode_its_words_describe(data):
     assert not any(first in unescape(str(t.text)) for t in law.data)
 
 
-def test_score_bars_mark_every_filled_slot_in_the_colour_named(data):
-    """Counting's fills have near-zero bars: each filled slot also gets an orange marker on top."""
-    tl, step = data.at("entropy_low")
-    s = tl.trace.steps[step]
-    assert s.filled and max(m.entropy for m in s.masks if m.selected) < 0.1  # the bars alone are ~invisible
-    fig = tour.figs.score_bars(tl, step)
-    marks = [t for t in fig.data if t.type == "scatter" and t.mode == "markers"]
-    assert len(marks) == 1 and marks[0].marker.color == palette.ROLE_COLOURS["state-new"]
-    assert list(marks[0].x) == [str(m.pos) for m in s.masks if m.selected]
-    assert list(marks[0].y) == [m.score for m in s.masks if m.selected]
+def test_chapter_7s_score_bars_are_drawn_as_chapter_2s(data):
+    """Walk 19: chapter 7 stacked λ·d on top of H with ▼ markers its legend never named, where
+    chapter 2 draws the whole score in the slot's colour, λ·d a strip inside its top, a ✓ on every
+    fill. Chapter 7's pair now draws chapter 2's way, its legend in chapter 2's words, every bar at
+    its true height (counting's fills are ~0 high: each has its ✓)."""
+    tr = i18n.Texts("en")
+    for pick in ("entropy_low", "entropy_high"):
+        tl, step = data.at(pick)
+        s = tl.trace.steps[step]
+        fig = tour.figs.score_bars(tl, step)
+        bars = {t.name: t for t in fig.data if t.type == "bar"}
+        filled, stays = bars[tr("views.bars.key_filled")], bars[tr("views.bars.key_mask")]
+        assert filled.marker.color == palette.ROLE_COLOURS["state-new"]
+        assert stays.marker.color == palette.ROLE_COLOURS["state-mask"]
+        for trace, selected in ((filled, True), (stays, False)):
+            ms = [m for m in s.masks if m.selected == selected]
+            assert list(trace.x) == [str(m.pos) for m in ms] and list(trace.y) == [m.score for m in ms]
+        strip = bars[tr("tour.fig.penalty_key")]
+        assert strip.width < filled.width and fig.layout.barmode == "overlay"   # inside the bar, not on top
+        assert all(b + d == pytest.approx(next(m.score for m in s.masks if str(m.pos) == x))
+                   for x, b, d in zip(strip.x, strip.base, strip.y))
+        ticks = [t for t in fig.data if t.type == "scatter" and t.mode == "text"]
+        assert len(ticks) == 1 and set(ticks[0].text) == {"✓"}
+        assert list(ticks[0].x) == [str(m.pos) for m in s.masks if m.selected]
+        assert not any(getattr(t.marker, "symbol", None) for t in fig.data if t.type == "scatter")
+    (low, lstep), (high, hstep) = data.at("entropy_low"), data.at("entropy_high")
+    tallest = max(m.score for m in high.trace.steps[hstep].masks)   # the pair's one scale
+    assert max(m.score for m in low.trace.steps[lstep].masks if m.selected) < 0.05 * tallest   # the ✓ shows them
 
 
 def test_training_example_pattern_shows_a_reordering(data):
@@ -645,8 +663,9 @@ def test_worded_turns_an_input_error_into_its_message():
 
 def test_chapter_2_marks_every_filled_slot_in_the_colour_its_words_name(data):
     """Issue 32: a filled slot's entropy is low, so its true bar is a sliver: every filled slot of
-    every step still shows the filled colour (a bar at least MIN_FILLED_H tall and a mark under
-    the axis), and the tallest bar leaves headroom under the plot's top for its ✓."""
+    every step still shows the filled colour (a mark under the axis and a ✓ over the bar), each
+    bar at its true height (one drawn taller read as 0.1 nats beside its 0.00: walk 19), and the
+    tallest bar leaves headroom under the plot's top for its ✓."""
     from app.views import charts
     tl, _ = data.at("fill_rule")
     filled = palette.STATE_COLOURS["new"]
@@ -661,12 +680,14 @@ def test_chapter_2_marks_every_filled_slot_in_the_colour_its_words_name(data):
             colour_rect = re.search(r'<rect class="bar(?: chosen)?" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)"',
                                     group)
             strip = re.search(r'<rect class="bar penalty" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)"', group)
+            top = charts.timeline_bars_top(tl)   # the bar is H + λ·d tall on the decode's one scale
+            assert abs(float(bar.group(1)) - plot_h * max(m.score, m.entropy) / top) <= 0.06, (s.index, m.pos)
             if strip:  # the slot's colour runs the whole score; λ·d is a narrower strip inside its top
                 assert float(colour_rect.group(2)) <= float(strip.group(2)) + 0.05, (s.index, m.pos)
                 assert float(strip.group(3)) < float(colour_rect.group(3)), (s.index, m.pos)
             if m.selected:
                 assert marks and float(marks[0]) >= 4, (s.index, m.pos)
-                assert bar.group(2) == filled and float(bar.group(1)) >= charts.MIN_FILLED_H, (s.index, m.pos)
+                assert bar.group(2) == filled and "✓</text>" in group, (s.index, m.pos)
             else:
                 assert not marks and bar.group(2) != filled, (s.index, m.pos)
         tops = [float(y) for y in re.findall(r'<rect class="bar[^"]*" x="[\d.]+" y="([\d.]+)"', svg)]

@@ -200,10 +200,7 @@ MESSAGES = {
     "tour.link.commits": {"en": "commits", "zh": "提交"},
 
     # ---------- the tour's figures (figs.py) ----------
-    "tour.fig.fills": {"en": "H: fills", "zh": "H：被填充"},
-    "tour.fig.stays": {"en": "H: stays a mask", "zh": "H：仍是掩码"},
-    "tour.fig.hover_h": {"en": "position {x}<br>H = {y} nats", "zh": "位置 {x}<br>H = {y} 奈特"},
-    "tour.fig.hover_penalty": {"en": "position {x}<br>λ·d = {y}", "zh": "位置 {x}<br>λ·d = {y}"},
+    "tour.fig.penalty_key": {"en": "λ·d: slate strip", "zh": "λ·d：石板灰细条"},
     "tour.fig.score_axis": {"en": "score (nats)", "zh": "得分（奈特）"},
     "tour.fig.slot_axis": {"en": "mask slot (position)", "zh": "掩码槽位（位置）"},
     "tour.fig.score_title": {"en": "Step {step}: score = H + λ·d of each open mask",

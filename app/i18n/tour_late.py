@@ -177,10 +177,10 @@ MESSAGES = {
     "ch7.table_idle": {"en": "0 (idle)", "zh": "0（空转）"},
     "ch7.p4": {
         "en": "“Counting” and “A play” (one scale): counting’s step {low_step} fills {filled} "
-              "masks at once ({new_colour} ▼, scores near 0); a play’s step {high_step} fills only the lowest, "
+              "masks at once ({new_colour}, each under a ✓: scores near 0); a play’s step {high_step} fills only the lowest, "
               "{stay} stay masks ({mask_colour}).",
         "zh": "“计数”和“剧本”两张图画的是菱形那两次解码，刻度相同：计数的第 {low_step} 步一次填了 "
-              "{filled} 个掩码（每个都有{new_colour} ▼ 标记：得分接近 0）；剧本的第 {high_step} 步只填得分最低的那个，"
+              "{filled} 个掩码（{new_colour}，每个上面都有 ✓：得分接近 0）；剧本的第 {high_step} 步只填得分最低的那个，"
               "其余 {stay} 个仍是掩码（{mask_colour}）。",
     },
     "ch7.yours": {

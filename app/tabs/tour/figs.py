@@ -10,34 +10,44 @@ from ...views import charts, entropy, figures, palette
 from ...views.timeline import Timeline
 
 SMALL = 330   # height of a chart that sits beside another
+BAR_WIDTH = 0.7   # a score bar's width, a share of its slot (as charts.entropy_bars draws it)
 
 
 def score_bars(tl: Timeline, step: int, title: str | None = None, y_max: float | None = None,
                height: int = 340, lang: str = i18n.DEFAULT):
-    """Step `step`'s open masks: entropy H (orange where the mask fills, grey where it stays a
-    mask) with λ·d stacked on top (slate), against τ (red dashed); an orange marker on top of
-    every filled slot, so a fill with a near-zero score still shows."""
+    """Step `step`'s open masks drawn as chapter 2 draws them (charts.entropy_bars), in Plotly for
+    chapter 7's pair: each bar is its whole score H + λ·d in its slot's colour (filled or stays a
+    mask), λ·d a narrower slate strip inside its top, a ✓ over every filled slot (a fill whose
+    score is ~0 still shows), τ a red dashed line. A bar is drawn at its true height."""
     tr = i18n.Texts(lang)
     s = tl.trace.steps[step]
     x = [str(m.pos) for m in s.masks]
+
+    def tip(m) -> str:
+        d = m.score - m.entropy
+        return tr("views.bars.tip", pos=m.pos, h=f"{m.entropy:.2f}") + (
+            f" + λ·d {d:.2f} = {m.score:.2f}" if d > 0 else "")
+
     data = []
-    for selected, role, name in ((True, "state-new", tr("tour.fig.fills")),
-                                 (False, "state-mask", tr("tour.fig.stays"))):
+    for selected, role, name in ((True, "state-new", tr("views.bars.key_filled")),
+                                 (False, "state-mask", tr("views.bars.key_mask"))):
         ms = [m for m in s.masks if m.selected == selected]
-        data.append(dict(type="bar", x=[str(m.pos) for m in ms], y=[m.entropy for m in ms], name=name,
-                         marker=dict(color=palette.ROLE_COLOURS[role], line=dict(color="#374151", width=0.5)),
-                         customdata=[m.pos for m in ms],
-                         hovertemplate=tr("tour.fig.hover_h", x="%{x}", y="%{y:.3f}") + "<extra></extra>"))
-    data.append(dict(type="bar", x=x, y=[m.score - m.entropy for m in s.masks], name="λ·d",
-                     marker=dict(color=palette.ROLE_COLOURS["penalty"]), customdata=[m.pos for m in s.masks],
-                     hovertemplate=tr("tour.fig.hover_penalty", x="%{x}", y="%{y:.3f}") + "<extra></extra>"))
+        data.append(dict(type="bar", x=[str(m.pos) for m in ms], y=[m.score for m in ms], name=name,
+                         width=BAR_WIDTH, marker=dict(color=palette.ROLE_COLOURS[role],
+                                                      line=dict(color="#374151", width=0.5)),
+                         customdata=[m.pos for m in ms], hovertext=[tip(m) for m in ms], hoverinfo="text"))
+    penalised = [m for m in s.masks if m.score > m.entropy]
+    data.append(dict(type="bar", x=[str(m.pos) for m in penalised], y=[m.score - m.entropy for m in penalised],
+                     base=[m.entropy for m in penalised], width=BAR_WIDTH * charts.PENALTY_STRIP,
+                     name=tr("tour.fig.penalty_key"), marker=dict(color=palette.ROLE_COLOURS["penalty"]),
+                     customdata=[m.pos for m in penalised], hovertext=[tip(m) for m in penalised],
+                     hoverinfo="text"))
     fills = [m for m in s.masks if m.selected]
-    if fills:  # a fill's bar can be ~0 high (counting): a marker on top of it shows it in the colour named
+    if fills:  # the ✓ of chapter 2's bars: a fill's bar can be ~0 high (counting)
         data.append(dict(type="scatter", x=[str(m.pos) for m in fills], y=[m.score for m in fills],
-                         mode="markers", showlegend=False, name=tr("tour.fig.fills"), customdata=[m.pos for m in fills],
-                         marker=dict(symbol="triangle-down", size=11, color=palette.ROLE_COLOURS["state-new"],
-                                     line=dict(color="#374151", width=1)),
-                         cliponaxis=False, hoverinfo="skip"))
+                         mode="text", text=["✓"] * len(fills), textposition="top center", showlegend=False,
+                         textfont=dict(color=palette.STATE_EDGES["new"]), name=tr("views.bars.key_filled"),
+                         customdata=[m.pos for m in fills], cliponaxis=False, hoverinfo="skip"))
     if s.threshold is not None and x:
         data.append(dict(type="scatter", x=[x[0], x[-1]], y=[s.threshold, s.threshold], mode="lines",
                          name=f"τ = {s.threshold:g}",
@@ -46,8 +56,8 @@ def score_bars(tl: Timeline, step: int, title: str | None = None, y_max: float |
     if y_max is not None:
         yaxis["range"] = [0, y_max]
     fig = figures.make_figure(data, title or tr("tour.fig.score_title", step=step), height, lang=lang,
-                              barmode="stack", xaxis=dict(title=dict(text=tr("tour.fig.slot_axis")), type="category",
-                                                          categoryorder="array", categoryarray=x),
+                              barmode="overlay", xaxis=dict(title=dict(text=tr("tour.fig.slot_axis")), type="category",
+                                                            categoryorder="array", categoryarray=x),
                               yaxis=yaxis, legend=dict(orientation="h", y=-0.28, yanchor="top", x=0),
                               margin=dict(l=50, r=10, t=40, b=100))  # legend under the axis: never on the title
     fig.layout.meta = {"step": step}
