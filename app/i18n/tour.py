@@ -540,20 +540,20 @@ MESSAGES = {
     "ch1.p3": {
         "en": "Here, at step {step}, the model reads {token} at position {start}, stores its KV (cache {before} → "
               "{after} tokens) and predicts {predicted} for position {pos} with {entropy} {h:.2f} nats (0 = "
-              "certain). After {steps} forwards it has written {tokens} tokens: the first came from the prefill "
-              "(below), then one per forward. WeDLM keeps "
+              "certain). After {steps} forwards it has written {tokens} tokens: the first came from the <b>prefill</b> "
+              "(one first forward over the whole prompt), then one per forward. WeDLM keeps "
               "this cache but writes several {tpf}.",
         "zh": "这里是第 {step} 步：模型读入位置 {start} 上的 {token}，存下它的 KV（缓存 {before} → {after} 个词元），"
               "并为位置 {pos} 预测出 {predicted}，{entropy}为 {h:.2f} 奈特（0 = 完全确定）。{steps} 次前向计算"
-              "之后，它写出了 {tokens} 个词元：第一个来自预填充（见下文），之后每次前向计算一个。WeDLM 保留了这种缓存，"
+              "之后，它写出了 {tokens} 个词元：第一个来自<b>预填充</b>（最先读入整个提示词的那次前向计算），之后每次前向计算一个。WeDLM 保留了这种缓存，"
               "但{tpf}不止一个。",
     },
     "ch1.p4": {
-        "en": "Steps count from 0, forwards from 1: step k is forward k + 1 (the <b>prefill</b>, one first forward "
-              "over the whole prompt that also predicts the first token, is not counted). Decoding stops at "
+        "en": "Steps count from 0, forwards from 1: step k is forward k + 1 (the prefill, "
+              "which also predicts the first token, is not counted). Decoding stops at "
               "&lt;EOS&gt; (end of sequence).",
-        "zh": "步从 0 数起，前向计算从 1 数起：第 k 步就是第 k + 1 次前向计算（<b>预填充</b>，即最先读入整个提示词、"
-              "同时预测出第一个词元的那次前向计算，不计在内）。写出 &lt;EOS&gt;（序列结束）时停止。",
+        "zh": "步从 0 数起，前向计算从 1 数起：第 k 步就是第 k + 1 次前向计算（预填充同时预测出第一个词元，"
+              "不计在内）。写出 &lt;EOS&gt;（序列结束）时停止。",
     },
     "ch1.lane": {"en": "autoregressive", "zh": "自回归"},
     "ch1.try": {"en": "Try it: your prompt, decoded by the AR model", "zh": "试一试：输入你的提示词，由 AR 模型解码"},
