@@ -293,19 +293,27 @@ def test_a_long_training_mask_is_labelled_every_few_positions_and_says_which_are
     assert figures.aside_below("No aside") == "No aside"
 
 
-def test_the_ar_pace_is_drawn_over_the_decodes_lines(tiny_lm):
-    """An AR decode's line runs exactly on the one-token-per-forward pace: drawn under it, the pace
-    was hidden (the tour's chapter 1). Both growth charts draw the pace's beads after every line
-    (over them), and the Decode tab's chart numbers its x axis and keys its line and the pace."""
+def test_the_ar_pace_is_drawn_under_the_decodes_lines_and_wider_than_them(tiny_lm):
+    """An AR decode's line runs exactly on the one-token-per-forward pace. A dotted pace under the
+    line was hidden (the tour's chapter 1); beads over the line hid the line (walk 19, chapter 6).
+    Both growth charts draw the pace's beads first (under every line) and wider than a line's
+    stroke, so both show; the Race tab's Plotly chart draws its pace first too, keyed last. The
+    Decode tab's chart numbers its x axis and keys its line and the pace."""
     import re
+    from pathlib import Path
     from app import i18n
     from app.tabs.tour import figs
     from app.views import charts
     ar = Timeline(decode(tiny_lm, "Count from 1 to 9:", "ar", DecodeConfig(max_new_tokens=12)))
     for svg in (charts.prefix_growth(ar), figs.growth({"AR": (ar, "#6b7280")})):
         kinds = re.findall(r'<polyline [^>]*class="(growth|pace|pace-core)"', svg)
-        assert kinds[-2:] == ["pace", "pace-core"] and "growth" in kinds[:-2], kinds
+        assert kinds[:2] == ["pace", "pace-core"] and "growth" in kinds[2:], kinds
         assert len(re.findall(r'class="tick xtick"', svg)) >= 3
+    css = (Path(__file__).parents[1] / "app" / "static" / "style.css").read_text(encoding="utf-8")
+    width = lambda rule: float(re.search(rule + r" \{[^}]*stroke-width: ([\d.]+)", css).group(1))  # noqa: E731
+    assert width(r"svg\.chart \.pace") > 2 * width(r"svg\.chart \.growth")
+    race = figures.prefix_growth({"AR": ar})
+    assert race.data[0].line.dash == "dot" and race.data[0].legendrank > 1000   # under the lines, keyed last
     own = charts.prefix_growth(ar)
     assert 'class="key line pace-key"' in own and i18n.text("en", "views.fig.pace") in own
 
@@ -355,7 +363,7 @@ def test_a_growth_charts_step_marker_names_its_forward_too(timeline, lang):
         (note,) = fig.layout.annotations
         assert note.x == fig.layout.shapes[0].x0 == k + 1
         assert note.text == i18n.text(lang, "views.growth.marker", step=k, forward=k + 1)
-        line = fig.data[0]   # its hover names each point's step beside its forward
+        line = fig.data[1]   # (after the pace, drawn first) its hover names each point's step beside its forward
         assert list(line.customdata) == [x - 1 for x in line.x] and "%{customdata}" in line.hovertemplate
 
 

@@ -44,10 +44,10 @@ MESSAGES = {
     # case, and a run whose measured rows cost time), not where this run's rows were nearly free
     "ch6.block_cost": {
         "en": "(The Race tab's {block} fills a block of masks over several forwards and commits it only when all of it "
-              "is filled: WeDLM beats it in tokens per forward, and on a GPU in time too. On a CPU rows are not free: its "
+              "is filled: WeDLM beats it in tokens per forward, so where rows cost next to nothing (a GPU) in time too. On a CPU rows are not free: its "
               "forward carries {block_rows} rows ({commit_rows} when it commits a block) against WeDLM's {rows:.1f} here, "
               "so on the clock it can match or beat WeDLM.)",
-        "zh": "（“赛跑”标签页的{block}用几次前向计算填一块掩码，整块填满后才提交：WeDLM 在每次前向计算的词元数上胜过它，在 GPU 上用时也更少。"
+        "zh": "（“赛跑”标签页的{block}用几次前向计算填一块掩码，整块填满后才提交：WeDLM 在每次前向计算的词元数上胜过它，所以在行数几乎不花时间的地方（GPU）用时也更少。"
               "但在 CPU 上行数并不免费：块解码的一次前向计算处理 {block_rows} 行"
               "（提交一整块时为 {commit_rows} 行），而这里 WeDLM 平均处理 {rows:.1f} 行，所以按实际用时它可能追平甚至超过 WeDLM。）",
     },

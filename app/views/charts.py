@@ -240,14 +240,15 @@ def marker_side(at: float, middle: float) -> str:
 
 
 def pace_line(x0: float, y0: float, x1: float, y1: float) -> str:
-    """The AR pace (one token per forward) as hollow beads, drawn over the decodes' lines: an AR
-    line runs exactly on it, and a dotted line under it was hidden; beads on top leave both seen."""
+    """The AR pace (one token per forward) as hollow beads, drawn under the decodes' lines: an AR
+    line runs exactly on it (a dotted pace under the line was hidden; beads over the line hid
+    the line: walk 19). The line over the beads leaves both seen: the beads are wider than it."""
     points = f"{x0:.1f},{y0:.1f} {x1:.1f},{y1:.1f}"
     return f'<polyline points="{points}" class="pace"/><polyline points="{points}" class="pace-core"/>'
 
 
 def prefix_growth(timeline: Timeline, height: int = 240, lang: str = i18n.DEFAULT) -> str:
-    """Committed tokens against forward passes, the AR pace (one per forward) in beads over the line, and one
+    """Committed tokens against forward passes over the AR pace (one per forward) in beads, and one
     marker per step (shown while that step is)."""
     y_values = timeline.committed_after
     n = max(1, len(y_values))
@@ -267,8 +268,8 @@ def prefix_growth(timeline: Timeline, height: int = 240, lang: str = i18n.DEFAUL
                       f'fill="{palette.THRESHOLD_COLOUR}">{tr("views.growth.marker", step=k, forward=k + 1)}</text></g>'
                       for k, v in enumerate(y_values))
     body = (_y_axis(top, height, tr("views.committed_tokens"))
-            + f'<polyline points="{x(0):.1f},{y(0):.1f} {line}" class="growth" stroke="{colour}"/>'
-            + pace_line(x(0), y(0), x(min(n, top)), y(min(n, top))) + markers
+            + pace_line(x(0), y(0), x(min(n, top)), y(min(n, top)))
+            + f'<polyline points="{x(0):.1f},{y(0):.1f} {line}" class="growth" stroke="{colour}"/>' + markers
             + "".join(forward_ticks(n, x, TOP + plot_h))
             + f'<text x="{LEFT + plot_w / 2:.0f}" y="{height - 6}" class="axis" text-anchor="middle">'
               f'{tr("views.growth.xlabel", n=n)}</text>')

@@ -170,8 +170,9 @@ def prefix_growth(timelines: dict[str, Timeline], current: int | None = None,
                          line=dict(color=colour, dash=dashes[k % len(dashes)]),
                          marker=dict(color=colour, size=6, symbol=symbols[k % len(symbols)]),
                          hovertemplate=tr("views.fig.growth_hover") + "<extra>" + name + "</extra>"))
-    data.append(dict(type="scatter", x=[0, longest], y=[0, longest], mode="lines",
-                     name=tr("views.fig.pace"), line=dict(dash="dot", color="#9ca3af")))
+    # the pace first, so under the lines (an AR line runs on it: dots over it hid it), last in the legend
+    data.insert(0, dict(type="scatter", x=[0, longest], y=[0, longest], mode="lines", legendrank=2000,
+                        name=tr("views.fig.pace"), line=dict(dash="dot", color="#9ca3af")))
     shapes, notes = [], []
     if current is not None:
         shapes.append(dict(type="line", x0=current + 1, x1=current + 1, y0=0, y1=1, yref="paper",

@@ -72,7 +72,7 @@ def max_score(tl: Timeline, step: int) -> float:
 def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, height: int = 230,
            lang: str = i18n.DEFAULT, steps: int | None = None, shown: dict[str, int] | None = None) -> str:
     """Committed tokens after each forward, one line per decode in its own colour (HTML legend
-    under the chart: it never overlaps the axes), the AR pace in beads over them, and a marker per step of the
+    under the chart: it never overlaps the axes) over the AR pace in beads, and a marker per step of the
     first decode, or one per step of `steps` (a page that steps the longer of two decodes)
     (app/static/stepper.js shows the current one; `current`: drawn as shown). shown: a race at a
     tick: each line only up to the forwards its lane has shown (views.lanes.lane_forwards, as the
@@ -86,11 +86,12 @@ def growth(lines: dict[str, tuple[Timeline, str]], current: int | None = None, h
     x = lambda f: L + plot_w * f / n  # noqa: E731
     y = lambda v: T + plot_h * (1 - v / top)  # noqa: E731
     body = [charts._y_axis(top, height, tr("tour.fig.committed_axis"))]
+    # the pace under the lines: an AR line runs on it, and drawn over it the beads hid the line (walk 19)
+    body.append(charts.pace_line(x(0), y(0), x(min(n, top)), y(min(n, top))))
     for name, (tl, colour) in lines.items():
         upto = tl.committed_after[:shown[name]] if shown and name in shown else tl.committed_after
         pts = " ".join(f"{x(k + 1):.1f},{y(v):.1f}" for k, v in enumerate(upto))
         body.append(f'<polyline points="{x(0):.1f},{y(0):.1f} {pts}" class="growth" stroke="{colour}"/>')
-    body.append(charts.pace_line(x(0), y(0), x(min(n, top)), y(min(n, top))))   # over the lines: AR runs on it
     for k in range(steps or len(first.committed_after)):
         now = " now" if k == current else ""
         # the label names the step AND its forward (the x axis counts forwards: step k sits at k + 1),
