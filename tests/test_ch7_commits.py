@@ -229,7 +229,11 @@ def test_every_number_in_the_words_is_on_the_pictures_or_the_named_mean_of_the_d
     # ch7.code's one-fill forwards, and what the forwards holding its hard slot filled after it and the
     # next forward committed; ch7.idle's fills - lost = tokens per slow decode: recounted from the steps
     k = next(k for k, s in enumerate(code.steps) if any(f.pos == wait["pos"] for f in s.filled))
-    allowed |= {str(sum(1 for s in code.steps if len(s.filled) == 1)), str(len(code.steps[k + 1].committed)),
+    for pick in ("entropy_code", "entropy_high", "entropy_low"):   # ch7.code's forwards under τ, recounted
+        scored = [s for s in data.at(pick)[0].trace.steps if s.masks]
+        under = [sum(1 for m in s.masks if m.score < s.threshold) for s in scored]
+        allowed |= {str(len(scored)), str(under.count(0)), str(sum(n == len(s.masks) for n, s in zip(under, scored)))}
+    allowed |= {str(len(code.steps[k + 1].committed)),
                 str(sum(1 for s in code.steps[:k] if wait["pos"] in {m.pos for m in s.masks}
                         for f in s.filled if f.pos > wait["pos"]))}
     # the code decode's τ, which its words compare its mean entropy with: the score bars' τ line's

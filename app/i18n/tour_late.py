@@ -124,26 +124,24 @@ MESSAGES = {
               "{tpf:.2f} 个词元。槽位要在被填上后的下一次前向计算才能提交（它的 KV 需要以它自己的词元为输入），"
               "所以只填了最前面那个槽位的前向计算，提交不到一个词元。",
     },
-    # the example as it is (the code it writes before its stop token) and why it is slow: one fill per
-    # forward (entropy.front_wait "single"); its unsure token held the commits back, not the fills ("burst")
+    # the example as it is (the code it writes before its stop token) and why it is slow: its masks seldom
+    # score under τ together, counted per forward (entropy.under_tau; walk 20: a mean entropy against a
+    # per-mask τ was slippery), beside the play's and counting's counts; its unsure token held the
+    # commits back, not the fills (entropy.front_wait "burst")
     "ch7.code": {
         "en": "<b>Why is code slow?</b> {code_decode} (the diamond “{code_name}”: {code_tpf:.2f} per forward at "
-              "{code_h:.2f} nats, above τ = {tau:g}) writes {written} code tokens, then its stop token. Its masks seldom fall under τ "
-              "together: {single} of its {forwards} forwards fill one slot. Its unsure token {token} ({front_h:.2f} "
-              "nats) stays a mask for {held} forwards, which fill {after} slots after it: all commit at once ({burst}) "
-              "the forward after it fills. The slowest dot, {id}: {tpf:.2f} at {h:.2f} nats{slowest_why}.",
+              "{code_h:.2f} nats) writes {written} code tokens, then its stop token. Its low mean hides what counts: "
+              "in {none} of the {scored} forwards that scored its masks, none scored under τ = {tau:g}, so only the "
+              "lowest filled (a play: {play_none} of {play_scored}; counting: every mask under τ in {count_every} of "
+              "{count_scored}). Its unsure token {token} ({front_h:.2f} nats) stays a mask for {held} forwards, which "
+              "fill {after} slots after it: all commit at once ({burst}) the forward after it fills.",
         "zh": "<b>代码为什么慢？</b>{code_decode}（标着“{code_name}”的菱形：每次前向计算 {code_tpf:.2f} 个词元，"
-              "平均熵 {code_h:.2f} 奈特，高于 τ = {tau:g}）写出 {written} 个代码词元，然后是停止词元。它的掩码很少同时落到 τ 以下："
-              "{forwards} 次前向计算中有 {single} 次只填一个槽位。没把握的词元 {token}（{front_h:.2f} 奈特）连续 {held} "
-              "次前向计算都还是掩码，这些前向计算在它后面填了 {after} 个槽位：它填上后的下一次前向计算把它们一次全部提交（{burst} 个）。"
-              "最慢的圆点 {id}：平均熵 {h:.2f} 奈特，每次 {tpf:.2f} 个{slowest_why}。",
+              "平均熵 {code_h:.2f} 奈特）写出 {written} 个代码词元，然后是停止词元。平均熵低，却掩盖了关键：在给它的掩码打分的 "
+              "{scored} 次前向计算中，有 {none} 次没有一个掩码的得分低于 τ = {tau:g}，于是只填得分最低的那个"
+              "（剧本：{play_scored} 次中 {play_none} 次；计数：{count_scored} 次中有 {count_every} 次所有掩码都低于 τ）。"
+              "没把握的词元 {token}（{front_h:.2f} 奈特）连续 {held} 次前向计算都还是掩码，这些前向计算在它后面填了 {after} "
+              "个槽位：它填上后的下一次前向计算把它们一次全部提交（{burst} 个）。",
     },
-    # the slowest dot is a suite row (a summary: its fills cannot be counted), said only where its numbers
-    # prove it: a streaming forward fills at least one slot, so under 0.4 tokens per forward most fills
-    # were thrown away past the stop token (lost/fills >= 1 - T/(F-1) > 1/2 for F >= 5)
-    "ch7.slowest_why": {"en": ": it writes only “{text}” before its stop token, so most of its "
-                              "fills fell past it",
-                        "zh": "：它在停止词元之前只写出“{text}”，所以它的填充大多落在停止词元之后"},
     # where a decode's fills go (entropy.fill_account; wedlm/decoders/core.py: every streaming forward
     # but the last fills a slot, no fill is undone, and a filled slot commits once no mask is before
     # it): a forward that commits nothing delays tokens, it does not lose them; fills past the stop

@@ -7,7 +7,8 @@ from __future__ import annotations
 import gradio as gr
 
 from ... import i18n
-from .ch7_entropy import class_mean, named, slowest_row
+from ...views import entropy
+from .ch7_entropy import class_mean
 from .ch8_tau import last_all_right
 from .glossary import LINKED
 from .words import gap, link_first, narration, span, stop_kv, term
@@ -66,18 +67,19 @@ def _stops(data, lang: str) -> str:
     return tr("ch11.stops", said=tr("tour.clause_sep").join(said))
 
 
-def _speed(rows: list[dict]) -> dict | None:
-    """Chapter 7's numbers, as it rounds them: the counting and plays dots' means (and how many dots), the slowest dot."""
-    if not {"counting", "plays"} <= {r["class"] for r in rows}:
+def _speed(data) -> dict | None:
+    """Chapter 7's numbers, as it rounds them: the counting and plays dots' means (and how many dots),
+    and in how many of its code decode's forwards no mask scored under τ (entropy.under_tau)."""
+    rows = data.law_rows
+    if not {"counting", "plays"} <= {r["class"] for r in rows} or "entropy_code" not in data.picks:
         return None
-    slowest = slowest_row(rows)
+    code = entropy.under_tau(data.at("entropy_code")[0].trace)
     return {"count_n": sum(r["class"] == "counting" for r in rows), "plays_n": sum(r["class"] == "plays" for r in rows),
             "count_h": class_mean(rows, "counting", "entropy"),
             "count_tpf": class_mean(rows, "counting", "tokens_per_forward"),
             "plays_h": class_mean(rows, "plays", "entropy"),
             "plays_tpf": class_mean(rows, "plays", "tokens_per_forward"),
-            "slowest": named(slowest),
-            "slowest_tpf": slowest["tokens_per_forward"]}
+            "none": code["none"], "scored": code["scored"]}
 
 
 def _tau(rows: list[dict]) -> dict | None:
@@ -95,7 +97,7 @@ def cards(data, lang: str = i18n.DEFAULT) -> list[dict]:
     "" where the record lacks the moment (a re-recorded tour without it)."""
     tr = i18n.Texts(lang)
     fill, order, commit = _fill_rule(data), _reorder(data, lang), _commit(data, lang)
-    speed, tau = _speed(data.law_rows), _tau(data.tau_sweep.get("rows", []))
+    speed, tau = _speed(data), _tau(data.tau_sweep.get("rows", []))
     safe = ""
     if tau and tau["safe"]:
         safe = tr("ch11.tau_safe", tau=tau["safe"]["threshold"], tpf=tau["safe"]["tokens_per_forward"])

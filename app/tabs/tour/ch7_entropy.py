@@ -103,37 +103,25 @@ def points_key(lang: str = i18n.DEFAULT) -> dict:
                 hoverinfo="skip")
 
 
-def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT, point: dict | None = None) -> str:
+def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT, point: dict | None = None,
+                   low=None, high=None) -> str:
     """Why code is slow, from the recorded code decode (its pick: the hardest front fill; `point`: its
-    diamond, whose numbers the words say): how little code it writes before its stop token and how many
-    of its fills are end-of-text (a reader said "that example shows padding, not code"), and how many
-    forwards its hard token's slot stayed a mask, all behind it waiting; without it, why a decode can
-    make fewer tokens than forwards."""
+    diamond, whose numbers the words say): how little code it writes before its stop token (a reader
+    said "that example shows padding, not code"), in how many forwards none of its masks scored under
+    τ beside the play's (`high`) and counting's (`low`) counts, and how many forwards its hard token's
+    slot stayed a mask, all behind it waiting; without it, why a decode can make fewer tokens than forwards."""
     wait = entropy.front_wait(code[0].trace) if code else None
-    if wait is None:
+    if wait is None or low is None or high is None:
         return i18n.text(lang, "ch7.p3", id=named(slowest), tpf=slowest["tokens_per_forward"], h=slowest["entropy"])
     tl = code[0]
     point = point or entropy.trace_point(tl.trace, "")
-    return i18n.text(lang, "ch7.code", code_decode=decode_named(tl.trace), id=named(slowest), tpf=slowest["tokens_per_forward"],
-                     h=slowest["entropy"], written=wait["written"], end=wait["end_fills"], fills=wait["fills"],
+    own, play, count = (entropy.under_tau(t.trace) for t in (tl, high[0], low[0]))
+    return i18n.text(lang, "ch7.code", code_decode=decode_named(tl.trace), written=wait["written"],
                      token=tok(tl, wait["token"], lang), front_h=wait["entropy"], held=wait["held"],
-                     single=wait["single"], forwards=wait["forwards"], burst=wait["burst"], after=wait["after"],
-                     tau=tl.trace.config["threshold"], slowest_why=slowest_why(slowest, lang),
+                     burst=wait["burst"], after=wait["after"], tau=tl.trace.config["threshold"],
+                     none=own["none"], scored=own["scored"], play_none=play["none"], play_scored=play["scored"],
+                     count_every=count["every"], count_scored=count["scored"],
                      code_tpf=point["tokens_per_forward"], code_h=point["entropy"], code_name=i18n.text(lang, "ch7.name_code"))
-
-
-SLOWEST_SAID = 0.4   # under it, most of a stopped streaming decode's fills fell past its stop token (ch7.slowest_why)
-SLOWEST_TEXT = 24    # characters: a text this short is far under the suite's budget (LAW_MAX_NEW tokens), so it
-                     # ended on its stop token, which the words say
-
-
-def slowest_why(row: dict, lang: str = i18n.DEFAULT) -> str:
-    """Why the slowest dot is slow, where its summary proves it (under SLOWEST_SAID per forward and a
-    short text before its stop token); "" otherwise."""
-    text = (row.get("text") or "").strip()
-    if row["tokens_per_forward"] >= SLOWEST_SAID or not text or len(text) > SLOWEST_TEXT:
-        return ""
-    return i18n.text(lang, "ch7.slowest_why", text=f'<code translate="no">{escape(text)}</code>')
 
 
 def named_decodes(low, high, code=None, lang: str = i18n.DEFAULT) -> list[tuple[str, object]]:
@@ -193,7 +181,7 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
            plays_ids=row_ids(rows, "plays", lang), plays_n=len(dots["plays"]),
            plays_h=class_mean(rows, "plays", "entropy"), plays_tpf=class_mean(rows, "plays", "tokens_per_forward"))
         + gap(lang) + tr("ch7.paper"),   # the paper's measurement closes the same paragraph (presenting: no room for one more)
-        code_paragraph(code, slowest_row(rows), lang, diamond.get("code")),
+        code_paragraph(code, slowest_row(rows), lang, diamond.get("code"), low, high),
         idle_paragraph(decodes, lang),
         tr("ch7.p4", low_step=lstep, filled=len(ls.filled), new_colour=colour("state-new", lang=lang),
            high_step=hstep, stay=len(hs.masks) - len(hs.filled), mask_colour=colour("state-mask", lang=lang)),
