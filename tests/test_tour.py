@@ -2743,3 +2743,23 @@ def test_chapter_8_says_up_to_which_tau_answers_stay_as_right_and_what_the_tours
     assert default["threshold"] <= kept["threshold"]
     assert f"the tour's τ = {default['threshold']:g} makes {default['tokens_per_forward']:.2f}." in words
     assert rows[k + 1]["right"] < rows[0]["right"] if k + 1 < len(rows) else True   # where it stops
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_chapter_6_says_wedlm_counts_committed_tokens_one_forward_after_their_fill(data, lang):
+    """Walk 20 read WeDLM's line at 60 after forward 5 beside AR's 5 of 6 as a clash with 'one forward
+    after its fill': WeDLM's lane and line count committed tokens only, and its fills commit one
+    forward late as AR's do. The words say so with forward 1's record (it filled, committed nothing),
+    and the lane's count is the chart's at every tick."""
+    from app.views import lanes
+    race = data.picks["race"]
+    timelines = {"ar": data.timelines[race["ar"]], "streaming": data.timelines[race["streaming"]]}
+    wd = timelines["streaming"]
+    first = wd.trace.steps[0]
+    assert first.filled and not first.committed
+    assert all(lanes.tokens_after(wd, t) == wd.committed_after[t - 1] for t in range(1, len(wd.trace.steps) + 1))
+    said = {"en": f"WeDLM counts only committed tokens, and they too commit one forward after their fill (forward 1 "
+                  f"filled {len(first.filled)}, committed {len(first.committed)})",
+            "zh": f"（第 1 次前向计算填了 {len(first.filled)} 个，提交了 {len(first.committed)} 个）"}[lang]
+    for tick in (1, race["tick"]):
+        assert said in plain(ch6_race.view(timelines, tick, lang=lang)[0]), tick

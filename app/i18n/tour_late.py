@@ -21,9 +21,11 @@ MESSAGES = {
     },
     "ch6.p2": {
         "en": "After <b>{tick}</b> {forwards_word} (through step {step}): AR has written {n_ar} tokens, WeDLM {n_wd}.{prefill} "
-              "Over the whole decode WeDLM makes {tpf_wd:.2f} {tpf} (AR {tpf_ar:.2f}).",
+              "WeDLM counts only committed tokens, and they too commit one forward after their fill (forward 1 filled "
+              "{first_filled}, committed {first_committed}). Over the whole decode WeDLM makes {tpf_wd:.2f} {tpf} (AR {tpf_ar:.2f}).",
         "zh": "做完 <b>{tick}</b> 次{forwards_word}后（到第 {step} 步为止）：AR 已写出 {n_ar} 个词元，WeDLM 已写出 {n_wd} 个。{prefill}"
-              "整个解码下来，WeDLM 平均{tpf}是 {tpf_wd:.2f}（AR 是 {tpf_ar:.2f}）。",
+              "WeDLM 只计已提交的词元，它们同样在填充后的下一次前向计算才提交（第 1 次前向计算填了 {first_filled} 个，提交了 "
+              "{first_committed} 个）。整个解码下来，WeDLM 平均{tpf}是 {tpf_wd:.2f}（AR 是 {tpf_ar:.2f}）。",
     },
     # AR's prefill token: the lanes and the words count it as written before the first forward; the
     # growth chart (committed tokens) counts it once forward 1 commits it (tour.ar_chart)

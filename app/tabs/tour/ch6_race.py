@@ -88,7 +88,10 @@ def view(timelines: dict[str, Timeline], tick: int, playing: bool | None = None,
            wd_colour=colour("decoder-streaming", lang=lang)),
         # per forward, the prefill's token not counted: AR makes exactly one, as chapter 1 says
         tr("ch6.p2", tick=tick, forwards_word=tr("ch6.forward_one" if tick == 1 else "ch6.forward_many"), step=tick - 1, n_ar=n_ar, n_wd=n_wd, prefill=prefill, tpf_wd=race.tokens_per_forward(wd),
-           tpf=term("tpf", lang=lang), tpf_ar=race.tokens_per_forward(ar)),
+           tpf=term("tpf", lang=lang), tpf_ar=race.tokens_per_forward(ar),
+           # WeDLM's count (lane and line) is its committed tokens, one forward behind its fills as AR's is
+           # (walk 20 read its line at 60 after forward 5 as no lag): forward 1's record says it
+           first_filled=len(wd.trace.steps[0].filled), first_committed=len(wd.trace.steps[0].committed)),
         # a block forward: its block of masks, and the finished block beside it in the forward that commits it
         tr("ch6.p3", clock=clock_words(wall, lang), rows=rows, rows_cost=rows_words(cost, costly, tpf_gain, lang, wall,
                                                                                   (prefill_share(wd), prefill_share(ar))),
