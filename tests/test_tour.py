@@ -2763,3 +2763,20 @@ def test_chapter_6_says_wedlm_counts_committed_tokens_one_forward_after_their_fi
             "zh": f"（第 1 次前向计算填了 {len(first.filled)} 个，提交了 {len(first.committed)} 个）"}[lang]
     for tick in (1, race["tick"]):
         assert said in plain(ch6_race.view(timelines, tick, lang=lang)[0]), tick
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_chapter_7_defines_each_kind_its_legend_names_beyond_counting_code_and_plays(data, lang):
+    """Walk 20: the legend's 'math', 'arithmetic' and 'sequence' were never defined. Every kind the
+    chart's legend names that the words do not explain elsewhere is defined in the first paragraph,
+    by the legend's own name."""
+    from app.views import entropy
+    text, law, *_ = tour.CHAPTERS[6].view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"),
+                                          code=data.at("entropy_code"), lang=lang)
+    first = re.findall(r"<p[^>]*>(.*?)</p>", text, re.S)[0]   # the first paragraph
+    kinds = {r["class"] for r in data.law_rows} - {"counting", "code", "plays"}
+    assert kinds
+    for cls in kinds:
+        name = entropy.class_name(cls, lang)
+        assert name in {t.name for t in law.data}, cls
+        assert (f"{name}：" if lang == "zh" else f"{name}: ") in plain(first), (cls, first)

@@ -94,8 +94,10 @@ MESSAGES = {
     # ---------- chapter 7: entropy and speed (how many masks fill at once) ----------
     "ch7.title": {"en": "7 · Entropy and speed: how many masks fill at once", "zh": "7 · 熵与速度：一次能填几个掩码"},
     "ch7.p1": {
-        "en": "Each point is one prompt the bundled model decoded, by mean entropy and {tpf}.",
-        "zh": "每个点是内置模型解码的一个提示词，按平均熵和{tpf}画出。",
+        "en": "Each point is one prompt the bundled model decoded, by mean entropy and {tpf}; its colour is its kind "
+              "(sequence: a pattern to continue; arithmetic: a sum; math: a word problem).",
+        "zh": "每个点是内置模型解码的一个提示词，按平均熵和{tpf}画出；颜色表示类别（数列：接着写下去的规律；算术：一道算式；"
+              "数学：一道应用题）。",
     },
     # the diamonds (the table's decodes, named by their prompts) with the numbers their marks and rows
     # say, then the dots of that kind, named and their mean said to be a mean (a walker read the mean
