@@ -765,8 +765,8 @@ MESSAGES.update({
               "它们被丢弃。导览的第 7 章用一次录制好的代码解码数出了这一点。",
     },
     "views.law.empty": {"en": "Run the suite to measure it", "zh": "运行测试集来测量"},
-    "views.law.title": {"en": "Mean entropy and tokens per forward (low is not always fast)",
-                        "zh": "平均熵与每次前向计算的词元数（熵低不一定快）"},
+    "views.law.title": {"en": "Mean entropy and tokens per forward (a low mean entropy is not always fast)",
+                        "zh": "平均熵与每次前向计算的词元数（平均熵低不一定快）"},
     "views.sweep.ends": {"en": "(ends here)", "zh": "（到此结束）"},
     "views.sweep.nothing_more": {"en": "(nothing more)", "zh": "（没有更多）"},
     "views.sweep.item": {
