@@ -2602,6 +2602,9 @@ def test_chapter_5s_status_line_says_when_the_shorter_decode_has_ended(data, lan
         line = views.summary(tl, k)
         assert (ended in line) == (k > shorter.num_steps - 1), (k, line)
         assert i18n.text(lang, "ch5.summary_ended", last=longer.num_steps - 1) not in line
+        # a line per decode (walk 20: one run-on line), each starting with its λ
+        assert [ln.split(":")[0] for ln in line.split("\n")] == [
+            f"λ = {t.trace.config['penalty'] if t is tl else pick['penalty']:g}" for t in (tl, other)], line
 
 
 def test_chapter_3_says_why_filled_tokens_never_see_a_mask_where_the_grid_shows_it(data):

@@ -143,8 +143,9 @@ def views(other: Timeline, other_penalty: float, moment: int | None, lang: str =
 
     def summary(tl, k):
         """The stepper's sentence: both decodes, each at the step it shows; a decode the slider has
-        passed the end of says it has ended (one slider runs both: the shorter one stops first)."""
-        return gap(lang).join(f"λ = {t.trace.config['penalty'] if t is tl else other_penalty:g}: "
+        passed the end of says it has ended (one slider runs both: the shorter one stops first); a line
+        each (walk 20: run together they read as one crammed sentence; .stepper-summary keeps the break)."""
+        return "\n".join(f"λ = {t.trace.config['penalty'] if t is tl else other_penalty:g}: "
                               + (tr("ch5.summary_ended", last=t.num_steps - 1) if k > t.num_steps - 1 else "")
                               + render.step_summary(t, held(t, k), lang) for t in (tl, other))
     return Views(step={"text": lambda tl, k: text(tl, k, other, other_penalty, moment, lang),
