@@ -322,9 +322,9 @@ MESSAGES = {
     },
     "ch9.p3": {
         "en": "The mask pattern here ({masked} of {slots} masked) is {source}. The grid is built by "
-              "the project's training code: L = {slots} is the text's length, so the grid is 2L × 2L (x0's L "
+              "the code that trained the bundled model: L = {slots} is the text's length, so the grid is 2L × 2L (x0's L "
               "rows, then xt's); {attend_colour} = row sees column.",
-        "zh": "这里的掩码模式（{slots} 个中 {masked} 个被掩码）是{source}。网格由本项目的训练代码生成："
+        "zh": "这里的掩码模式（{slots} 个中 {masked} 个被掩码）是{source}。网格由训练内置模型的那段代码生成："
               "L = {slots} 是文本的长度，所以网格是 2L × 2L（先是 x0 的 L 行，再是 xt 的 L 行）；"
               "{attend_colour} = 该行能看到该列。",
     },
