@@ -478,7 +478,8 @@ def test_entropy_explorer_explains_its_slow_low_entropy_row():
 
 
 def test_tour_assets_stay_small():
-    assert tour.TOUR_FILE.stat().st_size < 400_000
+    # 450 KB: chapter 8's sweep answers 30 questions at 9 τ (15 were doubted as a sample: walk 20)
+    assert tour.TOUR_FILE.stat().st_size < 450_000
 
 
 @pytest.mark.parametrize("value, chapter", [("3", 3), (5.0, 5), ("9", 9), ("11", 11), ("12", 1), ("0", 1), ("x", 1),

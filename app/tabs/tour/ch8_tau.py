@@ -24,7 +24,7 @@ from .words import colour, gap, narration, term
 TITLE = i18n.text(i18n.DEFAULT, "ch8.title")
 
 
-QUESTIONS_PER_FORM = 5   # × the 3 forms: 15 questions (7 were doubted; 30 took too long to record on a shared CPU)
+QUESTIONS_PER_FORM = 10   # × the 3 forms: 30 questions (15 were doubted as a sample: walk 20)
 
 
 def questions() -> list[dict]:
