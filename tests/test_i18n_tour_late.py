@@ -231,13 +231,14 @@ def test_the_verified_decoder_caps_masks_at_w_not_rows(data):
 
 
 def test_chapter_10_says_w_caps_its_masks_not_its_rows(data):
-    """Chapter 10's window words, at its moment and at a step outside it, say W caps the masks."""
+    """Chapter 10's window words, at its moment and at a step outside it, say W caps the masks (at its
+    moment: "carries at most W masks", beside chapter 2's W slots)."""
     tl, step = data.at("verified")
     for k in (step, 0, tl.num_steps - 1):
         for lang in ("en", "zh"):
             said = " ".join(unescape(re.sub(r"<[^>]+>", "", ch10_verified.text(tl, k, step, lang=lang))).split())
-            assert re.search(r"W caps the masks, not the rows|counts W in masks, not rows|"
-                             r"W 限制的是掩码数而不是行数|用掩码数而不是行数来算 W", said), (k, lang, said)
+            assert re.search(r"carries at most W masks|counts W in masks, not rows|"
+                             r"最多带 W 个掩码|用掩码数而不是行数来算 W", said), (k, lang, said)
             assert "always keeps W" not in said and "始终保留 W" not in said
 
 
@@ -277,8 +278,8 @@ def test_chapter_10_rows_and_masks_words_match_the_trace_at_every_step(data, lan
             assert (int(p[1]), int(p[2]), int(p[3] or 0), int(p[4]), int(p[5] or 0)) == (k, s.rows, drafts, masks, among), (k, p[0])
             said_in_paragraph += 1
         else:
-            assert re.search({"en": rf"Here {masks} masks, fewer than W = {w}",
-                              "zh": rf"这里带 {masks} 个掩码，少于 W = {w}"}[lang], words), words
+            assert re.search({"en": rf"Here {masks} masks, fewer than chapter 2's W = {w} slots",
+                              "zh": rf"这里带 {masks} 个掩码，少于第 2 章的 W = {w} 个槽位"}[lang], words), words
     assert said_in_paragraph == tl.num_steps - 1
 
 

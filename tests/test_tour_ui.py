@@ -457,6 +457,22 @@ def test_the_chapter_picker_has_a_name_a_screen_reader_says(browser, app_url, la
         picker = page.get_by_role("combobox", name=name, exact=True)
         assert picker.count() == 1
         assert picker.evaluate("e => !!e.closest('#tour-pick')")
+        # issue 32: on first load the open list showed ✓ marks a newcomer read as "visited"; it shows
+        # none (Gradio's ✓ only marked the current chapter, which the box and the highlight already say)
+        picker.click()
+        page.wait_for_selector("#tour-pick [role=option]", state="visible")
+        options = page.locator("#tour-pick [role=option]")
+        assert options.count() == len(tour.titles(lang or i18n.DEFAULT))
+        assert "✓" not in page.inner_text("#tour-pick [role=listbox]")
+        assert page.evaluate("""() => [...document.querySelectorAll('#tour-pick [role=option]')].every(o =>
+            [...o.querySelectorAll('*')].every(e => !e.textContent.includes('✓') || e.getClientRects().length === 0))""")
+        assert page.locator("#tour-pick [role=option][aria-selected=true]").get_attribute("aria-label") == \
+            tour.titles(lang or i18n.DEFAULT)[0]
+        page.keyboard.press("Escape")
+        # the step counter names the step's forward beside it, kept by stepper.js as the step moves
+        for k in (0, 3):
+            show_step(page, 1, k)
+            assert page.inner_text("#chapter-1 .stepper-forward") == str(k + 1)
     finally:
         page.close()
 

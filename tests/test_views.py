@@ -373,7 +373,7 @@ def test_only_chapter_1_explains_that_step_k_is_forward_k_plus_1():
     from app import i18n
     for lang, rule in (("en", "k + 1"), ("zh", "k + 1")):
         saying = [key for key, texts in i18n.catalog().items() if rule in texts.get(lang, "")]
-        assert saying == ["ch1.p4"], (lang, saying)
+        assert saying == ["ch1.rule"], (lang, saying)
 
 
 def test_every_steps_bars_scan_the_trace_for_their_scale_once(timeline, monkeypatch):

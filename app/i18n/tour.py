@@ -97,10 +97,13 @@ MESSAGES = {
                             "zh": "一个词元的 KV 只有在某次前向计算读入它、且它前面没有掩码时，才进入缓存。"},
     # why the rule gives this decode's stop token a KV or none (words.stop_kv reads it from the record):
     # the same words in chapters 2-4 (a later forward read it) and chapter 10 (none did)
+    # in the order it happened, in the rule's words (a newcomer could not parse "a later forward (step 13)
+    # read the stop token after step 8 wrote it"): stop_kv's `wrote` filled it, `read` read it in its run
     "tour.ending.kv_read": {
-        "en": "Here a later forward (step {read}) read the stop token after step {wrote} wrote it, so its KV "
-              "entered the cache.",
-        "zh": "这里，第 {wrote} 步写出停止词元之后，后来的一次前向计算（第 {read} 步）读入了它，所以它的 KV 进入了缓存。",
+        "en": "Here step {wrote} filled the stop token into a mask slot; step {read}'s forward read it with no mask "
+              "before it, so its KV entered the cache.",
+        "zh": "这里，第 {wrote} 步把停止词元填进了一个掩码槽位；第 {read} 步的前向计算读入它时，它前面已没有掩码，"
+              "所以它的 KV 进入了缓存。",
     },
     "tour.ending.kv_unread": {
         "en": "Here no forward read the stop token after step {wrote} wrote it, so it has no KV: the text is done, "
@@ -537,23 +540,26 @@ MESSAGES = {
               "推理引擎把它们存进 {kv_cache}，每次前向计算添上一行，而不是每次重算。每个词元还带着一个"
               "{position_id}（它下面的小数字）：表示它在文本中的位置，模型的位置编码（RoPE）读的就是它。",
     },
+    # the numbering rule, said before the narration's first step number (a newcomer met "step 4" and
+    # "after 59 forwards" a paragraph before the rule)
+    "ch1.rule": {
+        "en": "Steps count from 0, forwards from 1: step k is forward k + 1.",
+        "zh": "步从 0 数起，前向计算从 1 数起：第 k 步就是第 k + 1 次前向计算。",
+    },
     "ch1.p3": {
-        "en": "Here, at step {step}, the model reads {token} at position {start}, stores its KV (cache {before} → "
+        "en": "Here, at step {step} (forward {forward_n}), the model reads {token} at position {start}, stores its KV (cache {before} → "
               "{after} tokens) and predicts {predicted} for position {pos} with {entropy} {h:.2f} nats (0 = "
-              "certain). After {steps} forwards it has written {tokens} tokens: the first came from the <b>prefill</b> "
-              "(one first forward over the whole prompt), then one per forward. WeDLM keeps "
+              "certain). After {steps} forwards (steps 0–{last}) it has written {tokens} tokens: the first came from "
+              "the <b>prefill</b> (one first forward over the whole prompt, not counted), then one per forward. WeDLM keeps "
               "this cache but writes several {tpf}.",
-        "zh": "这里是第 {step} 步：模型读入位置 {start} 上的 {token}，存下它的 KV（缓存 {before} → {after} 个词元），"
+        "zh": "这里是第 {step} 步（第 {forward_n} 次前向计算）：模型读入位置 {start} 上的 {token}，存下它的 KV（缓存 {before} → {after} 个词元），"
               "并为位置 {pos} 预测出 {predicted}，{entropy}为 {h:.2f} 奈特（0 = 完全确定）。{steps} 次前向计算"
-              "之后，它写出了 {tokens} 个词元：第一个来自<b>预填充</b>（最先读入整个提示词的那次前向计算），之后每次前向计算一个。WeDLM 保留了这种缓存，"
+              "（第 0–{last} 步）之后，它写出了 {tokens} 个词元：第一个来自<b>预填充</b>（最先读入整个提示词的那次前向计算，不计数），之后每次前向计算一个。WeDLM 保留了这种缓存，"
               "但{tpf}不止一个。",
     },
     "ch1.p4": {
-        "en": "Steps count from 0, forwards from 1: step k is forward k + 1 (the prefill, "
-              "which also predicts the first token, is not counted). Decoding stops at "
-              "&lt;EOS&gt; (end of sequence).",
-        "zh": "步从 0 数起，前向计算从 1 数起：第 k 步就是第 k + 1 次前向计算（预填充同时预测出第一个词元，"
-              "不计在内）。写出 &lt;EOS&gt;（序列结束）时停止。",
+        "en": "Decoding stops at &lt;EOS&gt; (end of sequence).",
+        "zh": "写出 &lt;EOS&gt;（序列结束）时停止。",
     },
     "ch1.lane": {"en": "autoregressive", "zh": "自回归"},
     "ch1.try": {"en": "Try it: your prompt, decoded by the AR model", "zh": "试一试：输入你的提示词，由 AR 模型解码"},

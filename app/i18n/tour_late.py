@@ -295,7 +295,12 @@ MESSAGES = {
         "en": "<b>Your run</b> at τ = {tau:g}: {right} of {total} right, {tpf:.2f} tokens per forward (the star).",
         "zh": "<b>你的运行</b>（τ = {tau:g}）：{total} 道题答对 {right} 道，每次前向计算 {tpf:.2f} 个词元（图中的星号）。",
     },
-    "ch8.try": {"en": "Try it: answer the questions live at this τ", "zh": "试一试：用这个 τ 现场答题"},
+    # the box says where it starts and why (ch8_tau.try_start): not the tour's τ the chapter names
+    "ch8.try": {"en": "Try it: answer the questions live at a τ you choose (it starts at {tau:g}, the record's worst: "
+                      "its wrong answers are listed under the chart)",
+                "zh": "试一试：用你选的 τ 现场答题（初始值 {tau:g} 是录制中答对最少的 τ：它答错的题列在图下方）"},
+    "ch8.try_tour": {"en": "Try it: answer the questions live at a τ you choose (it starts at the tour's τ = {tau:g})",
+                     "zh": "试一试：用你选的 τ 现场答题（初始值是导览所用的 τ = {tau:g}）"},
     "ch8.button": {"en": "Answer live", "zh": "现场答题"},
 
     # ---------- chapter 9: training with the dual-stream mask ----------
@@ -449,11 +454,15 @@ MESSAGES = {
               "以及在运行它的机器上更宽的前向计算要多花多少；所以草稿被拒绝之后，窗口会缩小，趋向只有一行"
               "（像 AR 解码那样每次前向计算一个词元）。",
     },
+    # the chapter's own step: why fewer masks than chapter 2's "the window keeps W slots" (a newcomer read
+    # "W caps the masks, not the rows" as a contradiction): W is a most, the cost-aware window picks the
+    # count (window_policy.CostAwareWindow: expected tokens, from the drafts' agreement, per unit of row
+    # cost). Chapter 10 is at presenting mode's narration limit at 1024: keep it this short
     "ch10.window_short": {
-        "en": "Here {masks} masks, fewer than W = {w}: in our verified decoding (<b>beyond the paper</b>) W caps the "
-              "masks, not the rows, and the cost-aware window carries masks only while drafts pay.",
-        "zh": "这里带 {masks} 个掩码，少于 W = {w}：在我们的验证解码中（<b>超出了论文</b>），W 限制的是掩码数而不是行数，"
-              "成本感知窗口只在草稿划算时才带掩码。",
+        "en": "Here {masks} masks, fewer than chapter 2's W = {w} slots: our verified decoding (<b>beyond the paper</b>) "
+              "carries at most W masks, as many as its cost-aware window expects agreeing drafts to pay for.",
+        "zh": "这里带 {masks} 个掩码，少于第 2 章的 W = {w} 个槽位：我们的验证解码（<b>超出了论文</b>）最多带 W 个掩码，"
+              "具体带几个，由成本感知窗口按一致的草稿预计能抵多少开销来定。",
     },
     "ch10.p3": {
         "en": "So the text is exactly what this WeDLM model "

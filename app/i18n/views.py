@@ -693,14 +693,13 @@ MESSAGES.update({
     "views.lane.counts.many": {"en": "{forwards} forwards · {n} tokens{prefill} · {tpf} tokens per forward",
                                "zh": "{forwards} 次前向计算 · {n} 个词元{prefill} · 每次前向计算 {tpf} 个词元"},
     # the prefill's token: written before the first forward, so not counted per forward (as chapter 1 counts)
-    # why the lanes differ: AR's prefill (verified decoding's too) predicts the first token; streaming's
-    # and block decoding's only cache the prompt, and their first forward over the masks fills the first slots
-    # {chapter} / {title}: chapter 10's number and real title, from its catalog title (lanes.chapter_ref)
-    "views.lane.prefill": {"en": " ({n} of them from the prefill, not counted per forward: AR's prefill predicts the "
-                                 "first token as it caches the prompt; verified decoding, the tour's chapter {chapter} "
-                                 "(“{title}”), uses it too)",
-                           "zh": "（其中 {n} 个来自预填充，不计入每次前向计算：AR 的预填充在缓存提示词的同时预测出第一个词元；"
-                                 "导览第 {chapter} 章（“{title}”）的验证解码用的也是这种预填充）"},
+    # why the lanes differ: AR's prefill and verified decoding's (the Race tab's fourth lane) predict the first
+    # token; streaming's and block decoding's only cache the prompt, and their first forward over the masks
+    # fills the first slots. No word of verified decoding here: chapter 6 shows it four chapters before
+    # chapter 10 explains it (a newcomer met it there unexplained)
+    "views.lane.prefill": {"en": " ({n} of them from the prefill, not counted per forward: this prefill predicts the "
+                                 "first token as it caches the prompt)",
+                           "zh": "（其中 {n} 个来自预填充，不计入每次前向计算：这里的预填充在缓存提示词的同时预测出第一个词元）"},
     "views.lane.no_prefill": {"en": " (the prefill wrote none of them: here it only caches the prompt, and the first "
                                     "forward over the masks fills the first slots; all are counted per forward)",
                               "zh": "（预填充没有写出其中任何一个：这里它只缓存提示词，由对掩码的第一次前向计算填出最前面的槽位；"
@@ -947,7 +946,9 @@ MESSAGES.update({
     "views.stepper.last_title_present": {"en": "last step", "zh": "最后一步"},
     "views.stepper.last": {"en": "last »", "zh": "最后一步 »"},
     "views.stepper.step": {"en": "step", "zh": "步"},
-    "views.stepper.range": {"en": "step {input} of 0–{last}", "zh": "第 {input} 步（0–{last}）"},
+    # the step's forward beside it (step k is forward k + 1, chapter 1), as the step lines name it
+    "views.stepper.range": {"en": "step {input} of 0–{last} · forward {forward}",
+                            "zh": "第 {input} 步（0–{last}）· 第 {forward} 次前向计算"},
     "views.stepper.copy_link": {"en": "Copy link to this step", "zh": "复制这一步的链接"},
     "views.stepper.link_label": {"en": "link to this step", "zh": "这一步的链接"},
     # ---- words app/static/stepper.js and present.js show (app/views/script_words.py) ----

@@ -78,6 +78,8 @@
     if (range) range.value = String(step);
     const label = el.querySelector(".stepper-label");
     if (label) label.textContent = String(step);
+    const forward = el.querySelector(".stepper-forward");   // step k is forward k + 1
+    if (forward) forward.textContent = String(step + 1);
     el.querySelectorAll("button[data-act]").forEach(b => {
       const act = b.dataset.act;
       b.disabled = d.live || (act === "first" || act === "prev" ? step <= d.first

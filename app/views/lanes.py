@@ -104,20 +104,12 @@ def lane_html(timeline: Timeline, forwards: int, ar_speed: float | None, paused:
     # every lane says how its first token is counted: from the prefill (AR, verified: left out of
     # tokens per forward) or from a forward (streaming, block: the prefill writes none)
     prefill = prefill_tokens(timeline)
-    first = (tr("views.lane.prefill", n=prefill, **chapter_ref("ch10.title", lang)) if prefill
-             else tr("views.lane.no_prefill"))
+    first = tr("views.lane.prefill", n=prefill) if prefill else tr("views.lane.no_prefill")
     counts = tr("views.lane.counts." + ("one" if forwards == 1 else "many"), forwards=forwards, n=n,
                 tpf=f"{tokens_per_forward(timeline, forwards):.2f}", prefill=first if n else "")
     return (f'<div class="lane {escape(trace.decoder)}"><div class="lanehead">'
             f'<b>{escape(lane_title(trace.decoder, lang))}</b> · {status} · {counts}</div>{final}'
             f'<div class="lanetext">{text}<span class="cursor">▌</span></div></div>')
-
-
-def chapter_ref(key: str, lang: str = i18n.DEFAULT) -> dict:
-    """A tour chapter's number and real title from its catalog title ("10 · Beyond the paper: …"), so
-    words that name the chapter quote what its heading says."""
-    number, title = i18n.text(lang, key).split(" · ", 1)
-    return {"chapter": number, "title": title}
 
 
 def forward_ms(timeline: Timeline) -> tuple[float, float]:

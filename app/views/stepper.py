@@ -167,10 +167,11 @@ def bundle_html(timeline: Timeline | None, key: str, views: Views = DECODE_VIEWS
                       for act in ("first", "prev", "play", "next", "last"))
     slider = (f'<input type="range" min="{data["first"]}" max="{last}" value="{start}" '
               f'aria-label="{tr("views.stepper.step")}"> <output class="stepper-label">{start}</output>')
+    forward = f'<output class="stepper-forward">{start + 1}</output>'   # stepper.js keeps it at the step + 1
     return (f'<div class="wedlm-stepper" lang="{i18n.HTML_LANG.get(lang, lang)}" data-stepper="{escape(key)}" '
             f'data-start="{start}" data-play-ms="{int(play_ms)}"{keys_attr}{live_attr}{play_attr}>'
             f'<div class="stepper-controls" role="group" aria-label="{tr("views.stepper.group")}">{buttons}'
-            f'<label class="stepper-range">{tr("views.stepper.range", input=slider, last=data["total"] - 1)}'
+            f'<label class="stepper-range">{tr("views.stepper.range", input=slider, last=data["total"] - 1, forward=forward)}'
             f'</label></div>{key_help}{note}'
             f'{link_html(link, lang) if link and not live else ""}'
             f'<div class="stepper-summary" aria-live="polite"></div>'

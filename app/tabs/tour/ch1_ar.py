@@ -30,10 +30,12 @@ def text(tl, step: int, moment: int | None = None, lang: str = i18n.DEFAULT) -> 
         tr("ch1.p1", forward=term("forward", lang=lang)),
         tr("ch1.p2", kv_cache=term("kv-cache", lang=lang),
            position_id=term("position-id", tr("tour.link.position_id"), lang=lang)),
-        tr("ch1.p3", step=step, token=tok(tl, s.window[0], lang), start=s.start, before=s.cache_before,
-           after=s.cache_after, predicted=tok(tl, fill.token, lang), pos=fill.pos,
-           entropy=term("entropy", tr("tour.link.entropy"), lang=lang), h=fill.entropy, steps=tl.num_steps,
-           tokens=len(tl.trace.token_ids), tpf=term("tpf", lang=lang)),
+        # the numbering rule before the first step number it explains
+        tr("ch1.rule") + (" " if lang == "en" else "") + tr(
+            "ch1.p3", step=step, forward_n=step + 1, last=tl.num_steps - 1, token=tok(tl, s.window[0], lang),
+            start=s.start, before=s.cache_before, after=s.cache_after, predicted=tok(tl, fill.token, lang), pos=fill.pos,
+            entropy=term("entropy", tr("tour.link.entropy"), lang=lang), h=fill.entropy, steps=tl.num_steps,
+            tokens=len(tl.trace.token_ids), tpf=term("tpf", lang=lang)),
         tr("ch1.p4") + gap(lang) + ar_chart(tl, step + 1, lang),   # the chart below, as chapter 6 says it
     ], tl, step, lang=lang)
 

@@ -14,7 +14,7 @@ from ...views.timeline import Timeline
 from . import figs
 from .data import TOUR_PROMPTS
 from .frame import ar_and_streaming, body, live_bar, pool, slot, tau_lambda_words, try_box
-from .words import ar_chart, colour, link_first, model_text, narration, plural, term
+from .words import ar_chart, colour, model_text, narration, plural, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch6.title")
 PLAY_TICK_S = 0.15   # a live race replays one forward per this many seconds
@@ -100,8 +100,7 @@ def view(timelines: dict[str, Timeline], tick: int, playing: bool | None = None,
                           commit_rows=2 * DEFAULTS["block_size"])),
     ], lang=lang)
     text = text.replace('class="tour-text"', f'class="tour-text" data-step="{tick - 1}"', 1)
-    # the AR lane says verified decoding (chapter 10, beyond the paper) uses its prefill: linked to the glossary
-    lanes = f'<div class="tour-step" data-step="{tick - 1}">{link_first(html, "verified", lang)}</div>'
+    lanes = f'<div class="tour-step" data-step="{tick - 1}">{html}</div>'
     # each line only as far as its lane has got at this tick (the Race tab's count)
     growth = figs.growth({race.lane_title(k, lang): (v, palette.decoder_colour(k)) for k, v in timelines.items()},
                          tick - 1, lang=lang, shown={race.lane_title(k, lang): n for k, n in shown.items()})

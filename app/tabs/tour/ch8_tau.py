@@ -286,13 +286,30 @@ def wrong_answer_note(trace, lang: str = i18n.DEFAULT, greedy: str | None = None
     return slip_words(trace, greedy, lang, step)
 
 
+def worst_row(rows: list[dict]) -> dict | None:
+    """The sweep's row with the fewest right answers (the largest τ among ties): the one the
+    narration's last numbers and the wrong answers under the chart show."""
+    return min(rows, key=lambda r: (r["right"], -r["threshold"])) if rows else None
+
+
+def try_start(sweep: dict, lang: str = i18n.DEFAULT) -> tuple[float, str]:
+    """The try-it box's first τ and its label, which says where it starts and why: at the record's
+    worst τ, whose wrong answers are listed under the chart (a newcomer read "at this τ" beside a
+    box holding 2 as the chapter's 0.4); at the tour's τ when there is no record."""
+    worst = worst_row((sweep or {}).get("rows") or [])
+    if worst is None:
+        tau = make_config().threshold
+        return tau, i18n.text(lang, "ch8.try_tour", tau=tau)
+    return worst["threshold"], i18n.text(lang, "ch8.try", tau=worst["threshold"])
+
+
 def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT, table=None, greedy: str | None = None):
     """table: the times table's trace (chapters 2–4), for where τ broke a line of it."""
     tr = i18n.Texts(lang)
     rows = sweep["rows"]
     total = rows[0]["total"] if rows else 0
     fastest_safe = last_all_right(rows)
-    worst = min(rows, key=lambda r: (r["right"], -r["threshold"])) if rows else None
+    worst = worst_row(rows)
     low = rows[0] if rows else None
     compared = bool(rows) and all("differs" in r for r in rows)
     line, bars = colour("decoder-streaming", lang=lang), colour("right", lang=lang)
@@ -342,7 +359,8 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
             v_text = gr.HTML(text, elem_id="tour-text-8")
             with try_box():
                 from .. import knobs
-                tau = knobs.number("threshold", value=2.0, elem_id="tour8-tau", label=tr("ch8.try"), lang=lang,
+                start, label = try_start(data.tau_sweep, lang)
+                tau = knobs.number("threshold", value=start, elem_id="tour8-tau", label=label, lang=lang,
                                    info=tr("ch8.try_info"))   # no "none" here: the sweep's τ are numbers
                 btn = gr.Button(tr("ch8.button"), elem_id="tour-try-8")
 
