@@ -164,8 +164,8 @@ def test_the_recorded_example_adds_up_as_shown():
     assert sums[0] == sums[1] == round(ex["logical_sum"], 3)
     # a filled token after the mask in the text: fed before it in physical order, after it in logical order
     later = [r for r in rows if numbers(r[1]) > ex["pos"]]
-    assert later and all(r[2] == "before · after" for r in later)
-    assert all(r[2] == "before · before" for r in rows[:-1] if numbers(r[1]) < ex["pos"])
+    assert later and all(r[2] == "after" for r in later)
+    assert all(r[2] == "before" for r in rows[:-1] if numbers(r[1]) < ex["pos"])
     assert len(re.findall(r'<tr class="later">', html)) == len(later)
 
 
@@ -420,14 +420,18 @@ def test_the_worked_example_names_every_row_as_the_grids_label_it(lang):
     # the table's ids: a grid row's label or inside the cached prefix (the grids' first column)
     rows, _ = shown_table(html)
     before, after = {"en": ("before", "after"), "zh": ("之前", "之后")}[lang]
+    head = re.findall(r"<th[^>]*>(.*?)</th>", html)[2]
+    assert {"en": "(fed: all before)", "zh": "（送入：都在之前）"}[lang] in head
     for r in rows[:-1]:
         pos = int(r[1])
         assert pos in physical or pos < s.start, pos
-        # before / after the mask, as each grid draws it (the prefix: before, in both)
-        where = [before if pos < s.start or grid.index(pos) < grid.index(ex["pos"]) else after
-                 for grid in (physical, logical)]
-        assert r[2] == " · ".join(where), (pos, r[2])
-    assert any(r[2] == f"{before} · {after}" for r in rows[:-1])   # the point: fed before it, after it in the text
+        # fed before the mask, as the first grid draws it (its row above the mask's, or in the prefix)
+        assert pos < s.start or physical.index(pos) < physical.index(ex["pos"]), pos
+        # in the text before / after it, as the second grid draws it
+        assert r[2] == (before if pos < s.start or logical.index(pos) < logical.index(ex["pos"]) else after), (pos, r[2])
+    assert any(r[2] == after for r in rows[:-1])   # the point: fed before it, after it in the text
+    # a row fed after the mask (impossible: causal) is not called anything
+    assert ch3_reordering.fed(ex, dict(ex["rows"][0], physical_row=ex["physical_row"] + 1), i18n.Texts(lang)) == ""
     # "first grid: rows 66–72 above row 65": the filled tokens after the mask sit above its row there
     assert all(physical.index(p) < physical.index(ex["pos"]) and logical.index(p) > logical.index(ex["pos"])
                for p in ex["later"])

@@ -722,10 +722,11 @@ MESSAGES = {
     },
     "ch3.example.col.token": {"en": "token", "zh": "词元"},
     # the grids label a row by its position id ("65:[M]"): the table names a token the same way, and where
-    # it is fed by whether its row is above or below the mask's (never a row counted from the prompt's start)
+    # it is by whether its row is above or below the mask's (never a row counted from the prompt's start):
+    # fed, every token the mask sees is before it (the causal triangle); in the text, before or after it
     "ch3.example.col.pos": {"en": "position id (grid label)", "zh": "位置编号（网格里的标签）"},
-    "ch3.example.col.physical": {"en": "before or after the mask: fed · in the text",
-                                 "zh": "在掩码之前还是之后：送入 · 文本中"},
+    "ch3.example.col.physical": {"en": "in the text (fed: all before)",
+                                 "zh": "在文本中（送入：都在之前）"},
     "ch3.example.before": {"en": "before", "zh": "之前"},
     "ch3.example.after": {"en": "after", "zh": "之后"},
     "ch3.example.col.weight": {"en": "weight, fed in physical order", "zh": "权重（按物理顺序送入）"},

@@ -98,11 +98,12 @@ def rope_words(example: dict, tr, lang: str = i18n.DEFAULT) -> str:
 
 
 def fed(example: dict, r: dict, tr) -> str:
-    """Where a seen token is fed, from the mask's row, in physical · logical order: before or after
-    it (the grids' rows above or below the mask's), read from the record's rows, never assumed."""
-    words = [tr("ch3.example.before" if r[f"{order}_row"] < example[f"{order}_row"] else "ch3.example.after")
-             for order in ("physical", "logical")]
-    return " · ".join(words)
+    """Where a seen token is in the text, from the mask's row: before or after it (the second grid's
+    rows above or below the mask's), read from the record's rows. Fed, every token a mask sees is
+    before it (the causal triangle: the column's head says so); "" were one not (never claimed)."""
+    if r["physical_row"] >= example["physical_row"]:
+        return ""
+    return tr("ch3.example.before" if r["logical_row"] < example["logical_row"] else "ch3.example.after")
 
 
 def _belongs(example: dict | None, tl) -> bool:
