@@ -10,6 +10,7 @@ import pytest
 import torch
 from transformers import DynamicCache
 
+from app import i18n
 from app.tabs.tour import ch3_reordering
 from app.tabs.tour.data import load_tour
 from app.tabs.tour.words import span
@@ -161,11 +162,11 @@ def test_the_recorded_example_adds_up_as_shown():
     assert [numbers(c) if c else None for c in foot[0][1:3]] == [1.0, None]
     assert [numbers(c) if c else None for c in foot[1][1:3]] == [None, 1.0]
     assert sums[0] == sums[1] == round(ex["logical_sum"], 3)
-    # a filled token after the mask in the text: another row in physical order than its position id
+    # a filled token after the mask in the text: fed before it in physical order, after it in logical order
     later = [r for r in rows if numbers(r[1]) > ex["pos"]]
-    assert later and all(numbers(r[1]) != numbers(r[2]) for r in later)
+    assert later and all(r[2] == "after" for r in later)
+    assert all(r[2] == "before" for r in rows[:-1] if numbers(r[1]) < ex["pos"])
     assert len(re.findall(r'<tr class="later">', html)) == len(later)
-    assert f"row {ex['physical_row']}" in html and f"row {ex['logical_row']}" in html
 
 
 def test_the_example_shows_only_at_its_step_and_never_on_a_live_run():
@@ -203,7 +204,10 @@ def test_the_example_speaks_chinese():
 
 
 def caption_of(html: str) -> str:
-    return re.sub(r"<[^>]+>", "", re.search(r'<p class="attn-title"><b>(.*?)</b>', html).group(1))
+    """The example's title (bold) and its caption (the text's weight: walk 32 read one dense bold paragraph)."""
+    title = re.search(r'<p class="attn-title"><b>(.*?)</b>', html).group(1)
+    caption = re.search(r'<span class="attn-caption">(.*?)</span> ', html)
+    return re.sub(r"<[^>]+>", "", title + (caption.group(1) if caption else ""))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -219,7 +223,11 @@ def test_the_caption_says_what_the_recorded_numbers_show(lang):
     # the table's after-tokens are part of this head's share, the rest of it inside "the other tokens"
     shown_after = sum(r["weight"] for r in ex["rows"] if r["after"])
     assert shown_after - 1e-9 <= shares[h] <= shown_after + ex["others"]["weight"] + 1e-9
-    caption = caption_of(ch3_reordering.example_view(ex, tl, step, lang))
+    html = ch3_reordering.example_view(ex, tl, step, lang)
+    caption = caption_of(html)
+    # only the title in bold: the caption in the text's weight (walk 32 read one dense bold paragraph)
+    title = i18n.text(lang, "ch3.example.title", pos=ex["pos"], step=ex["step"], head=h + 1, heads=ex["heads"])
+    assert re.search(r'<p class="attn-title"><b>(.*?)</b>', html).group(1) == title
     said = [float(x) for x in re.findall(r"\d\.\d\d", caption)]
     heads = [round(shares[h], 2)] + [round(x, 2) for k, x in enumerate(shares) if k != h]
     assert said[:len(heads)] == heads, caption
@@ -323,7 +331,9 @@ def test_the_worked_example_ends_on_the_recorded_final_prediction(lang):
         f = final[order]
         assert row[1:] == [glyphs.visible(f["text"]), f"{f['probability']:.3f}",
                            f"{f['entropy']:.{ch3_reordering.ENTROPY_PLACES}f}"], (order, row)
-        assert f"{f['row']}" in row[0]
+        # named by its order and decoder, never by a row counted from the prompt's start (on no picture)
+        assert {"en": f"fed in {order} order", "zh": {"physical": "物理", "logical": "逻辑"}[order]}[lang] in row[0]
+        assert not re.search(r"\d", row[0]), row[0]
     same = {"en": "The same prediction", "zh": "同样的预测"}[lang]
     assert same in html and f"{final['layers']}" in re.search(r'attn-final">(.*?)</th>', html).group(1)
     # numbers not the record's are not what it shows; two orders that disagree are not called the same
@@ -373,3 +383,88 @@ def test_chapter_3_links_the_words_it_uses_before_explaining_them():
         assert 'data-term="leading-run"' in views.step["orders"](tl, step), lang
         title = re.search(r'<p class="attn-title">(.*?)</p>', views.step["attention"](tl, step)).group(1)
         assert 'data-term="reference"' in title, lang
+
+
+def grid_rows(html: str) -> list[int]:
+    """A grid's rows top to bottom, by the position id each is labelled with ("65:[M]")."""
+    return [int(p) for p in re.findall(r'<g class="gr" data-pos="(\d+)"', html)]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_worked_example_names_every_row_as_the_grids_label_it(lang):
+    """Walk 32: the example said "the mask in row 72" and "row in physical order: 67" for '·x' at 68, rows
+    counted from the prompt's start, while the grids beside it label a row by its position id ("65:[M]";
+    72 is another token's row there). Every row the example names is a grid row's label; where a token is
+    fed is said as the grids draw it: above (before) or below (after) the mask's row, in each grid."""
+    from app.views import render
+    data = load_tour()
+    tl, step = data.at("reorder")
+    ex = data.picks["reorder"]["attention"]
+    s = tl.trace.steps[step]
+    physical = grid_rows(render.mask_grid(tl, step, logical=False, lang=lang))
+    logical = grid_rows(render.mask_grid(tl, step, logical=True, lang=lang))
+    assert sorted(physical) == logical == list(range(s.start, s.start + len(s.window)))
+    html = ch3_reordering.example_view(ex, tl, step, lang)
+    words = re.sub(r"<[^>]+>", "", html)
+    # the rows counted from the prompt's start, where they differ from the id: said nowhere
+    moved = [(r["physical_row"], r["pos"]) for r in ex["rows"] if r["physical_row"] != r["pos"]]
+    assert moved and ex["physical_row"] != ex["pos"]
+    for row, pos in moved + [(ex["physical_row"], ex["pos"])]:
+        for said in {"en": (f"row {row}", f"rows {row}"), "zh": (f"第 {row} 行",)}[lang]:
+            assert said not in words, said
+    # every row named is a grid row's label
+    named = re.findall({"en": r"\brows? (\d+)(?:–(\d+))?", "zh": r"第 (\d+)(?:–(\d+))? 行"}[lang], words)
+    assert named
+    for first, last in named:
+        assert all(p in physical for p in range(int(first), int(last or first) + 1)), (first, last)
+    # the table's ids: a grid row's label or inside the cached prefix (the grids' first column)
+    rows, _ = shown_table(html)
+    before, after = {"en": ("before", "after"), "zh": ("之前", "之后")}[lang]
+    head = re.findall(r"<th[^>]*>(.*?)</th>", html)[2]
+    assert {"en": "(fed: all before)", "zh": "（送入：都在之前）"}[lang] in head
+    for r in rows[:-1]:
+        pos = int(r[1])
+        assert pos in physical or pos < s.start, pos
+        # fed before the mask, as the first grid draws it (its row above the mask's, or in the prefix)
+        assert pos < s.start or physical.index(pos) < physical.index(ex["pos"]), pos
+        # in the text before / after it, as the second grid draws it
+        assert r[2] == (before if pos < s.start or logical.index(pos) < logical.index(ex["pos"]) else after), (pos, r[2])
+    assert any(r[2] == after for r in rows[:-1])   # the point: fed before it, after it in the text
+    # a row fed after the mask (impossible: causal) is not called anything
+    assert ch3_reordering.fed(ex, dict(ex["rows"][0], physical_row=ex["physical_row"] + 1), i18n.Texts(lang)) == ""
+    # "first grid: rows 66–72 above row 65": the filled tokens after the mask sit above its row there
+    assert all(physical.index(p) < physical.index(ex["pos"]) and logical.index(p) > logical.index(ex["pos"])
+               for p in ex["later"])
+    said = {"en": f"rows {span(ex['later'], lang=lang)} above row {ex['pos']}",
+            "zh": f"第 {span(ex['later'], lang=lang)} 行在第 {ex['pos']} 行上面"}[lang]
+    assert said in words, said
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_rope_reason_is_said_in_the_numbers_the_grids_label(lang):
+    """Walk 32: "position ids, not rows" rested on a RoPE statement the app only asserted. The narration's
+    third step and the example say it on the table's token after the mask: its id, the mask's and their
+    difference (the score's only positional input), the same in both orders; a live run (no example)
+    keeps the general words."""
+    data = load_tour()
+    tl, step = data.at("reorder")
+    pick = data.picks["reorder"]
+    ex = pick["attention"]
+    (r,) = [r for r in ex["rows"] if r["after"]]
+    gap = r["pos"] - ex["pos"]
+    assert gap > 0 and r["pos"] in ex["later"]
+    said = f"{r['pos']} − {ex['pos']} = {gap}"
+    example = re.sub(r"<[^>]+>", "", ch3_reordering.example_view(ex, tl, step, lang))
+    views = ch3_reordering.views(step, lang=lang, check=pick["check"], example=ex)
+    narration = re.sub(r"<[^>]+>", "", views.step["text"](tl, step))
+    for words in (example, narration):
+        assert said in words and glyphs.visible(r["text"]) in words
+        assert {"en": "in both orders", "zh": "两种顺序"}[lang] in words
+    # the numbers are the record's: another after-token would be named instead
+    other = dict(ex, rows=[dict(x, pos=x["pos"] + 1) if x["after"] else x for x in ex["rows"]])
+    assert f"{r['pos'] + 1} − {ex['pos']} = {gap + 1}" in re.sub(r"<[^>]+>", "", ch3_reordering.example_view(other, tl, step, lang))
+    # a live run, or another step of the decode: no numbers it does not draw
+    live = re.sub(r"<[^>]+>", "", ch3_reordering.views(step, lang=lang).step["text"](tl, step))
+    assert said not in live and "RoPE" not in live
+    bare = dict(ex, rows=[x for x in ex["rows"] if not x["after"]])
+    assert " − " not in re.sub(r"<[^>]+>", "", ch3_reordering.example_view(bare, tl, step, lang))

@@ -670,11 +670,14 @@ MESSAGES = {
     },
     "ch3.why.rope": {
         "en": "A row's attention is a weighted sum over the tokens it sees; each weight depends on the two "
-              "tokens and their position ids, never on rows, and a sum is the same in any order. Same tokens, same "
+              "tokens and their position ids{gap}, never on rows, and a sum is the same in any order. Same tokens, same "
               "ids: the same sum (the Σ table adds one up by hand), the same prediction.",
-        "zh": "一行的注意力是对它看到的词元做加权求和；每个权重只取决于两个词元和它们的位置编号，与行的次序无关，"
+        "zh": "一行的注意力是对它看到的词元做加权求和；每个权重只取决于两个词元和它们的位置编号{gap}，与行的次序无关，"
               "而求和换个顺序结果不变。词元相同、编号相同：和相同（Σ 表逐项把一个和算了出来），预测也就相同。",
     },
+    # ch3.why.rope's {gap}: RoPE on the worked example's token after the mask (ch3_reordering.rope_pair)
+    "ch3.why.rope_gap": {"en": " ({rope}: '{token}' at {at} is {at} − {pos} = {gap} ids from the mask in both orders)",
+                         "zh": "（{rope}：位置 {at} 的「{token}」在两种顺序里都相隔 {at} − {pos} = {gap}）"},
     # the worked example under the grids (ch3_reordering.example_view; tools/record_tour.py reorder_attention)
     "ch3.example.title": {
         "en": "Worked example, step {step}: the mask at {pos}, layer 1, head {head} of {heads}.",
@@ -704,17 +707,34 @@ MESSAGES = {
     "ch3.example.qkv": {
         "en": "Its <i>query</i> is what it looks for; each token it sees has a <i>key</i>, what a query is matched "
               "by (query · key → a score → a <b>weight</b>; the weights add up to 1), and a <i>value</i>, what it "
-              "passes on. {rope} turns query and key by an angle set by the position id, so a score depends on how "
-              "far apart two ids are, not on rows. In layer 1 query, key and value come from the token and its id "
+              "passes on. {rope} In layer 1 query, key and value come from the token and its id "
               "alone, never its row: row order cannot change a weight.",
         "zh": "它的<i>查询</i>是它要找什么；它看到的每个词元都有一个<i>键</i>，即查询拿来匹配的东西（查询 · 键 → 分数 → "
-              "<b>权重</b>；权重加起来等于 1），还有一个<i>值</i>，即它传出去的内容。{rope}把查询和键按位置编号定下的角度"
-              "转一转，所以分数只取决于两个编号相隔多远，与行无关。在第 1 层，查询、键和值只来自词元本身和它的编号，"
+              "<b>权重</b>；权重加起来等于 1），还有一个<i>值</i>，即它传出去的内容。{rope}在第 1 层，查询、键和值只来自词元本身和它的编号，"
               "与所在的行无关：行的次序改变不了任何权重。",
     },
+    # what RoPE does to a score, on the table's filled token after the mask (ch3_reordering.rope_words): the
+    # two ids and their difference, numbers the grids label; without such a row, in general
+    "ch3.example.rope_at": {
+        "en": "{rope} turns query and key by their position ids: the mask's score for '{token}' at {at} depends "
+              "on {at} − {pos} = {gap} in both orders, not on rows.",
+        "zh": "{rope}按位置编号转动查询和键：掩码对位置 {at} 的「{token}」的分数在两种顺序里都取决于 "
+              "{at} − {pos} = {gap}，与行无关。",
+    },
+    "ch3.example.rope": {
+        "en": "{rope} turns query and key by an angle set by the position id, so a score depends on how far apart "
+              "two ids are, not on rows.",
+        "zh": "{rope}把查询和键按位置编号定下的角度转一转，所以分数只取决于两个编号相隔多远，与行无关。",
+    },
     "ch3.example.col.token": {"en": "token", "zh": "词元"},
-    "ch3.example.col.pos": {"en": "position id = row in logical order", "zh": "位置编号 = 逻辑顺序中的行"},
-    "ch3.example.col.physical": {"en": "row in physical order", "zh": "物理顺序中的行"},
+    # the grids label a row by its position id ("65:[M]"): the table names a token the same way, and where
+    # it is by whether its row is above or below the mask's (never a row counted from the prompt's start):
+    # fed, every token the mask sees is before it (the causal triangle); in the text, before or after it
+    "ch3.example.col.pos": {"en": "position id (grid label)", "zh": "位置编号（网格里的标签）"},
+    "ch3.example.col.physical": {"en": "in the text (fed: all before)",
+                                 "zh": "在文本中（送入：都在之前）"},
+    "ch3.example.before": {"en": "before", "zh": "之前"},
+    "ch3.example.after": {"en": "after", "zh": "之后"},
     "ch3.example.col.weight": {"en": "weight, fed in physical order", "zh": "权重（按物理顺序送入）"},
     "ch3.example.col.logical_weight": {"en": "weight, fed in logical order", "zh": "权重（按逻辑顺序送入）"},
     # wedlm.attention.step_orders: the logical run sees what the reference decoder's mask (reorder.visibility) gives
@@ -723,27 +743,27 @@ MESSAGES = {
     "ch3.example.col.value": {"en": "value", "zh": "值"},
     "ch3.example.col.product": {"en": "weight × value", "zh": "权重 × 值"},
     "ch3.example.others": {"en": "the other {n} tokens together", "zh": "其余 {n} 个词元合计"},
-    "ch3.example.sum_physical": {"en": "sum, fed in physical order (the mask in row {row})",
-                                 "zh": "总和，按物理顺序送入（掩码在第 {row} 行）"},
-    "ch3.example.sum_logical": {"en": "sum, fed in logical order (the mask in row {row})",
-                                "zh": "总和，按逻辑顺序送入（掩码在第 {row} 行）"},
+    "ch3.example.sum_physical": {"en": "sum, fed in physical order", "zh": "总和，按物理顺序送入"},
+    "ch3.example.sum_logical": {"en": "sum, fed in logical order", "zh": "总和，按逻辑顺序送入"},
     "ch3.example.sums": {
         "en": "A value is {dim} numbers; the table follows number {coord}, this head's largest output in size. Rounded. "
-              "{later}: a filled token after the mask: another row in each order, the same weight. Same sum, so "
-              "the same input to layer 2, where every token again sees the same tokens: the same sums, layer after "
+              "{later}: a filled token after the mask in the text, fed before it (first grid: rows {moved} above "
+              "row {pos}): the same weight in both orders. Same sum, so the same input to layer 2, where every token again sees the same tokens: the same sums, layer after "
               "layer, up to layer {layers}, the last. What the mask then predicts, from the decoders' own forwards:",
         "zh": "一个值由 {dim} 个数组成；表里跟踪第 {coord} 个数，即这个头输出里绝对值最大的那个。数字已四舍五入。"
-              "{later}：掩码后面的已填充词元：两种顺序里行号不同，权重相同。和相同，所以第 2 层的输入相同；"
+              "{later}：文本中排在掩码后面、却在它之前送入的已填充词元（第一个网格：第 {moved} 行在第 {pos} 行上面）："
+              "两种顺序里权重相同。和相同，所以第 2 层的输入相同；"
               "在那里每个词元看到的仍是同样的词元，和也仍相同，一层接一层，直到最后的第 {layers} 层。"
               "这时掩码的预测如下（来自两个解码器自己的前向计算）：",
     },
     # an older record without "final" (wedlm.attention.final_prediction): the chain in words only
     "ch3.example.sums_short": {
         "en": "A value is {dim} numbers; the table follows number {coord}, this head's largest output in size. Rounded. "
-              "{later}: a filled token after the mask: another row in each order, the same weight. Same sum, so "
-              "the same input to layer 2, and so on to the same prediction.",
+              "{later}: a filled token after the mask in the text, fed before it (first grid: rows {moved} above "
+              "row {pos}): the same weight in both orders. Same sum, so the same input to layer 2, and so on to the same prediction.",
         "zh": "一个值由 {dim} 个数组成；表里跟踪第 {coord} 个数，即这个头输出里绝对值最大的那个。数字已四舍五入。"
-              "{later}：掩码后面的已填充词元：两种顺序里行号不同，权重相同。和相同，所以第 2 层的输入相同，"
+              "{later}：文本中排在掩码后面、却在它之前送入的已填充词元（第一个网格：第 {moved} 行在第 {pos} 行上面）："
+              "两种顺序里权重相同。和相同，所以第 2 层的输入相同，"
               "一层层下去，预测也相同。",
     },
     # the end of the chain (ch3_reordering.final_view): the mask's prediction after the last layer, each order
@@ -752,10 +772,10 @@ MESSAGES = {
     "ch3.example.final.col.token": {"en": "top token", "zh": "最可能的词元"},
     "ch3.example.final.col.probability": {"en": "its probability", "zh": "它的概率"},
     "ch3.example.final.col.entropy": {"en": "entropy ({nats})", "zh": "熵（{nats}）"},
-    "ch3.example.final.physical": {"en": "fed in physical order (the mask in row {row}): the streaming decoder",
-                                   "zh": "按物理顺序送入（掩码在第 {row} 行）：流式解码器"},
-    "ch3.example.final.logical": {"en": "fed in logical order (the mask in row {row}): the reference decoder",
-                                  "zh": "按逻辑顺序送入（掩码在第 {row} 行）：参考解码器"},
+    "ch3.example.final.physical": {"en": "fed in physical order: the streaming decoder",
+                                   "zh": "按物理顺序送入：流式解码器"},
+    "ch3.example.final.logical": {"en": "fed in logical order: the reference decoder",
+                                  "zh": "按逻辑顺序送入：参考解码器"},
     "ch3.example.final.same": {"en": "The same prediction either way: that is what reordering must keep.",
                                "zh": "两种顺序给出同样的预测：这正是重排必须保持的。"},
     # why a mask seeing earlier masks is harmless (ch3_reordering.masks_seen; wedlm/training/objective.py

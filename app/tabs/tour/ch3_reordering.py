@@ -78,6 +78,34 @@ def after_caption(example: dict, tr, lang: str = i18n.DEFAULT) -> str:
     return tr("ch3.example.after_shown", token=escape(glyphs.visible(r["text"])), at=r["pos"], share=_num(r["weight"], 2))
 
 
+def rope_pair(example: dict | None) -> dict | None:
+    """The worked example's filled token after the mask with the most weight in its table, as the
+    RoPE words name it: its token, its id, the mask's, their difference (ids the grids label); None
+    when the table has no such row."""
+    after = [r for r in (example or {}).get("rows", []) if r["after"]]
+    if not after:
+        return None
+    r = max(after, key=lambda r: r["weight"])
+    return {"token": escape(glyphs.visible(r["text"])), "at": r["pos"], "pos": example["pos"],
+            "gap": r["pos"] - example["pos"]}
+
+
+def rope_words(example: dict, tr, lang: str = i18n.DEFAULT) -> str:
+    """What RoPE does to a score, on the table's filled token after the mask (rope_pair), the same
+    in both orders; in general without one."""
+    rope, pair = term("position-id", "RoPE", lang=lang), rope_pair(example)
+    return tr("ch3.example.rope_at", rope=rope, **pair) if pair else tr("ch3.example.rope", rope=rope)
+
+
+def fed(example: dict, r: dict, tr) -> str:
+    """Where a seen token is in the text, from the mask's row: before or after it (the second grid's
+    rows above or below the mask's), read from the record's rows. Fed, every token a mask sees is
+    before it (the causal triangle: the column's head says so); "" were one not (never claimed)."""
+    if r["physical_row"] >= example["physical_row"]:
+        return ""
+    return tr("ch3.example.before" if r["logical_row"] < example["logical_row"] else "ch3.example.after")
+
+
 def _belongs(example: dict | None, tl) -> bool:
     """The example is this decode's (a live run has none; another decode's step is not its)."""
     return bool(example) and example["step"] < len(tl.trace.steps) \
@@ -97,19 +125,24 @@ def example_view(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT, 
     later = span(example["later"], lang=lang) if example["later"] else ""   # no sentence on nothing
     head = tr("ch3.example.title", pos=example["pos"], step=example["step"], head=example["head"] + 1,
               heads=example["heads"])
-    for then in (after_caption(example, tr, lang),
-                 later and tr("ch3.example.logical_sees", later=later, reference=term("reference", lang=lang))):
-        head = tr("tour.then", first=head, then=then) if then else head
-    intro = tr("ch3.example.qkv", rope=term("position-id", "RoPE", lang=lang))
+    # the title alone in bold; its caption (the heads' shares, what logical order sees) in the text's weight
+    caption = ""
+    for then in filter(None, (after_caption(example, tr, lang),
+                              later and tr("ch3.example.logical_sees", later=later, reference=term("reference", lang=lang)))):
+        caption = tr("tour.then", first=caption, then=then) if caption else then
+    titled = tr("tour.then", first=f"<b>{head}</b>", then=f'<span class="attn-caption">{caption}</span>') \
+        if caption else f"<b>{head}</b>"
+    intro = tr("ch3.example.qkv", rope=rope_words(example, tr, lang))
     cols = "".join(f"<th scope=\"col\">{tr(f'ch3.example.col.{c}')}</th>"
                    for c in ("token", "pos", "physical", "weight", "logical_weight", "value", "product"))
     body = ""
     for r in example["rows"]:
         later = ' class="later"' if r["after"] else ""
-        # in logical order a token's row is its position id (the prompt starts at row 0): one column
-        # the token spelled as the strips beside it spell it (glyphs.visible: '·x', not ' x')
+        # a token named as the grids label its row, by its position id (a row counted from the prompt's
+        # start, 72 for the mask at 65, is on no picture); spelled as the strips beside it spell it
+        # (glyphs.visible: '·x', not ' x')
         body += (f"<tr{later}><td translate=\"no\">{escape(glyphs.visible(r['text']))}</td><td>{r['pos']}</td>"
-                 f"<td>{r['physical_row']}</td>"
+                 f"<td>{fed(example, r, tr)}</td>"
                  f"<td>{_num(r['weight'], 2)}</td><td>{_num(r['logical_weight'], 2)}</td><td>{_num(r['value'], 2)}</td>"
                  f"<td>{_num(r['product'], 3)}</td></tr>")
     others = example["others"]
@@ -117,14 +150,15 @@ def example_view(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT, 
              f'<td>{_num(others["weight"], 2)}</td><td>{_num(others["logical_weight"], 2)}</td>'
              f'<td>…</td><td>{_num(others["product"], 3)}</td></tr>')
     # each order's sum under its own weight column: two computations, the same numbers
-    total = "".join(f'<tr class="sum"><td colspan="3">{tr(f"ch3.example.sum_{order}", row=example[f"{order}_row"])}</td>'
+    total = "".join(f'<tr class="sum"><td colspan="3">{tr(f"ch3.example.sum_{order}")}</td>'
                     + ("<td>1.00</td><td></td>" if order == "physical" else "<td></td><td>1.00</td>")
                     + f'<td></td><td>{_num(example[f"{order}_sum"], 3)}</td></tr>'
                     for order in ("physical", "logical"))
     final = example.get("final")
     sums = tr("ch3.example.sums" if final else "ch3.example.sums_short", later=colour("attend-later", lang),
-              coord=example["coordinate"] + 1, dim=example["head_dim"], layers=final and final["layers"])
-    return (f'<div class="attn-example"><p class="attn-title"><b>{head}</b> {intro}</p>'
+              coord=example["coordinate"] + 1, dim=example["head_dim"], layers=final and final["layers"],
+              moved=span(example["later"], lang=lang), pos=example["pos"])
+    return (f'<div class="attn-example"><p class="attn-title">{titled} {intro}</p>'
             f'<p class="attn-hint">{tr("ch3.example.scroll")}</p><table class="attn-table"><thead><tr>{cols}</tr></thead><tbody>{body}</tbody>'
             f'<tfoot>{total}</tfoot></table><p class="attn-sums">{sums}</p>'
             f'{example_end(example, tl, step, lang) if end else ""}</div>')
@@ -157,7 +191,7 @@ def final_view(final: dict | None, pos: int, tr, lang: str = i18n.DEFAULT) -> st
         f = final[order]
         cells = (escape(glyphs.visible(f["text"])), _num(f["probability"], 3), _num(f["entropy"], ENTROPY_PLACES))
         shown.append((f["token"],) + cells[1:])
-        rows += (f'<tr class="final"><td>{tr(f"ch3.example.final.{order}", row=f["row"])}</td>'
+        rows += (f'<tr class="final"><td>{tr(f"ch3.example.final.{order}")}</td>'
                  f'<td translate="no">{cells[0]}</td><td>{cells[1]}</td><td>{cells[2]}</td></tr>')
     same = f'<p class="attn-same">{tr("ch3.example.final.same")}</p>' if shown[0] == shown[1] else ""
     return (f'<table class="attn-table attn-final"><thead><tr>{cols}</tr></thead>{rows}</table>{same}')
@@ -193,9 +227,10 @@ def _end_block(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT) ->
     return f'<div class="attn-example attn-end-slot">{end}</div>' if end else ""
 
 
-def why(s, lang: str = i18n.DEFAULT) -> str:
+def why(s, lang: str = i18n.DEFAULT, example: dict | None = None) -> str:
     """Why the move changes nothing, in three steps on the step's first mask: the rows it sees in
-    physical order, the same positions in logical order, and RoPE reading ids, not rows."""
+    physical order, the same positions in logical order, and RoPE reading ids, not rows: with the
+    worked example of this mask (`example`), on its table's token after the mask, in numbers."""
     physical, logical = seen_rows(s)
     if physical != logical:  # cannot happen for a streaming trace; never claim what the grids do not show
         return ""
@@ -205,12 +240,13 @@ def why(s, lang: str = i18n.DEFAULT) -> str:
                 seen=span(physical, lang=lang), prefix_end=s.start - 1),
              tr("ch3.why.logical", later=span(later, lang=lang), attend_later=colour("attend-later", lang),
                 pos=s.first_mask_pos),
-             tr("ch3.why.rope")]
+             tr("ch3.why.rope", gap=tr("ch3.why.rope_gap", rope=term("position-id", "RoPE", lang=lang), **pair)
+                if (pair := rope_pair(example)) and example["pos"] == s.first_mask_pos else "")]
     return tr("ch3.why") + '<ol class="tour-steps">' + "".join(f"<li>{step}</li>" for step in steps) + "</ol>"
 
 
 def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i18n.DEFAULT,
-         check: dict | None = None) -> str:
+         check: dict | None = None, example: dict | None = None) -> str:
     tr = i18n.Texts(lang)
     s = tl.trace.steps[step]
     waiting = s.filled_behind_mask
@@ -221,7 +257,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
         tr("ch3.p1", step=step, first_mask=s.first_mask_pos, waiting=some(waiting, lang=lang)),
         tr("ch3.p2", kv_cache=term("kv-cache", lang=lang),
            position_id=term("position-id", tr("tour.link.position_id"), lang=lang)),
-        why(s, lang),
+        why(s, lang, example if _belongs(example, tl) and example["step"] == step else None),
     ] + [proof for proof in [checked(check, lang)] if proof], tl, step, lang=lang)
 
 
@@ -229,7 +265,7 @@ def views(moment: int | None, note: str = "", lang: str = i18n.DEFAULT, check: d
           example: dict | None = None) -> Views:
     """`check`: the recorded decode's proof (its pick's "check"); `example`: its worked attention
     example (its pick's "attention"); a live run has neither."""
-    return Views(step={"text": lambda tl, k: text(tl, k, moment, note, lang, check),
+    return Views(step={"text": lambda tl, k: text(tl, k, moment, note, lang, check, example),
                        # its title says "the leading filled run" before anything else in the chapter: linked there
                        "orders": lambda tl, k: at_step(link_first(render.order_view(tl, k, lang=lang), "leading-run", lang)
                                                        + example_pop(example, tl, k, lang), k),
