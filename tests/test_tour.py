@@ -2786,3 +2786,23 @@ def test_chapter_7_defines_each_kind_its_legend_names_beyond_counting_code_and_p
         name = entropy.class_name(cls, lang)
         assert name in {t.name for t in law.data}, cls
         assert (f"{name}：" if lang == "zh" else f"{name}: ") in plain(first), (cls, first)
+
+
+def test_chapter_7s_small_charts_each_have_their_own_scale_and_the_words_read_them_against_tau(data):
+    """Walk 21: on one scale with the play (0–7 nats) counting's bars were ~0 and their ✓s sat on the
+    τ line. Each chart now spans its own bars and τ with room for a ✓, and the words' 'all under τ' /
+    'all above τ' are the record's."""
+    text, _, low_fig, high_fig, _ = chapter_views(data)[7]
+    words = plain(text)
+    for fig, pick in ((low_fig, "entropy_low"), (high_fig, "entropy_high")):
+        tl, step = data.at(pick)
+        s = tl.trace.steps[step]
+        tallest = max([m.score for m in s.masks] + [s.threshold])
+        assert tallest < fig.layout.yaxis.range[1] <= 1.3 * tallest, pick
+    assert low_fig.layout.yaxis.range[1] < 0.2 * high_fig.layout.yaxis.range[1]   # not one scale
+    (ltl, lstep), (htl, hstep) = data.at("entropy_low"), data.at("entropy_high")
+    ls, hs = ltl.trace.steps[lstep], htl.trace.steps[hstep]
+    assert len(ls.filled) > 1 and all(m.score < ls.threshold for m in ls.masks if m.selected)
+    assert len(hs.filled) == 1 and all(m.score >= hs.threshold for m in hs.masks if not m.selected)
+    assert (f"counting’s step {lstep} fills {len(ls.filled)} masks at once" in words and "all under τ" in words
+            and "all above τ" in words and "one scale)" not in words)

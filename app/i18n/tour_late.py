@@ -177,13 +177,16 @@ MESSAGES = {
     "ch7.table_row": {"en": "{tokens} tokens ÷ {forwards} forwards = {tpf}", "zh": "{tokens} 个词元 ÷ {forwards} 次前向计算 = {tpf}"},
     # the "0" column's head: a forward that commits nothing is what ch7.idle calls idle
     "ch7.table_idle": {"en": "0 (idle)", "zh": "0（空转）"},
+    # each small chart on its own scale (walk 21: on the play's 0–7 nats counting's bars were ~0 and
+    # their ✓s sat on the τ line); read against τ, which is the rule's line. More than one fill in a
+    # forward means every fill scored under τ (else the rule fills the single lowest)
     "ch7.p4": {
-        "en": "“Counting” and “A play” (one scale): counting’s step {low_step} fills {filled} "
-              "masks at once ({new_colour}, each under a ✓: scores near 0); a play’s step {high_step} fills only the lowest, "
-              "{stay} stay masks ({mask_colour}).",
-        "zh": "“计数”和“剧本”两张图画的是菱形那两次解码，刻度相同：计数的第 {low_step} 步一次填了 "
-              "{filled} 个掩码（{new_colour}，每个上面都有 ✓：得分接近 0）；剧本的第 {high_step} 步只填得分最低的那个，"
-              "其余 {stay} 个仍是掩码（{mask_colour}）。",
+        "en": "“Counting” and “A play”, each on its own scale (read each against its τ line): counting’s step "
+              "{low_step} fills {filled} masks at once ({new_colour}, each under a ✓, all under τ); a play’s step "
+              "{high_step} fills only the lowest, {stay} stay masks ({mask_colour}, all above τ).",
+        "zh": "“计数”和“剧本”两张图画的是菱形那两次解码，各用各的刻度（请对照各自的 τ 线看）：计数的第 {low_step} 步一次填了 "
+              "{filled} 个掩码（{new_colour}，每个上面都有 ✓，全都低于 τ）；剧本的第 {high_step} 步只填得分最低的那个，"
+              "其余 {stay} 个仍是掩码（{mask_colour}，全都高于 τ）。",
     },
     "ch7.yours": {
         "en": "<b>Your prompt</b>: mean entropy {entropy:.2f} nats, {tpf:.2f} tokens per forward (the star).",

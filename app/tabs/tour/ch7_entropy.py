@@ -188,14 +188,14 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
     ]
     if yours:
         paras.append(tr("ch7.yours", entropy=yours["entropy"], tpf=yours["tokens_per_forward"]))
-    top = max(figs.max_score(ltl, lstep), figs.max_score(htl, hstep)) * 1.1
-    small = dict(y_max=top, height=figs.SMALL, lang=lang)
+    # each on its own scale, with room above the tallest bar for its ✓ (ch7.p4 says so)
+    small = lambda tl, k: dict(y_max=figs.max_score(tl, k) * 1.25, height=figs.SMALL, lang=lang)  # noqa: E731
     text = narration([p for p in paras if p], lang=lang)
     points += [{**yours, "label": tr("ch7.your_prompt")}] if yours else []
     law = entropy.law_figure(rows, yours=points, height=LAW_HEIGHT, lang=lang)  # shorter: the commit table sits below
     law.add_trace(points_key(lang))
-    return (text, law, figs.score_bars(ltl, lstep, tr("ch7.bars_low", step=lstep), **small),
-            figs.score_bars(htl, hstep, tr("ch7.bars_high", step=hstep), **small), figs.commit_table(table_rows, lang))
+    return (text, law, figs.score_bars(ltl, lstep, tr("ch7.bars_low", step=lstep), **small(ltl, lstep)),
+            figs.score_bars(htl, hstep, tr("ch7.bars_high", step=hstep), **small(htl, hstep)), figs.commit_table(table_rows, lang))
 
 
 def build(ctx, data, lang: str = i18n.DEFAULT):
