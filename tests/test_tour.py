@@ -302,8 +302,8 @@ def test_entropy_chapter_says_why_code_is_slow_from_the_recorded_code_decode(dat
     (scored, none, _), (p_scored, p_none, _), (c_scored, _, c_every) = (
         counts(data.at(pick)[0].trace) for pick in ("entropy_code", "entropy_high", "entropy_low"))
     assert none > scored // 2 and p_none > p_scored // 2 and c_every > c_scored // 2
-    assert (f"in {none} of the {scored} forwards that scored its masks, none scored under τ = {tau:g}, so only the "
-            f"lowest filled (a play: {p_none} of {p_scored}; counting: every mask under τ in {c_every} of {c_scored})") in words
+    assert (f"in {none} of its {scored} forwards with masks, none scored under τ = {tau:g}, so only the "
+            f"lowest filled (a play: {p_none} of {p_scored})") in words
     for t in tl.trace.steps:   # the rule the sentence leans on: none under τ, the single lowest fills
         if t.masks and not any(m.score < tau for m in t.masks):
             assert [f.pos for f in t.filled] == [min(t.masks, key=lambda m: m.score).pos]
@@ -967,7 +967,7 @@ def test_race_chapter_says_where_wedlm_beats_block_decoding_and_where_the_clock_
     rows = st["rows_processed"] / st["forwards"]
     words = plain(ch6_race.view(timelines, race["tick"])[0])
     assert "the stop-and-wait way WeDLM improves on" not in words
-    assert "WeDLM beats it in tokens per forward, so where rows cost next to nothing (a GPU) in time too" in words
+    assert "WeDLM beats it in tokens per forward, and so also in time where extra rows cost almost nothing (on a GPU)" in words
     assert (f"its forward carries {DEFAULTS['block_size']} rows ({2 * DEFAULTS['block_size']} when it commits "
             f"a block) against WeDLM's {rows:.1f} here, so on the clock it can match or beat WeDLM") in words
     zh = plain(ch6_race.view(timelines, race["tick"], lang="zh")[0])
@@ -1890,7 +1890,7 @@ def test_chapter_2_says_whose_slip_the_tables_wrong_line_is_where_it_is_first_sh
         assert (f"Its finished text has a slip:  {a} x {b} = {got}  (the model's own one-at-a-time text says {own}: "
                 f"the price of filling in parallel at τ = {tl.trace.config['threshold']:g}, chapter 8)") in words
     else:
-        assert f"the model's own one-at-a-time text also says {own}" in words
+        assert f"the same WeDLM model writing one token at a time (its greedy text) also says {own}" in words
     # a greedy text as wrong as this one: the model's slip, not τ's
     same = tl.trace.text
     assert "also says " + str(got) in plain(ch2_fill_rule.text(tl, moment, moment, greedy=same))
@@ -2659,7 +2659,7 @@ def test_a_streaming_token_is_fixed_when_filled_and_commit_is_its_kv_and_output(
     tl, _ = data.at("verified")
     assert any(s.verify is not None and s.verify.replaced for s in tl.trace.steps)   # a draft replaced before it commits
     gloss = {lang: i18n.text(lang, "gloss.commit.def") for lang in ("en", "zh")}
-    assert "In streaming decoding a token is fixed when it is filled (never changed, only waiting to commit)" in gloss["en"]
+    assert "In streaming decoding a filled token is never changed (it only waits to commit)" in gloss["en"]
     assert "a draft can still be replaced until it commits" in gloss["en"] and "is final" not in gloss["en"]
     assert "一经填充就固定下来" in gloss["zh"] and "草稿在提交之前仍可能被替换" in gloss["zh"] and "定稿" not in gloss["zh"]
     fill = data.at("fill_rule")
@@ -2667,7 +2667,7 @@ def test_a_streaming_token_is_fixed_when_filled_and_commit_is_its_kv_and_output(
     assert "(its KV enters the cache; it is output)" in ch2 and "some filled (waiting: a filled token is never changed)" in ch2
     assert "become final" not in ch2
     ch8 = _words(tour.CHAPTERS[7].view(data.tau_sweep)[0])
-    assert "is fixed once filled: streaming never changes a filled token" in ch8 and "never revisited" not in ch8
+    assert "stays as filled: streaming never changes a filled token" in ch8 and "never revisited" not in ch8
     for lang in ("en", "zh"):   # no page word calls a streaming token "final" / 定稿 at commit any more
         for key in ("server.line", "ch2.p1", "gloss.commit.def", "ch10.rule"):
             assert not re.search(r"\bfinal\b|定稿", i18n.text(lang, key, **_fmt_blanks(lang, key))), (lang, key)
@@ -2805,4 +2805,19 @@ def test_chapter_7s_small_charts_each_have_their_own_scale_and_the_words_read_th
     assert len(ls.filled) > 1 and all(m.score < ls.threshold for m in ls.masks if m.selected)
     assert len(hs.filled) == 1 and all(m.score >= hs.threshold for m in hs.masks if not m.selected)
     assert (f"counting’s step {lstep} fills {len(ls.filled)} masks at once" in words and "all under τ" in words
-            and "all above τ" in words and "one scale)" not in words)
+            and ", above τ)." in words and "one scale)" not in words)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_chapter_7_says_plainly_which_decodes_are_slower_than_ar(data, lang):
+    """Walk 21: 'Why under 1?' never said plainly that the play and code run slower than AR here.
+    It names every decode the chapter shows under 1 token per forward (from their records), and no other."""
+    from app.tabs.tour import ch7_entropy
+    text = tour.CHAPTERS[6].view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"),
+                                 code=data.at("entropy_code"), lang=lang)[0]
+    named = ch7_entropy.named_decodes(data.at("entropy_low"), data.at("entropy_high"), data.at("entropy_code"), lang)
+    slow = [name for name, tl in named if tl.trace.stats()["tokens_per_forward"] < 1]
+    assert len(slow) == 2 and len(slow) < len(named)
+    said = {"en": f"So {ch7_entropy.and_list(slow, lang)} end under 1 token per forward: slower than AR (exactly 1).",
+            "zh": f"所以{ch7_entropy.and_list(slow, lang)}最终每次前向计算不到 1 个词元：比 AR（正好 1 个）还慢。"}[lang]
+    assert said in plain(text)

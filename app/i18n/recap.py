@@ -86,8 +86,8 @@ MESSAGES = {
     # the means said to be means of the chart's dots, as chapter 7 says them (ch7.p2)
     "ch11.speed_numbers": {
         "en": "Chapter 7: the {count_n} counting dots average {count_h:.2f} nats and {count_tpf:.2f} tokens per forward; "
-              "the {plays_n} play dots, {plays_h:.2f} nats and {plays_tpf:.2f}; its code decode: in {none} of the {scored} forwards "
-              "that scored its masks, none scored under τ.",
+              "the {plays_n} play dots, {plays_h:.2f} nats and {plays_tpf:.2f}; its code decode: in {none} of its {scored} forwards "
+              "with masks, none scored under τ.",
         "zh": "第 7 章：{count_n} 个计数圆点平均 {count_h:.2f} 奈特、每次前向计算 {count_tpf:.2f} 个词元；"
               "{plays_n} 个剧本圆点平均 {plays_h:.2f} 奈特、{plays_tpf:.2f} 个；它的代码解码：在给掩码打分的 {scored} 次前向计算中，"
               "有 {none} 次没有一个掩码的得分低于 τ。",

@@ -71,7 +71,7 @@ MESSAGES = {
     "tour.slip_lowest": {"en": "H {h} nats, above τ = {tau:g}: the single lowest", "zh": "H = {h} 奈特，高于 τ = {tau:g}：按“最低的那一个”规则"},
     "tour.slip_model": {
         "en": "Its finished text has a tiny model's slip: <code translate=\"no\">{line}</code> (right: {right}); "
-              "the model's own one-at-a-time text also says {own}.",
+              "the same WeDLM model writing one token at a time (its greedy text) also says {own}.",
         "zh": "它写完的文字里有一处小模型的失误：<code translate=\"no\">{line}</code>（正确：{right}）；"
               "同一模型一次一个词元地写，也写成 {own}。",
     },
@@ -364,7 +364,7 @@ MESSAGES = {
     "gloss.commit.def": {
         "en": "A filled token commits when it is in the leading filled run (no mask before it) of a forward's "
               "input: that forward computes its KV, the KV stays in the cache and the token is output. In streaming "
-              "decoding a token is fixed when it is filled (never changed, only waiting to commit); in verified "
+              "decoding a filled token is never changed (it only waits to commit); in verified "
               "decoding (chapter 10, this explorer's own) a draft can still be replaced until it commits. So a "
               "slot commits at the earliest one forward after the forward that filled it. Filled tokens behind "
               "a mask wait. A stop token that a forward only predicts at the end (AR, verified) is never fed "

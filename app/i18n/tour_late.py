@@ -46,7 +46,7 @@ MESSAGES = {
     # case, and a run whose measured rows cost time), not where this run's rows were nearly free
     "ch6.block_cost": {
         "en": "(The Race tab's {block} fills a block of masks over several forwards and commits it only when all of it "
-              "is filled: WeDLM beats it in tokens per forward, so where rows cost next to nothing (a GPU) in time too. On a CPU rows are not free: its "
+              "is filled: WeDLM beats it in tokens per forward, and so also in time where extra rows cost almost nothing (on a GPU). On a CPU rows are not free: its "
               "forward carries {block_rows} rows ({commit_rows} when it commits a block) against WeDLM's {rows:.1f} here, "
               "so on the clock it can match or beat WeDLM.)",
         "zh": "（“赛跑”标签页的{block}用几次前向计算填一块掩码，整块填满后才提交：WeDLM 在每次前向计算的词元数上胜过它，所以在行数几乎不花时间的地方（GPU）用时也更少。"
@@ -94,7 +94,7 @@ MESSAGES = {
     # ---------- chapter 7: entropy and speed (how many masks fill at once) ----------
     "ch7.title": {"en": "7 · Entropy and speed: how many masks fill at once", "zh": "7 · 熵与速度：一次能填几个掩码"},
     "ch7.p1": {
-        "en": "Each point is one prompt the bundled model decoded, by mean entropy and {tpf}; its colour is its kind "
+        "en": "Each point is one prompt the bundled model decoded, by mean entropy and {tpf}; colour = kind "
               "(sequence: a pattern to continue; arithmetic: a sum; math: a word problem).",
         "zh": "每个点是内置模型解码的一个提示词，按平均熵和{tpf}画出；颜色表示类别（数列：接着写下去的规律；算术：一道算式；"
               "数学：一道应用题）。",
@@ -135,14 +135,12 @@ MESSAGES = {
     "ch7.code": {
         "en": "<b>Why is code slow?</b> {code_decode} (the diamond “{code_name}”: {code_tpf:.2f} per forward at "
               "{code_h:.2f} nats) writes {written} code tokens, then its stop token. Its low mean hides what counts: "
-              "in {none} of the {scored} forwards that scored its masks, none scored under τ = {tau:g}, so only the "
-              "lowest filled (a play: {play_none} of {play_scored}; counting: every mask under τ in {count_every} of "
-              "{count_scored}). Its unsure token {token} ({front_h:.2f} nats) stays a mask for {held} forwards, which "
+              "in {none} of its {scored} forwards with masks, none scored under τ = {tau:g}, so only the lowest filled (a play: {play_none} of {play_scored}). Its unsure token {token} ({front_h:.2f} nats) stays a mask for {held} forwards, which "
               "fill {after} slots after it: all commit at once ({burst}) the forward after it fills.",
         "zh": "<b>代码为什么慢？</b>{code_decode}（标着“{code_name}”的菱形：每次前向计算 {code_tpf:.2f} 个词元，"
               "平均熵 {code_h:.2f} 奈特）写出 {written} 个代码词元，然后是停止词元。平均熵低，却掩盖了关键：在给它的掩码打分的 "
               "{scored} 次前向计算中，有 {none} 次没有一个掩码的得分低于 τ = {tau:g}，于是只填得分最低的那个"
-              "（剧本：{play_scored} 次中 {play_none} 次；计数：{count_scored} 次中有 {count_every} 次所有掩码都低于 τ）。"
+              "（剧本：{play_scored} 次中 {play_none} 次）。"
               "没把握的词元 {token}（{front_h:.2f} 奈特）连续 {held} 次前向计算都还是掩码，这些前向计算在它后面填了 {after} "
               "个槽位：它填上后的下一次前向计算把它们一次全部提交（{burst} 个）。",
     },
@@ -154,10 +152,11 @@ MESSAGES = {
         "en": "<b>Why under 1?</b> Every forward but the last fills a slot, and no fill is undone. A forward fed "
               "a mask in the front slot commits nothing ({shares}: {mask_colour} in the table) but loses nothing: "
               "its fills commit later, together ({committed_colour}: up to {most} at once in counting). Lost: "
-              "the fills past the stop token ({losses}).",
+              "the fills past the stop token ({losses}). So {slow} end under 1 token per forward: slower than AR (exactly 1).",
         "zh": "<b>为什么不到 1？</b>除了最后一次，每次前向计算都至少填一个槽位，填好的不会撤销。最前面的槽位送进去时"
               "还是掩码的前向计算什么都不提交（{shares}：表中{mask_colour}），但也没有损失：它填的槽位稍后一起提交"
-              "（{committed_colour}：计数一次最多提交 {most} 个）。损失的是停止词元之后的填充，它们被丢弃（{losses}）。",
+              "（{committed_colour}：计数一次最多提交 {most} 个）。损失的是停止词元之后的填充，它们被丢弃（{losses}）。"
+              "所以{slow}最终每次前向计算不到 1 个词元：比 AR（正好 1 个）还慢。",
     },
     # one decode's fills in ch7.idle's {losses}: fills - thrown away = tokens (entropy.fill_account)
     "ch7.loss": {"en": "{name}: {fills} fills − {lost} = {tokens} tokens in {forwards} forwards",
@@ -181,12 +180,12 @@ MESSAGES = {
     # their ✓s sat on the τ line); read against τ, which is the rule's line. More than one fill in a
     # forward means every fill scored under τ (else the rule fills the single lowest)
     "ch7.p4": {
-        "en": "“Counting” and “A play”, each on its own scale (read each against its τ line): counting’s step "
-              "{low_step} fills {filled} masks at once ({new_colour}, each under a ✓, all under τ); a play’s step "
-              "{high_step} fills only the lowest, {stay} stay masks ({mask_colour}, all above τ).",
-        "zh": "“计数”和“剧本”两张图画的是菱形那两次解码，各用各的刻度（请对照各自的 τ 线看）：计数的第 {low_step} 步一次填了 "
-              "{filled} 个掩码（{new_colour}，每个上面都有 ✓，全都低于 τ）；剧本的第 {high_step} 步只填得分最低的那个，"
-              "其余 {stay} 个仍是掩码（{mask_colour}，全都高于 τ）。",
+        "en": "“Counting” and “A play” (each its own scale): counting’s step {low_step} fills {filled} masks at once "
+              "({new_colour} ✓, all under τ); a play’s step {high_step} fills only the lowest, {stay} stay masks "
+              "({mask_colour}, above τ).",
+        "zh": "“计数”和“剧本”两张图画的是菱形那两次解码（各用各的刻度）：计数的第 {low_step} 步一次填了 {filled} 个掩码"
+              "（{new_colour} ✓，全都低于 τ）；剧本的第 {high_step} 步只填得分最低的那个，其余 {stay} 个仍是掩码"
+              "（{mask_colour}，高于 τ）。",
     },
     "ch7.yours": {
         "en": "<b>Your prompt</b>: mean entropy {entropy:.2f} nats, {tpf:.2f} tokens per forward (the star).",
@@ -266,7 +265,7 @@ MESSAGES = {
     "ch8.p3": {
         "en": "At τ = {low_tau:g}: {low_tpf:.2f} tokens per forward, {low_right} of {total} right{low_differs}.{safe} "
               "At τ = {worst_tau:g}: {worst_tpf:.2f} per forward but only {worst_right} of {total} right{worst_differs}: "
-              "a digit filled while the model was unsure is fixed once filled: streaming never changes a filled token.",
+              "a digit filled while the model was unsure stays as filled: streaming never changes a filled token.",
         "zh": "τ = {low_tau:g} 时：每次前向计算 {low_tpf:.2f} 个词元，{total} 道题答对 {low_right} 道{low_differs}。{safe}"
               "τ = {worst_tau:g} 时：每次前向计算 {worst_tpf:.2f} 个，但 {total} 道题只答对 {worst_right} 道{worst_differs}："
               "模型没把握时填上的数字一经填充就固定下来：流式解码从不修改已填充的词元。",

@@ -19,6 +19,7 @@ LEFT, RIGHT, TOP, BOTTOM = 44, 8, 10, 40
 AR_BARS = 40         # the AR bars show the last this many predictions
 HEADROOM = 1.2       # the bar chart's top value over its decode's tallest bar (room for its ✓)
 FILL_MARK_H = 6      # the filled-colour mark under the axis at each filled slot
+CHECK_LIFT = 4       # a ✓ stands at least this far above the axis (a ~0 bar's ✓ clears its label on a phone)
 PENALTY_STRIP = 0.4  # the λ·d strip's width, a share of its bar's
 TAU_TAG = 16         # the bar chart's margin right of its plot, where the τ line's "τ" tag is (viewBox units)
 # the position labels under the bars: the largest size a stylesheet draws them at (a phone's, style.css),
@@ -185,7 +186,7 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
                         if d > 0 else "")
                      + (f'<rect class="fill-mark" x="{x:.1f}" y="{y(0) + 2:.1f}" width="{bar_w:.1f}" '
                         f'height="{FILL_MARK_H}" fill="{filled_colour}" stroke="{filled_edge}" stroke-width="0.8"/>'
-                        f'<text x="{x + bar_w / 2:.1f}" y="{h_top - 3:.1f}" class="mark" '
+                        f'<text x="{x + bar_w / 2:.1f}" y="{min(h_top, y(0) - CHECK_LIFT) - 3:.1f}" class="mark" '
                         f'text-anchor="middle" fill="{filled_edge}">✓</text>' if chosen else "")
                      + (f'<text x="{x + bar_w / 2:.1f}" y="{height - BOTTOM + 18}" '
                         f'class="tick{" " + labelled[k] if labelled[k] else ""}" '

@@ -104,12 +104,10 @@ def fill_account(trace) -> dict:
 def under_tau(trace) -> dict:
     """How many masks scored under τ together, forward by forward (the fill rule: every mask whose
     score is under τ fills, else the single lowest; wedlm/selection.py): of the forwards that had
-    open masks, in how many none scored under τ (the lowest alone filled) and in how many every
-    mask did. A mean entropy hides this: code's is low, yet its masks seldom score under τ."""
+    open masks, in how many none scored under τ (the lowest alone filled). A mean entropy hides
+    this: code's is low, yet its masks seldom score under τ."""
     scored = [s for s in trace.steps if s.masks and s.threshold is not None]
-    under = [sum(1 for m in s.masks if m.score < s.threshold) for s in scored]
-    return {"scored": len(scored), "none": sum(1 for n in under if n == 0),
-            "every": sum(1 for n, s in zip(under, scored) if n == len(s.masks))}
+    return {"scored": len(scored), "none": sum(1 for s in scored if not any(m.score < s.threshold for m in s.masks))}
 
 
 COMMIT_BUCKETS = ("0", "1", "2", "3+")  # tokens one forward committed, as chapter 7's table groups them

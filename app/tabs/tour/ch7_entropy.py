@@ -104,23 +104,22 @@ def points_key(lang: str = i18n.DEFAULT) -> dict:
 
 
 def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT, point: dict | None = None,
-                   low=None, high=None) -> str:
+                   high=None) -> str:
     """Why code is slow, from the recorded code decode (its pick: the hardest front fill; `point`: its
     diamond, whose numbers the words say): how little code it writes before its stop token (a reader
     said "that example shows padding, not code"), in how many forwards none of its masks scored under
-    τ beside the play's (`high`) and counting's (`low`) counts, and how many forwards its hard token's
+    τ beside the play's (`high`), and how many forwards its hard token's
     slot stayed a mask, all behind it waiting; without it, why a decode can make fewer tokens than forwards."""
     wait = entropy.front_wait(code[0].trace) if code else None
-    if wait is None or low is None or high is None:
+    if wait is None or high is None:
         return i18n.text(lang, "ch7.p3", id=named(slowest), tpf=slowest["tokens_per_forward"], h=slowest["entropy"])
     tl = code[0]
     point = point or entropy.trace_point(tl.trace, "")
-    own, play, count = (entropy.under_tau(t.trace) for t in (tl, high[0], low[0]))
+    own, play = (entropy.under_tau(t.trace) for t in (tl, high[0]))
     return i18n.text(lang, "ch7.code", code_decode=decode_named(tl.trace), written=wait["written"],
                      token=tok(tl, wait["token"], lang), front_h=wait["entropy"], held=wait["held"],
                      burst=wait["burst"], after=wait["after"], tau=tl.trace.config["threshold"],
                      none=own["none"], scored=own["scored"], play_none=play["none"], play_scored=play["scored"],
-                     count_every=count["every"], count_scored=count["scored"],
                      code_tpf=point["tokens_per_forward"], code_h=point["entropy"], code_name=i18n.text(lang, "ch7.name_code"))
 
 
@@ -139,8 +138,12 @@ def share_range(shares: list[float]) -> str:
 def idle_shares(slow, lang: str = i18n.DEFAULT) -> str:
     """Each decode's share of forwards that committed nothing, said per decode ("91 % of a play’s
     and 63 % of code’s"; a walker could not parse one range "63–91 % of the forwards in each decode")."""
-    items = [i18n.text(lang, "ch7.idle_share", name=escape(name), share=share_range([entropy.idle_share(tl.trace)]))
-             for name, tl in slow]
+    return and_list([i18n.text(lang, "ch7.idle_share", name=escape(name), share=share_range([entropy.idle_share(tl.trace)]))
+                     for name, tl in slow], lang)
+
+
+def and_list(items: list[str], lang: str = i18n.DEFAULT) -> str:
+    """Items as a sentence lists them: "a, b and c" ("a、b、c" in Chinese)."""
     sep, last = i18n.text(lang, "tour.list_sep"), i18n.text(lang, "ch7.idle_and")
     return items[0] if len(items) == 1 else sep.join(items[:-1]) + last + items[-1]
 
@@ -155,6 +158,7 @@ def idle_paragraph(decodes, lang: str = i18n.DEFAULT) -> str:
     losses = i18n.text(lang, "tour.clause_sep").join(
         i18n.text(lang, "ch7.loss", name=escape(name), **entropy.fill_account(tl.trace)) for name, tl in slow)
     return i18n.text(lang, "ch7.idle", shares=idle_shares(slow, lang), losses=losses,
+                     slow=and_list([escape(name) for name, _ in slow], lang),
                      mask_colour=colour("state-mask", lang=lang), most=most,
                      committed_colour=colour("state-committed", lang=lang))
 
@@ -181,7 +185,7 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
            plays_ids=row_ids(rows, "plays", lang), plays_n=len(dots["plays"]),
            plays_h=class_mean(rows, "plays", "entropy"), plays_tpf=class_mean(rows, "plays", "tokens_per_forward"))
         + gap(lang) + tr("ch7.paper"),   # the paper's measurement closes the same paragraph (presenting: no room for one more)
-        code_paragraph(code, slowest_row(rows), lang, diamond.get("code"), low, high),
+        code_paragraph(code, slowest_row(rows), lang, diamond.get("code"), high),
         idle_paragraph(decodes, lang),
         tr("ch7.p4", low_step=lstep, filled=len(ls.filled), new_colour=colour("state-new", lang=lang),
            high_step=hstep, stay=len(hs.masks) - len(hs.filled), mask_colour=colour("state-mask", lang=lang)),
