@@ -85,3 +85,26 @@ def test_chapter_2s_slip_says_how_the_wrong_digit_was_filled():
     if fill["stop"] is not None:
         assert fed[fill["stop"]] in trace.stop_ids and f"stop token at {fill['stop']}" in words
     assert re.search(r"H \d+\.\d\d nats", words)
+
+
+def test_a_text_that_ends_on_greedys_own_wrong_answer_is_said_to_differ_only_in_its_working(sweep):
+    """Walk 21: 'Why 27, not greedy's 28?' listed '(11 * 8) * 3' as 'wrong either way (greedy 244, here
+    244)': the same answer, so not why the count moved. Each differing text is told by what it ends on,
+    read from the record: the same wrong answer as greedy's, a different wrong one, or a right one lost."""
+    import re
+    from html import unescape
+    low = min(sweep["rows"], key=lambda r: r["threshold"])
+    words = unescape(re.sub(r"<[^>]+>", "", ch8_tau.low_why(sweep)))
+    if not words:
+        pytest.skip("the smallest τ gets as many right as greedy")
+    for o in low["outputs"]:
+        if not o.get("differs") or o["right"]:
+            continue
+        own = final_answer(sweep["greedy"][o["id"]])
+        question = unescape(re.sub(r"<[^>]+>", "", i18n.text("en", "ch8.quote", q=ch8_tau.short_question(o["question"]))))
+        clause = words[words.index(question):]
+        if own == o["got"]:
+            assert clause.startswith(f"{question} differs only in its working: both end {o['got']}"), clause[:120]
+        elif own != o["answer"]:
+            assert clause.startswith(f"{question} is wrong either way (greedy {own}, here {o['got']}"), clause[:120]
+    assert not re.search(r"greedy (\S+), here \1;", words)   # never "wrong either way" with one answer

@@ -167,8 +167,9 @@ MESSAGES = {
     "ch7.name_low": {"en": "counting", "zh": "计数"},
     "ch7.name_high": {"en": "a play", "zh": "剧本"},
     "ch7.name_code": {"en": "code", "zh": "代码"},
-    "ch7.table_title": {"en": "One decode of each kind: its forwards by the tokens each committed",
-                        "zh": "每类各取一次解码：按每次提交的词元数统计前向计算"},
+    # a bar is a share of its own row's forwards (walk 21 compared bar lengths across rows)
+    "ch7.table_title": {"en": "One decode of each kind: its forwards by the tokens each committed (a bar: share of its row)",
+                        "zh": "每类各取一次解码：按每次提交的词元数统计前向计算（柱长：占本行的比例）"},
     "ch7.table_corner": {"en": "tokens committed:", "zh": "提交词元数："},
     # a table row's name: the kind and the prompt of the one decode it counts (not the chart's prompts)
     "ch7.table_name": {"en": "{name} ({prompt})", "zh": "{name}（“{prompt}”）"},
@@ -286,6 +287,9 @@ MESSAGES = {
     "ch8.low_both": {"en": "{question} is wrong either way (greedy {own}, here {got}; right: {answer})",
                      "zh": "{question}怎么都是错的（贪心 {own}，这里 {got}；正确答案：{answer}）"},
     "ch8.low_kept": {"en": "{question} still ends {got}", "zh": "{question}最后仍是 {got}"},
+    # a text unlike greedy's that ends on greedy's own wrong answer: its count is not why (walk 21 asked)
+    "ch8.low_same": {"en": "{question} differs only in its working: both end {got} (right: {answer})",
+                     "zh": "{question}只是中间步骤不同：两者最后都是 {got}（正确答案：{answer}）"},
     # a question is the model's input, quoted as it is (its words are not the page's: "10 red oranges" names no colour)
     "ch8.quote": {"en": "“<span translate=\"no\">{q}</span>”", "zh": "题目“<span translate=\"no\">{q}</span>”"},
     # the yardstick after ch8.p2: the greedy texts' right answers (a wrong one there is the model's, not τ's)

@@ -127,6 +127,8 @@ def low_why(sweep: dict, lang: str = i18n.DEFAULT) -> str:
         if own_got == o["answer"] and not o["right"] and cut:
             items.append(tr("ch8.low_lost", question=question, line=escape(cut[0]), own=escape(cut[1]), got=got,
                             answer=escape(o["answer"]), tau=low["threshold"]))
+        elif own_got == o["got"] and not o["right"]:   # the same wrong answer: the count does not move
+            items.append(tr("ch8.low_same", question=question, got=got, answer=escape(o["answer"])))
         elif own_got != o["answer"] and not o["right"]:
             items.append(tr("ch8.low_both", question=question, own=escape(own_got or tr("ch8.no_answer")), got=got,
                             answer=escape(o["answer"])))
