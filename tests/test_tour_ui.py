@@ -1051,3 +1051,22 @@ def test_presenting_reads_step_lines_lane_heads_and_wrong_answers_at_the_floor(b
         assert {(2, "stepper-summary"), (2, "tour-facts"), (6, "lanehead"), (6, "racenote"), (8, "tour-wrong")} <= seen, seen
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (390, 844)])
+def test_nothing_covers_the_chapter_picker(browser, app_url, size):
+    """Walk 22: the top half of the chapter picker ignored taps on a phone (the top quarter at 1024):
+    the overlays' HTML box (glossary, badge) kept Gradio's padding, 20 px of nothing over it. Every
+    point across the picker's box is the picker's own."""
+    page = open_page(browser, app_url, size, "")
+    try:
+        page.wait_for_selector("#tour-viz-1", state="visible", timeout=180_000)
+        covered = page.evaluate("""() => { const r = document.querySelector('#tour-pick input').getBoundingClientRect();
+            const out = [];
+            for (const fy of [0.05, 0.25, 0.5, 0.75, 0.95]) for (const fx of [0.1, 0.5, 0.9]) {
+              const x = r.left + fx * r.width, y = r.top + fy * r.height, el = document.elementFromPoint(x, y);
+              if (!el || !el.closest('#tour-pick')) out.push([fx, fy, el && el.className.toString()]); }
+            return out; }""")
+        assert not covered, covered
+    finally:
+        page.close()
