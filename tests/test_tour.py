@@ -303,7 +303,7 @@ def test_entropy_chapter_says_why_code_is_slow_from_the_recorded_code_decode(dat
         counts(data.at(pick)[0].trace) for pick in ("entropy_code", "entropy_high", "entropy_low"))
     assert none > scored // 2 and p_none > p_scored // 2 and c_every > c_scored // 2
     assert (f"in {none} of its {scored} forwards with masks, none scored under τ = {tau:g}, so only the "
-            f"lowest filled (a play: {p_none} of {p_scored})") in words
+            f"lowest filled (a play: in {p_none} of its {p_scored})") in words
     for t in tl.trace.steps:   # the rule the sentence leans on: none under τ, the single lowest fills
         if t.masks and not any(m.score < tau for m in t.masks):
             assert [f.pos for f in t.filled] == [min(t.masks, key=lambda m: m.score).pos]

@@ -135,12 +135,12 @@ MESSAGES = {
     "ch7.code": {
         "en": "<b>Why is code slow?</b> {code_decode} (the diamond “{code_name}”: {code_tpf:.2f} per forward at "
               "{code_h:.2f} nats) writes {written} code tokens, then its stop token. Its low mean hides what counts: "
-              "in {none} of its {scored} forwards with masks, none scored under τ = {tau:g}, so only the lowest filled (a play: {play_none} of {play_scored}). Its unsure token {token} ({front_h:.2f} nats) stays a mask for {held} forwards, which "
+              "in {none} of its {scored} forwards with masks, none scored under τ = {tau:g}, so only the lowest filled (a play: in {play_none} of its {play_scored}). Its unsure token {token} ({front_h:.2f} nats) stays a mask for {held} forwards, which "
               "fill {after} slots after it: all commit at once ({burst}) the forward after it fills.",
         "zh": "<b>代码为什么慢？</b>{code_decode}（标着“{code_name}”的菱形：每次前向计算 {code_tpf:.2f} 个词元，"
               "平均熵 {code_h:.2f} 奈特）写出 {written} 个代码词元，然后是停止词元。平均熵低，却掩盖了关键：在给它的掩码打分的 "
               "{scored} 次前向计算中，有 {none} 次没有一个掩码的得分低于 τ = {tau:g}，于是只填得分最低的那个"
-              "（剧本：{play_scored} 次中 {play_none} 次）。"
+              "（剧本：它的 {play_scored} 次中有 {play_none} 次）。"
               "没把握的词元 {token}（{front_h:.2f} 奈特）连续 {held} 次前向计算都还是掩码，这些前向计算在它后面填了 {after} "
               "个槽位：它填上后的下一次前向计算把它们一次全部提交（{burst} 个）。",
     },
@@ -196,8 +196,8 @@ MESSAGES = {
     # the legend's one key for the table's decodes on the chart; each diamond is marked "{name}: {tpf}"
     "ch7.table_points": {"en": "the table's decodes", "zh": "表中的解码"},
     "ch7.point_mark": {"en": "{name}: {tpf}", "zh": "{name}：{tpf}"},
-    "ch7.bars_low": {"en": "Counting, step {step}", "zh": "计数，第 {step} 步"},
-    "ch7.bars_high": {"en": "A play, step {step}", "zh": "剧本，第 {step} 步"},
+    "ch7.bars_low": {"en": "Counting, step {step} (own scale)", "zh": "计数，第 {step} 步（单独刻度）"},
+    "ch7.bars_high": {"en": "A play, step {step} (own scale)", "zh": "剧本，第 {step} 步（单独刻度）"},
     "ch7.try": {"en": "Try it: where does your prompt land?", "zh": "试一试：你的提示词落在哪里？"},
     "ch7.button": {"en": "Decode live", "zh": "现场解码"},
 
