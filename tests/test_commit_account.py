@@ -83,3 +83,34 @@ def test_the_slots_behind_the_first_mask_are_the_filled_ones_after_it():
     assert (s.first_mask_pos, s.filled_behind_mask) == (None, [])
     s.window = [None, 5]
     assert (s.first_mask_pos, s.filled_behind_mask) == (10, [11])
+
+
+ALL_STEPS = [(name, t, k) for name, t in LAST[:-1] for k in range(len(t.steps))]
+
+
+def test_the_input_title_names_a_leading_run_only_where_one_leads():
+    # walk 23: chapters 3 and 4 at step 6 titled "(the leading filled run and the window)" over a
+    # note saying no filled run leads; both now follow the step's own window
+    seen = set()
+    for name, trace, k in ALL_STEPS:
+        html = render.order_view(Timeline(trace), k, "en")
+        title = re.search(r'class="viewtitle">([^<]*)', html).group(1)
+        leads = leading_filled(trace.steps[k].window) > 0
+        seen.add(leads)
+        assert ("the leading filled run and the window" in title) == leads, (name, k, title)
+        assert ("no filled run leads" in title) == (not leads), (name, k, title)
+    assert seen == {True, False}   # both kinds of step are met
+
+
+def test_the_cache_rows_chips_carry_their_text_positions():
+    # a tapped token is outlined in the KV cache row too: each chip's data-pos is its place in the text
+    for name, trace, k in ALL_STEPS:
+        tl = Timeline(trace)
+        html = render.order_view(tl, k, "en")
+        row = re.search(r'KV cache: \d+ → \d+ tokens</span><div class="slots">(.*?)</div></div>', html).group(1)
+        chips = re.findall(r'<div class="kv( st-committing)?" data-pos="(\d+)">(.*?)</div>', row)
+        ids = trace.prompt_ids + [t for s in trace.steps[:k + 1] for t in s.committed]
+        assert chips, (name, k)
+        for _, pos, label in chips:
+            assert label == render.token_label(tl, ids[int(pos)]), (name, k, pos)
+        assert [int(p) for _, p, _ in chips] == list(range(int(chips[0][1]), int(chips[0][1]) + len(chips)))

@@ -2439,9 +2439,9 @@ def test_chapter_6_shows_the_division_a_reader_makes_and_what_the_clock_adds(dat
     wall = st["streaming"]["tokens_per_s"] / st["ar"]["tokens_per_s"]
     last = max(len(t.trace.steps) for t in tls.values())
     en = " ".join(plain(ch6_race.view(tls, last)[0]).split())
-    assert (f"so forwards alone give {tpf:.2f} ÷ {fc.ratio:.2f} ≈ {tpf / fc.ratio:.2f}×; the prefill both pay once "
-            f"({share['streaming']}% of WeDLM's time, {share['ar']}% of AR's) and the work between forwards make it "
-            f"{lanes.times(wall)}×") in en
+    assert (f"so forwards alone give {tpf:.2f} ÷ {fc.ratio:.2f} ≈ {tpf / fc.ratio:.2f}×; counting the prefill, paid "
+            f"once by each ({share['streaming']}% of WeDLM's time, {share['ar']}% of AR's), and the work between "
+            f"forwards: {lanes.times(wall)}×") in en
     assert f"({lanes.times(wall)}× AR's tokens per second)" in en
     assert share["streaming"] > share["ar"]   # the prefill weighs more in WeDLM's short decode: the gap's direction
     zh = "".join(plain(ch6_race.view(tls, last, lang="zh")[0]).split())

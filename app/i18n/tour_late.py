@@ -70,8 +70,8 @@ MESSAGES = {
                       "zh": "，行数越多越费时间：这里 WeDLM 的一次前向计算耗时是 AR 的 {cost}×"},
     # the reader's division (tokens per forward ÷ the cost of a forward) against the measured tokens/s:
     # the prefill both pay once weighs more in WeDLM's short decode (lanes' recorded prefill_s, decode_s)
-    "ch6.rows_gap": {"en": ", so forwards alone give {tpf} ÷ {cost} ≈ {alone}×; the prefill both pay once "
-                           "({p_wd}% of WeDLM's time, {p_ar}% of AR's) and the work between forwards make it {wall}×",
+    "ch6.rows_gap": {"en": ", so forwards alone give {tpf} ÷ {cost} ≈ {alone}×; counting the prefill, paid once by "
+                           "each ({p_wd}% of WeDLM's time, {p_ar}% of AR's), and the work between forwards: {wall}×",
                      "zh": "，只看前向计算应是 {tpf} ÷ {cost} ≈ {alone}×；两者都要做一次的预填充"
                            "（占 WeDLM 用时的 {p_wd}%，AR 的 {p_ar}%）和前向计算之间的工作把它压到 {wall}×"},
     "ch6.rows_free": {"en": "; in this run the extra rows were nearly free (one WeDLM forward cost {cost}× an AR "

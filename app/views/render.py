@@ -280,9 +280,14 @@ def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     cache_tail = 24
     cached = timeline.trace.prompt_ids + _committed_before(timeline, step)
     shown = cached[-cache_tail:]
-    strip = "".join(f'<div class="kv">{token_label(timeline, t)}</div>' for t in shown)
+    # cached tokens sit at positions 0.. in text order: their chips carry data-pos, so a tapped token
+    # is outlined in the cache row too (walk 23 tapped position 8 in chapter 1: the row stayed bare)
+    first = len(cached) - len(shown)
+    strip = "".join(f'<div class="kv" data-pos="{first + i}">{token_label(timeline, t)}</div>'
+                    for i, t in enumerate(shown))
     # the KV this forward writes (the leading run it reads): committing, not yet cached when it is fed
-    new = "".join(f'<div class="kv st-committing">{token_label(timeline, t)}</div>' for t in s.committed)
+    new = "".join(f'<div class="kv st-committing" data-pos="{len(cached) + i}">{token_label(timeline, t)}</div>'
+                  for i, t in enumerate(s.committed))
     tr = i18n.Texts(lang)
     more = (f'<div class="kv more">{tr("views.orders.more", n=len(cached) - len(shown))}</div>'
             if len(cached) > len(shown) else "")
@@ -295,6 +300,9 @@ def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
         if timeline.trace.decoder in ("streaming", "reference") and window:  # why rows exceed W
             acc = narration.run_account(s)  # the leading filled run: it commits unless the decode ends in it
             if not acc.run:   # a mask in front: no run leads, nothing commits (walk 17: "0 in the run … commits")
+                # the title names the window alone (walk 23: "the leading filled run and the window" over
+                # a note saying no filled run leads)
+                title_key = "views.orders.title_window"
                 note_tail = tr("views.orders.note_none")
                 note = tr("views.orders.rows_none", n=s.rows, w=window)
             else:
