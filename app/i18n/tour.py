@@ -509,6 +509,28 @@ MESSAGES = {
         "zh": "计算机给每个数只保留固定的位数（浮点数），所以每做一次加法都会舍入一点点。换个顺序把同样的数加起来"
               "（重排后的前向计算就是这样），舍入就不同：结果只在最后几位上有差别（百万分之几奈特），选出的词元不变。",
     },
+    # the words chapter 3's worked example leans on (walk 23: "layer 1, head 3 of 4" and "a value is 64
+    # numbers" met a class that was never taught them)
+    "gloss.layer.term": {"en": "layer / attention head", "zh": "层 / 注意力头"},
+    "gloss.layer.def": {
+        "en": "A transformer is a stack of layers. Each layer reads one vector (a list of numbers) per row from "
+              "the layer before and writes a new one; the last layer's vector at a row gives that row's "
+              "prediction. Inside a layer, attention runs as several heads side by side, each with its own "
+              "weights and its own slice of the numbers; their outputs are joined again.",
+        "zh": "Transformer 是一层层叠起来的。每一层从上一层读入每一行的一个向量（一串数），再写出一个新的；"
+              "最后一层在某一行的向量给出这一行的预测。在一层之内，注意力分成几个并排的头，"
+              "每个头有自己的权重、负责向量的一部分数；它们的输出再拼回一起。",
+    },
+    "gloss.qkv.term": {"en": "query, key, value", "zh": "查询、键、值"},
+    "gloss.qkv.def": {
+        "en": "In an attention head every row makes three vectors: a query (what it looks for), a key (what a "
+              "query is matched by) and a value (what it passes on). A row's weight on each row it sees comes "
+              "from its query · that row's key (both turned by their position ids: RoPE); the weights are "
+              "scaled to add up to 1, and the row's output is the weighted sum of the values.",
+        "zh": "在一个注意力头里，每一行生成三个向量：查询（它要找什么）、键（查询拿来匹配的东西）和值（它传出去的内容）。"
+              "一行对它看到的每一行的权重来自“它的查询 · 那一行的键”（两者都按各自的位置编号旋转：RoPE）；"
+              "权重缩放到加起来等于 1，这一行的输出就是各个值的加权和。",
+    },
     "gloss.forward-ratio.term": {"en": "forward_ratio", "zh": "forward_ratio（前向计算次数比）"},
     "gloss.forward-ratio.def": {
         "en": "AR's forwards divided by WeDLM's forwards on the same prompt: how many fewer forwards WeDLM "

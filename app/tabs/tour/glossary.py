@@ -11,7 +11,7 @@ from ... import i18n
 NAMES = ("p_cache", "forward_ratio")
 KEYS = ("token", "forward", "kv-cache", "prefill", "position-id", "order", "diffusion", "mask", "window", "attention-mask",
         "entropy", "tau", "lambda", "distance", "commit", "leading-run", "p-cache", "tpf", "block", "greedy", "draft",
-        "streaming", "verified", "cost-window", "cached-prefix", "reference", "float-rounding", "forward-ratio", "glyphs", "bundled", "nats")
+        "streaming", "verified", "cost-window", "cached-prefix", "reference", "float-rounding", "layer", "qkv", "forward-ratio", "glyphs", "bundled", "nats")
 # terms a chapter's narration links where it first uses them (words.narration), and the words it
 # looks for (catalog id gloss.KEY.word) where they differ from the glossary's heading
 LINKED = ("nats", "diffusion", "prefill", "cost-window", "window", "order", "leading-run", "streaming")   # a longer term first
