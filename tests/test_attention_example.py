@@ -18,8 +18,9 @@ from app.views import glyphs
 from tiny import write_tiny_checkpoint
 from tools.record_tour import reorder_attention
 from wedlm import DecodeConfig, decode, load_model
-from wedlm.attention import first_layer_attention, reorder_example, step_orders
-from wedlm.decoders.reference import logical_attention_mask
+from wedlm.attention import final_prediction, first_layer_attention, layer_rows, reorder_example, step_orders
+from wedlm.decoders.reference import RecomputeForward, logical_attention_mask
+from wedlm.decoders.streaming import CachedForward
 from wedlm.reorder import physical_order
 from wedlm.training.objective import block_visibility
 
@@ -130,7 +131,7 @@ def numbers(cell: str) -> float:
 
 
 def shown_table(html: str) -> tuple[list[list[str]], list[list[str]]]:
-    body = re.search(r"<tbody>(.*)</tbody>", html).group(1)
+    body = re.search(r"<tbody>(.*?)</tbody>", html).group(1)   # the Σ table (the layers table follows it)
     foot = re.search(r"<tfoot>(.*)</tfoot>", html).group(1)
     cells = lambda part: [re.findall(r"<td[^>]*>(.*?)</td>", row) for row in re.findall(r"<tr[^>]*>.*?</tr>", part)]
     return cells(body), cells(foot)
@@ -468,3 +469,138 @@ def test_the_rope_reason_is_said_in_the_numbers_the_grids_label(lang):
     assert said not in live and "RoPE" not in live
     bare = dict(ex, rows=[x for x in ex["rows"] if not x["after"]])
     assert " − " not in re.sub(r"<[^>]+>", "", ch3_reordering.example_view(bare, tl, step, lang))
+
+
+def test_every_layer_is_measured_in_both_orders_from_the_decoders_own_forwards(tiny_lm):
+    """Chapter 3 said "the same sums, layer after layer" without showing it: final_prediction measures the
+    mask's hidden state after every layer in both orders (a hook on each decoder layer, during the streaming
+    decoder's cached window forward and the reference decoder's recompute). The two agree up to float
+    rounding, and the rows read are the mask's: the last layer's, through the model's norm and LM head,
+    gives the logits each forward returns for it."""
+    lm = tiny_lm
+    prefix = [5, 11, 29, 31, 7, 13, 3, 19]
+    start, order, pos = len(prefix), physical_order(WINDOW), len(prefix) + 2
+    final = final_prediction(lm, prefix, WINDOW, order, start, pos)
+    layers = lm.model.config.num_hidden_layers
+    assert final["layers"] == layers and final["hidden"] == lm.model.config.hidden_size
+    assert [r["layer"] for r in final["by_layer"]] == list(range(1, layers + 1))
+    for r in final["by_layer"]:
+        assert r["size"] > 0 and r["diff"] <= 1e-5 * r["size"], r
+    # the rows hooked are the mask's: its last hidden state gives the logits its forward returns
+    base = lm.model.model
+    k = [start + i for i, t in enumerate(WINDOW) if t is None].index(pos)
+    for forward, row in ((CachedForward(lm), order.index(pos - start)), (RecomputeForward(lm), start + pos - start)):
+        forward.prefill(list(prefix))
+        with torch.no_grad():
+            states, (logits, _) = layer_rows(lm, lambda: forward.forward(list(WINDOW), list(order), start), row)
+            mine = lm.model.lm_head(base.norm(states[-1].float()[None]))[0]
+        assert len(states) == layers
+        assert torch.allclose(mine, logits[k], atol=1e-4), type(forward).__name__
+    # a row the forward does not have is an error, not a silent wrong number
+    forward = CachedForward(lm)
+    forward.prefill(list(prefix))
+    with pytest.raises(ValueError):
+        layer_rows(lm, lambda: forward.forward(list(WINDOW), list(order), start), len(WINDOW))
+
+
+def _causal(window: list) -> list[list[bool]]:
+    return [[j <= i for j in range(len(window))] for i in range(len(window))]
+
+
+def test_the_layer_check_catches_a_wrong_reordering(tiny_lm, monkeypatch):
+    """The check would see a reordering gone wrong: the reference decoder's mask giving the mask a plain
+    causal view (not the filled tokens after it), or the streaming forward numbering its rows by place
+    instead of by position id (RoPE then reads the wrong distances): the layers' differences are far
+    above float rounding, and chapter 3 would not call them rounding."""
+    from wedlm.decoders import reference
+    lm = tiny_lm
+    prefix = [5, 11, 29, 31, 7, 13, 3, 19]
+    args = (lm, prefix, WINDOW, physical_order(WINDOW), len(prefix), len(prefix) + 2)
+    right = final_prediction(*args)["by_layer"]
+    with monkeypatch.context() as m:
+        m.setattr(reference, "visibility", _causal)
+        blind = final_prediction(*args)
+    real = lm.model.forward
+
+    def by_row(*a, position_ids=None, past_key_values=None, **kw):
+        if position_ids is not None and past_key_values is not None:   # the window over the cache
+            done = past_key_values.get_seq_length()
+            position_ids = torch.arange(done, done + position_ids.shape[-1])[None]
+        return real(*a, position_ids=position_ids, past_key_values=past_key_values, **kw)
+
+    with monkeypatch.context() as m:
+        m.setattr(lm.model, "forward", by_row)
+        rows = final_prediction(*args)
+    tr = i18n.Texts("en")
+    for wrong in (blind, rows):
+        assert all(w["diff"] > 1e-3 * w["size"] for w in wrong["by_layer"]), wrong["by_layer"]
+        assert all(w["diff"] > 100 * r["diff"] for w, r in zip(wrong["by_layer"], right))
+        said = ch3_reordering.layers_view(wrong, tr)
+        assert "more than float rounding" in said and "nothing more" not in said
+    assert "nothing more" in ch3_reordering.layers_view(final_prediction(*args), tr)
+
+
+def layers_shown(html: str) -> list[list[str]]:
+    table = re.search(r'<table class="attn-table attn-layers">.*?<tbody>(.*?)</tbody>', html).group(1)
+    return [re.findall(r"<td[^>]*>(.*?)</td>", row) for row in re.findall(r"<tr>.*?</tr>", table)]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_chapter_3_shows_the_recorded_difference_after_every_layer(lang):
+    """Walk: "the same sums, layer after layer, up to layer N" was only asserted. Chapter 3's worked example
+    shows, under the Σ table, one line per layer from the record: how far apart the mask's output is in the
+    two orders (at most: rounded up) and its largest number; "float rounding" only when the numbers say so."""
+    data = load_tour()
+    tl, step = data.at("reorder")
+    pick = data.picks["reorder"]
+    ex = pick["attention"]
+    final = ex["final"]
+    by_layer = final["by_layer"]
+    assert len(by_layer) == final["layers"] and final["hidden"] > 0
+    # the record: the orders agree after every layer up to float rounding, and the end is the prediction's
+    assert all(0 <= r["diff"] <= ch3_reordering.ROUNDING * r["size"] for r in by_layer), by_layer
+    views = ch3_reordering.views(step, lang=lang, check=pick["check"], example=ex)
+    # under the Σ table: the example's end, its own slot (a pane of its own when presenting flips)
+    html = views.step["attention_end"](tl, step)
+    assert "attn-layers" not in views.step["attention"](tl, step)
+    assert "attn-layers" not in views.step["attention_end"](tl, step + 1)
+    rows = layers_shown(html)
+    assert [int(r[0]) for r in rows] == [r["layer"] for r in by_layer] == list(range(1, final["layers"] + 1))
+    for cells, r in zip(rows, by_layer):
+        shown = float(cells[1])
+        assert r["diff"] <= shown <= max(r["diff"] * 10, 1e-12) and cells[1] == ch3_reordering.at_most(r["diff"])
+        assert float(cells[2]) == round(r["size"], 1)
+    words = re.sub(r"<[^>]+>", "", html)
+    verdict = re.search(r'<p class="attn-verdict">(.*?)</p>', html).group(1)
+    assert ch3_reordering.at_most(max(r["diff"] for r in by_layer)) in verdict
+    assert f"{max(r['size'] for r in by_layer):.1f}" in verdict and str(final["layers"]) in verdict
+    assert {"en": "float rounding, nothing more", "zh": "只是浮点舍入"}[lang] in verdict
+    assert f"{final['hidden']}" in words
+    # the page's own slot and the presenting button's copy both carry it
+    assert "attn-layers" in ch3_reordering.example_pop(ex, tl, step, lang)
+    # the numbers are the record's: another record shows its own, and a large difference is not "rounding"
+    worse = [dict(r, diff=r["size"] * 0.1) for r in by_layer]
+    other = dict(ex, final=dict(final, by_layer=worse))
+    changed = ch3_reordering.example_view(other, tl, step, lang)
+    assert [c[1] for c in layers_shown(changed)] == [ch3_reordering.at_most(r["diff"]) for r in worse]
+    assert {"en": "more than float rounding", "zh": "超出了浮点舍入"}[lang] in changed
+    assert {"en": "nothing more", "zh": "别无其他"}[lang] not in changed
+    # an older record without the layers measured: no table, and no claim about them either
+    bare = ch3_reordering.example_view(dict(ex, final={k: v for k, v in final.items() if k != "by_layer"}), tl, step, lang)
+    assert "attn-layers" not in bare and {"en": "layer after layer", "zh": "一层接一层"}[lang] not in bare
+
+
+def test_the_example_names_its_value_number_and_the_after_tokens_without_a_row():
+    """Walk: "the table follows number 57, this head's largest output in size" and "the other 6 (0.06) are
+    in 'the other 68 tokens together'" read as impenetrable: the number followed is one of the value's,
+    the largest this head outputs, and the filled tokens after the mask without a row are named."""
+    data = load_tour()
+    tl, step = data.at("reorder")
+    ex = data.picks["reorder"]["attention"]
+    words = re.sub(r"<[^>]+>", "", ch3_reordering.example_view(ex, tl, step))
+    assert (f"A value is {ex['head_dim']} numbers; the table follows one of them (number {ex['coordinate'] + 1}, "
+            "the largest this head outputs)") in words
+    (top,) = [r for r in ex["rows"] if r["after"]]
+    rest = [p for p in ex["later"] if p != top["pos"]]
+    assert f"the {len(rest)} more filled tokens after the mask ({span(rest)})" in words
+    assert f"inside “the other {ex['others']['count']} tokens together”" in words

@@ -10,7 +10,8 @@ paper) and writes assets/tour/tour.json. --only tau_sweep (or verified) re-recor
 (or chapter 10's trace and pick; or entropy_code, chapter 7's code decode) alone and keeps the rest
 of the file. reorder_check re-runs chapter 3's decode in logical order (the reference decoder) and
 records how it compares; reorder_attention computes, at the same moment, the first layer's attention of
-the step's first mask by hand in both orders, and what that mask predicts after the last layer in both
+the step's first mask by hand in both orders, that mask's output after every layer in both (measured:
+their largest difference, per layer) and what it predicts after the last layer in both
 (wedlm.attention: the worked example under chapter 3's grids).
 greedy decodes chapters 2–4's times table one token at a time with the same model (the yardstick for its slip).
 """
@@ -126,9 +127,9 @@ def reorder_check(lm, trace, step: int | None = None) -> dict:
 def reorder_attention(lm, trace, step: int) -> dict:
     """Chapter 3's worked example, at reorder_check's moment (the step and its first mask): the first
     layer's attention of that mask, computed by hand in the physical order the streaming forward feeds
-    and in the logical order the reference decoder feeds, and the end of the argument: what that mask
-    predicts after the last layer, from each decoder's own window forward (wedlm.attention.reorder_example,
-    its "final")."""
+    and in the logical order the reference decoder feeds, and the rest of the argument, from each decoder's
+    own window forward: that mask's output after every layer, compared between the orders, and what it
+    predicts after the last layer (wedlm.attention.reorder_example, its "final" and "final"["by_layer"])."""
     s = trace.steps[step]
     prefix = list(trace.prompt_ids) + list(trace.result.token_ids[:s.start - len(trace.prompt_ids)])
     example = reorder_example(lm, prefix, s.window, s.order, s.start, s.first_mask_pos) | {"step": step}
@@ -136,6 +137,8 @@ def reorder_attention(lm, trace, step: int) -> dict:
           f"{example['physical_sum']:.8f} (physical) vs {example['logical_sum']:.8f} (logical); after the last layer "
           + " vs ".join(f"{f['text']!r} p={f['probability']:.6f} H={f['entropy']:.7f} ({o})"
                         for o, f in ((o, example["final"][o]) for o in ("physical", "logical"))))
+    print("the mask's output after each layer, largest |physical - logical| (largest |number|): "
+          + ", ".join(f"{r['layer']}: {r['diff']:.2g} ({r['size']:.3g})" for r in example["final"]["by_layer"]))
     return example
 
 

@@ -10,8 +10,10 @@ filled slots, then masks; causal) and the logical order of the reference decoder
 explicit mask reordering implies).
 
 The same argument holds layer after layer (each token sees the same tokens in both orders, so its
-layer-k output is the same, so its layer-(k+1) input is): `final_prediction` runs the whole model in
-both orders and keeps what the mask predicts at the end, to show the chain reaching the prediction.
+layer-k output is the same, so its layer-(k+1) input is). `final_prediction` does not assume it: it runs
+the whole model in both orders, through the decoders' own forwards, measures the mask's hidden state
+after every layer in each (the largest difference between the two, and the largest number, for scale),
+and keeps what the mask predicts at the end, to show the chain reaching the prediction.
 
 Nothing here re-derives the model: the layer norm, projections, q/k norms (Qwen3) and the rotary
 embedding are the model's modules, and RoPE is applied by its family's own apply_rotary_pos_emb.
@@ -30,9 +32,38 @@ from .selection import entropy
 
 
 def _parts(lm: LoadedModel):
-    """The decoder stack (embed, layers, rotary_emb), whatever the causal-LM wrapper calls it."""
+    """The decoder stack (embed, first layer, rotary_emb), whatever the causal-LM wrapper calls it."""
     base = getattr(lm.model, "model", lm.model)
     return base.embed_tokens, base.layers[0], base.rotary_emb
+
+
+def _layers(lm: LoadedModel):
+    """Every decoder layer, in order (the stack _parts reads its first from)."""
+    return list(getattr(lm.model, "model", lm.model).layers)
+
+
+def layer_rows(lm: LoadedModel, run, row: int) -> tuple[list[torch.Tensor], object]:
+    """Input row `row`'s hidden state after each decoder layer during `run()` (one model call; a forward
+    hook on every layer keeps that row of its output), as float64 vectors on the CPU, and what run() returned."""
+    kept: list[torch.Tensor | None] = [None] * len(_layers(lm))
+
+    def keep(k):
+        def hook(module, args, output):
+            hidden = output[0] if isinstance(output, tuple) else output      # (1, L, D)
+            if hidden.dim() != 3 or not 0 <= row < hidden.shape[1]:
+                raise ValueError(f"layer {k + 1}'s output {tuple(hidden.shape)} has no row {row}")
+            kept[k] = hidden[0, row].detach().double().cpu()
+        return hook
+
+    hooks = [layer.register_forward_hook(keep(k)) for k, layer in enumerate(_layers(lm))]
+    try:
+        result = run()
+    finally:
+        for h in hooks:
+            h.remove()
+    if any(v is None for v in kept):
+        raise ValueError("a layer did not run")
+    return kept, result
 
 
 def first_layer_attention(lm: LoadedModel, ids: list[int], position_ids: list[int], row: int,
@@ -97,22 +128,35 @@ def final_prediction(lm: LoadedModel, prefix: list[int], window: list, order: li
     order, no cache, its explicit mask). A whole uncached sequence in physical order would not do:
     transformers reads position ids that go down (72 then 65) as packed sequences and cuts the mask.
 
-    Returns {"layers", "physical": {...}, "logical": {...}}, each order {"row" (the mask's input row),
-    "token" (its top token), "text", "probability" (of that token), "entropy" (nats,
+    On the way, the mask's hidden state after every layer, read from those same forwards (layer_rows:
+    its row of the window forward in physical order, order.index(pos - start); of the full recompute in
+    logical order, len(prefix) + pos - start), compared: "by_layer", one {"layer" (1-based), "diff" (the
+    largest |physical - logical| over the vector), "size" (its largest |number|, for scale)} per layer,
+    and "hidden" (the vector's length). Measured, not argued: a wrong reordering shows here.
+
+    Returns {"layers", "hidden", "by_layer", "physical": {...}, "logical": {...}}, each order {"row" (the
+    mask's input row), "token" (its top token), "text", "probability" (of that token), "entropy" (nats,
     selection.entropy: the number the decoders record)}."""
     masks = [start + i for i, t in enumerate(window) if t is None]   # ascending in both orders
     k = masks.index(pos)
     rows = {"physical": len(prefix) + order.index(pos - start), "logical": len(prefix) + pos - start}
+    # the row in each forward's own input: the cached forward feeds the window alone
+    hooked = {"physical": order.index(pos - start), "logical": len(prefix) + pos - start}
     out = {"layers": int(lm.model.config.num_hidden_layers)}
+    states = {}
     with torch.inference_mode():
         for name, forward in (("physical", CachedForward(lm)), ("logical", RecomputeForward(lm))):
             forward.prefill(list(prefix))
-            logits, _ = forward.forward(list(window), list(order), start)   # (masks, V), masks ascending
+            states[name], (logits, _) = layer_rows(
+                lm, lambda: forward.forward(list(window), list(order), start), hooked[name])  # logits: (masks, V)
             row = logits[k:k + 1]
             probs = torch.softmax(row.float(), dim=-1)[0]
             token = int(probs.argmax())
             out[name] = {"row": rows[name], "token": token, "text": lm.token_text(token),
                          "probability": float(probs[token]), "entropy": float(entropy(row)[0])}
+    out["hidden"] = int(states["physical"][0].numel())
+    out["by_layer"] = [{"layer": i + 1, "diff": float((a - b).abs().max()), "size": float(a.abs().max())}
+                       for i, (a, b) in enumerate(zip(states["physical"], states["logical"]))]
     return out
 
 
@@ -125,8 +169,8 @@ def reorder_example(lm: LoadedModel, prefix: list[int], window: list, order: lis
     (the tokens only reordering lets a mask see); "after_shares" keeps that weight for every head. The value coordinate shown is the one with the
     largest |output| of that head. `shown`: the keys with the largest weights kept one by one (at
     least one of them a filled token after `pos`); the rest are summed into one "others" line.
-    "final": the end of the same argument, the mask's prediction after the last layer in both orders
-    (final_prediction)."""
+    "final": the rest of the same argument, the mask's output after every layer in both orders, compared
+    ("by_layer"), and its prediction after the last layer in both (final_prediction)."""
     orders = step_orders(prefix, window, order, start, lm.mask_token_id)
     runs = {}
     for name, o in orders.items():

@@ -718,9 +718,10 @@ MESSAGES = {
     # the caption's share split as the table shows it: the after-tokens with a row of their own, the rest
     # inside "the other n tokens together" (rounded so the two add up to the share shown)
     "ch3.example.after_split": {
-        "en": " Of its {share}, {own} is '{token}' at {at} (a row of its own); the other {k} ({rest}) are in "
-              "“the other {n} tokens together”.",
-        "zh": "这 {share} 里，{own} 在位置 {at} 的「{token}」上（单独一行）；其余 {k} 个（{rest}）在“其余 {n} 个词元合计”里。",
+        "en": " Of its {share}, {own} goes to '{token}' at {at} (a row of its own); the {k} more filled tokens after "
+              "the mask ({rest_at}) get {rest}, counted inside “the other {n} tokens together”.",
+        "zh": "这 {share} 里，{own} 给了位置 {at} 的「{token}」（单独一行）；掩码后面另外 {k} 个已填充词元（{rest_at}）"
+              "得到 {rest}，算在“其余 {n} 个词元合计”那一行里。",
     },
     "ch3.example.after_shown": {
         "en": "The filled token after the mask, '{token}' at {at}, gets {share} of this head's weight.",
@@ -768,25 +769,43 @@ MESSAGES = {
     "ch3.example.sum_physical": {"en": "sum, fed in physical order", "zh": "总和，按物理顺序送入"},
     "ch3.example.sum_logical": {"en": "sum, fed in logical order", "zh": "总和，按逻辑顺序送入"},
     "ch3.example.sums": {
-        "en": "A value is {dim} numbers; the table follows number {coord}, this head's largest output in size. Rounded. "
-              "{later}: a filled token after the mask in the text, fed before it (first grid: rows {moved} above "
-              "row {pos}): the same weight in both orders. Same sum, so the same input to layer 2, where every token again sees the same tokens: the same sums, layer after "
-              "layer, up to layer {layers}, the last. What the mask then predicts, from the decoders' own forwards:",
-        "zh": "一个值由 {dim} 个数组成；表里跟踪第 {coord} 个数，即这个头输出里绝对值最大的那个。数字已四舍五入。"
+        "en": "A value is {dim} numbers; the table follows one of them (number {coord}, the largest this head outputs). "
+              "Rounded. {later}: a filled token after the mask in the text, fed before it (first grid: rows {moved} "
+              "above row {pos}): the same weight in both orders. Same sum, so the same input to layer 2.",
+        "zh": "一个值由 {dim} 个数组成；表里跟踪其中一个（第 {coord} 个，这个头输出里绝对值最大的那个）。数字已四舍五入。"
               "{later}：文本中排在掩码后面、却在它之前送入的已填充词元（第一个网格：第 {moved} 行在第 {pos} 行上面）："
-              "两种顺序里权重相同。和相同，所以第 2 层的输入相同；"
-              "在那里每个词元看到的仍是同样的词元，和也仍相同，一层接一层，直到最后的第 {layers} 层。"
+              "两种顺序里权重相同。和相同，所以第 2 层的输入相同。",
+    },
+    # the measured chain (ch3_reordering.layers_view; wedlm.attention.final_prediction "by_layer"): per layer,
+    # the largest difference between the two orders' vectors (rounded up: "at most") and their largest number
+    "ch3.example.layers.intro": {
+        "en": "Then every layer, measured rather than assumed: the mask's output after it ({hidden} numbers), fed in "
+              "each order, compared number by number:",
+        "zh": "接着每一层都是量出来的，不是推出来的：掩码在该层之后的输出（{hidden} 个数），两种顺序各送入一次，逐个数比较：",
+    },
+    "ch3.example.layers.col.layer": {"en": "after layer", "zh": "第几层之后"},
+    "ch3.example.layers.col.diff": {"en": "the two orders differ by at most", "zh": "两种顺序最多相差"},
+    "ch3.example.layers.col.size": {"en": "its largest number (for scale)", "zh": "其中最大的数（作比较）"},
+    "ch3.example.layers.same": {
+        "en": "At most {diff} apart, on numbers up to {size}: float rounding, nothing more, layer after layer up to "
+              "layer {layers}, the last. What the mask then predicts, from the decoders' own forwards:",
+        "zh": "最多相差 {diff}，而数本身大到 {size}：只是浮点舍入，别无其他，一层接一层，直到最后的第 {layers} 层。"
               "这时掩码的预测如下（来自两个解码器自己的前向计算）：",
     },
-    # an older record without "final" (wedlm.attention.final_prediction): the chain in words only
+    "ch3.example.layers.differ": {
+        "en": "Up to {diff} apart, on numbers up to {size}: more than float rounding. What the mask then predicts, "
+              "from the decoders' own forwards:",
+        "zh": "最多相差 {diff}，而数本身大到 {size}：超出了浮点舍入。这时掩码的预测如下（来自两个解码器自己的前向计算）：",
+    },
+    # an older record without the layers measured (wedlm.attention.final_prediction "by_layer"): the chain in words only
     "ch3.example.sums_short": {
-        "en": "A value is {dim} numbers; the table follows number {coord}, this head's largest output in size. Rounded. "
-              "{later}: a filled token after the mask in the text, fed before it (first grid: rows {moved} above "
-              "row {pos}): the same weight in both orders. Same sum, so the same input to layer 2, and so on to the same prediction.",
-        "zh": "一个值由 {dim} 个数组成；表里跟踪第 {coord} 个数，即这个头输出里绝对值最大的那个。数字已四舍五入。"
+        "en": "A value is {dim} numbers; the table follows one of them (number {coord}, the largest this head outputs). "
+              "Rounded. {later}: a filled token after the mask in the text, fed before it (first grid: rows {moved} "
+              "above row {pos}): the same weight in both orders. Same sum, so the same input to layer 2, and so on "
+              "to the same prediction.",
+        "zh": "一个值由 {dim} 个数组成；表里跟踪其中一个（第 {coord} 个，这个头输出里绝对值最大的那个）。数字已四舍五入。"
               "{later}：文本中排在掩码后面、却在它之前送入的已填充词元（第一个网格：第 {moved} 行在第 {pos} 行上面）："
-              "两种顺序里权重相同。和相同，所以第 2 层的输入相同，"
-              "一层层下去，预测也相同。",
+              "两种顺序里权重相同。和相同，所以第 2 层的输入相同，一层层下去，预测也相同。",
     },
     # the end of the chain (ch3_reordering.final_view): the mask's prediction after the last layer, each order
     "ch3.example.final.col.order": {"en": "the mask at {pos}, after layer {layers} of {layers}",

@@ -1,6 +1,7 @@
 """Chapter 3: topological reordering, on a step where filled slots sit behind a mask."""
 from __future__ import annotations
 
+import math
 from functools import partial
 from html import escape
 
@@ -68,9 +69,10 @@ def after_caption(example: dict, tr, lang: str = i18n.DEFAULT) -> str:
         if len(shown) == 1 and len(example["later"]) > 1:   # the rest of the share is in the "others" row
             r, share = shown[0], round(shares[h], 2)
             own = round(r["weight"], 2)
+            rest_at = [p for p in example["later"] if p != r["pos"]]   # the after-tokens without a row: named
             caption += tr("ch3.example.after_split", share=_num(share, 2), own=_num(own, 2),
-                          token=escape(glyphs.visible(r["text"])), at=r["pos"], k=len(example["later"]) - 1,
-                          rest=_num(share - own, 2), n=example["others"]["count"])
+                          token=escape(glyphs.visible(r["text"])), at=r["pos"], k=len(rest_at),
+                          rest_at=span(rest_at, lang=lang), rest=_num(share - own, 2), n=example["others"]["count"])
         return caption
     if not shown:
         return ""
@@ -154,9 +156,10 @@ def example_view(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT, 
                     + ("<td>1.00</td><td></td>" if order == "physical" else "<td></td><td>1.00</td>")
                     + f'<td></td><td>{_num(example[f"{order}_sum"], 3)}</td></tr>'
                     for order in ("physical", "logical"))
-    final = example.get("final")
-    sums = tr("ch3.example.sums" if final else "ch3.example.sums_short", later=colour("attend-later", lang),
-              coord=example["coordinate"] + 1, dim=example["head_dim"], layers=final and final["layers"],
+    # the chain after layer 1: measured in the example's end (layers_view); an older record: in words only
+    measured = bool((example.get("final") or {}).get("by_layer"))
+    sums = tr("ch3.example.sums" if measured else "ch3.example.sums_short", later=colour("attend-later", lang),
+              coord=example["coordinate"] + 1, dim=example["head_dim"],
               moved=span(example["later"], lang=lang), pos=example["pos"])
     return (f'<div class="attn-example"><p class="attn-title">{titled} {intro}</p>'
             f'<p class="attn-hint">{tr("ch3.example.scroll")}</p><table class="attn-table"><thead><tr>{cols}</tr></thead><tbody>{body}</tbody>'
@@ -164,14 +167,53 @@ def example_view(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT, 
             f'{example_end(example, tl, step, lang) if end else ""}</div>')
 
 
+ROUNDING = 1e-4   # a difference below this share of the numbers' size is float rounding (fp32 keeps ~1e-7)
+
+
+def at_most(x: float) -> str:
+    """A small non-negative number to one significant digit, rounded up (so "at most" holds): 2.4e-7 ->
+    "0.0000003", 0.0039 -> "0.004", 0 -> "0"."""
+    if x <= 0:
+        return "0"
+    e = math.floor(math.log10(x))
+    digit = math.ceil(round(x / 10 ** e, 9))
+    if digit >= 10:
+        digit, e = 1, e + 1
+    return f"{digit * 10 ** e:.{max(0, -e)}f}"
+
+
+def layers_view(final: dict, tr) -> str:
+    """The chain after layer 1, measured (wedlm.attention.final_prediction "by_layer"): per layer, how far
+    apart the mask's output is in the two orders (at most, rounded up) and its largest number, for scale;
+    then "float rounding, nothing more" only when every layer's difference is below ROUNDING of its size.
+    "" for a record without it."""
+    by_layer = (final or {}).get("by_layer")
+    if not by_layer:
+        return ""
+    intro = tr("ch3.example.layers.intro", hidden=final["hidden"])
+    cols = "".join(f'<th scope="col">{tr(f"ch3.example.layers.col.{c}")}</th>' for c in ("layer", "diff", "size"))
+    rows = "".join(f'<tr><td>{r["layer"]}</td><td>{at_most(r["diff"])}</td><td>{_num(r["size"], 1)}</td></tr>'
+                   for r in by_layer)
+    rounding = all(r["diff"] <= ROUNDING * r["size"] for r in by_layer)
+    verdict = tr("ch3.example.layers.same" if rounding else "ch3.example.layers.differ",
+                 diff=at_most(max(r["diff"] for r in by_layer)), size=_num(max(r["size"] for r in by_layer), 1),
+                 layers=final["layers"])
+    return (f'<div class="attn-measured"><p>{intro}</p>'
+            f'<table class="attn-table attn-layers"><thead><tr>{cols}</tr></thead><tbody>{rows}</tbody></table>'
+            f'<p class="attn-verdict">{verdict}</p></div>')
+
+
 def example_end(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT) -> str:
-    """The worked example's end, at its step: the mask's prediction after the last layer in both orders
-    and why seeing earlier masks is harmless. Its own block: the page shows it under the table (its own
-    slot, which presenting on a narrow screen shows as a picture of its own: beside the table the pane's
-    zoom would read the table's type under 14 px); the presenting button's copy holds it inside."""
+    """The worked example's end, at its step: the mask's output after every layer in both orders, measured
+    (layers_view), its prediction after the last layer in both orders and why seeing earlier masks is
+    harmless. Its own block: the page shows it under the table (its own slot, which presenting on a narrow
+    screen shows as a picture of its own: beside the table the pane's zoom would read the table's type
+    under 14 px; the layers' table there too); the presenting button's copy holds it inside."""
     if not _belongs(example, tl) or step != example["step"]:
         return ""
-    inner = final_view(example.get("final"), example["pos"], i18n.Texts(lang), lang) + masks_seen(tl.trace.steps[step], lang)
+    tr = i18n.Texts(lang)
+    inner = (layers_view(example.get("final"), tr) + final_view(example.get("final"), example["pos"], tr, lang)
+             + masks_seen(tl.trace.steps[step], lang))
     return f'<div class="attn-end">{inner}</div>' if inner else ""
 
 
