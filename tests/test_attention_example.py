@@ -227,8 +227,12 @@ def test_the_caption_says_what_the_recorded_numbers_show(lang):
     html = ch3_reordering.example_view(ex, tl, step, lang)
     caption = caption_of(html)
     # only the title in bold: the caption in the text's weight (walk 32 read one dense bold paragraph)
-    title = i18n.text(lang, "ch3.example.title", pos=ex["pos"], step=ex["step"], head=h + 1, heads=ex["heads"])
-    assert re.search(r'<p class="attn-title"><b>(.*?)</b>', html).group(1) == title
+    where = i18n.text(lang, "ch3.example.where", head=h + 1, heads=ex["heads"])
+    title = re.search(r'<p class="attn-title"><b>(.*?)</b>', html).group(1)
+    # the layer and head link to the glossary's "layer / attention head", the query to "query, key, value"
+    linked = re.sub(r'<a class="gloss" href="#glossary-layer"[^>]*>(.*?)</a>', r"\1", title)
+    assert linked != title and linked == i18n.text(lang, "ch3.example.title", pos=ex["pos"], step=ex["step"], where=where)
+    assert 'href="#glossary-qkv"' in html
     said = [float(x) for x in re.findall(r"\d\.\d\d", caption)]
     heads = [round(shares[h], 2)] + [round(x, 2) for k, x in enumerate(shares) if k != h]
     assert said[:len(heads)] == heads, caption

@@ -517,7 +517,7 @@ MESSAGES = {
               "the layer before and writes a new one; the last layer's vector at a row gives that row's "
               "prediction. Inside a layer, attention runs as several heads side by side, each with its own "
               "weights and its own slice of the numbers; their outputs are joined again.",
-        "zh": "Transformer 是一层层叠起来的。每一层从上一层读入每一行的一个向量（一串数），再写出一个新的；"
+        "zh": "这种语言模型是一层层叠起来的。每一层从上一层读入每一行的一个向量（一串数），再写出一个新的；"
               "最后一层在某一行的向量给出这一行的预测。在一层之内，注意力分成几个并排的头，"
               "每个头有自己的权重、负责向量的一部分数；它们的输出再拼回一起。",
     },
@@ -702,9 +702,11 @@ MESSAGES = {
                          "zh": "（{rope}：位置 {at} 的「{token}」在两种顺序里都相隔 {at} − {pos} = {gap}）"},
     # the worked example under the grids (ch3_reordering.example_view; tools/record_tour.py reorder_attention)
     "ch3.example.title": {
-        "en": "Worked example, step {step}: the mask at {pos}, layer 1, head {head} of {heads}.",
-        "zh": "算一个例子，第 {step} 步：位置 {pos} 的掩码，第 1 层，第 {head} 个注意力头（共 {heads} 个）。",
+        "en": "Worked example, step {step}: the mask at {pos}, {where}.",
+        "zh": "算一个例子，第 {step} 步：位置 {pos} 的掩码，{where}。",
     },
+    # the title's layer and head, linked to the glossary's "layer / attention head"
+    "ch3.example.where": {"en": "layer 1, head {head} of {heads}", "zh": "第 1 层，第 {head} 个注意力头（共 {heads} 个）"},
     # each head weighs on its own; the caption's numbers are the record's after_shares (wedlm.attention)
     "ch3.example.after_most": {
         "en": "Of the {heads} heads, this one gives the filled tokens after the mask ({later}) the most weight: "
@@ -727,12 +729,13 @@ MESSAGES = {
         "en": "The filled token after the mask, '{token}' at {at}, gets {share} of this head's weight.",
         "zh": "掩码后面的已填充词元「{token}」（位置 {at}）得到这个头 {share} 的权重。",
     },
+    "ch3.example.query": {"en": "query", "zh": "查询"},   # linked to the glossary's "query, key, value"
     "ch3.example.qkv": {
-        "en": "Its <i>query</i> is what it looks for; each token it sees has a <i>key</i>, what a query is matched "
+        "en": "Its {query} is what it looks for; each token it sees has a <i>key</i>, what a query is matched "
               "by (query · key → a score → a <b>weight</b>; the weights add up to 1), and a <i>value</i>, what it "
               "passes on. {rope} In layer 1 query, key and value come from the token and its id "
               "alone, never its row: row order cannot change a weight.",
-        "zh": "它的<i>查询</i>是它要找什么；它看到的每个词元都有一个<i>键</i>，即查询拿来匹配的东西（查询 · 键 → 分数 → "
+        "zh": "它的{query}是它要找什么；它看到的每个词元都有一个<i>键</i>，即查询拿来匹配的东西（查询 · 键 → 分数 → "
               "<b>权重</b>；权重加起来等于 1），还有一个<i>值</i>，即它传出去的内容。{rope}在第 1 层，查询、键和值只来自词元本身和它的编号，"
               "与所在的行无关：行的次序改变不了任何权重。",
     },

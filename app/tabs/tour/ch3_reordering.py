@@ -125,8 +125,8 @@ def example_view(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT, 
     if step != example["step"]:
         return f'<p class="attn-elsewhere">{tr("ch3.example.elsewhere", step=example["step"], pos=example["pos"])}</p>'
     later = span(example["later"], lang=lang) if example["later"] else ""   # no sentence on nothing
-    head = tr("ch3.example.title", pos=example["pos"], step=example["step"], head=example["head"] + 1,
-              heads=example["heads"])
+    where = term("layer", tr("ch3.example.where", head=example["head"] + 1, heads=example["heads"]), lang=lang)
+    head = tr("ch3.example.title", pos=example["pos"], step=example["step"], where=where)
     # the title alone in bold; its caption (the heads' shares, what logical order sees) in the text's weight
     caption = ""
     for then in filter(None, (after_caption(example, tr, lang),
@@ -134,7 +134,8 @@ def example_view(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT, 
         caption = tr("tour.then", first=caption, then=then) if caption else then
     titled = tr("tour.then", first=f"<b>{head}</b>", then=f'<span class="attn-caption">{caption}</span>') \
         if caption else f"<b>{head}</b>"
-    intro = tr("ch3.example.qkv", rope=rope_words(example, tr, lang))
+    intro = tr("ch3.example.qkv", rope=rope_words(example, tr, lang),
+               query=term("qkv", f'<i>{tr("ch3.example.query")}</i>', lang=lang))
     cols = "".join(f"<th scope=\"col\">{tr(f'ch3.example.col.{c}')}</th>"
                    for c in ("token", "pos", "physical", "weight", "logical_weight", "value", "product"))
     body = ""
