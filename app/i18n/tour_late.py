@@ -104,7 +104,7 @@ MESSAGES = {
         "en": "Left of the τ line (mean under {tau:g}): {left_dots}, each ≥ {left_lo:.2f} {tpf}; "
               "right: {right}, each ≤ {right_hi:.2f}.",
         "zh": "τ 虚线左边（平均熵低于 {tau:g}）：{left_dots}，{tpf}都 ≥ {left_lo:.2f}；"
-              "右边：{right_dots}，都 ≤ {right_hi:.2f}。",
+              "右边：{right} 个圆点，都 ≤ {right_hi:.2f}。",
     },
     "ch7.split_mixed": {
         "en": "Left of the τ line (mean under {tau:g}): {left_dots}, {left_range} {tpf}; "

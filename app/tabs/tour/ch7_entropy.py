@@ -123,7 +123,7 @@ def split_sentence(rows: list[dict], tau: float, lang: str = i18n.DEFAULT, link:
     tpf = term("tpf", lang=lang) if link else escape(terms(lang)["tpf"][0])
     if sp["clean"]:
         return i18n.text(lang, "ch7.split", tau=tau, tpf=tpf, left_dots=dots_said(sp["left"], lang), left_lo=sp["left_lo"],
-                         right=sp["right"], right_dots=dots_said(sp["right"], lang), right_hi=sp["right_hi"])
+                         right=sp["right"], right_hi=sp["right_hi"])
     if sp["left"] and sp["right"]:
         return i18n.text(lang, "ch7.split_mixed", tau=tau, tpf=tpf, left_range=tpf_range(sp["left_lo"], sp["left_hi"]),
                          right_range=tpf_range(sp["right_lo"], sp["right_hi"]),
