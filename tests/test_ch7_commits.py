@@ -251,6 +251,9 @@ def test_every_number_in_the_words_is_on_the_pictures_or_the_named_mean_of_the_d
         tl, step = data.at(pick)
         s = tl.trace.steps[step]
         allowed |= {str(len(s.filled)), str(len(s.masks) - len(s.filled))}
+    # the split sentence's counts and bounds: the dots each side of τ (the line it is drawn at), recounted
+    left, right = split_by_hand(data.law_rows, code.config["threshold"])
+    allowed |= {str(len(left)), str(len(right))} | {f"{x:.2f}" for x in left + right}
     stray = [x for x in NUMBER.findall(words) if x not in allowed]
     assert not stray, (lang, stray)
 
@@ -333,3 +336,125 @@ def test_dots_at_one_place_are_spread_and_others_stay():
     assert drawn[2:] == [0.011, 0.011, 3.0]
     assert drawn[1] - drawn[0] == pytest.approx(entropy.SPREAD * 4.0) and sum(drawn[:2]) / 2 == pytest.approx(0.011)
     assert entropy.stack_sizes(rows, 4.0) == [2, 2, 1, 1, 1]
+
+
+# ---------- the τ line on the chart and the sentence on how the dots lie about it ----------
+
+def with_tau(data, tau: float):
+    """The chapter's three decodes as recorded, but their config's τ set to `tau` (a record made
+    at another τ: the chart's line and the words must follow it, never a constant)."""
+    from wedlm import Trace
+    from app.views.timeline import Timeline
+    out = []
+    for pick in PICKS:
+        tl, step = data.at(pick)
+        d = tl.trace.to_dict()
+        d["config"] = {**d["config"], "threshold": tau}
+        out.append((Timeline(Trace.from_dict(d)), step))
+    return out
+
+
+def drawn_tau(law):
+    """The chart's τ line: its x (a vertical line from the plot's foot to its top) and its style."""
+    (line,) = [s for s in law.layout.shapes if s.type == "line"]
+    assert line.x0 == line.x1 and line.xref == "x" and (line.y0, line.y1) == (0, 1) and line.yref == "paper"
+    return line.x0, line.line
+
+
+def split_by_hand(rows, tau):
+    """The dots each side of τ, recounted: left, a mean entropy under τ; right, the others."""
+    left = [r["tokens_per_forward"] for r in rows if r["entropy"] < tau]
+    right = [r["tokens_per_forward"] for r in rows if not r["entropy"] < tau]
+    return left, right
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_chapter_7s_chart_draws_tau_where_its_decodes_filled_and_as_its_score_bars_draw_it(data, lang):
+    """A newcomer ranked the prompts by their mean entropy while the rule holds each mask to τ: the
+    chart draws τ, the decodes' own (their record's config, the same for all three), as a vertical
+    dashed line in the colour and dash of the score bars' τ, named "τ = 0.4" at its top; every dot
+    left of it has a mean entropy under τ, every dot right of it not."""
+    text, law, bars_low, bars_high, _ = chapter(data, lang)
+    taus = {data.at(p)[0].trace.config["threshold"] for p in PICKS}
+    assert len(taus) == 1
+    (tau,) = taus
+    x, style = drawn_tau(law)
+    assert x == tau
+    bars_tau = [t for bars in (bars_low, bars_high) for t in bars.data if t.name == f"τ = {tau:g}"]
+    assert len(bars_tau) == 2 and all(t.y[0] == tau for t in bars_tau)
+    assert all(style.color == t.line.color and style.dash == t.line.dash == "dash" for t in bars_tau)
+    names = [a for a in law.layout.annotations if a.text == f"τ = {tau:g}"]
+    assert len(names) == 1 and names[0].x == tau and names[0].xref == "x" and names[0].xanchor == "left"
+    # the dots as drawn (their hover's own entropy: customdata[1]) lie on the side of the line their mean says
+    dots = [t for t in law.data if t.customdata is not None and t.marker.symbol is None]
+    drawn = [(px, c[1]) for t in dots for px, c in zip(t.x, t.customdata)]
+    assert len(drawn) == len(data.law_rows)
+    assert all((px < x) == (h < tau) for px, h in drawn), drawn
+    assert not any("cliff" in (a.text or "") or "<br>" in (a.text or "") for a in names)
+
+
+def test_chapter_7s_tau_line_and_split_follow_a_record_made_at_another_tau(data):
+    """Recorded at τ = 1.0 the line stands at 1.0 and the words count the dots about 1.0; the code
+    decode's mean (0.92 here) is then said to be left of the line. Nothing of 0.4 is left."""
+    low, high, code = with_tau(data, 1.0)
+    text, law, *_ = ch7_entropy.view(data.law_rows, low, high, code=code)
+    assert drawn_tau(law)[0] == 1.0
+    words = plain(text)
+    left, right = split_by_hand(data.law_rows, 1.0)
+    assert f"(mean under 1): {len(left)} dots" in words and "τ = 0.4" not in words
+    assert f"right: {len(right)}" in words or f"{len(right)} dots" in words
+    mean = round(entropy.fill_entropy(code[0].trace), 3)
+    side = "left of the τ line, yet per mask:" if mean < 1.0 else "right of the τ line:"
+    assert f"{mean:.2f} is {side}" in words
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_chapter_7_says_how_the_dots_lie_about_the_tau_line_in_the_records_numbers(data, lang):
+    """One sentence says how many dots lie left of τ and the slowest of them, how many right and the
+    fastest of them, recounted here from the record's dots; said once, in the first paragraph."""
+    text = chapter(data, lang)[0]
+    words = plain(text)
+    tau = data.at("entropy_code")[0].trace.config["threshold"]
+    left, right = split_by_hand(data.law_rows, tau)
+    assert left and right
+    first = plain(re.findall(r"<p[^>]*>(.*?)</p>", text, re.S)[0])
+    if min(left) > max(right):   # the record splits at τ: each side's bound
+        said = {"en": f"Left of the τ line (mean under {tau:g}): {len(left)} dots, each ≥\u00a0{min(left):.2f} tokens "
+                      f"per forward; right: {len(right)}, each ≤\u00a0{max(right):.2f}.",
+                "zh": f"τ 虚线左边（平均熵低于 {tau:g}）：{len(left)} 个圆点，每次前向计算的词元数都 ≥\u00a0{min(left):.2f}；"
+                      f"右边：{len(right)} 个圆点，都 ≤\u00a0{max(right):.2f}。"}[lang]
+    else:                        # it does not: each side's range
+        said = {"en": f"{len(left)} dots, {min(left):.2f}–{max(left):.2f} tokens per forward; right: "
+                      f"{len(right)} dots, {min(right):.2f}–{max(right):.2f}; the line does not sort them.",
+                "zh": f"{min(right):.2f}–{max(right):.2f}；这条线并没有把它们分开。"}[lang]
+    assert said in first and words.count(said) == 1, (said, first)
+    # the code decode's diamond: its mean against the same line, said in its paragraph
+    code = round(entropy.fill_entropy(data.at("entropy_code")[0].trace), 3)
+    key = "ch7.code_left" if code < tau else "ch7.code_right"
+    assert plain(i18n.text(lang, key, h=code)) in words
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_split_sentence_says_what_the_dots_do_never_a_split_it_assumes(lang):
+    """Made-up dots: a clean split gives each side's bound; overlapping sides each side's range and
+    that the line does not sort them; all on one side, that side's range; one dot is "1 dot"; no dots,
+    nothing. A dot at τ itself is right of the line (the rule fills a score under τ)."""
+    def row(h, tpf):
+        return {"class": "x", "entropy": h, "tokens_per_forward": tpf}
+    clean = [row(0.1, 5.0), row(0.2, 3.5), row(0.9, 0.8), row(0.4, 1.2)]
+    sp = entropy.tau_split(clean, 0.4)
+    assert (sp["left"], sp["left_lo"], sp["right"], sp["right_hi"], sp["clean"]) == (2, 3.5, 2, 1.2, True)
+    said = plain(ch7_entropy.split_sentence(clean, 0.4, lang))
+    assert ("3.50" in said and "1.20" in said and ("each ≥" in said or "都 ≥" in said)
+            and "5.00" not in said and "0.80" not in said)
+    mixed = [row(0.1, 0.9), row(0.2, 3.5), row(0.9, 2.0)]
+    assert not entropy.tau_split(mixed, 0.4)["clean"]
+    said = plain(ch7_entropy.split_sentence(mixed, 0.4, lang))
+    assert "0.90–3.50" in said and "2.00" in said and "2.00–" not in said and "≥" not in said and "≤" not in said
+    assert said.endswith({"en": "the line does not sort them.", "zh": "这条线并没有把它们分开。"}[lang])
+    assert {"en": "1 dot,", "zh": "1 个圆点"}[lang] in said
+    left_only = plain(ch7_entropy.split_sentence([row(0.1, 4.0), row(0.3, 0.7)], 0.4, lang))
+    assert ("Every dot (2) lies left" in left_only or "左边" in left_only) and "0.70–4.00" in left_only and "right" not in left_only
+    right_only = plain(ch7_entropy.split_sentence([row(1.1, 0.5), row(0.9, 0.9)], 0.4, lang))
+    assert ("Every dot (2) lies right" in right_only or "全部 2 个圆点都在 τ 虚线右边" in right_only) and "0.50–0.90" in right_only
+    assert ch7_entropy.split_sentence([], 0.4, lang) == ""

@@ -228,3 +228,28 @@ def test_the_commit_answer_says_behind_a_mask_once(data):
     card = ch11_recap.cards(data)[2]
     assert plain(card["answer"]).count("behind a mask") == 1, card["answer"]
     assert plain(ch11_recap.cards(data, "zh")[2]["answer"]).count("掩码后面") == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_speed_card_gives_chapter_7s_reason_under_tau_or_not_per_mask(data, lang):
+    """A newcomer ranked chapter 7's prompts by their mean entropy; the rule holds each mask to τ. The
+    speed card's answer says τ is held to each mask, never to a mean, and its numbers end on chapter
+    7's sentence on its dots about the τ line, recounted here from the record's dots at its decodes' τ."""
+    card = ch11_recap.cards(data, lang)[3]
+    answer = plain(card["answer"])
+    assert {"en": "τ is held to each mask's own score, never to a mean",
+            "zh": "τ 比的是每个掩码自己的得分，从来不是平均值"}[lang] in answer
+    tau = data.at("entropy_code")[0].trace.config["threshold"]
+    left = [r["tokens_per_forward"] for r in data.law_rows if r["entropy"] < tau]
+    right = [r["tokens_per_forward"] for r in data.law_rows if r["entropy"] >= tau]
+    numbers = plain(card["numbers"])
+    if not (left and right and min(left) > max(right)):   # the record does not split at τ: each side's range
+        lo_hi = [f"{min(side):.2f}" for side in (left, right) if side]
+        assert all(x in numbers for x in lo_hi) and "≥" not in numbers and "≤" not in numbers, numbers
+        return
+    said = {"en": f"Left of the τ line (mean under {tau:g}): {len(left)} dots, each ≥\u00a0{min(left):.2f} tokens "
+                  f"per forward; right: {len(right)}, each ≤\u00a0{max(right):.2f}.",
+            "zh": f"τ 虚线左边（平均熵低于 {tau:g}）：{len(left)} 个圆点，每次前向计算的词元数都 ≥\u00a0{min(left):.2f}；"
+                  f"右边：{len(right)} 个圆点，都 ≤\u00a0{max(right):.2f}。"}[lang]
+    assert numbers.endswith(said), numbers
+    assert 'data-term="tpf"' not in card["numbers"]   # plain in the card: chapter 7 links it

@@ -303,7 +303,11 @@ def test_entropy_chapter_says_why_code_is_slow_from_the_recorded_code_decode(dat
         counts(data.at(pick)[0].trace) for pick in ("entropy_code", "entropy_high", "entropy_low"))
     assert none > scored // 2 and p_none > p_scored // 2 and c_every > c_scored // 2
     assert (f"in {none} of its {scored} forwards with masks, none scored under τ = {tau:g}, so only the "
-            f"lowest filled (a play: in {p_none} of its {p_scored})") in words
+            f"lowest filled (a play: {p_none} of {p_scored})") in words
+    # its mean against the chart's τ line (the split sentence's): which side is the record's, not assumed
+    mean = round(entropy.fill_entropy(tl.trace), 3)
+    side = "left of the τ line, yet per mask:" if mean < tau else "right of the τ line:"
+    assert f"then its stop token. {mean:.2f} is {side} in {none} of its" in words
     for t in tl.trace.steps:   # the rule the sentence leans on: none under τ, the single lowest fills
         if t.masks and not any(m.score < tau for m in t.masks):
             assert [f.pos for f in t.filled] == [min(t.masks, key=lambda m: m.score).pos]
@@ -2804,7 +2808,7 @@ def test_chapter_7s_small_charts_each_have_their_own_scale_and_the_words_read_th
     ls, hs = ltl.trace.steps[lstep], htl.trace.steps[hstep]
     assert len(ls.filled) > 1 and all(m.score < ls.threshold for m in ls.masks if m.selected)
     assert len(hs.filled) == 1 and all(m.score >= hs.threshold for m in hs.masks if not m.selected)
-    assert (f"counting’s step {lstep} fills {len(ls.filled)} masks at once" in words and "all under τ" in words
+    assert (f"Counting’s step {lstep} fills {len(ls.filled)} masks at once" in words and "all under τ" in words
             and ", above τ)." in words and "one scale)" not in words)
 
 

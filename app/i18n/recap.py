@@ -74,23 +74,25 @@ MESSAGES = {
     # chapter 7's account (ch7.code, ch7.idle): speed is fills per forward; a held front slot delays
     # commits, it does not lose fills; the fills past the stop token are what is lost
     "ch11.speed_a": {
-        "en": "Mean entropy is not enough: speed is how many masks fall under τ at once. Counting is nearly certain "
+        "en": "Mean entropy is not enough: speed is how many masks fall under τ at once, and τ is held to each "
+              "mask's own score, never to a mean. Counting is nearly certain "
               "everywhere, so many masks fill and commit together. Prose is unsure almost everywhere, so a forward "
               "fills about one slot. Code's mean entropy is far below prose's, yet in most of its forwards no mask "
               "scores under τ, so it too fills about one per forward (a hard token at the front only delays commits). Fills "
               "past the stop token are thrown away, so both end under 1 token per forward.",
-        "zh": "只看平均熵不够：速度取决于同时有多少掩码落到 τ 以下。计数处处几乎毫无悬念，许多掩码一起填充、一起提交。"
+        "zh": "只看平均熵不够：速度取决于同时有多少掩码落到 τ 以下，而 τ 比的是每个掩码自己的得分，从来不是平均值。计数处处几乎毫无悬念，许多掩码一起填充、一起提交。"
               "散文几乎处处没有把握，每次前向计算只填约一个槽位。代码的平均熵远低于散文，可它的大多数前向计算里没有一个掩码的得分低于 τ，所以"
               "它也是每次约填一个（最前面一个难的词元只会推迟提交）。停止词元之后的填充被丢弃，所以两者最终都不到每次 1 个词元。",
     },
-    # the means said to be means of the chart's dots, as chapter 7 says them (ch7.p2)
+    # the means said to be means of the chart's dots, as chapter 7 says them (ch7.p2); then {split}:
+    # chapter 7's sentence on the dots about its τ line (ch7.split*)
     "ch11.speed_numbers": {
         "en": "Chapter 7: the {count_n} counting dots average {count_h:.2f} nats and {count_tpf:.2f} tokens per forward; "
               "the {plays_n} play dots, {plays_h:.2f} nats and {plays_tpf:.2f}; its code decode: in {none} of its {scored} forwards "
-              "with masks, none scored under τ.",
+              "with masks, none scored under τ. {split}",
         "zh": "第 7 章：{count_n} 个计数圆点平均 {count_h:.2f} 奈特、每次前向计算 {count_tpf:.2f} 个词元；"
               "{plays_n} 个剧本圆点平均 {plays_h:.2f} 奈特、{plays_tpf:.2f} 个；它的代码解码：在给掩码打分的 {scored} 次前向计算中，"
-              "有 {none} 次没有一个掩码的得分低于 τ。",
+              "有 {none} 次没有一个掩码的得分低于 τ。{split}",
     },
     "ch11.tau_q": {"en": "What does the threshold τ trade?", "zh": "阈值 τ 在取舍什么？"},
     "ch11.tau_a": {

@@ -93,12 +93,38 @@ MESSAGES = {
 
     # ---------- chapter 7: entropy and speed (how many masks fill at once) ----------
     "ch7.title": {"en": "7 · Entropy and speed: how many masks fill at once", "zh": "7 · 熵与速度：一次能填几个掩码"},
+    # then {split}: how the dots lie about the τ line (ch7.split*), one sentence read from the record
     "ch7.p1": {
-        "en": "Each point is one prompt the bundled model decoded, by mean entropy and {tpf}; colour = kind "
-              "(sequence: a pattern to continue; arithmetic: a sum; math: a word problem).",
-        "zh": "每个点是内置模型解码的一个提示词，按平均熵和{tpf}画出；颜色表示类别（数列：接着写下去的规律；算术：一道算式；"
-              "数学：一道应用题）。",
+        "en": "Each dot: a decoded prompt; colour = kind (sequence: a pattern to continue; arithmetic: a sum; math: a word problem). {split}",
+        "zh": "每个圆点是一个解码过的提示词；颜色表示类别（数列：接着写下去的规律；算术：一道算式；数学：一道应用题）。{split}",
     },
+    # the dots about the τ line (entropy.tau_split, the record's own τ): a clean split says each side's
+    # bound; else each side's range, or that all lie on one side (a record not seen yet may not split)
+    "ch7.split": {
+        "en": "Left of the τ line (mean under {tau:g}): {left_dots}, each ≥ {left_lo:.2f} {tpf}; "
+              "right: {right}, each ≤ {right_hi:.2f}.",
+        "zh": "τ 虚线左边（平均熵低于 {tau:g}）：{left_dots}，{tpf}都 ≥ {left_lo:.2f}；"
+              "右边：{right} 个圆点，都 ≤ {right_hi:.2f}。",
+    },
+    "ch7.split_mixed": {
+        "en": "Left of the τ line (mean under {tau:g}): {left_dots}, {left_range} {tpf}; "
+              "right: {right_dots}, {right_range}; the line does not sort them.",
+        "zh": "τ 虚线左边（平均熵低于 {tau:g}）：{left_dots}，{tpf} {left_range}；"
+              "右边：{right_dots}，{right_range}；这条线并没有把它们分开。",
+    },
+    "ch7.split_left": {
+        "en": "Every dot ({n}) lies left of the τ line (mean under {tau:g}), at {range} {tpf}.",
+        "zh": "全部 {n} 个圆点都在 τ 虚线左边（平均熵低于 {tau:g}），{tpf} {range}。",
+    },
+    "ch7.split_right": {
+        "en": "Every dot ({n}) lies right of the τ line (mean {tau:g} or more), at {range} {tpf}.",
+        "zh": "全部 {n} 个圆点都在 τ 虚线右边（平均熵不低于 {tau:g}），{tpf} {range}。",
+    },
+    "ch7.dots": {"en": "{n} dots", "zh": "{n} 个圆点"},
+    "ch7.dot": {"en": "1 dot", "zh": "1 个圆点"},
+    # the chart's title (its aside on a line of its own: ≤ ~40 characters on a phone)
+    "ch7.law_title": {"en": "Mean entropy and tokens per forward (what counts: each mask under τ or not)",
+                      "zh": "平均熵与每次前向计算的词元数（关键：每个掩码是否低于 τ）"},
     # the diamonds (the table's decodes, named by their prompts) with the numbers their marks and rows
     # say, then the dots of that kind, named and their mean said to be a mean (a walker read the mean
     # 13.7 beside the diamond's 12.00); "plays" are prose, here play scripts (a speaker's name as prompt)
@@ -134,13 +160,13 @@ MESSAGES = {
     # commits back, not the fills (entropy.front_wait "burst")
     "ch7.code": {
         "en": "<b>Why is code slow?</b> {code_decode} (the diamond “{code_name}”: {code_tpf:.2f} per forward at "
-              "{code_h:.2f} nats) writes {written} code tokens, then its stop token. Its low mean hides what counts: "
-              "in {none} of its {scored} forwards with masks, none scored under τ = {tau:g}, so only the lowest filled (a play: in {play_none} of its {play_scored}). Its unsure token {token} ({front_h:.2f} nats) stays a mask for {held} forwards, which "
+              "{code_h:.2f} nats) writes {written} code tokens, then its stop token. {side} "
+              "in {none} of its {scored} forwards with masks, none scored under τ = {tau:g}, so only the lowest filled (a play: {play_none} of {play_scored}). Its unsure token {token} ({front_h:.2f} nats) stays a mask for {held} forwards, which "
               "fill {after} slots after it: all commit at once ({burst}) the forward after it fills.",
         "zh": "<b>代码为什么慢？</b>{code_decode}（标着“{code_name}”的菱形：每次前向计算 {code_tpf:.2f} 个词元，"
-              "平均熵 {code_h:.2f} 奈特）写出 {written} 个代码词元，然后是停止词元。平均熵低，却掩盖了关键：在给它的掩码打分的 "
+              "平均熵 {code_h:.2f} 奈特）写出 {written} 个代码词元，然后是停止词元。{side}在给它的掩码打分的 "
               "{scored} 次前向计算中，有 {none} 次没有一个掩码的得分低于 τ = {tau:g}，于是只填得分最低的那个"
-              "（剧本：它的 {play_scored} 次中有 {play_none} 次）。"
+              "（剧本：{play_scored} 次中 {play_none} 次）。"
               "没把握的词元 {token}（{front_h:.2f} 奈特）连续 {held} 次前向计算都还是掩码，这些前向计算在它后面填了 {after} "
               "个槽位：它填上后的下一次前向计算把它们一次全部提交（{burst} 个）。",
     },
@@ -149,15 +175,18 @@ MESSAGES = {
     # it): a forward that commits nothing delays tokens, it does not lose them; fills past the stop
     # token are thrown away (walk 18: "the rate would be about 1 if every fill committed")
     "ch7.idle": {
-        "en": "<b>Why under 1?</b> Every forward but the last fills a slot, and no fill is undone. A forward fed "
-              "a mask in the front slot commits nothing ({shares}: {mask_colour} in the table) but loses nothing: "
+        "en": "<b>Why under 1?</b> Every forward but the last fills a slot, and no fill is undone. A forward whose "
+              "front slot is fed a mask commits nothing ({shares}: {mask_colour} in the table) but loses nothing: "
               "its fills commit later, together ({committed_colour}: up to {most} at once in counting). Lost: "
-              "the fills past the stop token ({losses}). So {slow} end under 1 token per forward: slower than AR (exactly 1).",
+              "fills past the stop token ({losses}). So {slow} end under 1 token per forward: slower than AR (exactly 1).",
         "zh": "<b>为什么不到 1？</b>除了最后一次，每次前向计算都至少填一个槽位，填好的不会撤销。最前面的槽位送进去时"
               "还是掩码的前向计算什么都不提交（{shares}：表中{mask_colour}），但也没有损失：它填的槽位稍后一起提交"
               "（{committed_colour}：计数一次最多提交 {most} 个）。损失的是停止词元之后的填充，它们被丢弃（{losses}）。"
               "所以{slow}最终每次前向计算不到 1 个词元：比 AR（正好 1 个）还慢。",
     },
+    # ch7.code's {side}: where the code decode's mean lies against the τ line of the chart (ch7.split)
+    "ch7.code_right": {"en": "{h:.2f} is right of the τ line:", "zh": "{h:.2f} 在 τ 线右边："},
+    "ch7.code_left": {"en": "{h:.2f} is left of the τ line, yet per mask:", "zh": "{h:.2f} 虽在 τ 线左边，逐个掩码看："},
     # one decode's fills in ch7.idle's {losses}: fills - thrown away = tokens (entropy.fill_account)
     "ch7.loss": {"en": "{name}: {fills} fills − {lost} = {tokens} tokens in {forwards} forwards",
                  "zh": "{name}：{fills} 次填充 − {lost} = {tokens} 个词元，用了 {forwards} 次前向计算"},
@@ -181,10 +210,10 @@ MESSAGES = {
     # their ✓s sat on the τ line); read against τ, which is the rule's line. More than one fill in a
     # forward means every fill scored under τ (else the rule fills the single lowest)
     "ch7.p4": {
-        "en": "“Counting” and “A play” (each its own scale): counting’s step {low_step} fills {filled} masks at once "
+        "en": "Counting’s step {low_step} fills {filled} masks at once "
               "({new_colour} ✓, all under τ); a play’s step {high_step} fills only the lowest, {stay} stay masks "
               "({mask_colour}, above τ).",
-        "zh": "“计数”和“剧本”两张图画的是菱形那两次解码（各用各的刻度）：计数的第 {low_step} 步一次填了 {filled} 个掩码"
+        "zh": "计数的第 {low_step} 步一次填了 {filled} 个掩码"
               "（{new_colour} ✓，全都低于 τ）；剧本的第 {high_step} 步只填得分最低的那个，其余 {stay} 个仍是掩码"
               "（{mask_colour}，高于 τ）。",
     },

@@ -229,13 +229,30 @@ def stack_sizes(rows: list[dict], span: float) -> list[int]:
     return size
 
 
+def tau_split(rows: list[dict], tau: float) -> dict:
+    """How the dots lie about the τ line (the fill rule's threshold, drawn at x = τ): "left" the rows
+    whose mean entropy is under τ, "right" the others; each side's count and its lowest and highest
+    tokens per forward (None when it has no dot); "clean" when both sides have dots and every left
+    dot makes more tokens per forward than every right one. A mean under τ does not fill a mask (the
+    rule holds each mask's own score to τ): whether the record splits so is read, never assumed."""
+    sides = {"left": [r["tokens_per_forward"] for r in rows if r["entropy"] < tau],
+             "right": [r["tokens_per_forward"] for r in rows if r["entropy"] >= tau]}
+    out = {"tau": tau}
+    for side, tpf in sides.items():
+        out.update({side: len(tpf), f"{side}_lo": min(tpf, default=None), f"{side}_hi": max(tpf, default=None)})
+    out["clean"] = bool(sides["left"] and sides["right"]) and out["left_lo"] > out["right_hi"]
+    return out
+
+
 def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dict] = (),
-               height: int = LAW_HEIGHT, lang: str = i18n.DEFAULT) -> go.Figure:
+               height: int = LAW_HEIGHT, lang: str = i18n.DEFAULT, tau_note: bool = True,
+               title: str | None = None) -> go.Figure:
     """Entropy against tokens per forward, one colour per class (hover for a prompt's name);
     `yours`: trace_point()s drawn as stars (or a point's own "symbol", "colour", hover "text", "mark"
     written above it, or where "mark_side" says (MARK_SIDES), "legend": False to leave it out of the
-    legend); the τ line marks
-    where the cliff is. height: px."""
+    legend); the τ line (dashed, in the colour and dash of the score bars' τ) marks
+    where the cliff is, with the cliff's note beside it, or (tau_note False) only "τ = 0.4".
+    height: px; title: the chart's own (views.law.title)."""
     tr = i18n.Texts(lang)
     data = []
     xs = [r["entropy"] for r in rows] + [p["entropy"] for p in yours] + [threshold or 0.0, 1.0]
@@ -255,6 +272,7 @@ def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dic
         if p.get("mark"):
             marks.append(dict(x=p["entropy"], y=p["tokens_per_forward"], xref="x", yref="y", text=p["mark"],
                               showarrow=False, font=dict(size=13, color="#111827"),
+                              bgcolor="rgba(255,255,255,0.8)",   # the τ line runs behind it, not through it
                               **MARK_SIDES[p.get("mark_side", "above")]))
         data.append(dict(type="scatter", x=[p["entropy"]], y=[p["tokens_per_forward"]], mode="markers",
                          name=p["label"], text=[p.get("text", p["label"])], showlegend=p.get("legend", True),
@@ -272,16 +290,22 @@ def law_figure(rows: list[dict], threshold: float | None = None, yours: list[dic
     annotations = marks
     if threshold is not None:
         layout["shapes"] = [dict(type="line", xref="x", yref="paper", x0=threshold, x1=threshold, y0=0, y1=1,
-                                 line=dict(color="#dc2626", dash="dash", width=1.5))]
-        annotations.append(dict(x=threshold, y=1, xref="x", yref="paper", xanchor="left", yanchor="top",
-                                xshift=8, bgcolor="rgba(255,255,255,0.9)",  # beside the dashed line, not on it
-                                showarrow=False, align="left", font=dict(size=11, color="#991b1b"),
-                                text=tr("views.law.cliff", tau=f"{threshold:g}")))
+                                 line=dict(color=palette.ROLE_COLOURS["threshold"], dash="dash", width=2))]
+        if tau_note:
+            annotations.append(dict(x=threshold, y=1, xref="x", yref="paper", xanchor="left", yanchor="top",
+                                    xshift=8, bgcolor="rgba(255,255,255,0.9)",  # beside the dashed line, not on it
+                                    showarrow=False, align="left", font=dict(size=11, color="#991b1b"),
+                                    text=tr("views.law.cliff", tau=f"{threshold:g}")))
+        else:   # its name only, at its top right, where the score bars' legend names their τ line
+            annotations.append(dict(x=threshold, y=1, xref="x", yref="paper", xanchor="left", yanchor="top",
+                                    xshift=4, showarrow=False, bgcolor="rgba(255,255,255,0.85)",
+                                    font=dict(size=13, color=palette.ROLE_COLOURS["threshold"]),
+                                    text=f"τ = {threshold:g}"))
     if not rows and not yours:
         annotations.append(dict(text=tr("views.law.empty"), showarrow=False, xref="paper",
                                 yref="paper", x=0.5, y=0.5))
     layout["annotations"] = annotations
-    return make_figure(data, aside_below(tr("views.law.title")), height, lang=lang, **layout)
+    return make_figure(data, aside_below(title or tr("views.law.title")), height, lang=lang, **layout)
 
 
 def slow_low_entropy_row(rows: list[dict]) -> dict | None:

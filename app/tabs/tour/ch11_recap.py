@@ -8,7 +8,7 @@ import gradio as gr
 
 from ... import i18n
 from ...views import entropy
-from .ch7_entropy import class_mean
+from .ch7_entropy import chapter_tau, class_mean, split_sentence
 from .ch8_tau import last_all_right
 from .glossary import LINKED
 from .words import gap, link_first, narration, span, stop_kv, term
@@ -67,14 +67,17 @@ def _stops(data, lang: str) -> str:
     return tr("ch11.stops", said=tr("tour.clause_sep").join(said))
 
 
-def _speed(data) -> dict | None:
-    """Chapter 7's numbers, as it rounds them: the counting and plays dots' means (and how many dots),
-    and in how many of its code decode's forwards no mask scored under τ (entropy.under_tau)."""
+def _speed(data, lang: str = i18n.DEFAULT) -> dict | None:
+    """Chapter 7's numbers, as it rounds them: its sentence on the dots about the τ line (split_sentence,
+    at the chapter's decodes' τ), the counting and plays dots' means (and how many dots), and in how
+    many of its code decode's forwards no mask scored under τ (entropy.under_tau)."""
     rows = data.law_rows
     if not {"counting", "plays"} <= {r["class"] for r in rows} or "entropy_code" not in data.picks:
         return None
     code = entropy.under_tau(data.at("entropy_code")[0].trace)
-    return {"count_n": sum(r["class"] == "counting" for r in rows), "plays_n": sum(r["class"] == "plays" for r in rows),
+    tau = chapter_tau(*(data.at(k) for k in ("entropy_low", "entropy_high", "entropy_code")))
+    split = split_sentence(rows, tau, lang, link=False) if tau is not None else ""
+    return {"split": split, "count_n": sum(r["class"] == "counting" for r in rows), "plays_n": sum(r["class"] == "plays" for r in rows),
             "count_h": class_mean(rows, "counting", "entropy"),
             "count_tpf": class_mean(rows, "counting", "tokens_per_forward"),
             "plays_h": class_mean(rows, "plays", "entropy"),
@@ -97,7 +100,7 @@ def cards(data, lang: str = i18n.DEFAULT) -> list[dict]:
     "" where the record lacks the moment (a re-recorded tour without it)."""
     tr = i18n.Texts(lang)
     fill, order, commit = _fill_rule(data), _reorder(data, lang), _commit(data, lang)
-    speed, tau = _speed(data), _tau(data.tau_sweep.get("rows", []))
+    speed, tau = _speed(data, lang), _tau(data.tau_sweep.get("rows", []))
     safe = ""
     if tau and tau["safe"]:
         safe = tr("ch11.tau_safe", tau=tau["safe"]["threshold"], tpf=tau["safe"]["tokens_per_forward"])
@@ -105,7 +108,7 @@ def cards(data, lang: str = i18n.DEFAULT) -> list[dict]:
         tr("ch11.fill_numbers", **fill) if fill else "",
         tr("ch11.order_numbers", **order) if order else "",
         gap(lang).join(p for p in (tr("ch11.commit_numbers", **commit) if commit else "", _stops(data, lang)) if p),
-        tr("ch11.speed_numbers", **speed) if speed else "",
+        tr("ch11.speed_numbers", **speed).rstrip() if speed else "",
         tr("ch11.tau_numbers", **{**tau, "safe": safe}) if tau else "",
     )
     links = {"entropy": term("entropy", tr("tour.link.entropy"), lang=lang),

@@ -18,6 +18,7 @@ from ...views import entropy
 from . import figs
 from .data import LAW_MAX_NEW
 from .frame import body, live_bar, live_decode, pool, prompt_words, try_box
+from .glossary import terms
 from .words import colour, gap, narration, term, tok
 
 TITLE = i18n.text(i18n.DEFAULT, "ch7.title")
@@ -103,6 +104,44 @@ def points_key(lang: str = i18n.DEFAULT) -> dict:
                 hoverinfo="skip")
 
 
+def dots_said(n: int, lang: str = i18n.DEFAULT) -> str:
+    """"14 dots", "1 dot": a count of the chart's dots as a sentence says it."""
+    return i18n.text(lang, "ch7.dot") if n == 1 else i18n.text(lang, "ch7.dots", n=n)
+
+
+def tpf_range(lo: float, hi: float) -> str:
+    """Tokens per forward from lo to hi as a sentence says them: "0.36–0.98", or one number."""
+    return f"{lo:.2f}" if f"{lo:.2f}" == f"{hi:.2f}" else f"{lo:.2f}–{hi:.2f}"
+
+
+def split_sentence(rows: list[dict], tau: float, lang: str = i18n.DEFAULT, link: bool = True) -> str:
+    """How the chart's dots lie about its τ line, in one sentence from the record (entropy.tau_split):
+    each side's bound when every dot left of τ is faster than every dot right of it, each side's range
+    when they overlap, the one side's range when all lie on it; "" with no dots. link: "tokens per
+    forward" linked to the glossary (chapter 7's first use), else plain (the recap's)."""
+    sp = entropy.tau_split(rows, tau)
+    tpf = term("tpf", lang=lang) if link else escape(terms(lang)["tpf"][0])
+    if sp["clean"]:
+        return i18n.text(lang, "ch7.split", tau=tau, tpf=tpf, left_dots=dots_said(sp["left"], lang), left_lo=sp["left_lo"],
+                         right=sp["right"], right_hi=sp["right_hi"])
+    if sp["left"] and sp["right"]:
+        return i18n.text(lang, "ch7.split_mixed", tau=tau, tpf=tpf, left_range=tpf_range(sp["left_lo"], sp["left_hi"]),
+                         right_range=tpf_range(sp["right_lo"], sp["right_hi"]),
+                         left_dots=dots_said(sp["left"], lang), right_dots=dots_said(sp["right"], lang))
+    side = "left" if sp["left"] else "right" if sp["right"] else None
+    if side is None:
+        return ""
+    return i18n.text(lang, f"ch7.split_{side}", tau=tau, tpf=tpf, n=sp[side],
+                     range=tpf_range(sp[f"{side}_lo"], sp[f"{side}_hi"]))
+
+
+def chapter_tau(*decodes) -> float | None:
+    """The τ of the chapter's recorded decodes (their record's config): the chart's line and the
+    words' split are drawn at it. None when the record has no threshold."""
+    taus = {tl.trace.config.get("threshold") for tl, _ in decodes if tl is not None}
+    return next(iter(taus)) if len(taus) == 1 else None
+
+
 def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT, point: dict | None = None,
                    high=None) -> str:
     """Why code is slow, from the recorded code decode (its pick: the hardest front fill; `point`: its
@@ -116,9 +155,12 @@ def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT, point: dict | 
     tl = code[0]
     point = point or entropy.trace_point(tl.trace, "")
     own, play = (entropy.under_tau(t.trace) for t in (tl, high[0]))
-    return i18n.text(lang, "ch7.code", code_decode=decode_named(tl.trace), written=wait["written"],
+    tau = tl.trace.config["threshold"]
+    # where its mean lies against the chart's τ line (its diamond's x, as the split sentence reads the dots)
+    side = i18n.text(lang, "ch7.code_left" if point["entropy"] < tau else "ch7.code_right", h=point["entropy"])
+    return i18n.text(lang, "ch7.code", side=side, code_decode=decode_named(tl.trace), written=wait["written"],
                      token=tok(tl, wait["token"], lang), front_h=wait["entropy"], held=wait["held"],
-                     burst=wait["burst"], after=wait["after"], tau=tl.trace.config["threshold"],
+                     burst=wait["burst"], after=wait["after"], tau=tau,
                      none=own["none"], scored=own["scored"], play_none=play["none"], play_scored=play["scored"],
                      code_tpf=point["tokens_per_forward"], code_h=point["entropy"], code_name=i18n.text(lang, "ch7.name_code"))
 
@@ -176,8 +218,10 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
     points = table_points(table_rows, lang)
     diamond = dict(zip(POINT_CLASSES, points))
     dots = {cls: [r for r in rows if r["class"] == cls] for cls in ("counting", "plays")}
+    tau = chapter_tau(low, high, *([code] if code else []))
+    split = split_sentence(rows, tau, lang) if tau is not None else ""
     paras = [
-        tr("ch7.p1", tpf=term("tpf", lang=lang)),
+        tr("ch7.p1", split=split).rstrip(),
         tr("ch7.p2", count_decode=decode_named(ltl.trace), count_tpf_d=f"{diamond['counting']['tokens_per_forward']:.2f}",
            count_ids=row_ids(rows, "counting", lang), count_n=len(dots["counting"]),
            count_h=class_mean(rows, "counting", "entropy"), count_tpf=class_mean(rows, "counting", "tokens_per_forward"),
@@ -196,7 +240,9 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
     small = lambda tl, k: dict(y_max=figs.max_score(tl, k) * 1.25, height=figs.SMALL, lang=lang)  # noqa: E731
     text = narration([p for p in paras if p], lang=lang)
     points += [{**yours, "label": tr("ch7.your_prompt")}] if yours else []
-    law = entropy.law_figure(rows, yours=points, height=LAW_HEIGHT, lang=lang)  # shorter: the commit table sits below
+    # shorter: the commit table sits below; the τ line at the decodes' own τ, named only (the words say the split)
+    law = entropy.law_figure(rows, tau, yours=points, height=LAW_HEIGHT, lang=lang, tau_note=False,
+                             title=tr("ch7.law_title"))
     law.add_trace(points_key(lang))
     return (text, law, figs.score_bars(ltl, lstep, tr("ch7.bars_low", step=lstep), **small(ltl, lstep)),
             figs.score_bars(htl, hstep, tr("ch7.bars_high", step=hstep), **small(htl, hstep)), figs.commit_table(table_rows, lang))
