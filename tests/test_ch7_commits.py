@@ -299,7 +299,7 @@ def test_the_counting_dots_are_drawn_apart_and_their_hover_says_where_they_are(d
     """A walker saw one counting dot where the words said 3: the suite's three counting prompts make
     the same tokens per forward at entropies 0.002 apart, one on top of another. Dots that would lie
     on top of each other are drawn side by side (each a dot's width apart on the axis), centred on
-    where they are; each one's hover names it, says it is one of N at one place and gives its own
+    where they are but never left of 0; each one's hover names it, says it is one of N at one place and gives its own
     entropy (not where it is drawn); the words say they are drawn side by side."""
     text, law, *_ = chapter(data, lang)
     dots = [r for r in data.law_rows if r["class"] == "counting"]
@@ -309,7 +309,10 @@ def test_the_counting_dots_are_drawn_apart_and_their_hover_says_where_they_are(d
     assert len(xs) == len(dots) == 3 and len(set(trace.y)) == 1            # one height: only x tells them apart
     gaps = [b - a for a, b in zip(sorted(xs), sorted(xs)[1:])]
     assert min(gaps) >= 0.02 * (high - low)                                 # ≥ ~12 px apart at 1024 (12 px dots)
-    assert abs(sum(xs) / 3 - sum(r["entropy"] for r in dots) / 3) < 1e-3   # centred on where they are
+    mean = sum(r["entropy"] for r in dots) / 3
+    # centred on where they are, unless that would draw one left of 0 (a negative entropy): then from 0
+    assert min(xs) >= 0.0 and (abs(sum(xs) / 3 - mean) < 1e-3 or min(xs) == 0.0)
+    assert min(xs) <= min(r["entropy"] for r in dots) + 1e-9                # the stack starts at its place
     assert low < min(xs)                                                    # none under the y-axis
     for r, x, name, custom in zip(dots, xs, trace.text, trace.customdata):
         assert custom[1] == r["entropy"] and "customdata[1]" in trace.hovertemplate   # hover: its own entropy
@@ -334,8 +337,14 @@ def test_dots_at_one_place_are_spread_and_others_stay():
             {"class": "a", "entropy": 3.0, "tokens_per_forward": 5.0}]
     drawn = entropy.spread_x(rows, 4.0)
     assert drawn[2:] == [0.011, 0.011, 3.0]
-    assert drawn[1] - drawn[0] == pytest.approx(entropy.SPREAD * 4.0) and sum(drawn[:2]) / 2 == pytest.approx(0.011)
+    # at about 0, centring would draw one left of 0 (a negative entropy): the stack starts at 0
+    assert drawn[1] - drawn[0] == pytest.approx(entropy.SPREAD * 4.0) and drawn[0] == 0.0
     assert entropy.stack_sizes(rows, 4.0) == [2, 2, 1, 1, 1]
+    # with room on both sides, the stack is centred on its dots' mean
+    away = [dict(r, entropy=r["entropy"] + 1.0) for r in rows[:2]]
+    far = entropy.spread_x(away, 4.0)
+    assert far[1] - far[0] == pytest.approx(entropy.SPREAD * 4.0) and sum(far) / 2 == pytest.approx(1.011)
+    assert min(entropy.spread_x(rows * 3, 4.0)) >= 0.0
 
 
 # ---------- the τ line on the chart and the sentence on how the dots lie about it ----------

@@ -209,14 +209,17 @@ def stacks(rows: list[dict], span: float) -> list[list[int]]:
 def spread_x(rows: list[dict], span: float) -> list[float]:
     """Where each dot is drawn across: at its entropy, except dots that would lie on top of each other
     (stacks), drawn side by side SPREAD of the span apart, centred on their mean, so a reader sees
-    all of them (a walker saw one counting dot where the words said 3); the hover says so."""
+    all of them (a walker saw one counting dot where the words said 3); the hover says so. Never left
+    of 0: an entropy is never negative (walk 23 read a counting dot drawn at -0.04 as one), so a
+    stack at about 0 starts at 0."""
     drawn = [r["entropy"] for r in rows]
     for group in stacks(rows, span):
         if len(group) > 1:
             mid = statistics.mean(rows[k]["entropy"] for k in group)
+            first = max(mid - (len(group) - 1) / 2 * SPREAD * span, 0.0)
             ordered = sorted(group, key=lambda k: rows[k]["entropy"])
             for i, k in enumerate(ordered):
-                drawn[k] = round(mid + (i - (len(group) - 1) / 2) * SPREAD * span, 4)
+                drawn[k] = round(first + i * SPREAD * span, 4)
     return drawn
 
 
