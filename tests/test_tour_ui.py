@@ -971,6 +971,13 @@ HINT_JS = """() => { const e = [...document.querySelectorAll('#chapter-3 .attn-e
             sumsShown: sum.right <= box.right + 0.5}; }"""
 
 
+# the worked example's end (per-layer table, prediction table): each table's right edge and the room its column has
+END_JS = """() => [...document.querySelectorAll('#chapter-3 .attn-end table')].filter(t => t.offsetParent).map(t => {
+    const col = t.closest('.tour-view') || t.parentElement;
+    return {cls: t.className, right: t.getBoundingClientRect().right,
+            room: Math.min(col.getBoundingClientRect().right, document.documentElement.clientWidth)}; })"""
+
+
 @pytest.mark.parametrize("size, lang", [((390, 844), ""), ((390, 844), "zh"), ((1024, 768), ""), ((1440, 900), "")])
 def test_a_phone_says_the_worked_examples_sums_are_off_to_the_right(browser, app_url, size, lang):
     """390x844: the Σ table scrolled sideways with no hint; its point, the two sums (−0.284 = −0.284),
@@ -988,6 +995,10 @@ def test_a_phone_says_the_worked_examples_sums_are_off_to_the_right(browser, app
         assert m["text"] == i18n.text(lang or "en", "ch3.example.scroll")
         # the line shows exactly while the table overflows (in Chinese the phone's table fits)
         assert m["hint"] == (m["over"] > 0) and m["sumsShown"] == (m["over"] <= 0), m
+        # the tables under it (per layer; the prediction) have no scrolling box: they fit the column whole
+        # (walk 23: at 390 the prediction table's entropy column was cut off)
+        ends = page.evaluate(END_JS)
+        assert len(ends) == 2 and all(e["right"] <= e["room"] + 0.5 for e in ends), ends
         if size[0] >= 1024:
             assert m["over"] <= 0, m
         else:   # a box narrower than the table (a small phone; at 390 it now fits): the line shows
