@@ -4,7 +4,6 @@ from __future__ import annotations
 import functools
 import json
 import statistics
-from collections import Counter
 import time
 from dataclasses import replace
 from html import escape
@@ -65,31 +64,19 @@ def front_wait(trace) -> dict | None:
     if not front:
         return None
     _, step, fill = max(front, key=lambda e: (e[0], -e[1]))
-    waiting = []  # the tokens of the fills that waited behind an open mask
-    for s in trace.steps:
-        still_open = [m.pos for m in s.masks if not m.selected]
-        waiting += [f.token for f in s.filled if still_open and f.pos > min(still_open)]
-    st = trace.stats()
     ids = list(trace.result.token_ids) if trace.result else []
     stop = next((i for i, t in enumerate(ids) if t in trace.stop_ids), None)
-    stop_pos = None if stop is None else trace.steps[0].start + stop   # the stop token's slot
     return {"step": step, "pos": fill.pos, "token": fill.token, "entropy": fill.entropy,
             # forwards that left the hard slot a mask before the one that filled it (all behind it waited)
             "held": sum(1 for s in trace.steps[:step] if any(m.pos == fill.pos for m in s.masks)),
-            # tokens written before the stop token; fills of end-of-text (the stop token's slot and behind it)
+            # tokens written before the stop token
             "written": len(ids) if stop is None else stop,
-            "end_fills": 0 if stop_pos is None else sum(1 for s in trace.steps for f in s.filled if f.pos >= stop_pos),
-            "fills": sum(len(s.filled) for s in trace.steps), "waiting": len(waiting),
-            "waiting_token": Counter(waiting).most_common(1)[0][0] if waiting else None,
-            "idle": sum(1 for s in trace.steps if not s.committed), "forwards": st["forwards"],
-            # forwards that filled one slot; what the forward after the hard fill committed at once
-            "single": sum(1 for s in trace.steps if len(s.filled) == 1),
+            "fills": sum(len(s.filled) for s in trace.steps), "forwards": trace.stats()["forwards"],
+            # what the forward after the hard fill committed at once
             "burst": len(trace.steps[step + 1].committed) if step + 1 < len(trace.steps) else 0,
             # what the forwards that held it filled after it (they wait, then commit in that burst)
             "after": sum(1 for s in trace.steps[:step] if any(m.pos == fill.pos for m in s.masks)
-                         for f in s.filled if f.pos > fill.pos),
-            "tokens": st["generated_tokens"], "tokens_per_forward": st["tokens_per_forward"],
-            "mean_entropy": fill_entropy(trace)}
+                         for f in s.filled if f.pos > fill.pos)}
 
 
 def fill_account(trace) -> dict:
