@@ -56,3 +56,18 @@ def test_top_candidates_are_sorted_probabilities():
     probs, ids = top_candidates(torch.tensor([[0.0, 2.0, 1.0]]), 2)
     assert ids.tolist() == [[1, 2]]
     assert probs[0, 0] > probs[0, 1]
+
+
+def test_under_threshold_is_what_the_rule_fills_together():
+    # the explorer's count of "masks under τ" (app/views/entropy.under_tau) asks this same function
+    import random
+    from wedlm.selection import select_slots, under_threshold
+    rng = random.Random(0)
+    for _ in range(200):
+        n = rng.randint(1, 8)
+        ent = [rng.uniform(0, 2) for _ in range(n)]
+        tau = rng.choice([None, 0.1, 0.4, 1.0])
+        scores, chosen = select_slots(ent, list(range(n)), tau, 0.02)
+        under = under_threshold(scores, tau)
+        assert all(scores[k] < tau for k in under) and len(under) == sum(1 for s in scores if tau is not None and s < tau)
+        assert chosen == (under or [min(range(n), key=scores.__getitem__)])

@@ -19,6 +19,12 @@ def entropy(logits: torch.Tensor) -> torch.Tensor:
     return -(logp.exp() * logp).sum(dim=-1)
 
 
+def under_threshold(scores: list[float], threshold: float | None) -> list[int]:
+    """The slots whose score is under the threshold (none without one): those the rule fills
+    together. The explorer counts them too (app/views/entropy.under_tau), by this same test."""
+    return [] if threshold is None else [k for k, s in enumerate(scores) if s < threshold]
+
+
 def select_slots(
     entropies: list[float],
     distances: list[int],
@@ -27,10 +33,9 @@ def select_slots(
 ) -> tuple[list[float], list[int]]:
     """Return (scores, chosen) where chosen indexes the mask slots to fill, ascending."""
     scores = [h + penalty * d for h, d in zip(entropies, distances)]
-    if threshold is not None:
-        chosen = [k for k, s in enumerate(scores) if s < threshold]
-        if chosen:
-            return scores, chosen
+    chosen = under_threshold(scores, threshold)
+    if chosen:
+        return scores, chosen
     best = min(range(len(scores)), key=scores.__getitem__)  # first minimum, like torch.argmin
     return scores, [best]
 

@@ -12,7 +12,7 @@ from typing import Iterator
 
 import plotly.graph_objects as go
 
-from wedlm import DecodeConfig, decode, decode_steps
+from wedlm import DecodeConfig, decode, decode_steps, selection
 from wedlm.paths import ASSETS_DIR
 from wedlm.suite import THRESHOLD_GRID, read_prompts
 
@@ -94,7 +94,8 @@ def under_tau(trace) -> dict:
     open masks, in how many none scored under τ (the lowest alone filled). A mean entropy hides
     this: code's is low, yet its masks seldom score under τ."""
     scored = [s for s in trace.steps if s.masks and s.threshold is not None]
-    return {"scored": len(scored), "none": sum(1 for s in scored if not any(m.score < s.threshold for m in s.masks))}
+    none = sum(1 for s in scored if not selection.under_threshold([m.score for m in s.masks], s.threshold))
+    return {"scored": len(scored), "none": none}
 
 
 COMMIT_BUCKETS = ("0", "1", "2", "3+")  # tokens one forward committed, as chapter 7's table groups them
