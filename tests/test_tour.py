@@ -1763,7 +1763,7 @@ def test_chapter_8_says_its_questions_are_not_the_times_table_and_what_greedy_wr
     own = int(re.search(rf"(?<!\d){a} x {b} = (\d+)", greedy).group(1))
     total = data.tau_sweep["rows"][0]["total"]
     assert f"These {total} questions are a sample, not a guarantee, and the times table is not one of them" in words
-    assert f"writes  {a} x {b} = {got} ; the model's own one-at-a-time text says {own}." in words
+    assert f"writes  {a} x {b} = {got} ; greedy says {own}." in words
     assert f"这 {total} 道题只是样本" in plain(c8.view(data.tau_sweep, table=table, greedy=greedy, lang="zh")[0])
 
 
@@ -1891,15 +1891,16 @@ def test_chapter_2_says_whose_slip_the_tables_wrong_line_is_where_it_is_first_sh
     own = int(re.search(rf"(?<!\d){a} x {b} = (\d+)", recorded["text"]).group(1))
     words = plain(ch2_fill_rule.text(tl, moment, moment, greedy=recorded["text"]))
     if own == a * b:
-        assert (f"Its finished text has a slip:  {a} x {b} = {got}  (the model's own one-at-a-time text says {own}: "
+        assert (f"Its finished text has a slip:  {a} x {b} = {got}  ( greedy , the model's own one-at-a-time text, "
+                f"the likeliest token each time, says {own}: "
                 f"the price of filling in parallel at τ = {tl.trace.config['threshold']:g}, chapter 8)") in words
     else:
-        assert f"the same WeDLM model writing one token at a time (its greedy text) also says {own}" in words
+        assert f"greedy , the same model's own one-at-a-time text, also says {own}" in words
     # a greedy text as wrong as this one: the model's slip, not τ's
     same = tl.trace.text
     assert "also says " + str(got) in plain(ch2_fill_rule.text(tl, moment, moment, greedy=same))
     assert "price of filling" not in plain(ch2_fill_rule.text(tl, moment, moment, greedy=same))
-    assert "同一模型一次一个词元地写" in plain(ch2_fill_rule.text(tl, moment, moment, greedy=recorded["text"], lang="zh"))
+    assert "即同一模型一次一个词元" in plain(ch2_fill_rule.text(tl, moment, moment, greedy=recorded["text"], lang="zh"))
     from app.tabs.tour import ch4_commit
     last = tl.num_steps - 1
     assert f"says {own}" in plain(ch4_commit.text(tl, last, moment, greedy=recorded["text"]))

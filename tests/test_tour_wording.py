@@ -122,3 +122,138 @@ def test_chapter_8s_try_box_says_where_it_starts_and_why(data, lang):
 
 def tl_tau(data) -> float:
     return data.at("fill_rule")[0].trace.config["threshold"]
+
+
+# ---------- walk: the recap's answers right at 85 % confidence (words3) ----------
+
+def _page(data, lang: str = "en") -> dict[int, str]:
+    """Each chapter's narration as it opens on the page, in chapter order (chapters 2 and 4 with their
+    recorded greedy text, as their builders pass it)."""
+    c, race = tour.CHAPTERS, data.picks["race"]
+    out = {}
+    for n, pick in ((1, "ar"), (2, "fill_rule"), (3, "reorder"), (4, "commit"), (10, "verified")):
+        tl, step = data.at(pick)
+        greedy = (data.greedy.get(data.picks[pick]["trace"]) or {}).get("text") if n in (2, 4) else None
+        out[n] = c[n - 1].view(tl, step, lang=lang, **({"greedy": greedy} if greedy else {}))[0]
+    out[5] = c[4].view(*data.at("stall"), data.timelines["stall-branch"], data.picks["stall"]["penalty"], lang=lang)[0]
+    out[6] = c[5].view({"ar": data.timelines[race["ar"]], "streaming": data.timelines[race["streaming"]]},
+                       race["tick"], lang=lang)[0]
+    out[7] = c[6].view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"), code=data.at("entropy_code"),
+                       lang=lang)[0]
+    table = data.at("fill_rule")[0].trace
+    out[8] = c[7].view(data.tau_sweep, lang=lang, table=table,
+                       greedy=(data.greedy.get(data.picks["fill_rule"]["trace"]) or {}).get("text"))[0]
+    tl, step = data.at("reorder")
+    out[9] = c[8].view([t is None for t in tl.trace.steps[step].window], 8, "a test pattern", lang=lang)[0]
+    out[11] = c[10].view(data, lang=lang)[0]
+    return dict(sorted(out.items()))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_final_is_said_in_both_senses_alike_in_chapter_4_and_the_recap_and_scoped_to_wedlm(data, lang):
+    """"Which tokens become final?" was answered right but unsurely: "final" has two senses. The recap's
+    answer and chapter 4 say both in one sentence, the same words (tour.final): a filled token never
+    changes; it commits (output, KV kept) only in the leading filled run, a forward after its fill at
+    the earliest. The recap scopes it to WeDLM (chapters 1–9): chapter 10 can replace a draft. The
+    record shows each part true."""
+    from app.tabs.tour import ch4_commit, ch11_recap
+    from app.tabs.tour.words import final_words
+    final = plain(final_words(lang))
+    tl, moment = data.at("commit")
+    card = plain(next(c for c in ch11_recap.cards(data, lang) if c["chapter"] == 4)["answer"])
+    ch4 = plain(ch4_commit.text(tl, moment, moment, lang=lang))
+    two = {"en": "“final” has two senses: ", "zh": "“定稿”有两层意思："}[lang]
+    assert (two + final) in card and (two[0] + two[1].upper() + two[2:] if lang == "en" else two) + final in ch4
+    said = {"en": ("filled, a token never changes", "(is output, its KV kept) only in the leading filled run",
+                   "a forward after its fill at the earliest"),
+            "zh": ("填上后，词元就不会再改", "（被输出，KV 留在缓存中）", "最早在被填上后的下一次前向计算")}[lang]
+    assert all(p in final for p in said)
+    scope = {"en": ("In WeDLM (chapters 1–9)", "Chapter 10, beyond the paper, can replace a draft until it commits"),
+             "zh": ("在 WeDLM 中（第 1–9 章）", "第 10 章的验证解码超出论文，在草稿提交之前仍可能替换草稿")}[lang]
+    assert card.startswith(scope[0]) and scope[1] in card and scope[0] not in ch4
+    # the record: in chapter 4's streaming decode a filled slot keeps its token and commits a forward
+    # after its fill at the earliest, in the leading filled run; chapter 10's verified decode replaced a draft
+    steps, filled_at, token = tl.trace.steps, {}, {}
+    for s in steps:
+        for f in s.filled:
+            filled_at.setdefault(f.pos, s.index)
+            token.setdefault(f.pos, f.token)
+        for i, t in enumerate(s.committed):
+            p = s.start + i
+            assert token.get(p, t) == t
+            assert p not in filled_at or filled_at[p] < s.index, (p, s.index)
+        assert len(s.committed) <= leading_filled(s.window) or s.finished
+    assert any(s.committed and filled_at.get(s.start) == s.index - 1 for s in steps)   # "at the earliest" is met
+    assert any(s.verify is not None and s.verify.replaced for s in data.at("verified")[0].trace.steps)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_chapter_8_says_why_right_answers_hold_flat_from_how_many_texts_are_greedys(data, lang):
+    """Readers saw right answers flat from τ = 0.1 to 0.6 and not why. Chapter 8 says, from the record's
+    `differs`, up to which τ no more texts differ from greedy's than at the smallest τ, how many are
+    greedy's word for word there, and that above it more differ (and answers go wrong where fewer are
+    right)."""
+    rows = sorted(data.tau_sweep["rows"], key=lambda r: r["threshold"])
+    low, total = rows[0], rows[0]["total"]
+    k = 0
+    while k + 1 < len(rows) and rows[k + 1]["differs"] <= low["differs"]:
+        k += 1
+    assert k > 0, "the record has no larger τ with as few texts unlike greedy's"
+    flat, above = rows[k], rows[k + 1:]
+    words = " ".join(plain(_page(data, lang)[8]).split())
+    same = total - low["differs"]
+    sentence = {"en": f"{same} of {total} texts are greedy's word for word: a mask that sure gets greedy's token",
+                "zh": f"{total} 题中有 {same} 题的文本与贪心文本一字不差"}[lang]
+    assert sentence in words
+    kept = ch8_tau.last_as_right(rows)
+    if kept is not None and kept["threshold"] == flat["threshold"]:   # "In that range", after ch8.kept's τ
+        assert {"en": "In that range", "zh": "在这个范围内"}[lang] in words
+    else:
+        assert {"en": f"Up to τ = {flat['threshold']:g}, {same}", "zh": f"直到 τ = {flat['threshold']:g}，"}[lang] in words
+    assert bool(above) == ({"en": "above it more differ", "zh": "不同的文本就更多"}[lang] in words)
+    wrong = any(r["right"] < flat["right"] for r in above)
+    assert wrong == ({"en": "and answers go wrong", "zh": "答案也会出错"}[lang] in words)
+    assert all(r["differs"] > low["differs"] for r in above[:1])   # where it stops
+
+
+def test_chapter_8s_greedy_sentence_follows_the_record_it_is_given():
+    """The sentence is computed: on other rows it names another τ and count, drops "answers go wrong"
+    where they do not, and says nothing where the texts differ more from the second τ on."""
+    tr = i18n.Texts("en")
+
+    def rows(differs, right):
+        return [{"threshold": t, "total": 10, "right": r, "differs": d, "tokens_per_forward": 1.0}
+                for t, d, r in zip((0.1, 0.5, 1.0, 2.0), differs, right)]
+
+    said = plain(ch8_tau.same_words(rows((1, 1, 1, 4), (9, 9, 9, 6)), tr, 10))
+    assert "Up to τ = 1, 9 of 10 texts are greedy's word for word" in said and "answers go wrong" in said
+    said = plain(ch8_tau.same_words(rows((2, 1, 3, 4), (9, 9, 9, 9)), tr, 10))
+    assert "Up to τ = 0.5, 8 of 10" in said and "above it more differ" in said and "answers go wrong" not in said
+    assert ch8_tau.same_words(rows((1, 2, 3, 4), (9, 9, 9, 6)), tr, 10) == ""
+    assert "above it" not in ch8_tau.same_words(rows((1, 1, 1, 1), (9, 9, 9, 9)), tr, 10)
+    assert ch8_tau.same_words([{k: v for k, v in r.items() if k != "differs"} for r in rows((1, 1, 1, 4), (9,) * 4)], tr, 10) == ""
+
+
+def test_row_greedy_and_block_decoding_are_defined_where_the_tour_first_uses_them(data):
+    """Walk: "row" was used from chapter 1 but defined in chapter 6; "the model's own one-at-a-time text"
+    (chapters 2, 4, 8) and "greedy" (8, glossary) were two names for one text; "block decoding" first came
+    in chapter 6's aside. Read in chapter order, each is defined where the tour first says it."""
+    page = {n: " ".join(plain(html).split()) for n, html in _page(data).items()}
+    html = _page(data)
+
+    def first(pattern):
+        return next((n, m) for n, text in page.items() for m in [re.search(pattern, text)] if m)
+
+    n, m = first(r"\brows?\b")
+    assert n == 1 and page[n][m.end():].startswith(" per forward (a row: one input position of a forward, one token fed)")
+    assert "a row is one slot" not in page[6]   # chapter 6 no longer defines it a second time
+    n, m = first(r"greedy|one-at-a-time text")
+    assert m.group(0) == "greedy" and page[n][m.end():].startswith(
+        ", the model's own one-at-a-time text, the likeliest token each time"), (n, page[n][m.start():m.start() + 90])
+    assert 'data-term="greedy"' in html[n]
+    for k in (2, 4, 8):   # one name: the phrase is only ever greedy's definition
+        for hit in re.finditer(r"(?:model's own one-at-a-time text|one token at a time)", page[k]):
+            assert "greedy" in page[k][max(0, hit.start() - 20):hit.start()], (k, page[k][hit.start() - 40:hit.end()])
+    n, m = first(r"block decoding")
+    assert n == 6 and "fills a block of masks over several forwards and commits it only when all of it is filled" \
+        in page[n][m.start():m.start() + 140]

@@ -13,7 +13,6 @@ MESSAGES = {
               "run your own prompts.",
         "zh": "每张卡片都链接回对应的章节。这是导览的最后一章：其他标签页（{tabs}）可以运行你自己的提示词。",
     },
-    "ch11.commits": {"en": "commits", "zh": "提交"},
     "ch11.see": {"en": "→ chapter {chapter}", "zh": "→ 第 {chapter} 章"},
     "ch11.fill_q": {"en": "Which masks get filled at a step?", "zh": "每一步填充哪些掩码？"},
     "ch11.fill_a": {
@@ -48,14 +47,13 @@ MESSAGES = {
         "en": "Which tokens become final, and when does a token's KV enter the cache?",
         "zh": "哪些词元成为定稿？词元的 KV 何时进入缓存？",
     },
+    # "final" in its two senses (walk: readers tripped on it), in chapter 4's own words (tour.final);
+    # scoped to WeDLM: chapter 10's verified decoding can still replace a draft
     "ch11.commit_a": {
-        "en": "Only the leading filled run {commits}: the filled slots before the first mask. Their KV, exactly a "
-              "left-to-right pass's, stays in the cache. "
-              "Any other filled slot waits: {kv_waits}. A slot commits one "
-              "forward after its fill at the earliest (that forward read a mask there).",
-        "zh": "只有开头连续的已填充段会{commits}：第一个掩码之前的已填充槽位。它们的 KV 与从左到右逐个计算的完全一样，"
-              "所以留在缓存中。其余已填充的槽位要等待：{kv_waits}。槽位最早也要在被填上后的"
-              "下一次前向计算才提交：填它的那次前向计算在那里读入的是掩码。",
+        "en": "In WeDLM (chapters 1–9) “final” has two senses: {final}; {kv_waits}. Chapter 10, beyond the paper, "
+              "can replace a draft until it commits.",
+        "zh": "在 WeDLM 中（第 1–9 章），“定稿”有两层意思：{final}；{kv_waits}。"
+              "第 10 章的验证解码超出论文，在草稿提交之前仍可能替换草稿。",
     },
     "ch11.commit_numbers": {
         "en": "Chapter 4, step {step}: positions {span} commit (cache {before} → {after}); {waiting} wait.",

@@ -53,17 +53,18 @@ MESSAGES = {
     },
     # chapters 2 and 4 (ch8_tau.slip_words): the model's own greedy text (recorded) has the line right
     "tour.slip_tau": {
-        "en": "Its finished text has a slip: <code translate=\"no\">{line}</code> (the model's own one-at-a-time "
-              "text says {own}: the price of filling in parallel at τ = {tau:g}, chapter 8).",
-        "zh": "它写完的文字里有一处失误：<code translate=\"no\">{line}</code>（同一模型一次一个词元地写，"
-              "写的是 {own}：这是在 τ = {tau:g} 下并行填充的代价，见第 8 章）。",
+        "en": "Its finished text has a slip: <code translate=\"no\">{line}</code> ({greedy}, the model's own "
+              "one-at-a-time text, the likeliest token each time, says {own}: the price of filling in parallel at "
+              "τ = {tau:g}, chapter 8).",
+        "zh": "它写完的文字里有一处失误：<code translate=\"no\">{line}</code>（{greedy}，即同一模型一次一个词元、"
+              "每次取最可能的词元写出的文本，写的是 {own}：这是在 τ = {tau:g} 下并行填充的代价，见第 8 章）。",
     },
     # ch8_tau.slip_fill: how the wrong digit's slot was filled, from the steps (appended to tour.slip_tau)
     "tour.slip_fill": {
         "en": " Step {step} filled its slot ({pos}){last} ({how}), once {after} slots after it were filled{stop}: it "
-              "read later text, which one-at-a-time decoding never sees.",
-        "zh": "第 {step} 步才{last}填它的槽位（{pos}）（{how}），这时它后面的 {after} 个槽位已经填好{stop}：它读到了一次一个词元"
-              "解码时看不到的后文。",
+              "read later text, which greedy never sees.",
+        "zh": "第 {step} 步才{last}填它的槽位（{pos}）（{how}），这时它后面的 {after} 个槽位已经填好{stop}：它读到了贪心解码"
+              "时看不到的后文。",
     },
     "tour.slip_last": {"en": " last", "zh": "最后"},
     "tour.slip_stop": {"en": ", the stop token at {pos} among them", "zh": "，其中包括位置 {pos} 的停止词元"},
@@ -71,9 +72,9 @@ MESSAGES = {
     "tour.slip_lowest": {"en": "H {h} nats, above τ = {tau:g}: the single lowest", "zh": "H = {h} 奈特，高于 τ = {tau:g}：按“最低的那一个”规则"},
     "tour.slip_model": {
         "en": "Its finished text has a tiny model's slip: <code translate=\"no\">{line}</code> (right: {right}); "
-              "the same WeDLM model writing one token at a time (its greedy text) also says {own}.",
+              "{greedy}, the same model's own one-at-a-time text, also says {own}.",
         "zh": "它写完的文字里有一处小模型的失误：<code translate=\"no\">{line}</code>（正确：{right}）；"
-              "同一模型一次一个词元地写，也写成 {own}。",
+              "{greedy}，即同一模型一次一个词元写出的文本，也写成 {own}。",
     },
     "tour.committed_none": {"en": "Committed 0 tokens: the KV cache stays at {cache}.",
                             "zh": "提交了 0 个词元：KV 缓存仍是 {cache} 个。"},
@@ -257,9 +258,9 @@ MESSAGES = {
     # ---------- glossary (glossary.py) ----------
     "gloss.forward.term": {"en": "forward pass", "zh": "前向计算"},
     "gloss.forward.def": {
-        "en": "One run of the network over the rows it is given. Decoding speed is counted in forwards: AR "
+        "en": "One run of the network over the rows it is given (a row: one token fed). Decoding speed is counted in forwards: AR "
               "makes one token per forward, WeDLM can make several.",
-        "zh": "网络对交给它的各行完整地运行一遍。解码速度按前向计算的次数来算：AR 每次前向计算产出一个词元，"
+        "zh": "网络对交给它的各行（一行：送入的一个词元）完整地运行一遍。解码速度按前向计算的次数来算：AR 每次前向计算产出一个词元，"
               "WeDLM 可以产出好几个。",
     },
     "gloss.kv-cache.term": {"en": "KV cache", "zh": "KV 缓存"},
@@ -445,11 +446,11 @@ MESSAGES = {
         "en": "Decoding that always takes the single most likely token (no sampling, no randomness): the same "
               "prompt always gives the same text. Every decode in the tour is greedy (temperature 0, the default; a "
               "higher temperature samples tokens at random by their probabilities, and a seed fixes that draw). "
-              "“The greedy text” (chapters 2, 8, 10) is the WeDLM model's own, written one token at a time: "
+              "“Greedy” or “the greedy text” (chapters 2, 4, 8, 10) is the WeDLM model's own one-at-a-time text: "
               "verified decoding reproduces it exactly. Chapter 1's AR model is another model, so its text can differ.",
         "zh": "每一步总是取概率最大的那一个词元（不采样，没有随机性）的解码方式：同一个提示词总是得到同样的文本。"
               "导览里的解码都是贪心的（温度为 0，即默认值；温度更高时按概率随机抽取词元，种子则固定这次抽取）。"
-              "“贪心文本”（第 2、8、10 章）是 WeDLM 模型自己一次一个词元写出的文本：验证解码一字不差地重现它。"
+              "“贪心”或“贪心文本”（第 2、4、8、10 章）是 WeDLM 模型自己一次一个词元写出的文本：验证解码一字不差地重现它。"
               "第 1 章的 AR 模型是另一个模型，所以它的文本可能不同。",
     },
     "gloss.draft.term": {"en": "draft", "zh": "草稿"},
@@ -554,12 +555,14 @@ MESSAGES = {
         "en": "Attention is <b>causal</b>: a token only looks at tokens before it, matching its <i>query</i> (what "
               "it looks for) against their <i>keys</i> (what each is matched by) to weigh their <i>values</i> (what "
               "each passes on). So the keys and values (KV) computed for a token never change: the engine keeps them "
-              "in a {kv_cache}, one row per forward, instead of recomputing them. Every token also carries a "
+              "in a {kv_cache}, one row per forward (a row: one input position of a forward, one token fed), instead "
+              "of recomputing them. Every token also carries a "
               "{position_id} (the small number under it): its place in the text, which the model's position "
               "encoding (RoPE) reads.",
         "zh": "注意力是<b>因果</b>的：一个词元只看它前面的词元，拿自己的<i>查询</i>（它要找什么）去匹配它们的<i>键</i>"
               "（各自凭什么被找到），以此给它们的<i>值</i>（各自传出去的内容）加权。所以为一个词元算出的键和值（KV）永远不会变："
-              "推理引擎把它们存进 {kv_cache}，每次前向计算添上一行，而不是每次重算。每个词元还带着一个"
+              "推理引擎把它们存进 {kv_cache}，每次前向计算添上一行（一行：前向计算的一个输入位置，即送入的一个词元），"
+              "而不是每次重算。每个词元还带着一个"
               "{position_id}（它下面的小数字）：表示它在文本中的位置，模型的位置编码（RoPE）读的就是它。",
     },
     # the numbering rule, said before the narration's first step number (a newcomer met "step 4" and
@@ -878,21 +881,20 @@ MESSAGES = {
     "ch4.never": {"en": "They never commit in this decode.", "zh": "在这次解码中它们始终没有提交。"},
     "ch4.delay": {
         "en": "<b>Why one forward later?</b> The forward that fills a slot reads a mask there, so the KV it "
-              "computes is the mask's. The next forward reads the token itself: its KV is the one the cache keeps.",
+              "computes is the mask's. The next reads the token itself, whose KV the cache keeps.",
         "zh": "<b>为什么要晚一次前向计算？</b>填充某个槽位的那次前向计算在那里读入的是掩码，算出的 KV 属于掩码。"
-              "下一次前向计算读入的才是这个词元本身：缓存保留的正是这次算出的 KV。",
+              "下一次读入的才是这个词元本身，缓存保留的是它的 KV。",
     },
     "ch4.delay_here": {
         "en": " Here: position {pos} was filled at step {filled} and commits now, at step {step}.",
         "zh": "本例中：位置 {pos} 在第 {filled} 步被填充，现在第 {step} 步提交。",
     },
+    # {final}: tour.final, the recap's words for "final" (ch11.commit_a)
     "ch4.p1": {
-        "en": "A token's KV can be kept only if it was computed exactly as an AR pass would: seeing the prefix "
-              "and the tokens before it, nothing else. That is true of the <b>leading filled run</b> (no "
-              "mask before it): it is first in physical order, as in logical order.",
-        "zh": "只有当一个词元的 KV 与 AR 计算得到的完全一样（只看到前缀和它前面的词元，别的都看不到）时，"
-              "才能保留。<b>开头连续的已填充段</b>（前面没有掩码）正是这样：它在物理顺序中"
-              "排在最前，在逻辑顺序中也一样。",
+        "en": "“Final” has two senses: {final}. Only there is a token's KV exactly an AR pass's (it saw the prefix and "
+              "the tokens before it, nothing else): the run is first in physical order, as in logical order.",
+        "zh": "“定稿”有两层意思：{final}。只有在那里，词元的 KV 才与 AR 算出的完全一样（只看到前缀和它前面的词元，别的都看不到）："
+              "这一段在物理顺序中排在最前，在逻辑顺序中也一样。",
     },
     "ch4.p2": {
         "en": "So at step {step} positions {span} {commit} ({committed_colour}): this forward writes their KV into the cache, "
@@ -908,6 +910,14 @@ MESSAGES = {
     # behind an open mask is fed again by every forward until it commits; each such forward computes its
     # KV and crops it; only the forward that commits it keeps it): chapter 4 and the recap say it in
     # these same words
+    # "final" in its two senses, said alike in chapter 4 and the recap (ch11.commit_a): never changed
+    # once filled; committed (output, KV kept) only in the leading filled run, a forward after its fill
+    "tour.final": {
+        "en": "filled, a token never changes; it {commits} (is output, its KV kept) only in the leading filled run, "
+              "a forward after its fill at the earliest",
+        "zh": "填上后，词元就不会再改；但它只有在开头连续的已填充段里才{commits}（被输出，KV 留在缓存中），"
+              "最早在被填上后的下一次前向计算",
+    },
     "tour.kv_waits": {
         "en": "each forward that reads a slot behind a mask computes its KV and drops it; the one that commits "
               "it keeps it",

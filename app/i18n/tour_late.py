@@ -36,11 +36,10 @@ MESSAGES = {
     "ch6.forward_one": {"en": "forward", "zh": "前向计算"},
     "ch6.forward_many": {"en": "forwards", "zh": "前向计算"},
     "ch6.p3": {
-        "en": "{clock}: a WeDLM forward carries the leading filled run and the window ({rows:.1f} rows on average; a row is one "
-              "slot the model reads) "
+        "en": "{clock}: a WeDLM forward carries the leading filled run and the window ({rows:.1f} rows on average) "
               "while an AR forward carries one{rows_cost}. {block_words}",
         "zh": "{clock}：WeDLM 的一次前向计算要处理开头连续的已填充段和整个窗口"
-              "（平均 {rows:.1f} 行；一行就是模型读入的一个槽位），而 AR 的一次前向计算只处理一行{rows_cost}。{block_words}",
+              "（平均 {rows:.1f} 行），而 AR 的一次前向计算只处理一行{rows_cost}。{block_words}",
     },
     # block decoding beside WeDLM: on the clock it can match WeDLM where rows cost time (the general
     # case, and a run whose measured rows cost time), not where this run's rows were nearly free
@@ -244,22 +243,20 @@ MESSAGES = {
     "ch8.wrong": {"en": "<b>Wrong at τ = {tau:g}</b><ul>{items}</ul>",
                   "zh": "<b>τ = {tau:g} 时答错的题</b><ul>{items}</ul>"},
     "ch8.p1": {
-        "en": "{tau} is the knob a user turns: a mask fills when its score is under τ. A larger τ "
-              "fills more masks per forward, so it is faster, but it also accepts tokens the model is less sure of: "
-              "the text can leave the model's own one-at-a-time text, and an answer can go wrong.",
-        "zh": "{tau} 是用户可以调的旋钮：掩码的得分低于 τ 时就被填充。τ 越大，每次前向计算填的掩码越多，速度越快，"
-              "但也会接受模型不那么有把握的词元：写出的文本可能偏离模型自己一次一个词元写出的文本，答案也可能出错。",
+        "en": "{tau} is the knob a user turns: a larger τ fills more masks per forward, so it is faster, but "
+              "accepts tokens the model is less sure of, so the text can leave {greedy}'s (the model's own one-at-a-time text, the likeliest token each time).",
+        "zh": "{tau} 是用户可以调的旋钮：τ 越大，每次前向计算填的掩码越多，速度越快，"
+              "但也会接受模型不那么有把握的词元，所以写出的文本可能偏离{greedy}文本（模型自己一次一个词元、每次取最可能的词元写出的文本）。",
     },
     "ch8.p2": {
         "en": "Here the bundled model answers the same {total} held-out arithmetic questions (never in its "
               "training) at each τ. The {line_colour} line is speed ({tpf}); the {bar_colour} bars count "
               "right answers (the model ends each answer with the marker #### and its final number; that number is "
               "checked against the answer key); "
-              "the {changed_colour} bars count texts not identical to the model's own {greedy} (one-at-a-time) "
-              "text, right or wrong: a different measure.",
+              "the {changed_colour} bars count texts not identical to greedy's, right or wrong: a different measure.",
         "zh": "这里，内置模型在每个 τ 下回答同样的 {total} 道留出的算术题（训练中从未出现）。{line_colour}折线是速度（{tpf}）；"
               "{bar_colour}柱子是答对的题数（模型在每个答案末尾写上标记 #### 和最终数字；拿这个数字与标准答案比对）；"
-              "{changed_colour}柱子是写出的文本与模型自己{greedy}（一次一个词元）解码的文本不完全相同的题数，不论对错：这是另一种度量。",
+              "{changed_colour}柱子是写出的文本与贪心文本不完全相同的题数，不论对错：这是另一种度量。",
     },
     # ch8.p2 without the second bars (a record made before outputs were compared with the greedy text)
     "ch8.p2_right": {
@@ -279,9 +276,9 @@ MESSAGES = {
     "ch8.table_own": {
         "en": "These {total} questions are a sample, not a guarantee, and the times table is not one of them: "
               "chapters 2–4's times table, decoded at τ = {tau:g}, writes <code translate=\"no\">{line}</code>; "
-              "the model's own one-at-a-time text says {own}.",
+              "greedy says {own}.",
         "zh": "这 {total} 道题只是样本，不是保证，乘法表也不在其中：第 2–4 章的乘法表在 τ = {tau:g} 下解码，写出了 "
-              "<code translate=\"no\">{line}</code>；同一模型一次一个词元地写，写的是 {own}。",
+              "<code translate=\"no\">{line}</code>；贪心文本写的是 {own}。",
     },
     # no τ keeps every answer right: up to which τ as many stay right as at the smallest (speed for free)
     "ch8.kept": {"en": " Up to τ = {tau:g} as many stay right ({right} of {total}), at {tpf:.2f} per forward",
@@ -292,26 +289,39 @@ MESSAGES = {
         "en": " Up to τ = {tau:g} all {total} questions stay right, at {tpf:.2f} per forward.",
         "zh": "直到 τ = {tau:g}，这 {total} 道题都还是对的，此时每次前向计算 {tpf:.2f} 个词元。",
     },
+    # why the right answers hold flat (walk: readers saw 27 of 30 from τ = 0.1 to 0.6 and not why): up to
+    # which τ as few texts differ from greedy's as at the smallest (ch8_tau.same_words), from the record
+    "ch8.same": {"en": " Up to τ = {tau:g}, {same} of {total} texts are greedy's word for word: a mask that sure gets "
+                       "greedy's token{above}.",
+                 "zh": "直到 τ = {tau:g}，{total} 题中有 {same} 题的文本与贪心文本一字不差：这么有把握的掩码，"
+                       "填上的正是贪心会写的词元{above}。"},
+    # the same, where that τ is the one ch8.kept just named
+    "ch8.same_there": {"en": " In that range {same} of {total} texts are greedy's word for word: a mask that sure gets "
+                             "greedy's token{above}.",
+                       "zh": "在这个范围内，{total} 题中有 {same} 题的文本与贪心文本一字不差：这么有把握的掩码，"
+                             "填上的正是贪心会写的词元{above}。"},
+    "ch8.same_above": {"en": "; above it more differ{wrong}", "zh": "；τ 再大，不同的文本就更多{wrong}"},
+    "ch8.same_wrong": {"en": " and answers go wrong", "zh": "，答案也会出错"},
     "ch8.p3": {
         "en": "At τ = {low_tau:g}: {low_tpf:.2f} tokens per forward, {low_right} of {total} right{low_differs}.{safe} "
               "At τ = {worst_tau:g}: {worst_tpf:.2f} per forward but only {worst_right} of {total} right{worst_differs}: "
-              "a digit filled while the model was unsure stays as filled: streaming never changes a filled token.",
+              "an unsure digit stays as filled: streaming never changes a filled token.",
         "zh": "τ = {low_tau:g} 时：每次前向计算 {low_tpf:.2f} 个词元，{total} 道题答对 {low_right} 道{low_differs}。{safe}"
               "τ = {worst_tau:g} 时：每次前向计算 {worst_tpf:.2f} 个，但 {total} 道题只答对 {worst_right} 道{worst_differs}："
-              "模型没把握时填上的数字一经填充就固定下来：流式解码从不修改已填充的词元。",
+              "没把握的数字一经填充就固定下来：流式解码从不修改已填充的词元。",
     },
     "ch8.greedy_word": {"en": "greedy", "zh": "贪心"},
     # why the smallest τ gets fewer right than greedy: its texts that differ from greedy's, from the record
     # (ch8_tau.low_why). The slot story is held-C-3's at τ = 0.1: re-decoding it (the recorded text, exactly)
     # shows the slot of its first differing digit still a mask while every slot after it filled, then filled last
-    "ch8.low_why": {"en": "<b>Why {right}, not greedy's {greedy}?</b> At τ = {tau:g}, {n} texts differ from greedy's: {items}.",
-                    "zh": "<b>为什么是 {right} 道，而不是贪心的 {greedy} 道？</b>τ = {tau:g} 时有 {n} 题的文本与贪心文本不同：{items}。"},
+    "ch8.low_why": {"en": "<b>Why {right}, not greedy's {greedy}?</b> The {n} texts unlike greedy's at τ = {tau:g}: {items}.",
+                    "zh": "<b>为什么是 {right} 道，而不是贪心的 {greedy} 道？</b>τ = {tau:g} 时与贪心文本不同的 {n} 题：{items}。"},
     "ch8.low_lost": {
         "en": "{question} parts from it at <code translate=\"no\">{line}</code> (greedy: <code translate=\"no\">{own}</code>) "
-              "and ends {got}, not {answer}: even τ = {tau:g} fills slots in parallel, and that unsure digit's slot "
-              "stayed a mask while the text after it filled, then was filled last",
+              "and ends {got}, not {answer}: the differing digit's slot stayed a mask while the text after it "
+              "filled, then was filled last",
         "zh": "{question}在 <code translate=\"no\">{line}</code> 处与贪心文本分开（贪心：<code translate=\"no\">{own}</code>），"
-              "最后答成 {got}，而不是 {answer}：即使 τ = {tau:g} 也会并行填充槽位，那个没把握的数字的槽位一直是掩码，"
+              "最后答成 {got}，而不是 {answer}：不同的那个数字的槽位一直是掩码，"
               "它后面的文本都填好了，它才最后被填上"},
     "ch8.low_both": {"en": "{question} is wrong either way (greedy {own}, here {got}; right: {answer})",
                      "zh": "{question}怎么都是错的（贪心 {own}，这里 {got}；正确答案：{answer}）"},

@@ -11,7 +11,7 @@ from ...views import entropy
 from .ch7_entropy import chapter_tau, class_mean, split_sentence
 from .ch8_tau import last_all_right
 from .glossary import LINKED
-from .words import gap, link_first, narration, span, stop_kv, term
+from .words import final_words, gap, link_first, narration, span, stop_kv, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch11.title")
 CHAPTER_OF = {"fill": 2, "order": 3, "commit": 4, "speed": 7, "tau": 8}   # each idea's chapter
@@ -113,8 +113,9 @@ def cards(data, lang: str = i18n.DEFAULT) -> list[dict]:
     )
     links = {"entropy": term("entropy", tr("tour.link.entropy"), lang=lang),
              "position_id": term("position-id", tr("tour.link.position_id"), lang=lang),
-             "kv_cache": term("kv-cache", lang=lang), "commits": term("commit", tr("ch11.commits"), lang=lang),
-             "kv_waits": tr("tour.kv_waits")}   # chapter 4's words for a waiting slot's KV
+             "kv_cache": term("kv-cache", lang=lang),
+             "kv_waits": tr("tour.kv_waits"),   # chapter 4's words for a waiting slot's KV
+             "final": final_words(lang)}   # and for "final", in its two senses
     answers = [tr(f"ch11.{key}_a", **links) for key in KEYS]   # str.format: a template takes the links it names
     return [{"chapter": chapter, "question": tr(f"ch11.{key}_q"), "answer": answer,
              "numbers": link_first(said, "nats", lang) if said else ""}

@@ -11,7 +11,7 @@ from ...views.stepper import Views
 from . import moments
 from .ch8_tau import wrong_answer_note
 from .frame import at_step, body, drawn, live_bar, slot, stepper_html, window_try
-from .words import colour, elsewhere, gap, narration, run_summary, span, term
+from .words import colour, elsewhere, final_words, gap, narration, run_summary, span, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch4.title")
 KEY = "tour-4"
@@ -45,7 +45,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     later = moments.commit_step_of(tl.trace, waiting[0])
     when = tr("ch4.later", later=later) if later is not None else tr("ch4.never")
     return narration(([note] if note else []) + [
-        tr("ch4.p1"),
+        tr("ch4.p1", final=final_words(lang)),
         tr("ch4.p2", step=step, span=span(list(range(s.start, s.start + n)), lang=lang),
            commit=term("commit", tr("tour.link.commit"), lang=lang), committed_colour=colour("state-committing", lang),
            before=s.cache_before, after=s.cache_after, waiting=span(waiting, lang=lang),

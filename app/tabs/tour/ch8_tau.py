@@ -187,6 +187,26 @@ def kept_words(rows: list[dict], tr, total: int) -> str:
     return words + tr("ch8.kept_end")
 
 
+def same_words(rows: list[dict], tr, total: int, kept: dict | None = None) -> str:
+    """Why the right answers hold flat: up to which τ (from the smallest on) no more texts differ from
+    greedy's than at the smallest, so that many are greedy's word for word at every τ there; above it
+    more differ, and answers go wrong if fewer are right there. "" when no larger τ keeps as few
+    differing, or the record did not compare texts. kept: the row ch8.kept named (then "in that range")."""
+    if not rows or not all("differs" in r for r in rows):
+        return ""
+    low = min(rows, key=lambda r: r["threshold"])
+    flat = _last_while(rows, lambda r: r["differs"] <= low["differs"])
+    if flat is low:
+        return ""
+    above = [r for r in rows if r["threshold"] > flat["threshold"]]
+    wrong = tr("ch8.same_wrong") if any(r["right"] < flat["right"] for r in above) else ""
+    said = {"same": total - low["differs"], "total": total,
+            "above": tr("ch8.same_above", wrong=wrong) if above else ""}
+    if kept is not None and kept["threshold"] == flat["threshold"]:
+        return tr("ch8.same_there", **said)
+    return tr("ch8.same", tau=flat["threshold"], **said)
+
+
 class WrongProduct(NamedTuple):
     line: str    # "7 x 10 = 60", as the model wrote it
     a: int
@@ -254,7 +274,8 @@ def slip_words(trace, greedy: str | None, lang: str = i18n.DEFAULT, step: int | 
     own = greedy_product(greedy, w.a, w.b)
     line = escape(w.line)
     if own == w.right:
-        said = i18n.text(lang, "tour.slip_tau", line=line, own=own, tau=trace.config["threshold"])
+        said = i18n.text(lang, "tour.slip_tau", line=line, own=own, tau=trace.config["threshold"],
+                         greedy=term("greedy", i18n.text(lang, "ch8.greedy_word"), lang=lang))
         fill = slip_fill(trace, w)
         if fill is None or (step is not None and step < fill["step"]):   # how it was filled, once it is
             return said
@@ -265,7 +286,8 @@ def slip_words(trace, greedy: str | None, lang: str = i18n.DEFAULT, step: int | 
         return said + tr("tour.slip_fill", pos=fill["pos"], after=fill["after"], stop=stop, step=fill["step"], how=how,
                            last=tr("tour.slip_last") if fill["last"] else "")
     if own is not None:
-        return i18n.text(lang, "tour.slip_model", line=line, own=own, right=w.right)
+        return i18n.text(lang, "tour.slip_model", line=line, own=own, right=w.right,
+                         greedy=term("greedy", i18n.text(lang, "ch8.greedy_word"), lang=lang))
     return i18n.text(lang, "tour.wrong_answer", got=w.got, a=w.a, b=w.b, right=w.right)
 
 
@@ -316,9 +338,9 @@ def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT, table
     compared = bool(rows) and all("differs" in r for r in rows)
     line, bars = colour("decoder-streaming", lang=lang), colour("right", lang=lang)
     paras = [
-        tr("ch8.p1", tau=term("tau", "τ", lang=lang)),
+        tr("ch8.p1", tau=term("tau", "τ", lang=lang), greedy=term("greedy", tr("ch8.greedy_word"), lang=lang)),
         tr("ch8.p2", total=total, line_colour=line, tpf=term("tpf", lang=lang), bar_colour=bars,
-           changed_colour=colour("verify-rejected", lang=lang), greedy=term("greedy", tr("ch8.greedy_word"), lang=lang))
+           changed_colour=colour("verify-rejected", lang=lang))
         if compared else tr("ch8.p2_right", total=total, line_colour=line, tpf=term("tpf", lang=lang), bar_colour=bars),
     ]
     if low and worst:
@@ -327,6 +349,7 @@ def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT, table
             paras[-1] += gap(lang) + tr("ch8.greedy_right", right=baseline, total=total)
         safe_words = (tr("ch8.safe", tau=fastest_safe["threshold"], tpf=fastest_safe["tokens_per_forward"], total=total)
                       if fastest_safe else kept_words(rows, tr, total))
+        safe_words += same_words(rows, tr, total, None if fastest_safe or not safe_words else last_as_right(rows))
         differs = {id(r): tr("ch8.differs", n=r["differs"]) if compared else "" for r in (low, worst)}
         paras.append(tr("ch8.p3", low_tau=low["threshold"], low_tpf=low["tokens_per_forward"],
                         low_right=low["right"], total=total, safe=safe_words, worst_tau=worst["threshold"],

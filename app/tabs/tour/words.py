@@ -45,6 +45,12 @@ def term(key: str, text: str | None = None, lang: str = i18n.DEFAULT) -> str:
             f'{text or escape(title)}</a>')
 
 
+def final_words(lang: str = i18n.DEFAULT) -> str:
+    """"Final" in its two senses (tour.final), one sentence that chapter 4 and the recap both say:
+    a filled token is never changed; it commits (output, KV kept) only in the leading filled run."""
+    return i18n.text(lang, "tour.final", commits=term("commit", i18n.text(lang, "tour.link.commits"), lang=lang))
+
+
 def model_text(text: str) -> str:
     """The model's own words quoted in a sentence (escaped, as Python writes them): marked as
     not the page's language, so no translator (nor a check for English left) touches them."""
