@@ -1893,7 +1893,8 @@ def test_chapter_2_says_whose_slip_the_tables_wrong_line_is_where_it_is_first_sh
     if own == a * b:
         assert (f"Its finished text has a slip:  {a} x {b} = {got}  ( greedy , the model's own one-at-a-time text, "
                 f"the likeliest token each time, says {own}: "
-                f"the price of filling in parallel at τ = {tl.trace.config['threshold']:g}, chapter 8)") in words
+                f"the price of filling out of order, τ = {tl.trace.config['threshold']:g} letting easier slots fill "
+                f"first, chapter 8)") in words
     else:
         assert f"greedy , the same model's own one-at-a-time text, also says {own}" in words
     # a greedy text as wrong as this one: the model's slip, not τ's

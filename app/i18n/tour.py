@@ -54,10 +54,10 @@ MESSAGES = {
     # chapters 2 and 4 (ch8_tau.slip_words): the model's own greedy text (recorded) has the line right
     "tour.slip_tau": {
         "en": "Its finished text has a slip: <code translate=\"no\">{line}</code> ({greedy}, the model's own "
-              "one-at-a-time text, the likeliest token each time, says {own}: the price of filling in parallel at "
-              "τ = {tau:g}, chapter 8).",
+              "one-at-a-time text, the likeliest token each time, says {own}: the price of filling out of order, "
+              "τ = {tau:g} letting easier slots fill first, chapter 8).",
         "zh": "它写完的文字里有一处失误：<code translate=\"no\">{line}</code>（{greedy}，即同一模型一次一个词元、"
-              "每次取最可能的词元写出的文本，写的是 {own}：这是在 τ = {tau:g} 下并行填充的代价，见第 8 章）。",
+              "每次取最可能的词元写出的文本，写的是 {own}：这是乱序填充的代价，τ = {tau:g} 让更容易的槽位先填，见第 8 章）。",
     },
     # ch8_tau.slip_fill: how the wrong digit's slot was filled, from the steps (appended to tour.slip_tau)
     "tour.slip_fill": {
