@@ -257,3 +257,28 @@ def test_row_greedy_and_block_decoding_are_defined_where_the_tour_first_uses_the
     n, m = first(r"block decoding")
     assert n == 6 and "fills a block of masks over several forwards and commits it only when all of it is filled" \
         in page[n][m.start():m.start() + 140]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_finished_times_table_with_every_line_right_says_so(data, lang):
+    """Walk 22: a live re-decode in chapter 2 (τ = 1) never said whether 7 × 10 came out right. A
+    finished times table with no wrong line says it checks, counting its lines; one with a wrong line
+    says the slip instead, and a step before the end says neither."""
+    import copy
+    from app.tabs.tour import ch2_fill_rule, ch4_commit
+    tl0, _ = data.at("fill_rule")
+    lines = re.findall(r"(\d+) x (\d+) = (\d+)", tl0.trace.text)
+    fixed = copy.deepcopy(tl0)
+    text = fixed.trace.text
+    for a, b, c in lines:
+        text = text.replace(f"{a} x {b} = {c}", f"{a} x {b} = {int(a) * int(b)}")
+    fixed.trace.text = text
+    right = i18n.text(lang, "tour.table_right", n=len(lines), last=f"{lines[-1][0]} x {lines[-1][1]} = "
+                      f"{int(lines[-1][0]) * int(lines[-1][1])}")
+    last = tl0.num_steps - 1
+    for chapter in (lambda tl, k: ch2_fill_rule.text(tl, k, k, lang=lang),
+                    lambda tl, k: ch4_commit.text(tl, k, k, lang=lang)):
+        assert plain(right) in plain(chapter(fixed, last))
+        assert plain(right) not in plain(chapter(fixed, 0))          # not before the table is finished
+        wrong = ch8_tau.wrong_products(tl0.trace.text)
+        assert bool(wrong) != (plain(right) in plain(chapter(tl0, last)))   # the recorded slip: no "all right"

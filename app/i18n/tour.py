@@ -52,6 +52,9 @@ MESSAGES = {
               "（第 8 章统计了每个 τ 下答对的题数）。",
     },
     # chapters 2 and 4 (ch8_tau.slip_words): the model's own greedy text (recorded) has the line right
+    # a finished times table with no wrong line (ch8_tau.wrong_answer_note; a live run, or a record without a slip)
+    "tour.table_right": {"en": "Its times table checks: all {n} lines right, up to <code translate=\"no\">{last}</code>.",
+                         "zh": "它的乘法表全部核对无误：{n} 行都对，直到 <code translate=\"no\">{last}</code>。"},
     "tour.slip_tau": {
         "en": "Its finished text has a slip: <code translate=\"no\">{line}</code> ({greedy}, the model's own "
               "one-at-a-time text, the likeliest token each time, says {own}: the price of filling out of order, "

@@ -29,7 +29,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     chosen = [m for m in s.masks if m.selected]
     # the output is first shown here: a wrong line is said from the first step when the recorded
     # greedy text tells whose slip it is (τ's or the model's), else at the last step (chapter 8's checker)
-    answer = wrong_answer_note(tl.trace, lang, greedy, step) if s.finished or greedy else ""
+    answer = wrong_answer_note(tl.trace, lang, greedy, step, finished=s.finished) if s.finished or greedy else ""
     if not chosen:
         # the last step says what ended the decode (words.ending); any other, that the window was full
         return elsewhere(tl, step, answer if s.finished else tr("ch2.full"), moment, lang=lang)

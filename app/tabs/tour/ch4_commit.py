@@ -35,7 +35,7 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     top_below = tr("ch4.top_below", step=step, next=nxt) if nxt != step else tr("ch4.top_last", step=step)
     delay = tr("ch4.delay") + _delay_here(tl, step, lang)
     # the last step shows the output complete: a wrong answer is said there (chapter 8's checker)
-    answer = wrong_answer_note(tl.trace, lang, greedy) if s.finished else ""
+    answer = wrong_answer_note(tl.trace, lang, greedy, finished=True) if s.finished else ""
     if not (n and waiting):
         why = tr("ch4.all_lead") if n else tr("ch4.none")
         if answer:

@@ -303,11 +303,21 @@ def table_note(table, lang: str = i18n.DEFAULT, greedy: str | None = None, total
     return i18n.text(lang, key, tau=table.config["threshold"], line=escape(w.line), right=w.right, own=own, total=total)
 
 
-def wrong_answer_note(trace, lang: str = i18n.DEFAULT, greedy: str | None = None, step: int | None = None) -> str:
+def wrong_answer_note(trace, lang: str = i18n.DEFAULT, greedy: str | None = None, step: int | None = None,
+                      finished: bool = False) -> str:
     """Where a chapter shows an arithmetic decode's output (chapter 2 from its first step, chapter 4
     at its last): the model's wrong line said plainly, checked by wrong_products, and whether the
-    model's own greedy text gets it right (slip_words); "" if every line is right."""
-    return slip_words(trace, greedy, lang, step)
+    model's own greedy text gets it right (slip_words). A `finished` times table with every line
+    right says so (walk 22: a live re-decode at τ = 1 never said whether 7 × 10 came out right);
+    else ""."""
+    said = slip_words(trace, greedy, lang, step)
+    if said or not finished or trace is None:
+        return said
+    import re
+    lines = re.findall(r"\d+ x \d+ = \d+", trace.text or "")
+    if not lines:
+        return ""
+    return i18n.text(lang, "tour.table_right", n=len(lines), last=escape(lines[-1]))
 
 
 def worst_row(rows: list[dict]) -> dict | None:
