@@ -39,6 +39,11 @@ def test_every_number_a_recap_card_says_its_chapter_says_too(data):
     for card in ch11_recap.cards(data):
         n = card["chapter"]
         said = plain(views[n][0])
+        if n == 3:   # and its worked example's measured layers (a picture at the same step)
+            from app.tabs.tour import ch3_reordering
+            tl, step = data.at("reorder")
+            ex = data.picks["reorder"]["attention"]
+            said += " " + plain(ch3_reordering.views(step, example=ex).step["attention_end"](tl, ex["step"]))
         numbers, _, stops = plain(card["numbers"]).partition(" Stop tokens: ")
         quoted = numbers_in(numbers.split(":", 1)[1])
         missing = [x for x in quoted if x not in numbers_in(said)]
@@ -254,3 +259,21 @@ def test_the_speed_card_gives_chapter_7s_reason_under_tau_or_not_per_mask(data, 
                   f"右边：{len(right)} 个圆点，都 ≤\u00a0{max(right):.2f}。"}[lang]
     assert numbers.endswith(said), numbers
     assert 'data-term="tpf"' not in card["numbers"]   # plain in the card: chapter 7 links it
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_order_card_gives_chapter_3s_per_layer_check(data, lang):
+    """Q2 stayed at 85 while "layer after layer" was only asserted: chapter 3 now measures every
+    layer, and the recap's card says so from the record, only where every layer is float rounding."""
+    import copy
+    from app.tabs.tour import ch3_reordering
+    example = data.picks["reorder"]["attention"]
+    final = example["final"]
+    diff = ch3_reordering.at_most(max(r["diff"] for r in final["by_layer"]))
+    said = plain(ch11_recap.cards(data, lang)[1]["numbers"])
+    clause = i18n.text(lang, "ch11.order_layers", layers=final["layers"], diff=diff)
+    assert clause.strip() in said and len(final["by_layer"]) == final["layers"]
+    # one layer past rounding: the card claims nothing of the layers
+    worse = copy.deepcopy(data)
+    worse.picks["reorder"]["attention"]["final"]["by_layer"][-1]["diff"] = 1.0
+    assert clause.strip() not in plain(ch11_recap.cards(worse, lang)[1]["numbers"])

@@ -40,8 +40,13 @@ MESSAGES = {
               "注意力仍是 AR 模型自己的注意力，所以{kv_cache}和 AR 解码时一样可用。",
     },
     "ch11.order_numbers": {
-        "en": "Chapter 3, step {step}: the mask at {first_mask} sees the filled tokens at {waiting}, moved in front of it.",
-        "zh": "第 3 章第 {step} 步：位置 {first_mask} 的掩码看得到位于 {waiting} 的已填充词元，它们被移到了它前面。",
+        "en": "Chapter 3, step {step}: the mask at {first_mask} sees the filled tokens at {waiting}, moved in front of it.{layers}",
+        "zh": "第 3 章第 {step} 步：位置 {first_mask} 的掩码看得到位于 {waiting} 的已填充词元，它们被移到了它前面。{layers}",
+    },
+    # chapter 3's measured chain (ch3_reordering.layers_agree): said only when every layer is float rounding
+    "ch11.order_layers": {
+        "en": " In all {layers} layers its output is the same in both orders, at most {diff} apart (float rounding).",
+        "zh": "在全部 {layers} 层里，它在两种顺序下的输出都相同，最多相差 {diff}（浮点舍入）。",
     },
     "ch11.commit_q": {
         "en": "Which tokens become final, and when does a token's KV enter the cache?",

@@ -8,6 +8,7 @@ import gradio as gr
 
 from ... import i18n
 from ...views import entropy
+from .ch3_reordering import layers_agree
 from .ch7_entropy import chapter_tau, class_mean, split_sentence
 from .ch8_tau import last_all_right
 from .glossary import LINKED
@@ -36,7 +37,12 @@ def _reorder(data, lang: str) -> dict | None:
     waiting = s.filled_behind_mask
     if not waiting:
         return None
-    return {"step": step, "first_mask": s.first_mask_pos, "waiting": span(waiting, lang=lang)}
+    # the worked example's per-layer check, where it is this mask's: every layer, not only the first
+    example = data.picks["reorder"].get("attention") or {}
+    diff = layers_agree(example.get("final")) if example.get("pos") == s.first_mask_pos else None
+    layers = (i18n.text(lang, "ch11.order_layers", layers=example["final"]["layers"], diff=diff)
+              if diff is not None else "")
+    return {"step": step, "first_mask": s.first_mask_pos, "waiting": span(waiting, lang=lang), "layers": layers}
 
 
 def _commit(data, lang: str) -> dict | None:

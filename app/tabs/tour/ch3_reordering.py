@@ -183,6 +183,15 @@ def at_most(x: float) -> str:
     return f"{digit * 10 ** e:.{max(0, -e)}f}"
 
 
+def layers_agree(final: dict | None) -> str | None:
+    """The largest per-layer difference (at_most) when every layer's is float rounding (ROUNDING of
+    its size), else None (no record, or a difference past rounding): what the recap may say."""
+    by_layer = (final or {}).get("by_layer")
+    if not by_layer or not all(r["diff"] <= ROUNDING * r["size"] for r in by_layer):
+        return None
+    return at_most(max(r["diff"] for r in by_layer))
+
+
 def layers_view(final: dict, tr) -> str:
     """The chain after layer 1, measured (wedlm.attention.final_prediction "by_layer"): per layer, how far
     apart the mask's output is in the two orders (at most, rounded up) and its largest number, for scale;
