@@ -1081,3 +1081,26 @@ def test_nothing_covers_the_chapter_picker(browser, app_url, size):
         assert not covered, covered
     finally:
         page.close()
+
+
+def test_chapter_5s_tap_story_names_the_decode_it_tells(browser, app_url):
+    """Walk 22: a tap in chapter 5 outlined the position in both decodes and its story never said
+    which decode it told. A token tapped in either panel tells that panel's decode's story, under its
+    name (λ = …), and the two panels' stories of one position differ where the decodes do."""
+    data = tour.load_tour()
+    pick = data.picks["stall"]
+    lams = [f"λ = {data.at('stall')[0].trace.config['penalty']:g}", f"λ = {pick['penalty']:g}"]
+    page = open_page(browser, app_url, (1440, 900), "?chapter=5")
+    try:
+        page.wait_for_selector("#tour-viz-5", state="visible", timeout=180_000)
+        for k, lam in enumerate(lams):
+            token = page.locator(f"#chapter-5 .tour-pair > div:nth-child({k + 1}) .tok[data-pos]").last
+            title = token.get_attribute("title")
+            token.click()
+            caption = page.locator(".tap-caption")
+            caption.wait_for(state="visible", timeout=5_000)
+            assert title and caption.inner_text() == f"{lam}: {title}", (k, caption.inner_text())
+            token.click()   # unpin
+            page.wait_for_function("() => !document.querySelector('.tap-caption')", timeout=5_000)
+    finally:
+        page.close()

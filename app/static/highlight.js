@@ -69,7 +69,10 @@
     const view = el.closest(".wedlm-view[data-stepper]");
     const drawn = view && window.wedlmStepper ? window.wedlmStepper.tip(view.dataset.stepper, el.dataset.pos) : "";
     const svgTitle = el.querySelector && el.querySelector(":scope > title");
-    return el.getAttribute("title") || drawn || (svgTitle ? svgTitle.textContent : "") || "";
+    const told = el.getAttribute("title") || drawn || (svgTitle ? svgTitle.textContent : "") || "";
+    // where a chapter shows two decodes side by side, the story says whose it is (chapter 5's panels)
+    const named = told && el.closest("[data-story-name]");
+    return named ? `${named.dataset.storyName}: ${told}` : told;
   }
   function caption(text) {
     document.querySelectorAll(".tap-caption").forEach(c => c.remove());

@@ -2,6 +2,8 @@
 larger λ; one stepper moves both decodes, the growth marker and the words together."""
 from __future__ import annotations
 
+from html import escape
+
 import gradio as gr
 
 from wedlm import DecodeConfig
@@ -139,7 +141,11 @@ def views(other: Timeline, other_penalty: float, moment: int | None, lang: str =
         head = tr("ch5.panel", penalty=penalty, step=shown) + (tr("ch5.panel_ended") if k >= timeline.num_steps - 1
                                                                else "")
         head = f'<div class="panelhead">{head}</div>'   # (presenting sizes it with the picture's small text)
-        return at_step(head + render.token_canvas(timeline, shown, lang=lang), k, **kw)
+        # a tapped token's story names its decode (walk 22: both panels outline a tapped position, and
+        # neither caption said which decode it told): app/static/highlight.js reads data-story-name
+        name = escape(f"λ = {penalty:g}")
+        return at_step(f'<div data-story-name="{name}">{head}{render.token_canvas(timeline, shown, lang=lang)}</div>',
+                       k, **kw)
 
     def summary(tl, k):
         """The stepper's sentence: both decodes, each at the step it shows; a decode the slider has
