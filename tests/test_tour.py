@@ -1660,7 +1660,7 @@ def test_verified_chapter_says_lossless_is_not_right_and_counts_accepted_drafts(
     wrong = wrong_products(tl.trace.text)
     assert wrong and accepted > 0 and tl.trace.steps[moment].verify.accepted > 0   # a rejection after agreements
     w = wrong[0]
-    assert f"It writes {w.line!r}, though {w.a} × {w.b} = {w.a * w.b}: lossless means this model's own one-at-a-time text, not a right answer" in en
+    assert f"It writes {w.line!r}, though {w.a} × {w.b} = {w.a * w.b}: lossless means this model's greedy text, not a right answer" in en
     assert f"它写出了 {w.line!r}，而 {w.a} × {w.b} = {w.a * w.b}" in zh and "而不是答案一定正确" in zh
     assert f"{accepted} drafts were accepted ✓ in {tl.num_steps} forwards" in en and "No draft" not in en
     assert f"共接受了 {accepted} 个草稿" in zh
@@ -1675,7 +1675,7 @@ def test_verified_chapter_says_lossless_is_not_right_and_counts_accepted_drafts(
     path = ASSETS_DIR / "traces" / "8-arithmetic-verified.json"
     other = Timeline(Trace.from_dict(json.loads(path.read_text(encoding="utf-8"))))
     answer = repr(other.trace.text.strip().splitlines()[-1])
-    assert (f"It ends {answer}: lossless means this model's own one-at-a-time text, not a right answer"
+    assert (f"It ends {answer}: lossless means this model's greedy text, not a right answer"
             in unescape(re.sub(r"<[^>]+>", "", ch10_verified.whole_run(other))))
 
 

@@ -518,12 +518,12 @@ MESSAGES = {
               "{n} 个词元，而 AR 只提交 1 个。",
     },
     "ch10.wrote": {
-        "en": "It ends {text}: lossless means this model's own one-at-a-time text, not a right answer (chapter 8).",
+        "en": "It ends {text}: lossless means this model's greedy text, not a right answer (chapter 8).",
         "zh": "它的结尾是 {text}：无损指的是与这个模型的贪心 AR 文本相同，而不是答案一定正确（这个小模型也会答错，见第 8 章）。",
     },
     # a times table with a wrong line (ch8_tau.wrong_products): that line, not the last one, is quoted
     "ch10.wrote_wrong": {
-        "en": "It writes {text}, though {a} × {b} = {right}: lossless means this model's own one-at-a-time text, not a right "
+        "en": "It writes {text}, though {a} × {b} = {right}: lossless means this model's greedy text, not a right "
               "answer (chapter 8).",
         "zh": "它写出了 {text}，而 {a} × {b} = {right}：无损指的是与这个模型的贪心 AR 文本相同，而不是答案一定正确"
               "（这个小模型也会答错，见第 8 章）。",
