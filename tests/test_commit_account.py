@@ -114,3 +114,34 @@ def test_the_cache_rows_chips_carry_their_text_positions():
         for _, pos, label in chips:
             assert label == render.token_label(tl, ids[int(pos)]), (name, k, pos)
         assert [int(p) for _, p, _ in chips] == list(range(int(chips[0][1]), int(chips[0][1]) + len(chips)))
+
+
+def _every_recorded_trace():
+    traces = [(p.name, Trace.load(p)) for p in sorted((ROOT / "assets" / "traces").glob("*.json"))]
+    tour = json.loads((ROOT / "assets" / "tour" / "tour.json").read_text(encoding="utf-8"))
+    return traces + [(f"tour:{k}", Trace.from_dict(v)) for k, v in tour["traces"].items()]
+
+
+def test_a_steps_output_shows_every_fill_that_step_made_and_keeps():
+    """Walk 24: chapter 10's step 19 said "This forward filled 1: '90' at 89" while its output showed
+    a mask at 89: the timeline kept one fill per slot, and step 20 filled 89 again (the AR token that
+    replaced the rejected draft). Every fill a step makes that the next forward still holds is drawn
+    in that step's output, its own token; the story tells a fill taken back."""
+    seen_refill = False
+    for name, trace in _every_recorded_trace():
+        tl = Timeline(trace)
+        for s, nxt in zip(trace.steps, trace.steps[1:] + [None]):
+            html = render.token_canvas(tl, s.index)
+            held = None if nxt is None else {nxt.start + i for i, t in enumerate(nxt.window) if t is not None}
+            for f in s.filled:
+                if held is not None and f.pos >= nxt.start and f.pos not in held:
+                    continue   # dropped unchecked as the window shrank: the narration says it shows a mask
+                cell = re.search(rf'<span class="tok st-(\w+)[^"]*"[^>]*data-pos="{f.pos}"[^>]*>(.*?)(<span|</span>)', html)
+                assert cell and cell.group(1) != "mask", (name, s.index, f.pos)
+                assert cell.group(2) == render.token_label(tl, f.token), (name, s.index, f.pos, cell.group(2))
+            for f in s.filled:
+                p = tl.positions[f.pos]
+                if p.fill_step is not None and p.fill_step > s.index and p.token != f.token:
+                    seen_refill = True   # filled again later: its story names this fill too
+                    assert render.position_tips(tl)[f.pos].count(f"filled at step {s.index}, taken back at step") == 1
+    assert seen_refill   # the case walk 24 met is in the records

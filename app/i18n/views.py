@@ -310,7 +310,10 @@ MESSAGES.update({
     "views.tip.entropy": {"en": " at entropy {h} nats", "zh": "，当时熵为 {h} 奈特"},
     "views.tip.filled_prefill": {"en": "filled at prefill", "zh": "在预填充时填充"},
     "views.tip.filled_step": {"en": "filled at step {step}", "zh": "在第 {step} 步填充"},
-    "views.tip.committed_not_yet": {"en": "committed at not yet", "zh": "尚未提交"},
+    "views.tip.committed_not_yet": {"en": "never committed", "zh": "从未提交"},
+    # a fill taken back before the slot's last (Position.earlier; verified decoding's drafts)
+    "views.tip.earlier": {"en": "\nearlier: {token}, filled at step {step}, taken back at step {until}",
+                          "zh": "\n此前：{token}，在第 {step} 步填入，在第 {until} 步撤下"},
     "views.tip.committed_step": {"en": "committed at step {step}", "zh": "在第 {step} 步提交"},
     # ---- canvas, output, summary (app/views/render.py) ----
     "views.canvas.title": {

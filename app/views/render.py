@@ -5,6 +5,7 @@ pointing at (or tapping) a token highlights it in every view. Colours are CSS cl
 whose colours come from app/views/palette.py."""
 from __future__ import annotations
 
+import functools
 from html import escape, unescape
 
 from wedlm.reorder import visibility
@@ -38,23 +39,32 @@ def _step_colour(step: int | None, steps: int) -> str:
     return f"hsl({int(220 - 180 * x)}, 65%, 82%)"
 
 
+def _said(timeline: Timeline, token: int) -> str:
+    """A token in a story (plain text, a title): the stop token named as everywhere else, <EOS>;
+    spelled as the strips spell it ('·x', not ' x')."""
+    if token in timeline.trace.stop_ids:
+        return "<EOS>"
+    return f"'{glyphs.visible(timeline.trace.tokens.get(token, '#' + str(token)))}'"
+
+
 def _tooltip(timeline: Timeline, pos: int, lang: str = i18n.DEFAULT) -> str:
     tr = i18n.Texts(lang)
     p = timeline.positions.get(pos)
-    if p is None or p.token is None:
-        return tr("views.tip.mask", pos=pos)
-    tokens, stops = timeline.trace.tokens, timeline.trace.stop_ids
-
-    def said(token: int) -> str:   # plain text (a title): the stop token named as everywhere else, <EOS>;
-        # spelled as the strips spell it ('·x', not ' x')
-        return "<EOS>" if token in stops else f"'{glyphs.visible(tokens.get(token, '#' + str(token)))}'"
+    if p is None or p.token is None:   # a mask, perhaps after fills the decode took back
+        return tr("views.tip.mask", pos=pos) + "".join(
+            tr("views.tip.earlier", token=_said(timeline, e["token"]), step=e["fill_step"], until=e["until"])
+            for e in (p.earlier if p else ()))
+    said = functools.partial(_said, timeline)
     cands = tr("views.list_sep").join(f"{said(int(t))} {float(q):.2f}" for t, q in p.candidates[:5])
     filled = tr("views.tip.filled_prefill") if p.fill_step == -1 else tr("views.tip.filled_step", step=p.fill_step)
     committed = (tr("views.tip.committed_not_yet") if p.commit_step is None
                  else tr("views.tip.committed_step", step=p.commit_step))
     ent = "" if p.entropy is None else tr("views.tip.entropy", h=f"{p.entropy:.2f}")
-    return tr("views.tip.token", pos=pos, token=said(p.token), entropy=ent,
-              filled=filled, committed=committed, candidates=cands)
+    story = tr("views.tip.token", pos=pos, token=said(p.token), entropy=ent,
+               filled=filled, committed=committed, candidates=cands)
+    # a fill the decode took back before this one (verified decoding's rejected or dropped drafts)
+    return story + "".join(tr("views.tip.earlier", token=said(e["token"]), step=e["fill_step"], until=e["until"])
+                           for e in p.earlier)
 
 
 def verify_marks(timeline: Timeline, step: int) -> dict[int, str]:
@@ -132,15 +142,15 @@ def token_canvas(timeline: Timeline, step: int, colour_by: str = "state", tips: 
         text_stop = min((f.pos for f in s.filled if f.token in timeline.trace.stop_ids), default=None)
     for pos in timeline.visible_positions(step):
         state = timeline.state_at(pos, step)
-        p = timeline.positions.get(pos)
-        token = p.token if p and state != "mask" else None
+        fill = timeline.fill_at(pos, step) if state != "mask" else None   # the fill it holds now
+        token = fill["token"] if fill else None
         if token is not None and token in timeline.trace.stop_ids and (state == "committed" or pos == text_stop):
             state = "stop"
         style = ""
         if state not in ("mask", "dropped") and colour_by == "entropy":
-            style = f' style="background:{palette.entropy_colour(p.entropy)}"'
+            style = f' style="background:{palette.entropy_colour(fill["entropy"])}"'
         elif state not in ("mask", "dropped") and colour_by == "step":
-            style = f' style="background:{_step_colour(p.fill_step, timeline.num_steps)}"'
+            style = f' style="background:{_step_colour(fill["fill_step"], timeline.num_steps)}"'
         title = f' title="{escape(_tooltip(timeline, pos, lang))}"' if tips else ""
         check = checks.get(pos) if state not in ("mask", "dropped") else None
         vf = f' vf-{check}" data-verify="{check}' if check else ""
