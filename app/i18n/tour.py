@@ -850,7 +850,7 @@ MESSAGES = {
     "ch3.check": {
         "en": "<b>Checked on this decode:</b> the {reference} ran it again without reordering (logical "
               "order, no cache, an {attention_mask}): the same {tokens} tokens. Over {forwards} forwards, "
-              "{slots} slots differ by at most {diff} nats: {rounding}.",
+              "{slots} mask entropies differ by at most {diff} nats: {rounding}.",
         "zh": "<b>在这次解码上验证过：</b>{reference}不做重排把它重跑了一遍（按逻辑顺序，不用缓存，用一个{attention_mask}）："
               "写出的 {tokens} 个词元完全相同。在 {forwards} 次前向计算里，{slots} 个槽位的熵相差至多 {diff} 奈特："
               "{rounding}误差。",
