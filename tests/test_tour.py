@@ -303,7 +303,7 @@ def test_entropy_chapter_says_why_code_is_slow_from_the_recorded_code_decode(dat
         counts(data.at(pick)[0].trace) for pick in ("entropy_code", "entropy_high", "entropy_low"))
     assert none > scored // 2 and p_none > p_scored // 2 and c_every > c_scored // 2
     assert (f"in {none} of its {scored} forwards with masks, none scored under τ = {tau:g}, so only the "
-            f"lowest filled (a play: {p_none} of {p_scored})") in words
+            f"lowest filled (as in {p_none} of a play's {p_scored})") in words
     # its mean against the chart's τ line (the split sentence's): which side is the record's, not assumed
     mean = round(entropy.fill_entropy(tl.trace), 3)
     side = "left of the τ line, yet per mask:" if mean < tau else "right of the τ line:"

@@ -122,8 +122,8 @@ MESSAGES = {
     "ch7.dots": {"en": "{n} dots", "zh": "{n} 个圆点"},
     "ch7.dot": {"en": "1 dot", "zh": "1 个圆点"},
     # the chart's title (its aside on a line of its own: ≤ ~40 characters on a phone)
-    "ch7.law_title": {"en": "Mean entropy and tokens per forward (what counts: each mask under τ or not)",
-                      "zh": "平均熵与每次前向计算的词元数（关键：每个掩码是否低于 τ）"},
+    "ch7.law_title": {"en": "Mean entropy and tokens per forward (the τ line: masks under it fill together)",
+                      "zh": "平均熵与每次前向计算的词元数（τ 虚线：低于它的掩码一起填）"},
     # the diamonds (the table's decodes, named by their prompts) with the numbers their marks and rows
     # say, then the dots of that kind, named and their mean said to be a mean (a walker read the mean
     # 13.7 beside the diamond's 12.00); "plays" are prose, here play scripts (a speaker's name as prompt)
@@ -160,7 +160,7 @@ MESSAGES = {
     "ch7.code": {
         "en": "<b>Why is code slow?</b> {code_decode} (the diamond “{code_name}”: {code_tpf:.2f} per forward at "
               "{code_h:.2f} nats) writes {written} code tokens, then its stop token. {side} "
-              "in {none} of its {scored} forwards with masks, none scored under τ = {tau:g}, so only the lowest filled (a play: {play_none} of {play_scored}). Its unsure token {token} ({front_h:.2f} nats) stays a mask for {held} forwards, which "
+              "in {none} of its {scored} forwards with masks, none scored under τ = {tau:g}, so only the lowest filled (as in {play_none} of a play's {play_scored}). Its unsure token {token} ({front_h:.2f} nats) stays a mask for {held} forwards, which "
               "fill {after} slots after it: all commit at once ({burst}) the forward after it fills.",
         "zh": "<b>代码为什么慢？</b>{code_decode}（标着“{code_name}”的菱形：每次前向计算 {code_tpf:.2f} 个词元，"
               "平均熵 {code_h:.2f} 奈特）写出 {written} 个代码词元，然后是停止词元。{side}在给它的掩码打分的 "
