@@ -1891,7 +1891,7 @@ def test_chapter_2_says_whose_slip_the_tables_wrong_line_is_where_it_is_first_sh
     own = int(re.search(rf"(?<!\d){a} x {b} = (\d+)", recorded["text"]).group(1))
     words = plain(ch2_fill_rule.text(tl, moment, moment, greedy=recorded["text"]))
     if own == a * b:
-        assert (f"Its finished text has a slip:  {a} x {b} = {got}  ( greedy , this WeDLM model's own one-at-a-time text, "
+        assert (f"Its finished text has a slip:  {a} x {b} = {got}  ( greedy , WeDLM's own one-at-a-time text, "
                 f"the likeliest token each time, says {own}: "
                 f"the price of filling out of order, τ = {tl.trace.config['threshold']:g} letting easier slots fill "
                 f"first, chapter 8)") in words

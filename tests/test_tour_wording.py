@@ -250,10 +250,10 @@ def test_row_greedy_and_block_decoding_are_defined_where_the_tour_first_uses_the
     assert "a row is one slot" not in page[6]   # chapter 6 no longer defines it a second time
     n, m = first(r"greedy|one-at-a-time text")
     assert m.group(0) == "greedy" and page[n][m.end():].startswith(
-        ", this WeDLM model's own one-at-a-time text, the likeliest token each time"), (n, page[n][m.start():m.start() + 90])
+        ", WeDLM's own one-at-a-time text, the likeliest token each time"), (n, page[n][m.start():m.start() + 90])
     assert 'data-term="greedy"' in html[n]
     for k in (2, 4, 8):   # one name: the phrase is only ever greedy's definition
-        for hit in re.finditer(r"(?:model's own one-at-a-time text|one token at a time)", page[k]):
+        for hit in re.finditer(r"(?:own one-at-a-time text|one token at a time)", page[k]):
             assert "greedy" in page[k][max(0, hit.start() - 30):hit.start()], (k, page[k][hit.start() - 40:hit.end()])
     n, m = first(r"block decoding")
     assert n == 6 and "fills a block of masks over several forwards and commits it only when all of it is filled" \

@@ -56,8 +56,8 @@ MESSAGES = {
     "tour.table_right": {"en": "Its times table checks: all {n} lines right, up to <code translate=\"no\">{last}</code>.",
                          "zh": "它的乘法表全部核对无误：{n} 行都对，直到 <code translate=\"no\">{last}</code>。"},
     "tour.slip_tau": {
-        "en": "Its finished text has a slip: <code translate=\"no\">{line}</code> ({greedy}, this WeDLM "
-              "model's own one-at-a-time text, the likeliest token each time, says {own}: the price of filling out of order, "
+        "en": "Its finished text has a slip: <code translate=\"no\">{line}</code> ({greedy}, WeDLM's "
+              "own one-at-a-time text, the likeliest token each time, says {own}: the price of filling out of order, "
               "τ = {tau:g} letting easier slots fill first, chapter 8).",
         "zh": "它写完的文字里有一处失误：<code translate=\"no\">{line}</code>（{greedy}，即同一模型一次一个词元、"
               "每次取最可能的词元写出的文本，写的是 {own}：这是乱序填充的代价，τ = {tau:g} 让更容易的槽位先填，见第 8 章）。",

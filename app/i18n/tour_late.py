@@ -244,7 +244,7 @@ MESSAGES = {
                   "zh": "<b>τ = {tau:g} 时答错的题</b><ul>{items}</ul>"},
     "ch8.p1": {
         "en": "{tau} is the knob a user turns: a larger τ fills more masks per forward, so it is faster, but "
-              "accepts tokens the model is less sure of, so the text can leave {greedy}'s (this WeDLM model's own one-at-a-time text, the likeliest token each time).",
+              "accepts tokens the model is less sure of, so the text can leave {greedy}'s (WeDLM's own one-at-a-time text, the likeliest token each time).",
         "zh": "{tau} 是用户可以调的旋钮：τ 越大，每次前向计算填的掩码越多，速度越快，"
               "但也会接受模型不那么有把握的词元，所以写出的文本可能偏离{greedy}文本（模型自己一次一个词元、每次取最可能的词元写出的文本）。",
     },
