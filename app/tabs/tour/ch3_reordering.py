@@ -204,10 +204,10 @@ def layers_view(final: dict, tr) -> str:
     cols = "".join(f'<th scope="col">{tr(f"ch3.example.layers.col.{c}")}</th>' for c in ("layer", "diff", "size"))
     rows = "".join(f'<tr><td>{r["layer"]}</td><td>{at_most(r["diff"])}</td><td>{_num(r["size"], 1)}</td></tr>'
                    for r in by_layer)
-    rounding = all(r["diff"] <= ROUNDING * r["size"] for r in by_layer)
-    verdict = tr("ch3.example.layers.same" if rounding else "ch3.example.layers.differ",
-                 diff=at_most(max(r["diff"] for r in by_layer)), size=_num(max(r["size"] for r in by_layer), 1),
-                 layers=final["layers"])
+    same = layers_agree(final)
+    verdict = tr("ch3.example.layers.same" if same else "ch3.example.layers.differ",
+                 diff=same or at_most(max(r["diff"] for r in by_layer)),
+                 size=_num(max(r["size"] for r in by_layer), 1), layers=final["layers"])
     return (f'<div class="attn-measured"><p>{intro}</p>'
             f'<table class="attn-table attn-layers"><thead><tr>{cols}</tr></thead><tbody>{rows}</tbody></table>'
             f'<p class="attn-verdict">{verdict}</p></div>')
