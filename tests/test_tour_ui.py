@@ -1107,3 +1107,30 @@ def test_chapter_5s_tap_story_names_the_decode_it_tells(browser, app_url):
             page.wait_for_function("() => !document.querySelector('.tap-caption')", timeout=5_000)
     finally:
         page.close()
+
+
+# the two orders' rows line up slot for slot: the n-th slot of the logical row stands over the n-th of
+# the physical row (walk 24: at 1024 px chapter 3's rows wrapped at different slots, slots being as
+# wide as their labels); every .orders view of the chapter, shown whole or scrolled in its box
+ORDER_COLUMNS_JS = """n => [...document.querySelectorAll('#chapter-' + n + ' .orders')].filter(o => o.offsetParent).map(o =>
+    [...o.querySelectorAll(':scope > .row .slots')].slice(0, 2).map(r => [...r.querySelectorAll('.slot')].map(s => {
+        const b = s.getBoundingClientRect(), p = r.getBoundingClientRect();
+        return [Math.round(b.left - p.left), Math.round(b.top - p.top), Math.round(b.width)]; })))"""
+
+
+@pytest.mark.parametrize("size, link", [((1024, 768), "?chapter=3"), ((390, 844), "?chapter=3"),
+                                        ((1024, 768), "?chapter=3&present=1")])
+def test_chapter_3s_two_orders_line_up_slot_for_slot(browser, app_url, size, link):
+    page = open_page(browser, app_url, size, link)
+    try:
+        page.wait_for_selector("#tour-viz-3", state="visible", timeout=180_000)
+        page.wait_for_timeout(300)
+        for k in each_step(page, 3):
+            views = page.evaluate(ORDER_COLUMNS_JS, 3)
+            assert views, (size, k)
+            for logical, physical in views:
+                assert len(logical) == len(physical) > 1, (size, k)
+                assert len({w for _, _, w in logical + physical}) == 1, (size, k, logical, physical)  # one width
+                assert [xy[:2] for xy in logical] == [xy[:2] for xy in physical], (size, k, logical, physical)
+    finally:
+        page.close()

@@ -6,6 +6,9 @@ whose colours come from app/views/palette.py."""
 from __future__ import annotations
 
 import functools
+import math
+import re
+import unicodedata
 from html import escape, unescape
 
 from wedlm.reorder import visibility
@@ -255,12 +258,33 @@ def slot_kinds(window: list, commit_n: int, stop_ids=(), filled_now=()) -> list[
     return kinds
 
 
+SLOT_CH_MAX = 10   # past this many columns a label keeps its own width: one long token would widen every slot
+
+
+def _columns(label: str) -> int:
+    """How many monospace columns an escaped label takes (a wide character, e.g. Chinese, takes two)."""
+    text = unescape(re.sub(r"<[^>]*>", "", label))
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def slot_columns(labels: list[str], checks: dict[int, str], start: int) -> int | None:
+    """One width (in the slot's monospace columns) for every slot of a window, so the logical and
+    physical rows wrap at the same slot and their columns line up at any screen width (walk 24: at
+    1024 px the two rows of chapter 3 broke at different slots). The widest label (a ✓/✗ mark adds
+    one) or position id (drawn at 3/4 of the token's size); None past SLOT_CH_MAX."""
+    widest = max([_columns(lab) + (1 if checks.get(start + i) else 0) for i, lab in enumerate(labels)]
+                 + [math.ceil(len(str(start + len(labels) - 1)) * 0.75)], default=0)
+    return widest if widest <= SLOT_CH_MAX else None
+
+
 def order_rows(window: list, order: list[int], start: int, labels: list[str], kinds: list[str],
                checks: dict[int, str] | None = None, lang: str = i18n.DEFAULT) -> str:
     """The window in logical and physical order; every slot shows its position id. Labels are
     escaped HTML already. checks: the verified decoder's mark by position (verify_marks). Used by
-    the Decode tab and by the reorder playground."""
+    the Decode tab and by the reorder playground. Every slot is one width (slot_columns)."""
     checks = checks or {}
+    columns = slot_columns(labels, checks, start)
+    width = f' style="--slot-ch: {columns}"' if columns else ""
 
     def slot(i: int) -> str:
         check = checks.get(start + i)
@@ -270,8 +294,8 @@ def order_rows(window: list, order: list[int], start: int, labels: list[str], ki
     logical = "".join(slot(i) for i in range(len(window)))
     physical = "".join(slot(i) for i in order)
     tr = i18n.Texts(lang)
-    return (f'<div class="row"><span class="lab">{tr("views.order.logical")}</span><div class="slots">{logical}</div></div>'
-            f'<div class="row"><span class="lab">{tr("views.order.physical")}</span><div class="slots">{physical}</div></div>')
+    return (f'<div class="row"><span class="lab">{tr("views.order.logical")}</span><div class="slots"{width}>{logical}</div></div>'
+            f'<div class="row"><span class="lab">{tr("views.order.physical")}</span><div class="slots"{width}>{physical}</div></div>')
 
 
 def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
