@@ -1117,9 +1117,12 @@ def test_walk_the_whole_tour(browser, app_url, data, size):
             if n == 6:
                 race = data.picks["race"]
                 tick = race["tick"]
-                n_ar = lanes.tokens_after(data.timelines[race["ar"]], tick)
-                n_wd = lanes.tokens_after(data.timelines[race["streaming"]], tick)
-                assert f"After {tick} forwards (through step {tick - 1}): AR has written {n_ar} tokens, WeDLM {n_wd}" in text
+                # both counts committed, the growth chart's heights (walk 25: AR's written count beside
+                # WeDLM's committed one read as unlike things compared)
+                n_ar = data.timelines[race["ar"]].committed_after[tick - 1]
+                n_wd = data.timelines[race["streaming"]].committed_after[tick - 1]
+                assert f"After {tick} forwards (through step {tick - 1}), committed: AR {n_ar} tokens, WeDLM {n_wd}" in text
+                assert n_ar == lanes.tokens_after(data.timelines[race["ar"]], tick) - 1   # not AR's newest prediction
             assert page.locator("#tour-glossary-btn").is_visible()   # the glossary, from every chapter
             if width == 1024:
                 assert viz_top(page, n) < height, f"chapter {n}: its view starts below the first screen"
@@ -1735,7 +1738,12 @@ def test_chapter_6_says_one_forward_in_the_singular(data):
     html = ch6_race.race_bundle(timelines, 1)
     packed = re.search(r'>([A-Za-z0-9+/=]{200,})</div>', html).group(1)
     summaries = stepper.decode(packed)["summaries"]
-    assert summaries[0].startswith("After 1 forward: ") and summaries[1].startswith("After 2 forwards: ")
+    assert summaries[0].startswith("After 1 forward, ") and summaries[1].startswith("After 2 forwards, ")
+    # the counts are the growth chart's: committed tokens, AR's newest prediction not yet among them
+    for k, summary in enumerate(summaries):
+        ar, wd = (ch6_race.committed_after(timelines[name], k + 1) for name in ("ar", "streaming"))
+        assert summary == f"After {k + 1} forward{'s' if k else ''}, committed: AR {ar} tokens, WeDLM {wd}.", (k, summary)
+        assert ar == timelines["ar"].committed_after[min(k, len(timelines["ar"].committed_after) - 1)]
 
 
 def test_chapter_8_names_a_times_table_line_tau_broke(data):
@@ -2770,7 +2778,7 @@ def test_chapter_6_says_wedlm_counts_committed_tokens_one_forward_after_their_fi
     first = wd.trace.steps[0]
     assert first.filled and not first.committed
     assert all(lanes.tokens_after(wd, t) == wd.committed_after[t - 1] for t in range(1, len(wd.trace.steps) + 1))
-    said = {"en": f"WeDLM counts only committed tokens, and they too commit one forward after their fill (forward 1 "
+    said = {"en": f"WeDLM's tokens too commit one forward after their fill (forward 1 "
                   f"filled {len(first.filled)}, committed {len(first.committed)})",
             "zh": f"（第 1 次前向计算填了 {len(first.filled)} 个，提交了 {len(first.committed)} 个）"}[lang]
     for tick in (1, race["tick"]):

@@ -5,10 +5,12 @@ Chinese texts, English model text is marked translate="no" (a prompt's name as <
 arithmetic question in “quotes”): it is what the model read, not words of the page."""
 
 MESSAGES = {
-    "ch6.summary.one": {"en": "After {n} forward: AR has written {ar} tokens, WeDLM {wedlm}.",
-                        "zh": "{n} 次前向计算后：AR 已写出 {ar} 个词元，WeDLM 已写出 {wedlm} 个。"},
-    "ch6.summary.many": {"en": "After {n} forwards: AR has written {ar} tokens, WeDLM {wedlm}.",
-                         "zh": "{n} 次前向计算后：AR 已写出 {ar} 个词元，WeDLM 已写出 {wedlm} 个。"},
+    # both counts committed (the growth chart's lines): walk 25 read AR's written count (its newest
+    # prediction, not yet cached) beside WeDLM's committed one as unlike things compared
+    "ch6.summary.one": {"en": "After {n} forward, committed: AR {ar} tokens, WeDLM {wedlm}.",
+                        "zh": "{n} 次前向计算后，已提交：AR {ar} 个词元，WeDLM {wedlm} 个。"},
+    "ch6.summary.many": {"en": "After {n} forwards, committed: AR {ar} tokens, WeDLM {wedlm}.",
+                         "zh": "{n} 次前向计算后，已提交：AR {ar} 个词元，WeDLM {wedlm} 个。"},
     # ---------- chapter 6: the race against AR ----------
     "ch6.title": {"en": "6 · The race against AR", "zh": "6 · 与 AR 赛跑"},
     "ch6.p1": {
@@ -20,11 +22,11 @@ MESSAGES = {
               "开头连续的已填充词元整段提交。",
     },
     "ch6.p2": {
-        "en": "After <b>{tick}</b> {forwards_word} (through step {step}): AR has written {n_ar} tokens, WeDLM {n_wd}.{prefill} "
-              "WeDLM counts only committed tokens, and they too commit one forward after their fill (forward 1 filled "
+        "en": "After <b>{tick}</b> {forwards_word} (through step {step}), committed: AR {n_ar} tokens, WeDLM {n_wd}.{prefill} "
+              "WeDLM's tokens too commit one forward after their fill (forward 1 filled "
               "{first_filled}, committed {first_committed}). Over the whole decode WeDLM makes {tpf_wd:.2f} {tpf} (AR {tpf_ar:.2f}).",
-        "zh": "做完 <b>{tick}</b> 次{forwards_word}后（到第 {step} 步为止）：AR 已写出 {n_ar} 个词元，WeDLM 已写出 {n_wd} 个。{prefill}"
-              "WeDLM 只计已提交的词元，它们同样在填充后的下一次前向计算才提交（第 1 次前向计算填了 {first_filled} 个，提交了 "
+        "zh": "做完 <b>{tick}</b> 次{forwards_word}后（到第 {step} 步为止），已提交：AR {n_ar} 个词元，WeDLM {n_wd} 个。{prefill}"
+              "WeDLM 的词元同样在填充后的下一次前向计算才提交（第 1 次前向计算填了 {first_filled} 个，提交了 "
               "{first_committed} 个）。整个解码下来，WeDLM 平均{tpf}是 {tpf_wd:.2f}（AR 是 {tpf_ar:.2f}）。",
     },
     # AR's prefill token: the lanes and the words count it as written before the first forward; the
