@@ -671,9 +671,10 @@ def test_worded_turns_an_input_error_into_its_message():
 
 def test_chapter_2_marks_every_filled_slot_in_the_colour_its_words_name(data):
     """Issue 32: a filled slot's entropy is low, so its true bar is a sliver: every filled slot of
-    every step still shows the filled colour (a mark under the axis and a ✓ over the bar), each
-    bar at its true height (one drawn taller read as 0.1 nats beside its 0.00: walk 19), and the
-    tallest bar leaves headroom under the plot's top for its ✓."""
+    every step still shows its ✓ (in the filled colour's edge) over a bar in the filled colour, each
+    bar at its true height (one drawn taller read as 0.1 nats beside its 0.00: walk 19), nothing drawn
+    under the axis but its label (a mark there read as a negative score: walk 25), and the tallest bar
+    leaves headroom under the plot's top for its ✓."""
     from app.views import charts
     tl, _ = data.at("fill_rule")
     filled = palette.STATE_COLOURS["new"]
@@ -682,7 +683,10 @@ def test_chapter_2_marks_every_filled_slot_in_the_colour_its_words_name(data):
         svg = charts.entropy_bars(tl, s.index)
         for m in s.masks:
             group = re.search(rf'<g data-pos="{m.pos}">(.*?)</g>', svg).group(1)
-            marks = re.findall(rf'<rect class="fill-mark"[^>]*height="([\d.]+)" fill="{filled}"', group)
+            axis = charts.TOP + plot_h   # y of 0 nats
+            below = [float(y) for y in re.findall(r'<rect[^>]* y="([\d.]+)"', group) if float(y) >= axis + 0.05]
+            assert not below, (s.index, m.pos, below)
+            check = re.search(r'<text x="[\d.]+" y="([\d.]+)" class="mark"[^>]*fill="(#\w+)">✓</text>', group)
             bar = re.search(r'<rect class="bar(?: chosen)?" x="[\d.]+" y="[\d.]+" width="[\d.]+" '
                             r'height="([\d.]+)" fill="(#\w+)"', group)
             colour_rect = re.search(r'<rect class="bar(?: chosen)?" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)"',
@@ -694,10 +698,11 @@ def test_chapter_2_marks_every_filled_slot_in_the_colour_its_words_name(data):
                 assert float(colour_rect.group(2)) <= float(strip.group(2)) + 0.05, (s.index, m.pos)
                 assert float(strip.group(3)) < float(colour_rect.group(3)), (s.index, m.pos)
             if m.selected:
-                assert marks and float(marks[0]) >= 4, (s.index, m.pos)
-                assert bar.group(2) == filled and "✓</text>" in group, (s.index, m.pos)
+                assert check and check.group(2) == palette.STATE_EDGES["new"], (s.index, m.pos)
+                assert float(check.group(1)) < axis, (s.index, m.pos)   # above the axis
+                assert bar.group(2) == filled, (s.index, m.pos)
             else:
-                assert not marks and bar.group(2) != filled, (s.index, m.pos)
+                assert not check and bar.group(2) != filled, (s.index, m.pos)
         tops = [float(y) for y in re.findall(r'<rect class="bar[^"]*" x="[\d.]+" y="([\d.]+)"', svg)]
         if tops:
             assert min(tops) >= charts.TOP + 0.1 * plot_h, (s.index, min(tops))   # headroom above the tallest

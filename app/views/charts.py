@@ -18,7 +18,6 @@ WIDTH = 420          # viewBox units; the chart scales to its box
 LEFT, RIGHT, TOP, BOTTOM = 44, 8, 10, 40
 AR_BARS = 40         # the AR bars show the last this many predictions
 HEADROOM = 1.2       # the bar chart's top value over its decode's tallest bar (room for its ✓)
-FILL_MARK_H = 6      # the filled-colour mark under the axis at each filled slot
 CHECK_LIFT = 4       # a ✓ stands at least this far above the axis (a ~0 bar's ✓ clears its label on a phone)
 PENALTY_STRIP = 0.4  # the λ·d strip's width, a share of its bar's
 TAU_TAG = 16         # the bar chart's margin right of its plot, where the τ line's "τ" tag is (viewBox units)
@@ -174,8 +173,9 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
         # The whole bar (H + λ·d) is in the slot's colour, so a filled slot reads orange even where
         # λ·d is most of its score (a walker saw "slate bars" where the words said orange); λ·d is
         # the slate strip inside the bar's top. Every bar is its true height: a filled slot whose
-        # score is ~0 (counting) shows as its ✓ and a filled-colour mark under the axis (a bar drawn
-        # taller than its score read as 0.1 nats beside the 0.00 its tip and the words say)
+        # score is ~0 (counting) shows as its ✓ (a bar drawn taller than its score read as 0.1 nats beside
+        # the 0.00 its tip and the words say: walk 19; a filled-colour mark under the axis read as a
+        # negative score: walk 25)
         h_top = y(h + d)
         strip_w = bar_w * PENALTY_STRIP
         marks.append(f'<g data-pos="{pos}"><title>{tip}</title>'
@@ -184,9 +184,7 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
                      + (f'<rect class="bar penalty" x="{x + (bar_w - strip_w) / 2:.1f}" y="{y(h + d):.1f}" '
                         f'width="{strip_w:.1f}" height="{y(h) - y(h + d):.1f}" fill="{palette.PENALTY_COLOUR}"/>'
                         if d > 0 else "")
-                     + (f'<rect class="fill-mark" x="{x:.1f}" y="{y(0) + 2:.1f}" width="{bar_w:.1f}" '
-                        f'height="{FILL_MARK_H}" fill="{filled_colour}" stroke="{filled_edge}" stroke-width="0.8"/>'
-                        f'<text x="{x + bar_w / 2:.1f}" y="{min(h_top, y(0) - CHECK_LIFT) - 3:.1f}" class="mark" '
+                     + (f'<text x="{x + bar_w / 2:.1f}" y="{min(h_top, y(0) - CHECK_LIFT) - 3:.1f}" class="mark" '
                         f'text-anchor="middle" fill="{filled_edge}">✓</text>' if chosen else "")
                      + (f'<text x="{x + bar_w / 2:.1f}" y="{height - BOTTOM + 18}" '
                         f'class="tick{" " + labelled[k] if labelled[k] else ""}" '
