@@ -580,6 +580,14 @@ def test_chapter_3_shows_the_recorded_difference_after_every_layer(lang):
     assert f"{max(r['size'] for r in by_layer):.1f}" in verdict and str(final["layers"]) in verdict
     assert {"en": "float rounding, nothing more", "zh": "只是浮点舍入"}[lang] in verdict
     assert f"{final['hidden']}" in words
+    # the layer's width beside one head's value, both from the record (walk 25: "a value is 64 numbers"
+    # beside "256 numbers", never reconciled)
+    width = {"en": f"{final['hidden']} numbers, the model's width: the layer mixes its {ex['heads']} heads' values "
+                   f"of {ex['head_dim']} into it",
+             "zh": f"{final['hidden']} 个数，即模型的宽度：该层把 {ex['heads']} 个注意力头各 {ex['head_dim']} 个数的值"}[lang]
+    assert width in words, words[:400]
+    # the two decoders of the prediction table, each linked to its glossary entry at this first use
+    assert 'data-term="streaming"' in html and 'data-term="reference"' in html
     # the page's own slot and the presenting button's copy both carry it
     assert "attn-layers" in ch3_reordering.example_pop(ex, tl, step, lang)
     # the numbers are the record's: another record shows its own, and a large difference is not "rounding"

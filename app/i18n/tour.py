@@ -788,10 +788,14 @@ MESSAGES = {
     # the measured chain (ch3_reordering.layers_view; wedlm.attention.final_prediction "by_layer"): per layer,
     # the largest difference between the two orders' vectors (rounded up: "at most") and their largest number
     "ch3.example.layers.intro": {
-        "en": "Then every layer, measured rather than assumed: the mask's output after it ({hidden} numbers), fed in "
+        "en": "Then every layer, measured rather than assumed: the mask's output after it ({hidden} numbers{width}), fed in "
               "each order, compared number by number:",
-        "zh": "接着每一层都是量出来的，不是推出来的：掩码在该层之后的输出（{hidden} 个数），两种顺序各送入一次，逐个数比较：",
+        "zh": "接着每一层都是量出来的，不是推出来的：掩码在该层之后的输出（{hidden} 个数{width}），两种顺序各送入一次，逐个数比较：",
     },
+    # the layer's output beside one head's value (walk 25: "a value is 64 numbers" beside "256 numbers", never
+    # reconciled)
+    "ch3.example.layers.width": {"en": ", the model's width: the layer mixes its {heads} heads' values of {head_dim} into it",
+                                 "zh": "，即模型的宽度：该层把 {heads} 个注意力头各 {head_dim} 个数的值混合进去"},
     "ch3.example.layers.col.layer": {"en": "after layer", "zh": "第几层之后"},
     "ch3.example.layers.col.diff": {"en": "the two orders differ by at most", "zh": "两种顺序最多相差"},
     "ch3.example.layers.col.size": {"en": "its largest number (for scale)", "zh": "其中最大的数（作比较）"},
@@ -822,10 +826,11 @@ MESSAGES = {
     "ch3.example.final.col.token": {"en": "top token", "zh": "最可能的词元"},
     "ch3.example.final.col.probability": {"en": "its probability", "zh": "它的概率"},
     "ch3.example.final.col.entropy": {"en": "entropy ({nats})", "zh": "熵（{nats}）"},
-    "ch3.example.final.physical": {"en": "fed in physical order: the streaming decoder",
-                                   "zh": "按物理顺序送入：流式解码器"},
-    "ch3.example.final.logical": {"en": "fed in logical order: the reference decoder",
-                                  "zh": "按逻辑顺序送入：参考解码器"},
+    # each decoder linked to its glossary entry (walk 25: "streaming decoder" used before it was explained)
+    "ch3.example.final.physical": {"en": "fed in physical order: the {decoder}", "zh": "按物理顺序送入：{decoder}"},
+    "ch3.example.final.logical": {"en": "fed in logical order: the {decoder}", "zh": "按逻辑顺序送入：{decoder}"},
+    "ch3.example.final.streaming": {"en": "streaming decoder", "zh": "流式解码器"},
+    "ch3.example.final.reference": {"en": "reference decoder", "zh": "参考解码器"},
     "ch3.example.final.same": {"en": "The same prediction either way: that is what reordering must keep.",
                                "zh": "两种顺序给出同样的预测：这正是重排必须保持的。"},
     # why a mask seeing earlier masks is harmless (ch3_reordering.masks_seen; wedlm/training/objective.py

@@ -192,7 +192,7 @@ def layers_agree(final: dict | None) -> str | None:
     return at_most(max(r["diff"] for r in by_layer))
 
 
-def layers_view(final: dict, tr) -> str:
+def layers_view(final: dict, tr, example: dict | None = None) -> str:
     """The chain after layer 1, measured (wedlm.attention.final_prediction "by_layer"): per layer, how far
     apart the mask's output is in the two orders (at most, rounded up) and its largest number, for scale;
     then "float rounding, nothing more" only when every layer's difference is below ROUNDING of its size.
@@ -200,7 +200,10 @@ def layers_view(final: dict, tr) -> str:
     by_layer = (final or {}).get("by_layer")
     if not by_layer:
         return ""
-    intro = tr("ch3.example.layers.intro", hidden=final["hidden"])
+    example = example or {}
+    width = (tr("ch3.example.layers.width", heads=example["heads"], head_dim=example["head_dim"])
+             if example.get("heads") and example.get("head_dim") else "")
+    intro = tr("ch3.example.layers.intro", hidden=final["hidden"], width=width)
     cols = "".join(f'<th scope="col">{tr(f"ch3.example.layers.col.{c}")}</th>' for c in ("layer", "diff", "size"))
     rows = "".join(f'<tr><td>{r["layer"]}</td><td>{at_most(r["diff"])}</td><td>{_num(r["size"], 1)}</td></tr>'
                    for r in by_layer)
@@ -222,7 +225,7 @@ def example_end(example: dict | None, tl, step: int, lang: str = i18n.DEFAULT) -
     if not _belongs(example, tl) or step != example["step"]:
         return ""
     tr = i18n.Texts(lang)
-    inner = (layers_view(example.get("final"), tr) + final_view(example.get("final"), example["pos"], tr, lang)
+    inner = (layers_view(example.get("final"), tr, example) + final_view(example.get("final"), example["pos"], tr, lang)
              + masks_seen(tl.trace.steps[step], lang))
     return f'<div class="attn-end">{inner}</div>' if inner else ""
 
@@ -239,11 +242,13 @@ def final_view(final: dict | None, pos: int, tr, lang: str = i18n.DEFAULT) -> st
     cols = "".join(f'<th scope="col">{tr(f"ch3.example.final.col.{c}", pos=pos, layers=final["layers"], nats=term("nats", lang=lang))}</th>'
                    for c in ("order", "token", "probability", "entropy"))
     rows, shown = "", []
+    decoders = {order: term(key, tr(f"ch3.example.final.{key}"), lang=lang)
+                for order, key in (("physical", "streaming"), ("logical", "reference"))}
     for order in ("physical", "logical"):
         f = final[order]
         cells = (escape(glyphs.visible(f["text"])), _num(f["probability"], 3), _num(f["entropy"], ENTROPY_PLACES))
         shown.append((f["token"],) + cells[1:])
-        rows += (f'<tr class="final"><td>{tr(f"ch3.example.final.{order}")}</td>'
+        rows += (f'<tr class="final"><td>{tr(f"ch3.example.final.{order}", decoder=decoders[order])}</td>'
                  f'<td translate="no">{cells[0]}</td><td>{cells[1]}</td><td>{cells[2]}</td></tr>')
     same = f'<p class="attn-same">{tr("ch3.example.final.same")}</p>' if shown[0] == shown[1] else ""
     return (f'<table class="attn-table attn-final"><thead><tr>{cols}</tr></thead>{rows}</table>{same}')
