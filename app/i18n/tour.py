@@ -635,16 +635,16 @@ MESSAGES = {
     },
     # by the number of masks that fill ({n}); {open} is ch2.open_masks by the number scored
     "ch2.p3.one": {
-        "en": "On this step, step {step}, {n} of {open} fills ({new_colour} bar, ✓ above, a mark in {new_colour} "
-              "under it): position {pos}: {score}{verdict}{why_open}",
-        "zh": "在这一步（第 {step} 步），{open}中有 {n} 个被填充（{new_colour}柱，上方有 ✓，下方有一个{new_colour}"
-              "标记），即位置 {pos}：{score}{verdict}{why_open}",
+        "en": "On this step, step {step}, {n} of {open} fills ({new_colour} bar, ✓ above it): "
+              "position {pos}: {score}{verdict}{why_open}",
+        "zh": "在这一步（第 {step} 步），{open}中有 {n} 个被填充（{new_colour}柱，上方有 ✓），"
+              "即位置 {pos}：{score}{verdict}{why_open}",
     },
     "ch2.p3.many": {
-        "en": "On this step, step {step}, {n} of {open} fill ({new_colour} bars, ✓ above, a mark in {new_colour} "
-              "under each), e.g. position {pos}: {score}{verdict}{why_open}",
-        "zh": "在这一步（第 {step} 步），{open}中有 {n} 个被填充（{new_colour}柱，上方有 ✓，下方各有一个"
-              "{new_colour}标记），例如位置 {pos}：{score}{verdict}{why_open}",
+        "en": "On this step, step {step}, {n} of {open} fill ({new_colour} bars, ✓ above each), "
+              "e.g. position {pos}: {score}{verdict}{why_open}",
+        "zh": "在这一步（第 {step} 步），{open}中有 {n} 个被填充（{new_colour}柱，上方各有 ✓），"
+              "例如位置 {pos}：{score}{verdict}{why_open}",
     },
     "ch2.open_masks.one": {"en": "the {n} open mask", "zh": "{n} 个未填掩码"},
     "ch2.open_masks.many": {"en": "{n} open masks", "zh": "{n} 个未填掩码"},
