@@ -788,9 +788,11 @@ MESSAGES = {
     # the measured chain (ch3_reordering.layers_view; wedlm.attention.final_prediction "by_layer"): per layer,
     # the largest difference between the two orders' vectors (rounded up: "at most") and their largest number
     "ch3.example.layers.intro": {
-        "en": "Then every layer, measured rather than assumed: the mask's output after it ({hidden} numbers{width}), fed in "
-              "each order, compared number by number:",
-        "zh": "接着每一层都是量出来的，不是推出来的：掩码在该层之后的输出（{hidden} 个数{width}），两种顺序各送入一次，逐个数比较：",
+        "en": "Why every layer: each row sees the same rows in both orders (the two grids), so every row's layer-1 output "
+              "is the same; layer 2 then reads the same inputs, and the same sums repeat, layer after layer. Measured "
+              "too: the mask's output after each layer ({hidden} numbers{width}), fed in each order, compared number by number:",
+        "zh": "为什么每一层都一样：两种顺序下每一行看到的行相同（见两张网格），所以每一行在第 1 层的输出都相同；于是第 2 层读入的也相同，"
+              "同样的加和一层接一层地重复。也实际量了：掩码在每一层之后的输出（{hidden} 个数{width}），两种顺序各送入一次，逐个数比较：",
     },
     # the layer's output beside one head's value (walk 25: "a value is 64 numbers" beside "256 numbers", never
     # reconciled)
