@@ -47,7 +47,7 @@ def table_rows(html: str) -> list[dict]:
 
 
 def test_the_table_counts_each_decodes_forwards_by_what_they_committed(data):
-    table = chapter(data)[4]
+    table = chapter(data)[5]
     rows = table_rows(table)
     assert len(rows) == len(PICKS)
     for row, pick in zip(rows, PICKS):
@@ -166,7 +166,8 @@ def plain(html: str) -> str:
 def pictured(law, bars, table) -> set[str]:
     """Every number a reader can read on the chapter's pictures: each point's entropy and tokens per
     forward as its hover writes them (2 decimals), the numbers in its name, the marks beside the
-    diamonds, the table's cells and row sums, the score charts' titles."""
+    diamonds, the table's cells and row sums, the score charts' titles and the slots their bars stand
+    on (each bar's hover names its slot)."""
     out = set()
     for t in law.data:
         # a dot's hover writes its own entropy (customdata[1]; entropy.spread_x may draw it beside it)
@@ -180,6 +181,7 @@ def pictured(law, bars, table) -> set[str]:
         out |= set(NUMBER.findall(a.text))
     for fig in bars:
         out |= set(NUMBER.findall(fig.layout.title.text))
+        out |= {str(x) for t in fig.data if t.type == "bar" for x in t.x}
     return out | set(NUMBER.findall(plain(table)))
 
 
@@ -196,9 +198,9 @@ def test_every_number_in_the_words_is_on_the_pictures_or_the_named_mean_of_the_d
     to be the mean of its N dots (recomputed here from the suite's rows). Every other number is on a
     picture or is a fact of the decodes the pictures show, recounted here from their step records;
     the paper's sentence (its own measurement, quoted) aside."""
-    text, law, bars_low, bars_high, table = chapter(data, lang)
+    text, law, bars_low, bars_high, bars_code, table = chapter(data, lang)
     words = plain(text).replace(plain(ch7_entropy.i18n.text(lang, "ch7.paper")), "")
-    allowed = pictured(law, (bars_low, bars_high), table)
+    allowed = pictured(law, (bars_low, bars_high, bars_code), table)
     # the diamonds: each named by its table row's prompt, with its mark's number
     diamonds = [t for t in law.data if t.marker.symbol == "diamond" and t.x[0] is not None]
     assert len(diamonds) == len(PICKS)
@@ -236,9 +238,9 @@ def test_every_number_in_the_words_is_on_the_pictures_or_the_named_mean_of_the_d
     allowed |= {str(len(code.steps[k + 1].committed)),
                 str(sum(1 for s in code.steps[:k] if wait["pos"] in {m.pos for m in s.masks}
                         for f in s.filled if f.pos > wait["pos"]))}
-    # the code decode's τ, which its words compare its mean entropy with: the score bars' τ line's
+    # the code decode's τ, which its words hold each mask's score to: the score bars' τ line's
     tau = f"{code.steps[0].threshold:g}"
-    assert any(t.name and f"τ = {tau}" in t.name for bars in (bars_low, bars_high) for t in bars.data)
+    assert any(t.name and f"τ = {tau}" in t.name for bars in (bars_low, bars_high, bars_code) for t in bars.data)
     allowed.add(tau)
     for pick in ("entropy_high", "entropy_code"):
         trace = data.at(pick)[0].trace
@@ -251,7 +253,7 @@ def test_every_number_in_the_words_is_on_the_pictures_or_the_named_mean_of_the_d
         tl, step = data.at(pick)
         s = tl.trace.steps[step]
         allowed |= {str(len(s.filled)), str(len(s.masks) - len(s.filled))}
-    # the split sentence's counts and bounds: the dots each side of τ (the line it is drawn at), recounted
+    # the split sentence's counts and bounds: the dots whose mean is under τ's value and the others, recounted
     left, right = split_by_hand(data.law_rows, code.config["threshold"])
     allowed |= {str(len(left)), str(len(right))} | {f"{x:.2f}" for x in left + right}
     stray = [x for x in NUMBER.findall(words) if x not in allowed]
@@ -347,11 +349,11 @@ def test_dots_at_one_place_are_spread_and_others_stay():
     assert min(entropy.spread_x(rows * 3, 4.0)) >= 0.0
 
 
-# ---------- the τ line on the chart and the sentence on how the dots lie about it ----------
+# ---------- no τ line on the mean axis; the sentence on how the dots' means lie about τ's value ----------
 
 def with_tau(data, tau: float):
-    """The chapter's three decodes as recorded, but their config's τ set to `tau` (a record made
-    at another τ: the chart's line and the words must follow it, never a constant)."""
+    """The chapter's three decodes as recorded, but their config's τ (and every step's) set to `tau`
+    (a record made at another τ: the words must follow it, never a constant)."""
     from wedlm import Trace
     from app.views.timeline import Timeline
     out = []
@@ -359,95 +361,95 @@ def with_tau(data, tau: float):
         tl, step = data.at(pick)
         d = tl.trace.to_dict()
         d["config"] = {**d["config"], "threshold": tau}
+        for st in d["steps"]:
+            if st.get("threshold") is not None:
+                st["threshold"] = tau
         out.append((Timeline(Trace.from_dict(d)), step))
     return out
 
 
-def drawn_tau(law):
-    """The chart's τ line: its x (a vertical line from the plot's foot to its top) and its style."""
-    (line,) = [s for s in law.layout.shapes if s.type == "line"]
-    assert line.x0 == line.x1 and line.xref == "x" and (line.y0, line.y1) == (0, 1) and line.yref == "paper"
-    return line.x0, line.line
-
-
 def split_by_hand(rows, tau):
-    """The dots each side of τ, recounted: left, a mean entropy under τ; right, the others."""
+    """The dots each side of τ's value, recounted: left, a mean entropy under it; right, the others."""
     left = [r["tokens_per_forward"] for r in rows if r["entropy"] < tau]
     right = [r["tokens_per_forward"] for r in rows if not r["entropy"] < tau]
     return left, right
 
 
+PER_MASK = {"en": "τ is held to each mask's own score, never to a mean:",
+            "zh": "τ 比的是每个掩码自己的得分，从来不是平均值："}
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_chapter_7s_chart_draws_tau_where_its_decodes_filled_and_as_its_score_bars_draw_it(data, lang):
-    """A newcomer ranked the prompts by their mean entropy while the rule holds each mask to τ: the
-    chart draws τ, the decodes' own (their record's config, the same for all three), as a vertical
-    dashed line in the colour and dash of the score bars' τ, named "τ = 0.4" at its top; every dot
-    left of it has a mean entropy under τ, every dot right of it not."""
-    text, law, bars_low, bars_high, _ = chapter(data, lang)
+def test_chapter_7_draws_tau_only_where_it_judges_each_mask_never_on_the_mean_axis(data, lang):
+    """Walk 25: the chart drew τ as a dashed line on its mean-entropy axis, titled "the τ line: masks
+    under it fill together", and the words said code's "0.92 is right of the τ line", while the recap
+    says τ is held to each mask's own score, never to a mean. The mean chart now draws no τ line (no
+    shape, no τ mark) and its title says why; every score chart draws τ at the decodes' own τ, as a
+    horizontal line across its bars; the words hold τ to each mask's score, and never place a mean
+    left or right of a τ line."""
+    text, law, *bars, _ = chapter(data, lang)
     taus = {data.at(p)[0].trace.config["threshold"] for p in PICKS}
     assert len(taus) == 1
     (tau,) = taus
-    x, style = drawn_tau(law)
-    assert x == tau
-    bars_tau = [t for bars in (bars_low, bars_high) for t in bars.data if t.name == f"τ = {tau:g}"]
-    assert len(bars_tau) == 2 and all(t.y[0] == tau for t in bars_tau)
-    assert all(style.color == t.line.color and style.dash == t.line.dash == "dash" for t in bars_tau)
-    names = [a for a in law.layout.annotations if a.text == f"τ = {tau:g}"]
-    assert len(names) == 1 and names[0].x == tau and names[0].xref == "x" and names[0].xanchor == "left"
-    # the dots as drawn (their hover's own entropy: customdata[1]) lie on the side of the line their mean says
-    dots = [t for t in law.data if t.customdata is not None and t.marker.symbol is None]
-    drawn = [(px, c[1]) for t in dots for px, c in zip(t.x, t.customdata)]
-    assert len(drawn) == len(data.law_rows)
-    assert all((px < x) == (h < tau) for px, h in drawn), drawn
-    assert not any("cliff" in (a.text or "") or "<br>" in (a.text or "") for a in names)
+    assert not law.layout.shapes, law.layout.shapes
+    assert not any("τ" in (a.text or "") for a in law.layout.annotations), [a.text for a in law.layout.annotations]
+    title = plain(law.layout.title.text)
+    assert {"en": "no τ line: τ judges each mask", "zh": "不画 τ 线：τ 判的是每个掩码"}[lang] in title
+    assert {"en": "masks under it fill together", "zh": "低于它的掩码一起填"}[lang] not in title
+    assert len(bars) == 3 and all(b is not None for b in bars)
+    for fig in bars:
+        (line,) = [t for t in fig.data if t.name == f"τ = {tau:g}"]
+        assert list(line.y) == [tau, tau] and line.line.dash == "dash"
+        assert fig.layout.yaxis.title.text == i18n.text(lang, "tour.fig.score_axis")   # a mask's score, not a mean
+    words = plain(text)
+    assert PER_MASK[lang] in words
+    assert not any(said in words for said in ("τ line:", "τ line, yet", "τ 线右边", "τ 线左边", "τ 虚线"))
+    assert "ch7.code_left" not in i18n.catalog() and "ch7.code_right" not in i18n.catalog()
 
 
-def test_chapter_7s_tau_line_and_split_follow_a_record_made_at_another_tau(data):
-    """Recorded at τ = 1.0 the line stands at 1.0 and the words count the dots about 1.0; the code
-    decode's mean (0.92 here) is then said to be left of the line. Nothing of 0.4 is left."""
+def test_chapter_7s_split_follows_a_record_made_at_another_tau(data):
+    """Recorded at τ = 1.0 the words count the dots' means about 1.0 and nothing of 0.4 is left; the
+    chart still draws no τ line on its mean axis, and its score charts draw τ at 1.0."""
     low, high, code = with_tau(data, 1.0)
-    text, law, *_ = ch7_entropy.view(data.law_rows, low, high, code=code)
-    assert drawn_tau(law)[0] == 1.0
+    text, law, *bars, _ = ch7_entropy.view(data.law_rows, low, high, code=code)
+    assert not law.layout.shapes
     words = plain(text)
     left, right = split_by_hand(data.law_rows, 1.0)
-    assert f"(mean under 1): {len(left)} dots" in words and "τ = 0.4" not in words
-    assert f"right: {len(right)}" in words or f"{len(right)} dots" in words
-    mean = round(entropy.fill_entropy(code[0].trace), 3)
-    side = "left of the τ line, yet per mask:" if mean < 1.0 else "right of the τ line:"
-    assert f"{mean:.2f} is {side}" in words
+    assert f"Mean under 1 (τ's value): {len(left)} dots" in words and "τ = 0.4" not in words
+    assert f"the other {len(right)}" in words or f"{len(right)} dots" in words
+    assert PER_MASK["en"] in words
+    for fig in (b for b in bars if b is not None):
+        assert [list(t.y) for t in fig.data if t.name == "τ = 1"] == [[1.0, 1.0]]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_chapter_7_says_how_the_dots_lie_about_the_tau_line_in_the_records_numbers(data, lang):
-    """One sentence says how many dots lie left of τ and the slowest of them, how many right and the
-    fastest of them, recounted here from the record's dots; said once, in the first paragraph."""
+def test_chapter_7_says_how_the_dots_means_lie_about_taus_value_in_the_records_numbers(data, lang):
+    """One sentence says how many dots have a mean under τ's value and the slowest of them, how many
+    not and the fastest of them, recounted here from the record's dots; said once, in the first
+    paragraph, as an observation of means (no τ line)."""
     text = chapter(data, lang)[0]
     words = plain(text)
     tau = data.at("entropy_code")[0].trace.config["threshold"]
     left, right = split_by_hand(data.law_rows, tau)
     assert left and right
     first = plain(re.findall(r"<p[^>]*>(.*?)</p>", text, re.S)[0])
-    if min(left) > max(right):   # the record splits at τ: each side's bound
-        said = {"en": f"Left of the τ line (mean under {tau:g}): {len(left)} dots, each ≥\u00a0{min(left):.2f} tokens "
-                      f"per forward; right: {len(right)}, each ≤\u00a0{max(right):.2f}.",
-                "zh": f"τ 虚线左边（平均熵低于 {tau:g}）：{len(left)} 个圆点，每次前向计算的词元数都 ≥\u00a0{min(left):.2f}；"
-                      f"右边：{len(right)} 个圆点，都 ≤\u00a0{max(right):.2f}。"}[lang]
+    if min(left) > max(right):   # the record splits at τ's value: each side's bound
+        said = {"en": f"Mean under {tau:g} (τ's value): {len(left)} dots, each ≥\u00a0{min(left):.2f} tokens "
+                      f"per forward; the other {len(right)}, each ≤\u00a0{max(right):.2f}.",
+                "zh": f"平均熵低于 {tau:g}（τ 的值）：{len(left)} 个圆点，每次前向计算的词元数都 ≥\u00a0{min(left):.2f}；"
+                      f"其余 {len(right)} 个圆点，都 ≤\u00a0{max(right):.2f}。"}[lang]
     else:                        # it does not: each side's range
-        said = {"en": f"{len(left)} dots, {min(left):.2f}–{max(left):.2f} tokens per forward; right: "
-                      f"{len(right)} dots, {min(right):.2f}–{max(right):.2f}; the line does not sort them.",
-                "zh": f"{min(right):.2f}–{max(right):.2f}；这条线并没有把它们分开。"}[lang]
+        said = {"en": f"{len(left)} dots, {min(left):.2f}–{max(left):.2f} tokens per forward; the other "
+                      f"{len(right)} dots, {min(right):.2f}–{max(right):.2f}; the mean does not sort them.",
+                "zh": f"{min(right):.2f}–{max(right):.2f}；平均熵并没有把它们分开。"}[lang]
     assert said in first and words.count(said) == 1, (said, first)
-    # the code decode's diamond: its mean against the same line, said in its paragraph
-    code = round(entropy.fill_entropy(data.at("entropy_code")[0].trace), 3)
-    key = "ch7.code_left" if code < tau else "ch7.code_right"
-    assert plain(i18n.text(lang, key, h=code)) in words
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_split_sentence_says_what_the_dots_do_never_a_split_it_assumes(lang):
     """Made-up dots: a clean split gives each side's bound; overlapping sides each side's range and
-    that the line does not sort them; all on one side, that side's range; one dot is "1 dot"; no dots,
-    nothing. A dot at τ itself is right of the line (the rule fills a score under τ)."""
+    that the mean does not sort them; all on one side, that side's range; one dot is "1 dot"; no dots,
+    nothing. A dot whose mean is τ's value itself counts with the others (the rule fills a score under τ)."""
     def row(h, tpf):
         return {"class": "x", "entropy": h, "tokens_per_forward": tpf}
     clean = [row(0.1, 5.0), row(0.2, 3.5), row(0.9, 0.8), row(0.4, 1.2)]
@@ -460,10 +462,83 @@ def test_the_split_sentence_says_what_the_dots_do_never_a_split_it_assumes(lang)
     assert not entropy.tau_split(mixed, 0.4)["clean"]
     said = plain(ch7_entropy.split_sentence(mixed, 0.4, lang))
     assert "0.90–3.50" in said and "2.00" in said and "2.00–" not in said and "≥" not in said and "≤" not in said
-    assert said.endswith({"en": "the line does not sort them.", "zh": "这条线并没有把它们分开。"}[lang])
+    assert said.endswith({"en": "the mean does not sort them.", "zh": "平均熵并没有把它们分开。"}[lang])
     assert {"en": "1 dot,", "zh": "1 个圆点"}[lang] in said
     left_only = plain(ch7_entropy.split_sentence([row(0.1, 4.0), row(0.3, 0.7)], 0.4, lang))
-    assert ("Every dot (2) lies left" in left_only or "左边" in left_only) and "0.70–4.00" in left_only and "right" not in left_only
+    assert ({"en": "Every dot (2) has a mean under 0.4", "zh": "全部 2 个圆点的平均熵都低于 0.4"}[lang] in left_only
+            and "0.70–4.00" in left_only and "or more" not in left_only)
     right_only = plain(ch7_entropy.split_sentence([row(1.1, 0.5), row(0.9, 0.9)], 0.4, lang))
-    assert ("Every dot (2) lies right" in right_only or "全部 2 个圆点都在 τ 虚线右边" in right_only) and "0.50–0.90" in right_only
+    assert ({"en": "Every dot (2) has a mean of 0.4 (τ's value) or more", "zh": "全部 2 个圆点的平均熵都不低于 0.4"}[lang]
+            in right_only and "0.50–0.90" in right_only)
     assert ch7_entropy.split_sentence([], 0.4, lang) == ""
+
+
+# ---------- code's stall, drawn per mask: its third score chart ----------
+
+def stall_by_hand(trace):
+    """Code's stall recounted from the step records, not by entropy.front_stall: the hardest fill of a
+    front slot (the slot the window starts at), then every earlier forward whose window started at that
+    slot, still a mask, with no mask scoring under τ and one fill; of those, the ones where that slot
+    scores highest, then the most masks."""
+    fills = [(k, f) for k, s in enumerate(trace.steps) for f in s.filled if f.pos == s.start]
+    k_hard, hard = max(fills, key=lambda e: (e[1].entropy, -e[0]))
+    found = []
+    for k, s in enumerate(trace.steps[:k_hard]):
+        if s.start != hard.pos or s.window[0] is not None or not s.masks:
+            continue
+        if any(m.score < s.threshold for m in s.masks) or len(s.filled) != 1:
+            continue
+        front = next(m for m in s.masks if m.pos == hard.pos)
+        found.append((front.score >= max(m.score for m in s.masks), len(s.masks), -k, k))
+    return hard, (max(found)[-1] if found else None)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_codes_stall_is_drawn_per_mask_at_a_forward_where_none_is_under_tau(data, lang):
+    """Walk 25: code's stall could only be read ("none scored under τ", "stays a mask for 16 forwards"),
+    never seen. A third score chart draws code at a forward whose window starts at its unsure token's
+    slot, still a mask: every mask scores at or above τ, so the rule fills the single lowest, which is
+    not the front slot, and that forward commits nothing. The chart draws that forward's masks, its ✓
+    on the one fill, its τ line; the words name that step, the front slot and its token, as the chart."""
+    tl, _ = data.at("entropy_code")
+    trace = tl.trace
+    hard, k = stall_by_hand(trace)
+    assert k is not None
+    s = trace.steps[k]
+    tau = s.threshold
+    assert tau == trace.config["threshold"]
+    assert all(m.score >= tau for m in s.masks)                           # none under τ
+    lowest = min(s.masks, key=lambda m: m.score)
+    assert [f.pos for f in s.filled] == [lowest.pos] != [hard.pos]          # the single lowest, not the front
+    assert s.masks[0].pos == s.start == hard.pos and not s.committed        # the front a mask: nothing commits
+    assert hard.pos in {m.pos for m in s.masks if not m.selected}
+    text, law, low_fig, high_fig, code_fig, table = chapter(data, lang)
+    assert code_fig.layout.meta["step"] == k
+    assert f"{k}" in code_fig.layout.title.text and i18n.text(lang, "ch7.bars_code", step=k) == code_fig.layout.title.text
+    bars = {t.name: t for t in code_fig.data if t.type == "bar"}
+    filled, stays = bars[i18n.text(lang, "views.bars.key_filled")], bars[i18n.text(lang, "views.bars.key_mask")]
+    assert list(filled.x) == [str(lowest.pos)] and filled.y[0] == lowest.score
+    assert list(stays.x) == [str(m.pos) for m in s.masks if m.pos != lowest.pos]
+    assert list(code_fig.layout.xaxis.categoryarray)[0] == str(hard.pos)   # the front slot: the first bar
+    (ticks,) = [t for t in code_fig.data if t.type == "scatter" and t.mode == "text"]
+    assert list(ticks.x) == [str(lowest.pos)]
+    (line,) = [t for t in code_fig.data if t.name == f"τ = {tau:g}"]
+    assert min(stays.y) >= line.y[0] and filled.y[0] >= line.y[0]         # every bar at or above the line
+    words = plain(text)
+    token = plain(ch7_entropy.tok(tl, hard.token, lang))
+    said = {"en": f"code’s step {k} fill only the lowest (grey: above τ), code’s behind its front slot {hard.pos} "
+                  f"({token}), which stays a mask.",
+            "zh": f"代码的第 {k} 步都只填得分最低的那个（灰色：高于 τ），代码填的还在最前面的槽位 {hard.pos}（{token}）后面，"
+                  f"它仍是掩码。"}[lang]
+    assert said in words, (said, words)
+
+
+def test_without_a_stall_there_is_no_code_chart_and_the_words_say_none(data):
+    """Recorded at a τ over every score (nothing is ever the single lowest fill alone), no forward is a
+    stall: no third chart, and the words speak of counting's and the play's charts only."""
+    low, high, code = with_tau(data, 100.0)
+    assert entropy.front_stall(code[0].trace) is None
+    text, law, low_fig, high_fig, code_fig, table = ch7_entropy.view(data.law_rows, low, high, code=code)
+    assert code_fig is None and "code’s step" not in plain(text)
+    text, *_, code_fig, _ = ch7_entropy.view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"))
+    assert code_fig is None and "stay masks" in plain(text)   # without the code decode: the pair's words

@@ -240,7 +240,8 @@ def test_the_commit_answer_says_behind_a_mask_once(data):
 def test_the_speed_card_gives_chapter_7s_reason_under_tau_or_not_per_mask(data, lang):
     """A newcomer ranked chapter 7's prompts by their mean entropy; the rule holds each mask to τ. The
     speed card's answer says τ is held to each mask, never to a mean, and its numbers end on chapter
-    7's sentence on its dots about the τ line, recounted here from the record's dots at its decodes' τ."""
+    7's sentence on its dots' means about τ's value (an observation: no τ line), recounted here from the
+    record's dots at its decodes' τ."""
     card = ch11_recap.cards(data, lang)[3]
     answer = plain(card["answer"])
     assert {"en": "τ is held to each mask's own score, never to a mean",
@@ -253,11 +254,14 @@ def test_the_speed_card_gives_chapter_7s_reason_under_tau_or_not_per_mask(data, 
         lo_hi = [f"{min(side):.2f}" for side in (left, right) if side]
         assert all(x in numbers for x in lo_hi) and "≥" not in numbers and "≤" not in numbers, numbers
         return
-    said = {"en": f"Left of the τ line (mean under {tau:g}): {len(left)} dots, each ≥\u00a0{min(left):.2f} tokens "
-                  f"per forward; right: {len(right)}, each ≤\u00a0{max(right):.2f}.",
-            "zh": f"τ 虚线左边（平均熵低于 {tau:g}）：{len(left)} 个圆点，每次前向计算的词元数都 ≥\u00a0{min(left):.2f}；"
-                  f"右边：{len(right)} 个圆点，都 ≤\u00a0{max(right):.2f}。"}[lang]
+    said = {"en": f"Mean under {tau:g} (τ's value): {len(left)} dots, each ≥\u00a0{min(left):.2f} tokens "
+                  f"per forward; the other {len(right)}, each ≤\u00a0{max(right):.2f}.",
+            "zh": f"平均熵低于 {tau:g}（τ 的值）：{len(left)} 个圆点，每次前向计算的词元数都 ≥\u00a0{min(left):.2f}；"
+                  f"其余 {len(right)} 个圆点，都 ≤\u00a0{max(right):.2f}。"}[lang]
     assert numbers.endswith(said), numbers
+    # walk 25: chapter 7 no longer draws a τ line on its mean axis; the card names none either (a mean
+    # set against τ's line read as the rule, which the answer above denies)
+    assert not any(w in numbers for w in ("τ line", "τ 线", "τ 虚线")), numbers
     assert 'data-term="tpf"' not in card["numbers"]   # plain in the card: chapter 7 links it
 
 

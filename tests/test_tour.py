@@ -290,7 +290,7 @@ def test_entropy_chapter_says_why_code_is_slow_from_the_recorded_code_decode(dat
     burst = len(tl.trace.steps[step + 1].committed)
     assert burst == after + 1   # the held token and every fill after it: delayed, not lost
     assert (f"‘{unescape(render.token_label(tl, front.token))}’ ({front.entropy:.2f} nats) stays a mask "
-            f"for {held} forwards, which fill {after} slots after it: all commit at once ({burst}) the forward "
+            f"for {held} forwards, which fill {after} slots after it: all commit ({burst}) the forward "
             f"after it fills") in words
     # walk 20: its mean entropy against a per-mask τ was slippery; the words count, per forward, the
     # masks under τ (the fill rule, recounted here from the steps' scores) beside the play's and counting's
@@ -303,11 +303,11 @@ def test_entropy_chapter_says_why_code_is_slow_from_the_recorded_code_decode(dat
         counts(data.at(pick)[0].trace) for pick in ("entropy_code", "entropy_high", "entropy_low"))
     assert none > scored // 2 and p_none > p_scored // 2 and c_every > c_scored // 2
     assert (f"in {none} of its {scored} forwards with masks, none scored under τ = {tau:g}, so only the "
-            f"lowest filled (as in {p_none} of a play's {p_scored})") in words
-    # its mean against the chart's τ line (the split sentence's): which side is the record's, not assumed
-    mean = round(entropy.fill_entropy(tl.trace), 3)
-    side = "left of the τ line, yet per mask:" if mean < tau else "right of the τ line:"
-    assert f"then its stop token. {mean:.2f} is {side} in {none} of its" in words
+            f"lowest filled (a play: {p_none} of {p_scored})") in words
+    # walk 25: its mean was set against a τ line ("0.92 is right of the τ line"), where the rule holds each
+    # mask's own score to τ (the recap's words): the words say so, and place no mean about a τ line
+    assert f"then its stop token. τ is held to each mask's own score, never to a mean: in {none} of its" in words
+    assert "τ line" not in words
     for t in tl.trace.steps:   # the rule the sentence leans on: none under τ, the single lowest fills
         if t.masks and not any(m.score < tau for m in t.masks):
             assert [f.pos for f in t.filled] == [min(t.masks, key=lambda m: m.score).pos]
@@ -1405,7 +1405,7 @@ def test_phone_nav_and_chapter_5_views_fit(browser, app_url):
             const box = gd.querySelector('.main-svg').getBoundingClientRect();
             return [...gd.querySelectorAll('.gtitle')].map(t => { const r = t.getBoundingClientRect();
                 return {text: t.textContent, left: r.left - box.left, right: box.right - r.right}; }); }).flat()""")
-        assert len(titles) == 3, titles   # the law and the two score charts
+        assert len(titles) == 4, titles   # the law and the three score charts (counting, a play, code)
         assert all(t["left"] >= 0 and t["right"] >= 0 for t in titles), titles
         # no legend entry (its symbol or its words) on another text: the law's x-axis title lay on
         # 'counting' when its legend sat at y = -0.2 of a 150 px high plot
@@ -2145,7 +2145,7 @@ def test_chapter_7_draws_each_table_decode_on_its_chart_and_its_row_shows_the_su
     so an under-1 decode is checkable at a glance, and the 0 column is the idle forwards."""
     out = tour.CHAPTERS[6].view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"),
                                 code=data.at("entropy_code"), lang=lang)
-    law, table = out[1], out[4]
+    law, table = out[1], out[5]
     rows = re.findall(r'<tr data-decode="([^"]*)" data-tokens="(\d+)" data-forwards="(\d+)" data-tpf="([^"]*)">'
                       r'<th scope="row">(.*?)(?:<wbr>)?<small>(.*?)</small>', table)
     assert len(rows) == 3
@@ -2293,7 +2293,7 @@ def test_chapter_7_table_names_its_decodes_and_the_text_says_its_figure_is_a_mea
     from app.tabs.tour import ch7_entropy
     out = chapter_views(data)[7] if lang == "en" else tour.CHAPTERS[6].view(
         data.law_rows, data.at("entropy_low"), data.at("entropy_high"), code=data.at("entropy_code"), lang=lang)
-    labels = [unescape(label) for label in re.findall(r'<th scope="row">(.*?)(?:<wbr>)?<small>', out[4])]
+    labels = [unescape(label) for label in re.findall(r'<th scope="row">(.*?)(?:<wbr>)?<small>', out[5])]
     picks = ("entropy_low", "entropy_high", "entropy_code")
     assert len(labels) == len(picks)
     for label, pick in zip(labels, picks):
@@ -2310,7 +2310,7 @@ def test_chapter_7_table_names_its_decodes_and_the_text_says_its_figure_is_a_mea
             f"average {h}  nats  and {mean}") if lang == "en" else (
             f" {name} （菱形）每次前向计算产出 {diamond} 个词元；{len(counting)} 个计数圆点", f"平均 {h}  奈特 、{mean} 个")
     assert all(s in text for s in said), (lang, said)
-    assert ("One decode of each kind" if lang == "en" else "每类各取一次解码") in plain(out[4])
+    assert ("One decode of each kind" if lang == "en" else "每类各取一次解码") in plain(out[5])
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -2810,21 +2810,25 @@ def test_chapter_7_defines_each_kind_its_legend_names_beyond_counting_code_and_p
 def test_chapter_7s_small_charts_each_have_their_own_scale_and_the_words_read_them_against_tau(data):
     """Walk 21: on one scale with the play (0–7 nats) counting's bars were ~0 and their ✓s sat on the
     τ line. Each chart now spans its own bars and τ with room for a ✓, and the words' 'all under τ' /
-    'all above τ' are the record's."""
-    text, _, low_fig, high_fig, _ = chapter_views(data)[7]
+    'all above τ' are the record's; code's chart (walk 25) too, at the step its words name."""
+    text, _, low_fig, high_fig, code_fig, _ = chapter_views(data)[7]
     words = plain(text)
-    for fig, pick in ((low_fig, "entropy_low"), (high_fig, "entropy_high")):
-        tl, step = data.at(pick)
+    code_tl = data.at("entropy_code")[0]
+    code_step = code_fig.layout.meta["step"]
+    for fig, (tl, step) in ((low_fig, data.at("entropy_low")), (high_fig, data.at("entropy_high")),
+                            (code_fig, (code_tl, code_step))):
         s = tl.trace.steps[step]
         tallest = max([m.score for m in s.masks] + [s.threshold])
-        assert tallest < fig.layout.yaxis.range[1] <= 1.3 * tallest, pick
+        assert tallest < fig.layout.yaxis.range[1] <= 1.3 * tallest, step
     assert low_fig.layout.yaxis.range[1] < 0.2 * high_fig.layout.yaxis.range[1]   # not one scale
     (ltl, lstep), (htl, hstep) = data.at("entropy_low"), data.at("entropy_high")
-    ls, hs = ltl.trace.steps[lstep], htl.trace.steps[hstep]
+    ls, hs, cs = ltl.trace.steps[lstep], htl.trace.steps[hstep], code_tl.trace.steps[code_step]
     assert len(ls.filled) > 1 and all(m.score < ls.threshold for m in ls.masks if m.selected)
-    assert len(hs.filled) == 1 and all(m.score >= hs.threshold for m in hs.masks if not m.selected)
+    for st in (hs, cs):   # the single lowest fills, every other mask above τ
+        assert len(st.filled) == 1 and all(m.score >= st.threshold for m in st.masks if not m.selected)
     assert (f"Counting’s step {lstep} fills {len(ls.filled)} masks at once" in words and "all under τ" in words
-            and ", above τ)." in words and "one scale)" not in words)
+            and f"a play’s step {hstep} and code’s step {code_step} fill only the lowest" in words and ": above τ)" in words
+            and "one scale)" not in words)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

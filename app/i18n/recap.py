@@ -86,7 +86,7 @@ MESSAGES = {
               "它也是每次约填一个（最前面一个难的词元只会推迟提交）。停止词元之后的填充被丢弃，所以两者最终都不到每次 1 个词元。",
     },
     # the means said to be means of the chart's dots, as chapter 7 says them (ch7.p2); then {split}:
-    # chapter 7's sentence on the dots about its τ line (ch7.split*)
+    # chapter 7's sentence on its dots' means about τ's value, an observation (ch7.split*; no τ line: walk 25)
     "ch11.speed_numbers": {
         "en": "Chapter 7: the {count_n} counting dots average {count_h:.2f} nats and {count_tpf:.2f} tokens per forward; "
               "the {plays_n} play dots, {plays_h:.2f} nats and {plays_tpf:.2f}; its code decode: in {none} of its {scored} forwards "

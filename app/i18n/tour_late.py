@@ -99,33 +99,36 @@ MESSAGES = {
         "en": "Each dot: a decoded prompt; colour = kind (sequence: a pattern to continue; arithmetic: a sum; math: a word problem). {split}",
         "zh": "每个圆点是一个解码过的提示词；颜色表示类别（数列：接着写下去的规律；算术：一道算式；数学：一道应用题）。{split}",
     },
-    # the dots about the τ line (entropy.tau_split, the record's own τ): a clean split says each side's
-    # bound; else each side's range, or that all lie on one side (a record not seen yet may not split)
+    # the dots by their means against τ's value (entropy.tau_split): an observation, never the rule (the
+    # rule holds each mask's own score to τ, ch7.code; walk 25 read a τ line on the mean axis as the rule,
+    # so the chart draws none). A clean split says each side's bound; else each side's range, or that
+    # all lie on one side (a record not seen yet may not split)
     "ch7.split": {
-        "en": "Left of the τ line (mean under {tau:g}): {left_dots}, each ≥ {left_lo:.2f} {tpf}; "
-              "right: {right}, each ≤ {right_hi:.2f}.",
-        "zh": "τ 虚线左边（平均熵低于 {tau:g}）：{left_dots}，{tpf}都 ≥ {left_lo:.2f}；"
-              "右边：{right} 个圆点，都 ≤ {right_hi:.2f}。",
+        "en": "Mean under {tau:g} (τ's value): {left_dots}, each ≥ {left_lo:.2f} {tpf}; "
+              "the other {right}, each ≤ {right_hi:.2f}.",
+        "zh": "平均熵低于 {tau:g}（τ 的值）：{left_dots}，{tpf}都 ≥ {left_lo:.2f}；"
+              "其余 {right} 个圆点，都 ≤ {right_hi:.2f}。",
     },
     "ch7.split_mixed": {
-        "en": "Left of the τ line (mean under {tau:g}): {left_dots}, {left_range} {tpf}; "
-              "right: {right_dots}, {right_range}; the line does not sort them.",
-        "zh": "τ 虚线左边（平均熵低于 {tau:g}）：{left_dots}，{tpf} {left_range}；"
-              "右边：{right_dots}，{right_range}；这条线并没有把它们分开。",
+        "en": "Mean under {tau:g} (τ's value): {left_dots}, {left_range} {tpf}; "
+              "the other {right_dots}, {right_range}; the mean does not sort them.",
+        "zh": "平均熵低于 {tau:g}（τ 的值）：{left_dots}，{tpf} {left_range}；"
+              "其余 {right_dots}，{right_range}；平均熵并没有把它们分开。",
     },
     "ch7.split_left": {
-        "en": "Every dot ({n}) lies left of the τ line (mean under {tau:g}), at {range} {tpf}.",
-        "zh": "全部 {n} 个圆点都在 τ 虚线左边（平均熵低于 {tau:g}），{tpf} {range}。",
+        "en": "Every dot ({n}) has a mean under {tau:g} (τ's value), at {range} {tpf}.",
+        "zh": "全部 {n} 个圆点的平均熵都低于 {tau:g}（τ 的值），{tpf} {range}。",
     },
     "ch7.split_right": {
-        "en": "Every dot ({n}) lies right of the τ line (mean {tau:g} or more), at {range} {tpf}.",
-        "zh": "全部 {n} 个圆点都在 τ 虚线右边（平均熵不低于 {tau:g}），{tpf} {range}。",
+        "en": "Every dot ({n}) has a mean of {tau:g} (τ's value) or more, at {range} {tpf}.",
+        "zh": "全部 {n} 个圆点的平均熵都不低于 {tau:g}（τ 的值），{tpf} {range}。",
     },
     "ch7.dots": {"en": "{n} dots", "zh": "{n} 个圆点"},
     "ch7.dot": {"en": "1 dot", "zh": "1 个圆点"},
-    # the chart's title (its aside on a line of its own: ≤ ~40 characters on a phone)
-    "ch7.law_title": {"en": "Mean entropy and tokens per forward (the τ line: masks under it fill together)",
-                      "zh": "平均熵与每次前向计算的词元数（τ 虚线：低于它的掩码一起填）"},
+    # the chart's title (its aside on a line of its own: ≤ ~40 characters on a phone): no τ line on a
+    # mean axis, τ is drawn where it judges, on the score charts below (walk 25)
+    "ch7.law_title": {"en": "Mean entropy and tokens per forward (no τ line: τ judges each mask, below)",
+                      "zh": "平均熵与每次前向计算的词元数（不画 τ 线：τ 判的是每个掩码，见下图）"},
     # the diamonds (the table's decodes, named by their prompts) with the numbers their marks and rows
     # say, then the dots of that kind, named and their mean said to be a mean (a walker read the mean
     # 13.7 beside the diamond's 12.00); "plays" are prose, here play scripts (a speaker's name as prompt)
@@ -142,10 +145,8 @@ MESSAGES = {
     },
     # the paper's own measurement (its abstract): the same pattern at full size, so a class does not rest on one tiny model
     "ch7.paper": {
-        "en": "<b>Not just this tiny model:</b> at full size the paper reports ~3× AR's speed on reasoning, "
-              "up to 10× on low-entropy text.",
-        "zh": "<b>不只是这个小模型：</b>论文在完整规模的模型和 GPU 上报告：困难推理任务上接近 AR 速度的 3 倍，"
-              "低熵文本上最多 10 倍。",
+        "en": "<b>At full size</b> the paper reports ~3× AR's speed on reasoning, up to 10× on low-entropy text.",
+        "zh": "<b>在完整规模的模型和 GPU 上</b>，论文报告：困难推理任务上接近 AR 速度的 3 倍，低熵文本上最多 10 倍。",
     },
     "ch7.p3": {
         "en": "<b>Under 1 token per forward?</b> The prompt {id} makes {tpf:.2f} tokens per forward at a mean entropy of {h:.2f} nats. A slot "
@@ -161,11 +162,14 @@ MESSAGES = {
     # commits back, not the fills (entropy.front_wait "burst")
     "ch7.code": {
         "en": "<b>Why is code slow?</b> {code_decode} (the diamond “{code_name}”: {code_tpf:.2f} per forward at "
-              "{code_h:.2f} nats) writes {written} code tokens, then its stop token. {side} "
-              "in {none} of its {scored} forwards with masks, none scored under τ = {tau:g}, so only the lowest filled (as in {play_none} of a play's {play_scored}). Its unsure token {token} ({front_h:.2f} nats) stays a mask for {held} forwards, which "
-              "fill {after} slots after it: all commit at once ({burst}) the forward after it fills.",
+              "{code_h:.2f} nats) writes {written} code tokens, then its stop token. τ is held to each mask's own "
+              "score, never to a mean: in {none} of its {scored} forwards with masks, none scored under τ = {tau:g}, "
+              "so only the lowest filled (a play: {play_none} of {play_scored}). Its unsure token {token} "
+              "({front_h:.2f} nats) stays a mask for {held} forwards, which fill {after} slots after it: all commit "
+              "({burst}) the forward after it fills.",
         "zh": "<b>代码为什么慢？</b>{code_decode}（标着“{code_name}”的菱形：每次前向计算 {code_tpf:.2f} 个词元，"
-              "平均熵 {code_h:.2f} 奈特）写出 {written} 个代码词元，然后是停止词元。{side}在给它的掩码打分的 "
+              "平均熵 {code_h:.2f} 奈特）写出 {written} 个代码词元，然后是停止词元。τ 比的是每个掩码自己的得分，"
+              "从来不是平均值：在给它的掩码打分的 "
               "{scored} 次前向计算中，有 {none} 次没有一个掩码的得分低于 τ = {tau:g}，于是只填得分最低的那个"
               "（剧本：{play_scored} 次中 {play_none} 次）。"
               "没把握的词元 {token}（{front_h:.2f} 奈特）连续 {held} 次前向计算都还是掩码，这些前向计算在它后面填了 {after} "
@@ -185,9 +189,6 @@ MESSAGES = {
               "（{committed_colour}：计数一次最多提交 {most} 个）。损失的是停止词元之后的填充，它们被丢弃（{losses}）。"
               "所以{slow}最终每次前向计算不到 1 个词元：比 AR（正好 1 个）还慢。",
     },
-    # ch7.code's {side}: where the code decode's mean lies against the τ line of the chart (ch7.split)
-    "ch7.code_right": {"en": "{h:.2f} is right of the τ line:", "zh": "{h:.2f} 在 τ 线右边："},
-    "ch7.code_left": {"en": "{h:.2f} is left of the τ line, yet per mask:", "zh": "{h:.2f} 虽在 τ 线左边，逐个掩码看："},
     # one decode's fills in ch7.idle's {losses}: fills - thrown away = tokens (entropy.fill_account)
     "ch7.loss": {"en": "{name}: {fills} fills − {lost} = {tokens} tokens in {forwards} forwards",
                  "zh": "{name}：{fills} 次填充 − {lost} = {tokens} 个词元，用了 {forwards} 次前向计算"},
@@ -218,6 +219,17 @@ MESSAGES = {
               "（{new_colour} ✓，全都低于 τ）；剧本的第 {high_step} 步只填得分最低的那个，其余 {stay} 个仍是掩码"
               "（{mask_colour}，高于 τ）。",
     },
+    # ch7.p4 with code's chart beside (a forward whose front slot is its unsure token, still a mask, and
+    # no mask under τ: entropy.front_stall): the play and code alike fill only the lowest, code's behind
+    # its front slot, which stays a mask (walk 25: code's stall could only be read, not seen)
+    "ch7.p4_code": {
+        "en": "Counting’s step {low_step} fills {filled} masks at once ({new_colour} ✓, all under τ); a play’s step "
+              "{high_step} and code’s step {code_step} fill only the lowest ({mask_colour}: above τ), code’s behind its "
+              "front slot {front} ({token}), which stays a mask.",
+        "zh": "计数的第 {low_step} 步一次填了 {filled} 个掩码（{new_colour} ✓，全都低于 τ）；剧本的第 {high_step} 步和"
+              "代码的第 {code_step} 步都只填得分最低的那个（{mask_colour}：高于 τ），代码填的还在最前面的槽位 "
+              "{front}（{token}）后面，它仍是掩码。",
+    },
     "ch7.yours": {
         "en": "<b>Your prompt</b>: mean entropy {entropy:.2f} nats, {tpf:.2f} tokens per forward (the star).",
         "zh": "<b>你的提示词</b>：平均熵 {entropy:.2f} 奈特，每次前向计算 {tpf:.2f} 个词元（图中的星号）。",
@@ -228,6 +240,7 @@ MESSAGES = {
     "ch7.point_mark": {"en": "{name}: {tpf}", "zh": "{name}：{tpf}"},
     "ch7.bars_low": {"en": "Counting, step {step} (own scale)", "zh": "计数，第 {step} 步（单独刻度）"},
     "ch7.bars_high": {"en": "A play, step {step} (own scale)", "zh": "剧本，第 {step} 步（单独刻度）"},
+    "ch7.bars_code": {"en": "Code, step {step} (own scale)", "zh": "代码，第 {step} 步（单独刻度）"},
     "ch7.try": {"en": "Try it: where does your prompt land?", "zh": "试一试：你的提示词落在哪里？"},
     "ch7.button": {"en": "Decode live", "zh": "现场解码"},
 

@@ -79,6 +79,35 @@ def front_wait(trace) -> dict | None:
                          for f in s.filled if f.pos > fill.pos)}
 
 
+def front_stall(trace) -> dict | None:
+    """One forward that shows, per mask, why a decode with a hard front token is slow (chapter 7's
+    third score chart): a forward before the hard token fills (front_wait) whose front slot is that
+    token's, fed as a mask (so the forward commits nothing), in which no mask scored under τ (the
+    fill rule: the single lowest fills) and that one fill lies behind the front. Of those, the one
+    where the hard slot scores highest in its window, then the one with the most masks (the first).
+    {"step", "front": the hard slot, "token": what fills it later, "front_score", "fill": the slot it
+    filled, "fill_score", "masks": how many were open}; None when no forward is such."""
+    wait = front_wait(trace)
+    if wait is None:
+        return None
+    found = []
+    for k, s in enumerate(trace.steps[:wait["step"]]):
+        # the hard slot is the window's front (fed as a mask: the forward commits nothing) and its first mask
+        if not s.masks or s.threshold is None or not s.masks[0].pos == s.start == wait["pos"] or len(s.filled) != 1:
+            continue
+        scores = [m.score for m in s.masks]
+        if selection.under_threshold(scores, s.threshold) or s.filled[0].pos == wait["pos"]:
+            continue
+        fill = next(m for m in s.masks if m.pos == s.filled[0].pos)
+        found.append({"step": k, "front": wait["pos"], "token": wait["token"], "front_score": s.masks[0].score,
+                      "fill": fill.pos, "fill_score": fill.score, "masks": len(s.masks),
+                      "tallest": s.masks[0].score >= max(scores)})
+    if not found:
+        return None
+    best = max(found, key=lambda f: (f["tallest"], f["masks"], -f["step"]))
+    return {k: v for k, v in best.items() if k != "tallest"}
+
+
 def fill_account(trace) -> dict:
     """Where a decode's fills went: every streaming forward but the last fills a slot and no fill is
     undone, so tokens = fills - the fills thrown away (those past the stop token, or past the budget).
@@ -221,11 +250,12 @@ def stack_sizes(rows: list[dict], span: float) -> list[int]:
 
 
 def tau_split(rows: list[dict], tau: float) -> dict:
-    """How the dots lie about the τ line (the fill rule's threshold, drawn at x = τ): "left" the rows
+    """How the dots' means lie about τ's value (an observation, not the rule: the rule holds each
+    mask's own score to τ, never a mean, so chapter 7 draws no τ line on its mean axis): "left" the rows
     whose mean entropy is under τ, "right" the others; each side's count and its lowest and highest
     tokens per forward (None when it has no dot); "clean" when both sides have dots and every left
-    dot makes more tokens per forward than every right one. A mean under τ does not fill a mask (the
-    rule holds each mask's own score to τ): whether the record splits so is read, never assumed."""
+    dot makes more tokens per forward than every right one. Whether the record splits so is read,
+    never assumed."""
     sides = {"left": [r["tokens_per_forward"] for r in rows if r["entropy"] < tau],
              "right": [r["tokens_per_forward"] for r in rows if r["entropy"] >= tau]}
     out = {"tau": tau}

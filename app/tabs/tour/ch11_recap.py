@@ -74,7 +74,7 @@ def _stops(data, lang: str) -> str:
 
 
 def _speed(data, lang: str = i18n.DEFAULT) -> dict | None:
-    """Chapter 7's numbers, as it rounds them: its sentence on the dots about the τ line (split_sentence,
+    """Chapter 7's numbers, as it rounds them: its sentence on the dots' means about τ's value (split_sentence,
     at the chapter's decodes' τ), the counting and plays dots' means (and how many dots), and in how
     many of its code decode's forwards no mask scored under τ (entropy.under_tau)."""
     rows = data.law_rows

@@ -1,10 +1,13 @@
 """Chapter 7: entropy and speed, how many masks fill at once. Mean entropy is not enough: a decode
-is fast when many masks fall under τ at once. Every forward but the last fills a slot and no fill is
-undone, so a forward that commits nothing (its front slot a mask) delays its fills, it does not lose
-them; what is lost is the fills past the stop token. The entropy -> tokens per forward plot of the
-suite (dots) with the chapter's three recorded decodes (diamonds, named by prompt and number in the
-words), one step at each extreme, why code is slow (one fill per forward; its hard front token held
-the commits back) and a table of what each forward of those decodes committed."""
+is fast when many masks fall under τ at once, and τ is held to each mask's own score, never to a mean
+(so the mean-entropy chart draws no τ line: τ is drawn on the score charts, where it judges). Every
+forward but the last fills a slot and no fill is undone, so a forward that commits nothing (its front
+slot a mask) delays its fills, it does not lose them; what is lost is the fills past the stop token.
+The entropy -> tokens per forward plot of the suite (dots) with the chapter's three recorded decodes
+(diamonds, named by prompt and number in the words), one step at each extreme and one of code's
+(every mask above τ, its unsure front slot stays a mask while the lowest behind it fills), why code
+is slow (one fill per forward; its hard front token held the commits back) and a table of what each
+forward of those decodes committed."""
 from __future__ import annotations
 
 import math
@@ -115,10 +118,11 @@ def tpf_range(lo: float, hi: float) -> str:
 
 
 def split_sentence(rows: list[dict], tau: float, lang: str = i18n.DEFAULT, link: bool = True) -> str:
-    """How the chart's dots lie about its τ line, in one sentence from the record (entropy.tau_split):
-    each side's bound when every dot left of τ is faster than every dot right of it, each side's range
-    when they overlap, the one side's range when all lie on it; "" with no dots. link: "tokens per
-    forward" linked to the glossary (chapter 7's first use), else plain (the recap's)."""
+    """How the chart's dots' means lie about τ's value, in one sentence from the record
+    (entropy.tau_split; an observation, never the rule: the chart draws no τ line): each side's bound
+    when every dot with a mean under τ is faster than every other dot, each side's range when they
+    overlap, the one side's range when all lie on one side; "" with no dots. link: "tokens per forward"
+    linked to the glossary (chapter 7's first use), else plain (the recap's)."""
     sp = entropy.tau_split(rows, tau)
     tpf = term("tpf", lang=lang) if link else escape(terms(lang)["tpf"][0])
     if sp["clean"]:
@@ -136,8 +140,8 @@ def split_sentence(rows: list[dict], tau: float, lang: str = i18n.DEFAULT, link:
 
 
 def chapter_tau(*decodes) -> float | None:
-    """The τ of the chapter's recorded decodes (their record's config): the chart's line and the
-    words' split are drawn at it. None when the record has no threshold."""
+    """The τ of the chapter's recorded decodes (their record's config): the words' split of the
+    dots' means is made at its value. None when the record has no threshold."""
     taus = {tl.trace.config.get("threshold") for tl, _ in decodes if tl is not None}
     return next(iter(taus)) if len(taus) == 1 else None
 
@@ -147,8 +151,9 @@ def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT, point: dict | 
     """Why code is slow, from the recorded code decode (its pick: the hardest front fill; `point`: its
     diamond, whose numbers the words say): how little code it writes before its stop token (a reader
     said "that example shows padding, not code"), in how many forwards none of its masks scored under
-    τ beside the play's (`high`), and how many forwards its hard token's
-    slot stayed a mask, all behind it waiting; without it, why a decode can make fewer tokens than forwards."""
+    τ beside the play's (`high`), τ held to each mask's score, never to the mean (walk 25: "0.92 is
+    right of the τ line" read a mean against τ), and how many forwards its hard token's slot stayed a
+    mask, all behind it waiting; without it, why a decode can make fewer tokens than forwards."""
     wait = entropy.front_wait(code[0].trace) if code else None
     if wait is None or high is None:
         return i18n.text(lang, "ch7.p3", id=named(slowest), tpf=slowest["tokens_per_forward"], h=slowest["entropy"])
@@ -156,9 +161,7 @@ def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT, point: dict | 
     point = point or entropy.trace_point(tl.trace, "")
     own, play = (entropy.under_tau(t.trace) for t in (tl, high[0]))
     tau = tl.trace.config["threshold"]
-    # where its mean lies against the chart's τ line (its diamond's x, as the split sentence reads the dots)
-    side = i18n.text(lang, "ch7.code_left" if point["entropy"] < tau else "ch7.code_right", h=point["entropy"])
-    return i18n.text(lang, "ch7.code", side=side, code_decode=decode_named(tl.trace), written=wait["written"],
+    return i18n.text(lang, "ch7.code", code_decode=decode_named(tl.trace), written=wait["written"],
                      token=tok(tl, wait["token"], lang), front_h=wait["entropy"], held=wait["held"],
                      burst=wait["burst"], after=wait["after"], tau=tau,
                      none=own["none"], scored=own["scored"], play_none=play["none"], play_scored=play["scored"],
@@ -205,12 +208,28 @@ def idle_paragraph(decodes, lang: str = i18n.DEFAULT) -> str:
                      committed_colour=colour("state-committed", lang=lang))
 
 
-def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang: str = i18n.DEFAULT):
-    """`code`: (timeline, step) of the recorded code decode, for the paragraph on why code is slow.
-    Returns the words, the law plot, the two score bars and the commit table."""
-    tr = i18n.Texts(lang)
+def bars_words(low, high, code, lang: str = i18n.DEFAULT) -> str:
+    """What the small score charts show, read from their steps: counting's fills all under τ, the
+    play's single lowest fill (and, with code's chart at entropy.front_stall's forward, code's too,
+    behind its front slot, which stays a mask)."""
     (ltl, lstep), (htl, hstep) = low, high
     ls, hs = ltl.trace.steps[lstep], htl.trace.steps[hstep]
+    said = dict(low_step=lstep, filled=len(ls.filled), new_colour=colour("state-new", lang=lang), high_step=hstep,
+                mask_colour=colour("state-mask", lang=lang))
+    stall = entropy.front_stall(code[0].trace) if code else None
+    if stall is None:
+        return i18n.text(lang, "ch7.p4", stay=len(hs.masks) - len(hs.filled), **said)
+    return i18n.text(lang, "ch7.p4_code", code_step=stall["step"], front=stall["front"],
+                     token=tok(code[0], stall["token"], lang), **said)
+
+
+def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang: str = i18n.DEFAULT):
+    """`code`: (timeline, step) of the recorded code decode, for the paragraph on why code is slow
+    and its score chart. Returns the words, the law plot, the score bars of counting, of the play and
+    of code at entropy.front_stall's forward (None without the code decode or such a forward), and the
+    commit table."""
+    tr = i18n.Texts(lang)
+    (ltl, lstep), (htl, hstep) = low, high
     decodes = named_decodes(low, high, code, lang)
     # every decode the words and the table name has its point: the table's rows as diamonds; the words
     # say the diamonds' numbers as their marks and rows do, and the dots' means as means
@@ -231,8 +250,7 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
         + gap(lang) + tr("ch7.paper"),   # the paper's measurement closes the same paragraph (presenting: no room for one more)
         code_paragraph(code, slowest_row(rows), lang, diamond.get("code"), high),
         idle_paragraph(decodes, lang),
-        tr("ch7.p4", low_step=lstep, filled=len(ls.filled), new_colour=colour("state-new", lang=lang),
-           high_step=hstep, stay=len(hs.masks) - len(hs.filled), mask_colour=colour("state-mask", lang=lang)),
+        bars_words(low, high, code, lang),
     ]
     if yours:
         paras.append(tr("ch7.yours", entropy=yours["entropy"], tpf=yours["tokens_per_forward"]))
@@ -240,18 +258,22 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
     small = lambda tl, k: dict(y_max=figs.max_score(tl, k) * 1.25, height=figs.SMALL, lang=lang)  # noqa: E731
     text = narration([p for p in paras if p], lang=lang)
     points += [{**yours, "label": tr("ch7.your_prompt")}] if yours else []
-    # shorter: the commit table sits below; the τ line at the decodes' own τ, named only (the words say the split)
-    law = entropy.law_figure(rows, tau, yours=points, height=LAW_HEIGHT, lang=lang, tau_note=False,
-                             title=tr("ch7.law_title"))
+    # shorter: the commit table sits below; no τ line on its mean axis (walk 25 read one there as the
+    # rule): τ is drawn on the score charts, where it judges each mask
+    law = entropy.law_figure(rows, None, yours=points, height=LAW_HEIGHT, lang=lang, title=tr("ch7.law_title"))
     law.add_trace(points_key(lang))
+    stall = entropy.front_stall(code[0].trace) if code else None
+    bars_code = None if stall is None else figs.score_bars(
+        code[0], stall["step"], tr("ch7.bars_code", step=stall["step"]), **small(code[0], stall["step"]))
     return (text, law, figs.score_bars(ltl, lstep, tr("ch7.bars_low", step=lstep), **small(ltl, lstep)),
-            figs.score_bars(htl, hstep, tr("ch7.bars_high", step=hstep), **small(htl, hstep)), figs.commit_table(table_rows, lang))
+            figs.score_bars(htl, hstep, tr("ch7.bars_high", step=hstep), **small(htl, hstep)), bars_code,
+            figs.commit_table(table_rows, lang))
 
 
 def build(ctx, data, lang: str = i18n.DEFAULT):
     tr = i18n.Texts(lang)
     low, high, code = data.at("entropy_low"), data.at("entropy_high"), data.at("entropy_code")
-    text, law, bars_low, bars_high, commits = view(data.law_rows, low, high, code=code, lang=lang)
+    text, law, bars_low, bars_high, bars_code, commits = view(data.law_rows, low, high, code=code, lang=lang)
     with body(7) as (views, words):
         with views:
             bar = live_bar(7, lang)
@@ -259,6 +281,8 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
             with gr.Row(elem_classes=["tour-pair"]):
                 gr.Plot(bars_low, show_label=False, min_width=160)
                 gr.Plot(bars_high, show_label=False, min_width=160)
+                if bars_code is not None:   # code: every mask above τ, its unsure front slot stays a mask
+                    gr.Plot(bars_code, show_label=False, min_width=160)
             gr.HTML(commits, elem_id="tour-commits-7")
         with words:
             v_text = gr.HTML(text, elem_id="tour-text-7")

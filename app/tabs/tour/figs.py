@@ -11,6 +11,7 @@ from ...views.timeline import Timeline
 
 SMALL = 330   # height of a chart that sits beside another
 BAR_WIDTH = 0.7   # a score bar's width, a share of its slot (as charts.entropy_bars draws it)
+SLOT_TICKS = 8    # at most this many slot labels under a score chart (three side by side at 1920 presenting)
 
 
 def score_bars(tl: Timeline, step: int, title: str | None = None, y_max: float | None = None,
@@ -57,7 +58,9 @@ def score_bars(tl: Timeline, step: int, title: str | None = None, y_max: float |
         yaxis["range"] = [0, y_max]
     fig = figures.make_figure(data, title or tr("tour.fig.score_title", step=step), height, lang=lang,
                               barmode="overlay", xaxis=dict(title=dict(text=tr("tour.fig.slot_axis")), type="category",
-                                                            categoryorder="array", categoryarray=x),
+                                                            categoryorder="array", categoryarray=x,
+                                                            # level, every few: turned up, code's 3-digit slots lay on the axis title
+                                                            tickangle=0, nticks=SLOT_TICKS),
                               yaxis=yaxis, legend=dict(orientation="h", y=-0.28, yanchor="top", x=0),
                               margin=dict(l=50, r=10, t=40, b=100))  # legend under the axis: never on the title
     fig.layout.meta = {"step": step}
