@@ -289,7 +289,7 @@ def test_entropy_chapter_says_why_code_is_slow_from_the_recorded_code_decode(dat
                 for f in t.filled if f.pos > front.pos)
     burst = len(tl.trace.steps[step + 1].committed)
     assert burst == after + 1   # the held token and every fill after it: delayed, not lost
-    assert (f"‘{unescape(render.token_label(tl, front.token))}’ ({front.entropy:.2f} nats) stays a mask "
+    assert (f"‘{unescape(render.token_label(tl, front.token))}’ ({front.entropy:.2f} nats when it fills) stays a mask "
             f"for {held} forwards, which fill {after} slots after it: all commit ({burst}) the forward "
             f"after it fills") in words
     # walk 20: its mean entropy against a per-mask τ was slippery; the words count, per forward, the

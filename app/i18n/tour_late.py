@@ -165,14 +165,14 @@ MESSAGES = {
               "{code_h:.2f} nats) writes {written} code tokens, then its stop token. τ is held to each mask's own "
               "score, never to a mean: in {none} of its {scored} forwards with masks, none scored under τ = {tau:g}, "
               "so only the lowest filled (a play: {play_none} of {play_scored}). Its unsure token {token} "
-              "({front_h:.2f} nats) stays a mask for {held} forwards, which fill {after} slots after it: all commit "
+              "({front_h:.2f} nats when it fills) stays a mask for {held} forwards, which fill {after} slots after it: all commit "
               "({burst}) the forward after it fills.",
         "zh": "<b>代码为什么慢？</b>{code_decode}（标着“{code_name}”的菱形：每次前向计算 {code_tpf:.2f} 个词元，"
               "平均熵 {code_h:.2f} 奈特）写出 {written} 个代码词元，然后是停止词元。τ 比的是每个掩码自己的得分，"
               "从来不是平均值：在给它的掩码打分的 "
               "{scored} 次前向计算中，有 {none} 次没有一个掩码的得分低于 τ = {tau:g}，于是只填得分最低的那个"
               "（剧本：{play_scored} 次中 {play_none} 次）。"
-              "没把握的词元 {token}（{front_h:.2f} 奈特）连续 {held} 次前向计算都还是掩码，这些前向计算在它后面填了 {after} "
+              "没把握的词元 {token}（填上时 {front_h:.2f} 奈特）连续 {held} 次前向计算都还是掩码，这些前向计算在它后面填了 {after} "
               "个槽位：它填上后的下一次前向计算把它们一次全部提交（{burst} 个）。",
     },
     # where a decode's fills go (entropy.fill_account; wedlm/decoders/core.py: every streaming forward

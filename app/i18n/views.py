@@ -749,12 +749,14 @@ MESSAGES.update({
     "views.law.spread": {"en": "<br>(one of {n} dots at one place, drawn side by side)",
                          "zh": "<br>（同一位置的 {n} 个圆点之一，并排画出）"},
     "views.law.x": {"en": "mean entropy of filled slots (nats)", "zh": "已填充槽位的平均熵（奈特）"},
+    # the line is at a mean equal to τ, a reference: τ itself is held to each mask's own score (chapter 7
+    # and the recap say so; a walker read a τ line on a mean axis as the rule)
     "views.law.cliff": {
-        "en": " τ = {tau}: a mask is filled in parallel only when<br> its entropy (+ λ·distance) is under τ. Past the "
-              "line:<br> about 1 token per forward (the cliff: the<br> speedup falls off at once). Left of it<br> is not always fast: see below "
-              "the chart.",
-        "zh": " τ = {tau}：只有当掩码的熵（+ λ·距离）低于 τ 时，<br> 它才会被并行填充。越过这条线：<br>"
-              " 每次前向计算约 1 个词元（悬崖：<br> 加速一下子掉光）。线的左边<br> 也不一定快：见图下的说明。",
+        "en": " mean = τ = {tau}. τ itself judges each mask:<br> filled in parallel when its own entropy<br> (+ λ·distance) "
+              "is under τ. Decodes whose<br> mean is past the line made about 1 token<br> per forward (the cliff). Left of it "
+              "is<br> not always fast: see below the chart.",
+        "zh": " 平均值 = τ = {tau}。τ 本身判的是每个掩码：<br> 掩码自己的熵（+ λ·距离）低于 τ 才并行填充。<br>"
+              " 平均值越过这条线的解码，每次前向计算<br> 约 1 个词元（悬崖）。线的左边<br> 也不一定快：见图下的说明。",
     },
     # as chapter 7 says it (ch7.idle): a forward that commits nothing delays its fills, it loses none
     "views.law.why": {
