@@ -689,6 +689,21 @@ def test_chapter_8s_right_answers_labels_stay_apart_on_a_1024_page_and_presentin
                     return [t.textContent, r.top, r.bottom]; }).sort((a, b) => a[1] - b[1])""")
             assert len(labels) >= 3, (link, labels)
             assert all(a[2] + 2 <= b[1] for a, b in zip(labels, labels[1:])), (link, labels)
+            # walk 25: each τ's counts over its bars (0.1 apart at 1024) stay apart, a row of right answers
+            # over a row of texts unlike greedy's, and the tour's τ is named on the chart
+            rows = page.evaluate("""() => { const out = {};
+                document.querySelectorAll('#tour-viz-8 .annotation-text tspan').forEach(t => {
+                    if (t.querySelector('tspan') || !/^\\d+$/.test(t.textContent) || !t.getClientRects().length) return;
+                    const r = t.getBoundingClientRect(), key = Math.round(r.top);
+                    (out[key] = out[key] || []).push([t.textContent, r.left, r.right, r.top, r.bottom]); });
+                return Object.values(out).map(row => row.sort((a, b) => a[1] - b[1])); }""")
+            counts = len(tour.load_tour().tau_sweep["rows"])
+            assert len(rows) == 2 and all(len(row) == counts for row in rows), (link, rows)
+            assert all(a[2] + 2 <= b[1] for row in rows for a, b in zip(row, row[1:])), (link, rows)
+            assert rows[0][0][4] <= rows[1][0][3] or rows[1][0][4] <= rows[0][0][3], (link, rows)
+            named = page.evaluate("""() => [...document.querySelectorAll('#tour-viz-8 .annotation-text')]
+                .map(t => t.textContent).filter(t => t.startsWith("the tour's τ"))""")
+            assert named, link
         finally:
             page.close()
 

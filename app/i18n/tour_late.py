@@ -422,9 +422,9 @@ MESSAGES = {
     # the same without a recorded count (a record made before chapter 8 compared texts)
     "ch10.beyond_plain": {
         "en": "<b>Beyond the paper:</b> this check is the explorer's own, not WeDLM's. WeDLM's <i>streaming</i> "
-              "decoder is not lossless: a large τ lets its text leave the greedy text.",
+              "decoder is not lossless: at any τ, its text can leave the greedy text.",
         "zh": "<b>超出论文的部分：</b>本章的检验是探索器自己加的，不属于 WeDLM。WeDLM 的<i>流式</i>解码器并不无损："
-              "τ 较大时，它写出的文本会偏离贪心文本。",
+              "在任何 τ 下，它写出的文本都可能偏离贪心文本。",
     },
     "ch10.not_rejected": {"en": "No draft was rejected at this step. {what}",
                           "zh": "这一步没有草稿被拒绝。{what}"},
