@@ -1831,21 +1831,41 @@ def test_the_tau_chart_marks_the_tours_tau_and_writes_each_taus_counts(data):
     assert tau is not None and {data.timelines[t].trace.config["threshold"] for t in traces} == {tau}
     assert tau == ch7_entropy.chapter_tau(data.at("entropy_low"), data.at("entropy_high"))
     fig = ch8_tau.view(data.tau_sweep, tau=tau)[1]
-    lines = [sh for sh in fig.layout.shapes if sh.type == "line"]
-    assert lines and all(sh.x0 == sh.x1 == tau and sh.line.dash == "dash"
+    lines = [sh for sh in fig.layout.shapes if sh.name != "run"]
+    assert lines and all(sh.type == "line" and sh.x0 == sh.x1 == tau and sh.line.dash == "dash"
                          and sh.line.color == palette.ROLE_COLOURS["threshold"] for sh in lines)
     named = [a for a in fig.layout.annotations if a.name == "tour-tau"]
     assert len(named) == 1 and named[0].x == tau and f"the tour's τ = {tau:g}" == named[0].text
+    # once for each run of τ with the same counts (one a τ ran together on a phone), a bracket across a run's bars
     counts = sorted((a for a in fig.layout.annotations if a.name == "count"), key=lambda a: a.x)
-    assert [a.x for a in counts] == sorted(r["threshold"] for r in rows)
-    for a, r in zip(counts, sorted(rows, key=lambda r: r["threshold"])):
+    ordered = sorted(rows, key=lambda r: r["threshold"])
+    runs = [[ordered[0]]]
+    for r in ordered[1:]:
+        if (r["right"], r["differs"]) == (runs[-1][-1]["right"], runs[-1][-1]["differs"]):
+            runs[-1].append(r)
+        else:
+            runs.append([r])
+    assert len(runs) < len(rows)   # the record has a run (else the brackets are not checked)
+    assert len(counts) == len(runs)
+    brackets = sorted((sh for sh in fig.layout.shapes if sh.name == "run"), key=lambda sh: sh.x0)
+    assert len(brackets) == sum(len(run) > 1 for run in runs)
+    for a, run in zip(counts, runs):
+        first, last = run[0]["threshold"], run[-1]["threshold"]
+        if len(run) == 1:   # over its τ; a run's at its bracket's left end (centred, it sat on the tour's τ line)
+            assert a.x == first and a.xanchor == "center", (a.x, first)
+        else:
+            assert a.xanchor == "left" and a.x < first and abs(a.x - first) < 0.1, (a.x, first, last)
         said = re.findall(r'<span style="color:([^"]+)">(\d+)</span>', a.text)
-        assert said == [(palette.ROLE_COLOURS["right"], str(r["right"])),
-                        (palette.ROLE_COLOURS["verify-rejected"], str(r["differs"]))], (a.text, r["threshold"])
+        assert said == [(palette.ROLE_COLOURS["right"], str(run[0]["right"])),
+                        (palette.ROLE_COLOURS["verify-rejected"], str(run[0]["differs"]))], (a.text, first)
+        if len(run) > 1:
+            bracket = next(sh for sh in brackets if sh.x0 < first < last < sh.x1)
+            assert bracket.y0 == bracket.y1 == fig.layout.yaxis2.range[1]
     # the line skips the counts' row between the panels (it hid the counts at its τ)
     assert all(sh.y1 <= fig.layout.yaxis2.domain[1] or sh.y0 >= fig.layout.yaxis.domain[0] for sh in lines)
     plain_fig = figs.tau_figure(rows)
-    assert not plain_fig.layout.shapes and not [a for a in plain_fig.layout.annotations if a.name == "tour-tau"]
+    assert not [sh for sh in plain_fig.layout.shapes if sh.name != "run"]
+    assert not [a for a in plain_fig.layout.annotations if a.name == "tour-tau"]
     assert "导览的 τ = " in [a.text for a in ch8_tau.view(data.tau_sweep, tau=tau, lang="zh")[1].layout.annotations
                              if a.name == "tour-tau"][0]
 

@@ -141,6 +141,19 @@ def right_minor(total: int) -> int:
     return next((m for m in (1, 2, 5, 10, 20, 50, 100) if step % m == 0 and total / m <= RIGHT_MINOR), step)
 
 
+def count_runs(rows: list[dict], differs: bool) -> list[dict]:
+    """The sweep's τ in runs of equal counts ((right, differs) or (right, None)), in τ order: [{first,
+    last, counts}], a τ alone a run of one."""
+    runs: list[dict] = []
+    for r in sorted(rows, key=lambda r: r["threshold"]):
+        counts = (r["right"], r.get("differs") if differs else None)
+        if runs and runs[-1]["counts"] == counts:
+            runs[-1]["last"] = r["threshold"]
+        else:
+            runs.append({"first": r["threshold"], "last": r["threshold"], "counts": counts})
+    return runs
+
+
 # chapter 8's two panels (paper heights): the right answers' band below, speed above, the counts' row between
 TAU_BAND, TAU_SPEED = (0.0, 0.36), (0.48, 1.0)
 
@@ -185,15 +198,23 @@ def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEF
     lo = min(x + [0.0]) - 0.1
     hi = max(x + [yours["threshold"] if yours else 0.0, tour_tau or 0.0]) + 0.1
     step = charts.round_step(hi - lo, TAU_LABELS, 0.1)
-    # each τ's counts over its bars, right answers above texts unlike greedy's, in the bars' colours
-    notes = [dict(x=r["threshold"], y=total + 0.5, xref="x", yref="y2", yanchor="bottom", showarrow=False,
-                  font=dict(size=11), align="center", name="count",
-                  text="<br>".join(f'<span style="color:{palette.ROLE_COLOURS[role]}">{n}</span>'
-                                   for role, n in (("right", r["right"]),
-                                                   ("verify-rejected", r.get("differs") if changed else None))
-                                   if n is not None))
-             for r in rows]
-    shapes = []
+    # the counts over the bars, right answers above texts unlike greedy's, in the bars' colours: once for
+    # each run of τ with the same counts, a bracket across its bars, the counts at its left end (one label
+    # a τ ran together where τ is 0.1 apart on a phone: "27272727"; centred, they sat on the tour's τ line)
+    notes, shapes = [], []
+    for run in count_runs(rows, bool(changed)):
+        alone = run["last"] == run["first"]
+        notes.append(dict(x=run["first"] if alone else run["first"] - width, y=total + 0.5, xref="x", yref="y2",
+                          yanchor="bottom", xanchor="center" if alone else "left",
+                          showarrow=False, font=dict(size=11), align="center", name="count",
+                          text="<br>".join(f'<span style="color:{palette.ROLE_COLOURS[role]}">{n}</span>'
+                                           for role, n in zip(("right", "verify-rejected"), run["counts"])
+                                           if n is not None)))
+        if run["last"] > run["first"]:
+            x0, x1, top, foot = run["first"] - width, run["last"] + width, total + 0.5, total - 0.04 * total
+            shapes.append(dict(type="path", xref="x", yref="y2", name="run", line=dict(color="#374151", width=2),
+                               path=f"M {x0},{foot} L {x0},{top} L {x1},{top} L {x1},{foot}",
+                               x0=x0, x1=x1, y0=top, y1=top))
     if tour_tau is not None:
         # through both panels, not the counts' row between them (it hid the counts at its τ)
         shapes += [dict(type="line", xref="x", yref="paper", x0=tour_tau, x1=tour_tau, y0=y0, y1=y1,
