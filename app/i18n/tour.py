@@ -469,13 +469,13 @@ MESSAGES = {
     "gloss.greedy.term": {"en": "greedy decoding", "zh": "贪心解码"},
     "gloss.greedy.def": {
         "en": "Decoding that always takes the single most likely token (no sampling, no randomness): the same "
-              "prompt always gives the same text. Every decode in the tour is greedy (temperature 0, the default; a "
-              "higher temperature samples tokens at random by their probabilities, and a seed fixes that draw). "
+              "prompt always gives the same text. Every decode in the tour takes the likeliest token at each fill "
+              "(temperature 0, the default; a higher temperature samples tokens at random by their probabilities, and a seed fixes that draw). "
               "“Greedy” or “the greedy text” (chapters 2, 4, 8, 10) is WeDLM's own left-to-right text, the likeliest token "
               "each time: verified decoding reproduces it exactly. Streaming, even with no τ (one slot per forward), "
               "fills out of order, so its text can differ. Chapter 1's AR model is another model, so its text can differ too.",
         "zh": "每一步总是取概率最大的那一个词元（不采样，没有随机性）的解码方式：同一个提示词总是得到同样的文本。"
-              "导览里的解码都是贪心的（温度为 0，即默认值；温度更高时按概率随机抽取词元，种子则固定这次抽取）。"
+              "导览里的解码每次填充都取最可能的词元（温度为 0，即默认值；温度更高时按概率随机抽取词元，种子则固定这次抽取）。"
               "“贪心”或“贪心文本”（第 2、4、8、10 章）是 WeDLM 自己从左到右、每次取最可能的词元写出的文本：验证解码一字不差地重现它。"
               "流式解码即使不设 τ（每次前向计算只填一个槽位）也是乱序填充，所以文本可能不同。"
               "第 1 章的 AR 模型是另一个模型，所以它的文本也可能不同。",
