@@ -1832,6 +1832,77 @@ def test_the_tau_chart_spaces_tau_by_its_value(data):
     assert lo < min(fig.data[0].x) and hi > max(fig.data[0].x) and fig.data[-1].x[0] == 0.5
 
 
+def test_the_tau_chart_marks_the_tours_tau_and_writes_each_taus_counts(data):
+    """Walk 25: chapter 8's chart had no numbers on its bars and no mark at the τ chapters 2–7 use. Each
+    τ's right answers and texts unlike greedy's are written over its bars, in the bars' colours, from the
+    rows; the tour's τ (the recorded traces' one threshold, as chapter 7 finds it) is a dashed line in
+    the threshold's colour, named, drawn where chapter 8 shows it and nowhere without one."""
+    from app.tabs.tour import ch7_entropy, figs
+    rows = data.tau_sweep["rows"]
+    tau = ch8_tau.tour_tau(data)
+    traces = {data.picks[k]["trace"] for k in ("fill_rule", "commit", "stall", "entropy_low", "entropy_high")}
+    assert tau is not None and {data.timelines[t].trace.config["threshold"] for t in traces} == {tau}
+    assert tau == ch7_entropy.chapter_tau(data.at("entropy_low"), data.at("entropy_high"))
+    fig = ch8_tau.view(data.tau_sweep, tau=tau)[1]
+    lines = [sh for sh in fig.layout.shapes if sh.name != "run"]
+    assert lines and all(sh.type == "line" and sh.x0 == sh.x1 == tau and sh.line.dash == "dash"
+                         and sh.line.color == palette.ROLE_COLOURS["threshold"] for sh in lines)
+    named = [a for a in fig.layout.annotations if a.name == "tour-tau"]
+    assert len(named) == 1 and named[0].x == tau and f"the tour's τ = {tau:g}" == named[0].text
+    # once for each run of τ with the same counts (one a τ ran together on a phone), a bracket across a run's bars
+    counts = sorted((a for a in fig.layout.annotations if a.name == "count"), key=lambda a: a.x)
+    ordered = sorted(rows, key=lambda r: r["threshold"])
+    runs = [[ordered[0]]]
+    for r in ordered[1:]:
+        if (r["right"], r["differs"]) == (runs[-1][-1]["right"], runs[-1][-1]["differs"]):
+            runs[-1].append(r)
+        else:
+            runs.append([r])
+    assert len(runs) < len(rows)   # the record has a run (else the brackets are not checked)
+    assert len(counts) == len(runs)
+    brackets = sorted((sh for sh in fig.layout.shapes if sh.name == "run"), key=lambda sh: sh.x0)
+    assert len(brackets) == sum(len(run) > 1 for run in runs)
+    for a, run in zip(counts, runs):
+        first, last = run[0]["threshold"], run[-1]["threshold"]
+        if len(run) == 1:   # over its τ; a run's at its bracket's left end (centred, it sat on the tour's τ line)
+            assert a.x == first and a.xanchor == "center", (a.x, first)
+        else:
+            assert a.xanchor == "left" and a.x < first and abs(a.x - first) < 0.1, (a.x, first, last)
+        said = re.findall(r'<span style="color:([^"]+)">(\d+)</span>', a.text)
+        assert said == [(palette.ROLE_COLOURS["right"], str(run[0]["right"])),
+                        (palette.ROLE_COLOURS["verify-rejected"], str(run[0]["differs"]))], (a.text, first)
+        if len(run) > 1:
+            bracket = next(sh for sh in brackets if sh.x0 < first < last < sh.x1)
+            assert bracket.y0 == bracket.y1 == fig.layout.yaxis2.range[1]
+    # the line skips the counts' row between the panels (it hid the counts at its τ)
+    assert all(sh.y1 <= fig.layout.yaxis2.domain[1] or sh.y0 >= fig.layout.yaxis.domain[0] for sh in lines)
+    plain_fig = figs.tau_figure(rows)
+    assert not [sh for sh in plain_fig.layout.shapes if sh.name != "run"]
+    assert not [a for a in plain_fig.layout.annotations if a.name == "tour-tau"]
+    assert "导览的 τ = " in [a.text for a in ch8_tau.view(data.tau_sweep, tau=tau, lang="zh")[1].layout.annotations
+                             if a.name == "tour-tau"][0]
+
+
+def test_greedy_is_defined_one_way_and_no_tau_does_not_read_as_greedy():
+    """Walk 25: "greedy" was "WeDLM's own one-at-a-time text", yet "no τ: … (most cautious)" also fills
+    one at a time, not left to right. Every catalog string that defines greedy says it one way (left to
+    right, the likeliest token each time); the no-τ knob says it still fills out of order, as the library's
+    own help does."""
+    from wedlm.config import KNOBS
+    catalog = i18n.catalog()
+    defined = {k: v["en"] for k, v in catalog.items() if "WeDLM's own" in v["en"]}
+    assert len(defined) >= 4, sorted(defined)   # chapters 2/4's two slips, chapter 8, the glossary
+    for k, en in defined.items():
+        assert "WeDLM's own left-to-right text, the likeliest token each time" in en, k
+        assert "从左到右" in catalog[k]["zh"] and "每次取最可能的词元" in catalog[k]["zh"], k
+    everything = " ".join(v["en"] for v in catalog.values())
+    assert "one-at-a-time text" not in everything and "letting easier slots" not in everything
+    for key in ("knob.no_tau", "knob.threshold.help"):
+        assert "out of order" in i18n.text("en", key) and "cautious" not in i18n.text("en", key), key
+        assert "乱序" in i18n.text("zh", key) and "最稳妥" not in i18n.text("zh", key), key
+    assert KNOBS["threshold"].help == i18n.text("en", "knob.threshold.help")
+
+
 def test_diffusion_the_window_the_prefill_the_orders_and_the_leading_run_are_in_the_glossary(data):
     """A newcomer met "diffusion-style" (the page's header), "window", "prefill", "logical order" and
     "leading filled run" unexplained: each has a glossary entry, in both languages, and every chapter
@@ -1904,17 +1975,16 @@ def test_chapter_2_says_whose_slip_the_tables_wrong_line_is_where_it_is_first_sh
     own = int(re.search(rf"(?<!\d){a} x {b} = (\d+)", recorded["text"]).group(1))
     words = plain(ch2_fill_rule.text(tl, moment, moment, greedy=recorded["text"]))
     if own == a * b:
-        assert (f"Its finished text has a slip:  {a} x {b} = {got}  ( greedy , WeDLM's own one-at-a-time text, "
-                f"the likeliest token each time, says {own}: "
-                f"the price of filling out of order, τ = {tl.trace.config['threshold']:g} letting easier slots fill "
-                f"first, chapter 8)") in words
+        assert (f"Its finished text has a slip:  {a} x {b} = {got}  ( greedy , WeDLM's own left-to-right text, "
+                f"the likeliest token each time, says {own}: out of order, ") in words
+        assert "letting easier slots fill first" not in words   # walk 25: τ did not let it in (the fill was above τ)
     else:
         assert f"greedy , the same model's own one-at-a-time text, also says {own}" in words
     # a greedy text as wrong as this one: the model's slip, not τ's
     same = tl.trace.text
     assert "also says " + str(got) in plain(ch2_fill_rule.text(tl, moment, moment, greedy=same))
     assert "price of filling" not in plain(ch2_fill_rule.text(tl, moment, moment, greedy=same))
-    assert "即同一模型一次一个词元" in plain(ch2_fill_rule.text(tl, moment, moment, greedy=recorded["text"], lang="zh"))
+    assert "即 WeDLM 自己从左到右" in plain(ch2_fill_rule.text(tl, moment, moment, greedy=recorded["text"], lang="zh"))
     from app.tabs.tour import ch4_commit
     last = tl.num_steps - 1
     assert f"says {own}" in plain(ch4_commit.text(tl, last, moment, greedy=recorded["text"]))
@@ -2718,8 +2788,8 @@ def test_chapter_8_says_what_the_answer_marker_is_where_it_first_shows_it(data):
     answer with it and its final number, the number the answer key checks (wedlm's arithmetic check)."""
     from wedlm.bench import is_correct   # the check the sweep used
     assert is_correct({"answer": "7"}, "3 + 4 = 7\n#### 7") and not is_correct({"answer": "7"}, "#### 8")
-    for lang, said in (("en", "the model ends each answer with the marker #### and its final number; that number is checked"),
-                       ("zh", "模型在每个答案末尾写上标记 #### 和最终数字")):
+    for lang, said in (("en", "the final number after the marker ####, checked against the answer key"),
+                       ("zh", "标记 #### 之后的最终数字，与标准答案比对")):
         words = " ".join(plain(tour.CHAPTERS[7].view(data.tau_sweep, lang=lang)[0]).split())
         first = words.index("####")
         assert said in words[max(0, first - 80):first + 80], (lang, words[first - 80:first + 80])

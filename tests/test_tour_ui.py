@@ -677,9 +677,11 @@ def test_presenting_on_a_wide_screen_reads_its_nav_legends_and_keys_and_chapter_
 
 def test_chapter_8s_right_answers_labels_stay_apart_on_a_1024_page_and_presenting(browser, app_url):
     """0 … 7 each labelled on the right answers' axis ran into each other at 1024x768 (its band is
-    ~90 px; presenting grows the type): labels every other count, a tick at each."""
-    for link in ("?chapter=8", "?present=1&chapter=8"):
-        page = open_page(browser, app_url, (1024, 768), link)
+    ~90 px; presenting grows the type): labels every other count, a tick at each. The counts over the
+    bars (walk 25) stay apart too, on a phone as well."""
+    from app.tabs.tour import figs
+    for link, size in (("?chapter=8", (1024, 768)), ("?present=1&chapter=8", (1024, 768)), ("?chapter=8", (390, 844))):
+        page = open_page(browser, app_url, size, link)
         try:
             page.wait_for_selector("#tour-viz-8", state="visible", timeout=180_000)
             wait_plots(page, 8)
@@ -689,6 +691,21 @@ def test_chapter_8s_right_answers_labels_stay_apart_on_a_1024_page_and_presentin
                     return [t.textContent, r.top, r.bottom]; }).sort((a, b) => a[1] - b[1])""")
             assert len(labels) >= 3, (link, labels)
             assert all(a[2] + 2 <= b[1] for a, b in zip(labels, labels[1:])), (link, labels)
+            # walk 25: the counts over the bars (τ 0.1 apart) stay apart, a row of right answers
+            # over a row of texts unlike greedy's, and the tour's τ is named on the chart
+            rows = page.evaluate("""() => { const out = {};
+                document.querySelectorAll('#tour-viz-8 .annotation-text tspan').forEach(t => {
+                    if (t.querySelector('tspan') || !/^\\d+$/.test(t.textContent) || !t.getClientRects().length) return;
+                    const r = t.getBoundingClientRect(), key = Math.round(r.top);
+                    (out[key] = out[key] || []).push([t.textContent, r.left, r.right, r.top, r.bottom]); });
+                return Object.values(out).map(row => row.sort((a, b) => a[1] - b[1])); }""")
+            counts = len(figs.count_runs(tour.load_tour().tau_sweep["rows"], True))   # a label a run of equal counts
+            assert len(rows) == 2 and all(len(row) == counts for row in rows), (link, rows)
+            assert all(a[2] + 2 <= b[1] for row in rows for a, b in zip(row, row[1:])), (link, rows)
+            assert rows[0][0][4] <= rows[1][0][3] or rows[1][0][4] <= rows[0][0][3], (link, rows)
+            named = page.evaluate("""() => [...document.querySelectorAll('#tour-viz-8 .annotation-text')]
+                .map(t => t.textContent).filter(t => t.startsWith("the tour's τ"))""")
+            assert named, link
         finally:
             page.close()
 

@@ -203,9 +203,17 @@ def test_chapter_8_says_why_right_answers_hold_flat_from_how_many_texts_are_gree
     flat, above = rows[k], rows[k + 1:]
     words = " ".join(plain(_page(data, lang)[8]).split())
     same = total - low["differs"]
-    sentence = {"en": f"{same} of {total} texts are greedy's word for word: a mask that sure gets greedy's token",
+    sentence = {"en": f"{same} of {total} texts are greedy's word for word; ",
                 "zh": f"{total} 题中有 {same} 题的文本与贪心文本一字不差"}[lang]
     assert sentence in words
+    # walk 25: "a mask that sure gets greedy's token" was not why; the others differ at every τ there, out of
+    # order (the same questions when the record's outputs say so)
+    assert "a mask that sure" not in words
+    ids = {frozenset(o["id"] for o in r["outputs"] if o["differs"]) for r in rows[:k + 1]}
+    differ = ({"en": f"the same {low['differs']} differ at each τ, filled out of order",
+               "zh": f"每个 τ 下都是同样的 {low['differs']} 题不同，因为乱序填充"} if len(ids) == 1 else
+              {"en": f"at most {low['differs']} differ, filled out of order", "zh": f"最多 {low['differs']} 题不同"})[lang]
+    assert differ in words
     kept = ch8_tau.last_as_right(rows)
     if kept is not None and kept["threshold"] == flat["threshold"]:   # "In that range", after ch8.kept's τ
         assert {"en": "In that range", "zh": "在这个范围内"}[lang] in words
@@ -248,12 +256,13 @@ def test_row_greedy_and_block_decoding_are_defined_where_the_tour_first_uses_the
     n, m = first(r"\brows?\b")
     assert n == 1 and page[n][m.end():].startswith(" per forward (a row: one input position of a forward, one token fed)")
     assert "a row is one slot" not in page[6]   # chapter 6 no longer defines it a second time
-    n, m = first(r"greedy|one-at-a-time text")
+    n, m = first(r"greedy|one-at-a-time text|left-to-right text")
     assert m.group(0) == "greedy" and page[n][m.end():].startswith(
-        ", WeDLM's own one-at-a-time text, the likeliest token each time"), (n, page[n][m.start():m.start() + 90])
+        ", WeDLM's own left-to-right text, the likeliest token each time"), (n, page[n][m.start():m.start() + 90])
     assert 'data-term="greedy"' in html[n]
     for k in (2, 4, 8):   # one name: the phrase is only ever greedy's definition
-        for hit in re.finditer(r"(?:own one-at-a-time text|one token at a time)", page[k]):
+        assert "one-at-a-time text" not in page[k], k   # walk 25: "no τ" fills one at a time too, out of order
+        for hit in re.finditer(r"(?:own left-to-right text|one token at a time)", page[k]):
             assert "greedy" in page[k][max(0, hit.start() - 30):hit.start()], (k, page[k][hit.start() - 40:hit.end()])
     n, m = first(r"block decoding")
     assert n == 6 and "fills a block of masks over several forwards and commits it only when all of it is filled" \

@@ -44,7 +44,7 @@ class DecodeConfig:
     threshold: float | None = _knob(
         DEFAULT_THRESHOLD, "Threshold τ",
         "fill every mask whose entropy + λ·d is under τ (else the single lowest); "
-        "none = one slot per step (most cautious)", 0.0, MAX_SCORE_KNOB, 0.05)
+        "none = one slot per step, still out of order", 0.0, MAX_SCORE_KNOB, 0.05)
     penalty: float = _knob(DEFAULT_PENALTY, "Penalty λ",
                            "score = entropy + λ·d, d = slots after the first mask", 0.0, MAX_SCORE_KNOB, 0.01)
     temperature: float = _knob(0.0, "Temperature", f"0 = greedy (argmax), else at least {MIN_TEMPERATURE}",

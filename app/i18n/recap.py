@@ -97,10 +97,10 @@ MESSAGES = {
     },
     "ch11.tau_q": {"en": "What does the threshold τ trade?", "zh": "阈值 τ 在取舍什么？"},
     "ch11.tau_a": {
-        "en": "Speed against right answers. A larger τ fills more masks per forward, so fewer forwards, but it "
-              "accepts tokens the model is less sure of, and some of them are wrong.",
-        "zh": "速度和正确答案。τ 越大，每次前向计算填的掩码越多，前向计算次数越少，但也会接受模型不那么有把握的词元，"
-              "其中一些是错的。",
+        "en": "Speed against staying greedy's text and, past some τ, right answers. A larger τ fills more masks per forward (fewer "
+              "forwards), more of them out of order and less sure; at any τ some texts differ from greedy's.",
+        "zh": "速度与贴近贪心文本，τ 再大还有正确答案。τ 越大，每次前向计算填的掩码越多（前向计算次数越少），"
+              "其中更多是乱序、更没把握地填上的；在任何 τ 下都有些文本与贪心文本不同。",
     },
     "ch11.tau_numbers": {
         "en": "Chapter 8, {total} arithmetic questions: τ = {lo_tau:g}, {lo_tpf:.2f} tokens per forward, "

@@ -269,15 +269,15 @@ explorer shows.""",
     "lessons.training_mask": {"en": "Training mask", "zh": "训练用的注意力掩码"},
 
     # -- the knobs (wedlm/config.py DecodeConfig metadata; English is the library's own text) --------
-    "knob.no_tau": {"en": "no τ: tick to fill only the single lowest score each step (most cautious)",
-                    "zh": "不设 τ：勾选后每步只填得分最低的那一个（最稳妥）"},
+    "knob.no_tau": {"en": "no τ: tick to fill only the single lowest score each step (still out of order)",
+                    "zh": "不设 τ：勾选后每步只填得分最低的那一个（仍是乱序）"},
     "knob.window.label": {"en": "Window W", "zh": "窗口 W"},
     "knob.window.help": {"en": "uncommitted slots kept in the window", "zh": "窗口中保留的未提交槽位数"},
     "knob.threshold.label": {"en": "Threshold τ", "zh": "阈值 τ"},
     "knob.threshold.help": {
         "en": "fill every mask whose entropy + λ·d is under τ (else the single lowest); "
-              "none = one slot per step (most cautious)",
-        "zh": "熵 + λ·d 低于 τ 的掩码全部填充（若一个都没有，就只填分数最低的那个）；不设 τ = 每步只填一个槽位（最稳妥）",
+              "none = one slot per step, still out of order",
+        "zh": "熵 + λ·d 低于 τ 的掩码全部填充（若一个都没有，就只填分数最低的那个）；不设 τ = 每步只填一个槽位，仍是乱序",
     },
     "knob.penalty.label": {"en": "Penalty λ", "zh": "距离惩罚 λ"},
     "knob.penalty.help": {"en": "score = entropy + λ·d, d = slots after the first mask",

@@ -46,38 +46,58 @@ MESSAGES = {
                           "zh": "这次前向计算预测了 1 个词元：位置 {pos} 的 {token}。"},
     "tour.ar_filled": {"en": "The model's next token {token} ({where}).", "zh": "模型的下一词元 {token}（{where}）。"},
     "tour.wrong_answer": {
-        "en": "This text has a wrong line ({got}; {a} × {b} = {right}): a slip of the tiny model or of a large τ "
-              "(chapter 8 counts right answers at each τ).",
-        "zh": "这段文字有一行是错的（{got}；{a} × {b} = {right}）：可能是这个小模型本身的失误，也可能是 τ 太大"
+        "en": "This text has a wrong line ({got}; {a} × {b} = {right}): a slip of the tiny model or of filling out of "
+              "order (chapter 8 counts right answers at each τ).",
+        "zh": "这段文字有一行是错的（{got}；{a} × {b} = {right}）：可能是这个小模型本身的失误，也可能是乱序填充造成的"
               "（第 8 章统计了每个 τ 下答对的题数）。",
     },
     # chapters 2 and 4 (ch8_tau.slip_words): the model's own greedy text (recorded) has the line right
     # a finished times table with no wrong line (ch8_tau.wrong_answer_note; a live run, or a record without a slip)
     "tour.table_right": {"en": "Its times table checks: all {n} lines right, up to <code translate=\"no\">{last}</code>.",
                          "zh": "它的乘法表全部核对无误：{n} 行都对，直到 <code translate=\"no\">{last}</code>。"},
+    # greedy defined as everywhere (gloss.greedy.def, ch8.p1): left to right, the likeliest token each time.
+    # {cause}: ch8_tau.slip_cause, from the steps (walk 25: "τ = 0.4 letting easier slots fill first" blamed
+    # τ for a digit filled above τ, as the single lowest, after the stop token beyond it)
     "tour.slip_tau": {
         "en": "Its finished text has a slip: <code translate=\"no\">{line}</code> ({greedy}, WeDLM's "
-              "own one-at-a-time text, the likeliest token each time, says {own}: the price of filling out of order, "
-              "τ = {tau:g} letting easier slots fill first, chapter 8).",
-        "zh": "它写完的文字里有一处失误：<code translate=\"no\">{line}</code>（{greedy}，即同一模型一次一个词元、"
-              "每次取最可能的词元写出的文本，写的是 {own}：这是乱序填充的代价，τ = {tau:g} 让更容易的槽位先填，见第 8 章）。",
+              "own left-to-right text, the likeliest token each time, says {own}{cause}; chapter 8).",
+        "zh": "它写完的文字里有一处失误：<code translate=\"no\">{line}</code>（{greedy}，即 WeDLM 自己从左到右、"
+              "每次取最可能的词元写出的文本，写的是 {own}{cause}；见第 8 章）。",
     },
+    "tour.slip_cause": {"en": ": out of order, {order}{how}", "zh": "：乱序填充，{order}{how}"},
+    # the same where the step's own sentence (tour.slip_fill) follows and says how
+    "tour.slip_cause_short": {"en": ": the price of filling out of order", "zh": "：这是乱序填充的代价"},
+    "tour.slip_order_after": {"en": "after later slots", "zh": "在它后面的槽位之后才填"},
+    "tour.slip_order_stop": {"en": "after the stop token at {pos}", "zh": "在位置 {pos} 的停止词元之后才填"},
+    "tour.slip_order_before": {"en": "while {n} slots before it were masks", "zh": "填它时它前面还有 {n} 个槽位是掩码"},
+    # said only where its score was not under τ and it was the step's only fill (the rule's "else the single lowest")
+    "tour.slip_then_lowest": {"en": ", above τ, as the single lowest",
+                              "zh": "，分数高于 τ，是作为分数最低的那一个填上的"},
+    "tour.slip_then_under": {"en": ", under τ", "zh": "，分数低于 τ"},
+    "tour.slip_then_none": {"en": ", as the single lowest (no τ)", "zh": "，作为分数最低的那一个填上（不设 τ）"},
     # ch8_tau.slip_fill: how the wrong digit's slot was filled, from the steps (appended to tour.slip_tau)
     "tour.slip_fill": {
-        "en": " Step {step} filled its slot ({pos}){last} ({how}), once {after} slots after it were filled{stop}: it "
-              "read later text, which greedy never sees.",
-        "zh": "第 {step} 步才{last}填它的槽位（{pos}）（{how}），这时它后面的 {after} 个槽位已经填好{stop}：它读到了贪心解码"
-              "时看不到的后文。",
+        "en": " Step {step} filled its slot ({pos}){last} ({how}){once}.",
+        "zh": "第 {step} 步才{last}填它的槽位（{pos}）（{how}）{once}。",
+    },
+    "tour.slip_once": {
+        "en": ", once {after} slots after it were filled{stop}: it read later text, which greedy never sees",
+        "zh": "，这时它后面的 {after} 个槽位已经填好{stop}：它读到了贪心解码时看不到的后文",
     },
     "tour.slip_last": {"en": " last", "zh": "最后"},
     "tour.slip_stop": {"en": ", the stop token at {pos} among them", "zh": "，其中包括位置 {pos} 的停止词元"},
-    "tour.slip_under": {"en": "H {h} nats, under τ = {tau:g}", "zh": "H = {h} 奈特，低于 τ = {tau:g}"},
-    "tour.slip_lowest": {"en": "H {h} nats, above τ = {tau:g}: the single lowest", "zh": "H = {h} 奈特，高于 τ = {tau:g}：按“最低的那一个”规则"},
+    "tour.slip_h": {"en": "H {h} nats", "zh": "H = {h} 奈特"},
+    "tour.slip_score": {"en": "score {score}", "zh": "分数 {score}"},
+    "tour.slip_under": {"en": "{h}, under τ = {tau:g}", "zh": "{h}，低于 τ = {tau:g}"},
+    "tour.slip_lowest": {"en": "{h}, above τ = {tau:g}: filled as the step's single lowest",
+                         "zh": "{h}，高于 τ = {tau:g}：作为这一步分数最低的那一个填上"},
+    "tour.slip_above": {"en": "{h}, above τ = {tau:g}", "zh": "{h}，高于 τ = {tau:g}"},
+    "tour.slip_no_tau": {"en": "{h}: no τ, the single lowest", "zh": "{h}：不设 τ，填分数最低的那一个"},
     "tour.slip_model": {
         "en": "Its finished text has a tiny model's slip: <code translate=\"no\">{line}</code> (right: {right}); "
-              "{greedy}, the same model's own one-at-a-time text, also says {own}.",
+              "{greedy}, WeDLM's own left-to-right text, the likeliest token each time, also says {own}.",
         "zh": "它写完的文字里有一处小模型的失误：<code translate=\"no\">{line}</code>（正确：{right}）；"
-              "{greedy}，即同一模型一次一个词元写出的文本，也写成 {own}。",
+              "{greedy}，即 WeDLM 自己从左到右、每次取最可能的词元写出的文本，也写成 {own}。",
     },
     "tour.committed_none": {"en": "Committed 0 tokens: the KV cache stays at {cache}.",
                             "zh": "提交了 0 个词元：KV 缓存仍是 {cache} 个。"},
@@ -232,6 +252,8 @@ MESSAGES = {
     "tour.fig.your_run": {"en": "your run", "zh": "你的运行"},
     "tour.fig.your_right": {"en": "{right}/{total} right", "zh": "答对 {right}/{total}"},
     "tour.fig.tau_title": {"en": "τ: speed against right answers", "zh": "τ：速度与答对题数"},
+    # chapter 8's chart: the τ chapters 2–7 decode at (ch7_entropy.chapter_tau), a dashed line
+    "tour.fig.tour_tau": {"en": "the tour's τ = {tau}", "zh": "导览的 τ = {tau}"},
     "tour.fig.tau_axis": {"en": "threshold τ", "zh": "阈值 τ"},
     "tour.fig.right": {"en": "right answers", "zh": "答对题数"},
 
@@ -447,14 +469,16 @@ MESSAGES = {
     "gloss.greedy.term": {"en": "greedy decoding", "zh": "贪心解码"},
     "gloss.greedy.def": {
         "en": "Decoding that always takes the single most likely token (no sampling, no randomness): the same "
-              "prompt always gives the same text. Every decode in the tour is greedy (temperature 0, the default; a "
-              "higher temperature samples tokens at random by their probabilities, and a seed fixes that draw). "
-              "“Greedy” or “the greedy text” (chapters 2, 4, 8, 10) is the WeDLM model's own one-at-a-time text: "
-              "verified decoding reproduces it exactly. Chapter 1's AR model is another model, so its text can differ.",
+              "prompt always gives the same text. Every decode in the tour takes the likeliest token at each fill "
+              "(temperature 0, the default; a higher temperature samples tokens at random by their probabilities, and a seed fixes that draw). "
+              "“Greedy” or “the greedy text” (chapters 2, 4, 8, 10) is WeDLM's own left-to-right text, the likeliest token "
+              "each time: verified decoding reproduces it exactly. Streaming, even with no τ (one slot per forward), "
+              "fills out of order, so its text can differ. Chapter 1's AR model is another model, so its text can differ too.",
         "zh": "每一步总是取概率最大的那一个词元（不采样，没有随机性）的解码方式：同一个提示词总是得到同样的文本。"
-              "导览里的解码都是贪心的（温度为 0，即默认值；温度更高时按概率随机抽取词元，种子则固定这次抽取）。"
-              "“贪心”或“贪心文本”（第 2、4、8、10 章）是 WeDLM 模型自己一次一个词元写出的文本：验证解码一字不差地重现它。"
-              "第 1 章的 AR 模型是另一个模型，所以它的文本可能不同。",
+              "导览里的解码每次填充都取最可能的词元（温度为 0，即默认值；温度更高时按概率随机抽取词元，种子则固定这次抽取）。"
+              "“贪心”或“贪心文本”（第 2、4、8、10 章）是 WeDLM 自己从左到右、每次取最可能的词元写出的文本：验证解码一字不差地重现它。"
+              "流式解码即使不设 τ（每次前向计算只填一个槽位）也是乱序填充，所以文本可能不同。"
+              "第 1 章的 AR 模型是另一个模型，所以它的文本也可能不同。",
     },
     "gloss.draft.term": {"en": "draft", "zh": "草稿"},
     "gloss.draft.def": {

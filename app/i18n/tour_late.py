@@ -257,20 +257,24 @@ MESSAGES = {
     },
     "ch8.wrong": {"en": "<b>Wrong at τ = {tau:g}</b><ul>{items}</ul>",
                   "zh": "<b>τ = {tau:g} 时答错的题</b><ul>{items}</ul>"},
+    # walk 25: "accepts tokens the model is less sure of" alone hid the other source (3 of 30 texts differ at
+    # τ = 0.1): a text leaves greedy's where a slot fills before the slots to its left, at any τ (the rule
+    # still fills the single lowest when no mask is under τ); a larger τ fills more of them, less sure
     "ch8.p1": {
-        "en": "{tau} is the knob a user turns: a larger τ fills more masks per forward, so it is faster, but "
-              "accepts tokens the model is less sure of, so the text can leave {greedy}'s (WeDLM's own one-at-a-time text, the likeliest token each time).",
-        "zh": "{tau} 是用户可以调的旋钮：τ 越大，每次前向计算填的掩码越多，速度越快，"
-              "但也会接受模型不那么有把握的词元，所以写出的文本可能偏离{greedy}文本（模型自己一次一个词元、每次取最可能的词元写出的文本）。",
+        "en": "{tau} is the knob a user turns: a larger τ fills more masks per forward, so it is faster, but more of "
+              "them before the slots to their left and less sure, so more texts leave {greedy}'s (WeDLM's own "
+              "left-to-right text, the likeliest token each time); some leave it at any τ.",
+        "zh": "{tau} 是用户可以调的旋钮：τ 越大，每次前向计算填的掩码越多，速度越快，但也有更多掩码抢在左边的槽位之前、"
+              "在更没把握时被填上，所以更多文本会偏离{greedy}文本（WeDLM 自己从左到右、每次取最可能的词元写出的文本）；"
+              "有些文本在任何 τ 下都会偏离。",
     },
     "ch8.p2": {
         "en": "Here the bundled model answers the same {total} held-out arithmetic questions (never in its "
               "training) at each τ. The {line_colour} line is speed ({tpf}); the {bar_colour} bars count "
-              "right answers (the model ends each answer with the marker #### and its final number; that number is "
-              "checked against the answer key); "
+              "right answers (the final number after the marker ####, checked against the answer key); "
               "the {changed_colour} bars count texts not identical to greedy's, right or wrong: a different measure.",
         "zh": "这里，内置模型在每个 τ 下回答同样的 {total} 道留出的算术题（训练中从未出现）。{line_colour}折线是速度（{tpf}）；"
-              "{bar_colour}柱子是答对的题数（模型在每个答案末尾写上标记 #### 和最终数字；拿这个数字与标准答案比对）；"
+              "{bar_colour}柱子是答对的题数（标记 #### 之后的最终数字，与标准答案比对）；"
               "{changed_colour}柱子是写出的文本与贪心文本不完全相同的题数，不论对错：这是另一种度量。",
     },
     # ch8.p2 without the second bars (a record made before outputs were compared with the greedy text)
@@ -306,15 +310,24 @@ MESSAGES = {
     },
     # why the right answers hold flat (walk: readers saw 27 of 30 from τ = 0.1 to 0.6 and not why): up to
     # which τ as few texts differ from greedy's as at the smallest (ch8_tau.same_words), from the record
-    "ch8.same": {"en": " Up to τ = {tau:g}, {same} of {total} texts are greedy's word for word: a mask that sure gets "
-                       "greedy's token{above}.",
-                 "zh": "直到 τ = {tau:g}，{total} 题中有 {same} 题的文本与贪心文本一字不差：这么有把握的掩码，"
-                       "填上的正是贪心会写的词元{above}。"},
+    # why the right answers hold flat (walk: readers saw 27 of 30 from τ = 0.1 to 0.6 and not why): up to
+    # which τ as few texts differ from greedy's as at the smallest (ch8_tau.same_words), from the record;
+    # {differ}: ch8.same_differ (the same questions at each τ there, from the outputs) or ch8.few_differ.
+    # Walk 25: "a mask that sure gets greedy's token" was not why: those few differ at every τ, out of order
+    "ch8.same": {"en": " Up to τ = {tau:g}, {same} of {total} texts are greedy's word for word; {differ}{above}.",
+                 "zh": "直到 τ = {tau:g}，{total} 题中有 {same} 题的文本与贪心文本一字不差；{differ}{above}。"},
     # the same, where that τ is the one ch8.kept just named
-    "ch8.same_there": {"en": " In that range {same} of {total} texts are greedy's word for word: a mask that sure gets "
-                             "greedy's token{above}.",
-                       "zh": "在这个范围内，{total} 题中有 {same} 题的文本与贪心文本一字不差：这么有把握的掩码，"
-                             "填上的正是贪心会写的词元{above}。"},
+    "ch8.same_there": {"en": " In that range {same} of {total} texts are greedy's word for word; {differ}{above}.",
+                       "zh": "在这个范围内，{total} 题中有 {same} 题的文本与贪心文本一字不差；{differ}{above}。"},
+    "ch8.same_differ": {"en": "the same {n} differ at each τ, filled out of order (no mask under τ: the single "
+                               "lowest fills)",
+                        "zh": "每个 τ 下都是同样的 {n} 题不同，因为乱序填充：没有掩码低于 τ 时，仍会填分数最低的那一个"},
+    "ch8.few_differ": {"en": "at most {n} differ, filled out of order (no mask under τ: the single lowest fills)",
+                       "zh": "最多 {n} 题不同，因为乱序填充：没有掩码低于 τ 时，仍会填分数最低的那一个"},
+    # what τ trades, from the record (ch8_tau.trade_words): {past}: ch8.trade_past where right answers drop
+    "ch8.trade": {"en": " So τ trades speed against texts like greedy's{past}.",
+                  "zh": "所以 τ 是拿与贪心文本的一致来换速度{past}。"},
+    "ch8.trade_past": {"en": " and, past τ = {tau:g}, right answers", "zh": "，过了 τ = {tau:g} 还要拿正确答案来换"},
     "ch8.same_above": {"en": "; above it more differ{wrong}", "zh": "；τ 再大，不同的文本就更多{wrong}"},
     "ch8.same_wrong": {"en": " and answers go wrong", "zh": "，答案也会出错"},
     "ch8.p3": {
@@ -333,11 +346,10 @@ MESSAGES = {
                     "zh": "<b>为什么是 {right} 道，而不是贪心的 {greedy} 道？</b>τ = {tau:g} 时与贪心文本不同的 {n} 题：{items}。"},
     "ch8.low_lost": {
         "en": "{question} parts from it at <code translate=\"no\">{line}</code> (greedy: <code translate=\"no\">{own}</code>) "
-              "and ends {got}, not {answer}: the differing digit's slot stayed a mask while the text after it "
-              "filled, then was filled last",
+              "and ends {got}, not {answer}: out of order, its digit's slot was filled last, after the text "
+              "beyond it",
         "zh": "{question}在 <code translate=\"no\">{line}</code> 处与贪心文本分开（贪心：<code translate=\"no\">{own}</code>），"
-              "最后答成 {got}，而不是 {answer}：不同的那个数字的槽位一直是掩码，"
-              "它后面的文本都填好了，它才最后被填上"},
+              "最后答成 {got}，而不是 {answer}：乱序填充，那个数字的槽位在它后面的文本填好之后才最后被填上"},
     "ch8.low_both": {"en": "{question} is wrong either way (greedy {own}, here {got}; right: {answer})",
                      "zh": "{question}怎么都是错的（贪心 {own}，这里 {got}；正确答案：{answer}）"},
     "ch8.low_kept": {"en": "{question} still ends {got}", "zh": "{question}最后仍是 {got}"},
@@ -425,9 +437,9 @@ MESSAGES = {
     # the same without a recorded count (a record made before chapter 8 compared texts)
     "ch10.beyond_plain": {
         "en": "<b>Beyond the paper:</b> this check is the explorer's own, not WeDLM's. WeDLM's <i>streaming</i> "
-              "decoder is not lossless: a large τ lets its text leave the greedy text.",
+              "decoder is not lossless: at any τ, its text can leave the greedy text.",
         "zh": "<b>超出论文的部分：</b>本章的检验是探索器自己加的，不属于 WeDLM。WeDLM 的<i>流式</i>解码器并不无损："
-              "τ 较大时，它写出的文本会偏离贪心文本。",
+              "在任何 τ 下，它写出的文本都可能偏离贪心文本。",
     },
     "ch10.not_rejected": {"en": "No draft was rejected at this step. {what}",
                           "zh": "这一步没有草稿被拒绝。{what}"},

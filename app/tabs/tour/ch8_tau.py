@@ -187,9 +187,18 @@ def kept_words(rows: list[dict], tr, total: int) -> str:
     return words + tr("ch8.kept_end")
 
 
+def _differing(row: dict) -> frozenset | None:
+    """The ids of a row's outputs whose text differs from greedy's, or None when the row has no outputs to tell."""
+    outputs = row.get("outputs")
+    if not outputs or not all("differs" in o and "id" in o for o in outputs):
+        return None
+    return frozenset(o["id"] for o in outputs if o["differs"])
+
+
 def same_words(rows: list[dict], tr, total: int, kept: dict | None = None) -> str:
     """Why the right answers hold flat: up to which τ (from the smallest on) no more texts differ from
-    greedy's than at the smallest, so that many are greedy's word for word at every τ there; above it
+    greedy's than at the smallest, so that many are greedy's word for word at every τ there, and the
+    others filled out of order (the same questions at each τ there when the outputs say so); above it
     more differ, and answers go wrong if fewer are right there. "" when no larger τ keeps as few
     differing, or the record did not compare texts. kept: the row ch8.kept named (then "in that range")."""
     if not rows or not all("differs" in r for r in rows):
@@ -200,11 +209,27 @@ def same_words(rows: list[dict], tr, total: int, kept: dict | None = None) -> st
         return ""
     above = [r for r in rows if r["threshold"] > flat["threshold"]]
     wrong = tr("ch8.same_wrong") if any(r["right"] < flat["right"] for r in above) else ""
-    said = {"same": total - low["differs"], "total": total,
+    sets = {_differing(r) for r in rows if r["threshold"] <= flat["threshold"]}
+    same_ones = len(sets) == 1 and None not in sets
+    differ = tr("ch8.same_differ" if same_ones else "ch8.few_differ", n=low["differs"])
+    said = {"same": total - low["differs"], "total": total, "differ": differ,
             "above": tr("ch8.same_above", wrong=wrong) if above else ""}
     if kept is not None and kept["threshold"] == flat["threshold"]:
         return tr("ch8.same_there", **said)
     return tr("ch8.same", tau=flat["threshold"], **said)
+
+
+def trade_words(rows: list[dict], tr) -> str:
+    """What τ trades, from the record: speed against texts like greedy's and, past the largest τ that
+    keeps as many right as the smallest (or from the smallest on when none does), right answers; no τ
+    gives greedy's text every time (its smallest τ's texts differ). "" when the record did not compare
+    texts, or some τ gives every text greedy's."""
+    if not rows or not all("differs" in r for r in rows) or min(r["differs"] for r in rows) == 0:
+        return ""
+    kept = last_all_right(rows) or last_as_right(rows)
+    drops = kept is not None and any(r["right"] < kept["right"] for r in rows if r["threshold"] > kept["threshold"])
+    past = tr("ch8.trade_past", tau=kept["threshold"]) if drops else ""
+    return tr("ch8.trade", past=past)
 
 
 class WrongProduct(NamedTuple):
@@ -233,10 +258,13 @@ def greedy_product(greedy: str | None, a: int, b: int) -> int | None:
 
 def slip_fill(trace, w: WrongProduct) -> dict | None:
     """How the wrong answer's first token was filled, from the trace: its position, the step that
-    filled it, its entropy, whether it was under τ (else the single lowest), how many slots after it
-    were already filled in that forward's input, and the first stop token among them. A walker read
-    "the price of filling in parallel" as "filled while unsure"; the steps say what happened. None
-    when the tokens do not spell the text (then nothing is claimed)."""
+    filled it, its entropy and score, whether its score was under τ, whether it was that step's only
+    fill (`lowest`: its score not under τ and the only fill, the rule's "else the single lowest"), how
+    many slots after it were already filled in that forward's input and how many before it were still
+    masks, and the first stop token among those after. A walker read "the price of filling in
+    parallel" as "filled while unsure", and walk 25 read "τ letting easier slots fill first" against a
+    fill above τ: the steps say what happened. None when the tokens do not spell the text (then
+    nothing is claimed)."""
     ids = trace.output_ids()
     pieces = [trace.tokens.get(i, "") for i in ids]
     if not "".join(pieces).startswith(trace.text):
@@ -257,16 +285,61 @@ def slip_fill(trace, w: WrongProduct) -> dict | None:
     entropy = next(f.entropy for f in step.filled if f.pos == pos)
     fed = {step.start + j: t for j, t in enumerate(step.window)}
     after = sorted(p for p, t in fed.items() if p > pos and t is not None)
+    before = sum(1 for p, t in fed.items() if p < pos and t is None)
     stop = next((p for p in after if fed[p] in trace.stop_ids), None)
     under = slot is not None and step.threshold is not None and slot.score < step.threshold
+    only = len(step.filled) == 1
     last = not any(m.pos > pos and not m.selected for m in step.masks)   # no slot after it still open
-    return {"pos": pos, "step": step.index, "entropy": round(entropy, 2), "under": under,
-            "after": len(after), "stop": stop, "last": last}
+    return {"pos": pos, "step": step.index, "entropy": round(entropy, 2),
+            "score": round(slot.score, 2) if slot is not None else None,
+            "distance": slot.distance if slot is not None else None, "tau": step.threshold,
+            "under": under, "lowest": slot is not None and not under and only, "only": only,
+            "after": len(after), "before": before, "stop": stop, "last": last}
+
+
+def _slip_how(fill: dict, tr) -> str:
+    """"H 1.38 nats, above τ = 0.4: the single lowest" (its score is its entropy when d = 0)."""
+    h = (tr("tour.slip_h", h=fill["entropy"]) if not fill["distance"]
+         else tr("tour.slip_score", score=fill["score"]))
+    if fill["tau"] is None:
+        return tr("tour.slip_no_tau", h=h)
+    key = "tour.slip_under" if fill["under"] else "tour.slip_lowest" if fill["lowest"] else "tour.slip_above"
+    return tr(key, h=h, tau=fill["tau"])
+
+
+def slip_cause(fill: dict | None, lang: str = i18n.DEFAULT, detailed: bool = False) -> str:
+    """Why the wrong digit differs from greedy's, as the steps say (walk 25: "τ = 0.4 letting easier
+    slots fill first" blamed τ for a digit filled above τ, by the fill-the-lowest rule, after the
+    stop token beyond it): filled out of order (slots after it filled first, or slots before it
+    still masks), then how: under τ, or above it as the step's single lowest. `detailed`: the
+    step's own sentence (tour.slip_fill) follows with how, so only the order is named. "" when the
+    fill is not known or was in order (then no cause is claimed)."""
+    if fill is None or not (fill["after"] or fill["before"]):
+        return ""
+    tr = i18n.Texts(lang)
+    if detailed:
+        return tr("tour.slip_cause_short")
+    if fill["stop"] is not None:   # a stop token among the slots after it, filled before it
+        order = tr("tour.slip_order_stop", pos=fill["stop"])
+    elif fill["after"]:
+        order = tr("tour.slip_order_after")
+    else:
+        order = tr("tour.slip_order_before", n=fill["before"])
+    if fill["tau"] is None:
+        how = tr("tour.slip_then_none")
+    elif fill["under"]:
+        how = tr("tour.slip_then_under", tau=fill["tau"])
+    elif fill["lowest"]:
+        how = tr("tour.slip_then_lowest", tau=fill["tau"])
+    else:   # not under τ yet not the step's only fill: the rule does not do that; say the order alone
+        how = ""
+    return tr("tour.slip_cause", order=order, how=how)
 
 
 def slip_words(trace, greedy: str | None, lang: str = i18n.DEFAULT, step: int | None = None) -> str:
-    """A times table's wrong line and whose slip it is: τ's (the model's own greedy text has it
-    right), the model's (greedy is wrong too) or, with no greedy text (a live run), said plainly."""
+    """A times table's wrong line and whose slip it is: the decode's (the model's own greedy text
+    has it right: its cause from the steps, slip_cause), the model's (greedy is wrong too) or, with
+    no greedy text (a live run), said plainly."""
     wrong = wrong_products(trace.text or "") if trace is not None else []
     if not wrong:
         return ""
@@ -274,17 +347,17 @@ def slip_words(trace, greedy: str | None, lang: str = i18n.DEFAULT, step: int | 
     own = greedy_product(greedy, w.a, w.b)
     line = escape(w.line)
     if own == w.right:
-        said = i18n.text(lang, "tour.slip_tau", line=line, own=own, tau=trace.config["threshold"],
-                         greedy=term("greedy", i18n.text(lang, "ch8.greedy_word"), lang=lang))
         fill = slip_fill(trace, w)
-        if fill is None or (step is not None and step < fill["step"]):   # how it was filled, once it is
+        shown = fill is not None and (step is None or step >= fill["step"])   # how it was filled, once it is
+        said = i18n.text(lang, "tour.slip_tau", line=line, own=own, cause=slip_cause(fill, lang, detailed=shown),
+                         greedy=term("greedy", i18n.text(lang, "ch8.greedy_word"), lang=lang))
+        if not shown:
             return said
         tr = i18n.Texts(lang)
-        how = tr("tour.slip_under" if fill["under"] else "tour.slip_lowest", h=fill["entropy"],
-                 tau=trace.config["threshold"])
         stop = tr("tour.slip_stop", pos=fill["stop"]) if fill["stop"] is not None else ""
-        return said + tr("tour.slip_fill", pos=fill["pos"], after=fill["after"], stop=stop, step=fill["step"], how=how,
-                           last=tr("tour.slip_last") if fill["last"] else "")
+        once = tr("tour.slip_once", after=fill["after"], stop=stop) if fill["after"] else ""
+        return said + tr("tour.slip_fill", pos=fill["pos"], once=once, step=fill["step"], how=_slip_how(fill, tr),
+                         last=tr("tour.slip_last") if fill["last"] else "")
     if own is not None:
         return i18n.text(lang, "tour.slip_model", line=line, own=own, right=w.right,
                          greedy=term("greedy", i18n.text(lang, "ch8.greedy_word"), lang=lang))
@@ -337,8 +410,18 @@ def try_start(sweep: dict, lang: str = i18n.DEFAULT) -> tuple[float, str]:
     return worst["threshold"], i18n.text(lang, "ch8.try", tau=worst["threshold"])
 
 
-def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT, table=None, greedy: str | None = None):
-    """table: the times table's trace (chapters 2–4), for where τ broke a line of it."""
+def tour_tau(data) -> float | None:
+    """The τ chapters 2–7 decode at (their recorded traces' one threshold, as chapter 7 finds it:
+    ch7_entropy.chapter_tau), which chapter 8's chart marks; None when they differ or there is none."""
+    from .ch7_entropy import chapter_tau
+    picks = ("fill_rule", "commit", "stall", "entropy_low", "entropy_high", "entropy_code")
+    return chapter_tau(*(data.at(k) for k in picks if "trace" in data.picks.get(k, {})))
+
+
+def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT, table=None, greedy: str | None = None,
+         tau: float | None = None):
+    """table: the times table's trace (chapters 2–4), for where τ broke a line of it; tau: the tour's
+    own τ (tour_tau), marked on the chart."""
     tr = i18n.Texts(lang)
     rows = sweep["rows"]
     total = rows[0]["total"] if rows else 0
@@ -365,6 +448,7 @@ def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT, table
                         low_right=low["right"], total=total, safe=safe_words, worst_tau=worst["threshold"],
                         worst_tpf=worst["tokens_per_forward"], worst_right=worst["right"],
                         low_differs=differs[id(low)], worst_differs=differs[id(worst)]))
+        paras[-1] += trade_words(rows, tr)
     if not yours:   # the record's smallest τ against greedy (a live run's texts are not the record's)
         why = low_why(sweep, lang)
         if why:
@@ -376,7 +460,7 @@ def view(sweep: dict, yours: dict | None = None, lang: str = i18n.DEFAULT, table
         paras.append(tr("ch8.yours", tau=yours["threshold"], right=yours["right"], total=yours["total"],
                         tpf=yours["tokens_per_forward"]))
     shown = yours or worst
-    return (narration(paras, lang=lang), figs.tau_figure(rows, yours, lang=lang),
+    return (narration(paras, lang=lang), figs.tau_figure(rows, yours, lang=lang, tour_tau=tau),
             wrong_answers_html(shown, lang) if shown else "")
 
 
@@ -384,7 +468,8 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
     tr = i18n.Texts(lang)
     table = data.at("fill_rule")[0].trace
     greedy = (data.greedy.get(data.picks["fill_rule"]["trace"]) or {}).get("text")
-    text, fig, wrong = view(data.tau_sweep, lang=lang, table=table, greedy=greedy)
+    marked = tour_tau(data)
+    text, fig, wrong = view(data.tau_sweep, lang=lang, table=table, greedy=greedy, tau=marked)
     with body(8) as (views, words):
         with views:
             bar = live_bar(8, lang)
@@ -406,7 +491,7 @@ def build(ctx, data, lang: str = i18n.DEFAULT):
         outputs = gpu.run_on_gpu(answer_all, ctx.models.wedlm, prompts, config, work.time_limit_s,
                                  data.tau_sweep.get("greedy"), work=work)
         # the times table's note is about the recording: not shown beside a live run
-        return view(data.tau_sweep, answer_row(config.threshold, outputs), lang=lang)
+        return view(data.tau_sweep, answer_row(config.threshold, outputs), lang=lang, tau=marked)
 
     event = btn.click(run, [tau], [v_text, v_fig, v_wrong], js=bar.press_js,
                       api_name=i18n.api_name("tour_tau", lang), **pool(ctx))

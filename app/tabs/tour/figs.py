@@ -144,11 +144,31 @@ def right_minor(total: int) -> int:
     return next((m for m in (1, 2, 5, 10, 20, 50, 100) if step % m == 0 and total / m <= RIGHT_MINOR), step)
 
 
-def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEFAULT):
+def count_runs(rows: list[dict], differs: bool) -> list[dict]:
+    """The sweep's τ in runs of equal counts ((right, differs) or (right, None)), in τ order: [{first,
+    last, counts}], a τ alone a run of one."""
+    runs: list[dict] = []
+    for r in sorted(rows, key=lambda r: r["threshold"]):
+        counts = (r["right"], r.get("differs") if differs else None)
+        if runs and runs[-1]["counts"] == counts:
+            runs[-1]["last"] = r["threshold"]
+        else:
+            runs.append({"first": r["threshold"], "last": r["threshold"], "counts": counts})
+    return runs
+
+
+# chapter 8's two panels (paper heights): the right answers' band below, speed above, the counts' row between
+TAU_BAND, TAU_SPEED = (0.0, 0.36), (0.48, 1.0)
+
+
+def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEFAULT, tour_tau: float | None = None):
     """Two panels on one τ axis: tokens per forward (the streaming decoder's colour, a line, top,
     left axis) and right answers (bars in palette role "right", whose word chapter 8 says:
     palette.colour_word("right"); a small chart below with its own axis `yaxis2` on the right, 0 … the number
-    of questions): a bar never lines up with the speed axis' numbers."""
+    of questions): a bar never lines up with the speed axis' numbers. Walk 25 found no numbers on the
+    bars and no mark at the τ the other chapters use: each τ's counts are written over its bars (one
+    stack per τ, in the bars' colours: two numbers side by side ran together where τ is 0.1 apart), and
+    `tour_tau` (chapters 2–7's τ, ch7_entropy.chapter_tau) is a dashed line in the threshold's colour, named."""
     tr = i18n.Texts(lang)
     # τ on a linear axis: the sweep's grid is not evenly spaced (0.1 … 1, 1.5, 2), and a live τ
     # between two of its values lands between them
@@ -179,21 +199,47 @@ def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEF
                          text=[tr("tour.fig.your_right", right=yours["right"], total=yours["total"])],
                          textposition="top center", marker=dict(size=16, symbol="star", color="#111827")))
     lo = min(x + [0.0]) - 0.1
-    hi = max(x + [yours["threshold"] if yours else 0.0]) + 0.1
+    hi = max(x + [yours["threshold"] if yours else 0.0, tour_tau or 0.0]) + 0.1
     step = charts.round_step(hi - lo, TAU_LABELS, 0.1)
+    # the counts over the bars, right answers above texts unlike greedy's, in the bars' colours: once for
+    # each run of τ with the same counts, a bracket across its bars, the counts at its left end (one label
+    # a τ ran together where τ is 0.1 apart on a phone: "27272727"; centred, they sat on the tour's τ line)
+    notes, shapes = [], []
+    for run in count_runs(rows, bool(changed)):
+        alone = run["last"] == run["first"]
+        notes.append(dict(x=run["first"] if alone else run["first"] - width, y=total + 0.5, xref="x", yref="y2",
+                          yanchor="bottom", xanchor="center" if alone else "left",
+                          showarrow=False, font=dict(size=11), align="center", name="count",
+                          text="<br>".join(f'<span style="color:{palette.ROLE_COLOURS[role]}">{n}</span>'
+                                           for role, n in zip(("right", "verify-rejected"), run["counts"])
+                                           if n is not None)))
+        if run["last"] > run["first"]:
+            x0, x1, top, foot = run["first"] - width, run["last"] + width, total + 0.5, total - 0.04 * total
+            shapes.append(dict(type="path", xref="x", yref="y2", name="run", line=dict(color="#374151", width=2),
+                               path=f"M {x0},{foot} L {x0},{top} L {x1},{top} L {x1},{foot}",
+                               x0=x0, x1=x1, y0=top, y1=top))
+    if tour_tau is not None:
+        # through both panels, not the counts' row between them (it hid the counts at its τ)
+        shapes += [dict(type="line", xref="x", yref="paper", x0=tour_tau, x1=tour_tau, y0=y0, y1=y1,
+                        line=dict(color=palette.ROLE_COLOURS["threshold"], dash="dash", width=2))
+                   for y0, y1 in (TAU_BAND, TAU_SPEED)]
+        notes.append(dict(x=tour_tau, y=1, xref="x", yref="paper", xanchor="left", yanchor="top", xshift=4,
+                          showarrow=False, bgcolor="rgba(255,255,255,0.85)", name="tour-tau",
+                          font=dict(size=13, color=palette.ROLE_COLOURS["threshold"]),
+                          text=tr("tour.fig.tour_tau", tau=f"{tour_tau:g}")))
     return figures.make_figure(
-        data, tr("tour.fig.tau_title"), 440, lang=lang,
+        data, tr("tour.fig.tau_title"), 440, lang=lang, annotations=notes, shapes=shapes,
         # labels every `step` (a linear scale reads as one); a minor tick marks each τ of the sweep
         xaxis=dict(title=dict(text=tr("tour.fig.tau_axis")), type="linear", anchor="y2", tickmode="linear",
                    tick0=0, dtick=step, tickangle=0, tickfont=dict(size=11), range=[lo, hi],
                    ticks="outside", ticklen=MAJOR_TICKLEN,
                    minor=dict(tickmode="array", tickvals=x, ticks="outside", ticklen=4)),
-        yaxis=dict(title=dict(text=tr("tour.fig.tpf")), domain=[0.48, 1], rangemode="tozero"),
+        yaxis=dict(title=dict(text=tr("tour.fig.tpf")), domain=list(TAU_SPEED), rangemode="tozero"),
         # a short band of its own, a tick and a grid line at every count while there are few (a bar at 6
         # of 7 could not be read off 0 and 7 alone; right_minor), a label at a round step and at the total (right_ticks: 0 … 7 each
         # labelled ran together in the band's 90 px at 1024x768); its title on the right (on the left, under the
         # speed's, the two ran into each other)
-        yaxis2=dict(title=dict(text=axis_title), domain=[0, 0.36], range=[0, total + 0.5],
+        yaxis2=dict(title=dict(text=axis_title), domain=list(TAU_BAND), range=[0, total + 0.5],
                     tickmode="array", tickvals=right_ticks(total), ticks="outside", ticklen=MAJOR_TICKLEN,
                     minor=dict(tickmode="linear", tick0=0, dtick=right_minor(total), ticks="outside", ticklen=4,
                                showgrid=True,
