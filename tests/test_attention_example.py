@@ -616,3 +616,20 @@ def test_the_example_names_its_value_number_and_the_after_tokens_without_a_row()
     rest = [p for p in ex["later"] if p != top["pos"]]
     assert f"the {len(rest)} more filled tokens after the mask ({span(rest)})" in words
     assert f"inside “the other {ex['others']['count']} tokens together”" in words
+
+
+def test_chapter_3_names_the_sum_table_only_on_the_step_that_draws_it():
+    """Walk 26 read "(the Σ table adds one up by hand)" at step 5, where no Σ table is drawn: the words
+    point at the table only on the worked example's step, the one step whose view draws it."""
+    data = load_tour()
+    tl, _ = data.at("reorder")
+    pick = data.picks["reorder"]
+    ex = pick["attention"]
+    views = ch3_reordering.views(ex["step"], check=pick["check"], example=ex)
+    said_at = []
+    for k in range(len(tl.trace.steps)):
+        words = ch3_reordering.text(tl, k, example=ex)
+        drawn = "attn-table" in views.step["attention"](tl, k)
+        assert ("Σ table" in words) == drawn, (k, drawn)
+        said_at += [k] if drawn else []
+    assert said_at == [ex["step"]]

@@ -154,7 +154,7 @@ def test_final_is_said_in_both_senses_alike_in_chapter_4_and_the_recap_and_scope
     """"Which tokens become final?" was answered right but unsurely: "final" has two senses. The recap's
     answer and chapter 4 say both in one sentence, the same words (tour.final): a filled token never
     changes; it commits (output, KV kept) only in the leading filled run, a forward after its fill at
-    the earliest. The recap scopes it to WeDLM (chapters 1–9), without chapter 10's rules. The
+    the earliest. The recap scopes it to WeDLM (chapters 2–9: chapter 1 is the AR model), without chapter 10's rules. The
     record shows each part true."""
     from app.tabs.tour import ch4_commit, ch11_recap
     from app.tabs.tour.words import final_words
@@ -170,7 +170,7 @@ def test_final_is_said_in_both_senses_alike_in_chapter_4_and_the_recap_and_scope
     assert all(p in final for p in said)
     # scoped to WeDLM, and no word of chapter 10's rules in the answer (walk 24 read "chapter 10 can
     # replace a draft" there as the recap contradicting "a filled token never changes")
-    scope = {"en": ("In WeDLM (chapters 1–9)", "Chapter 10"), "zh": ("在 WeDLM 中（第 1–9 章）", "第 10 章")}[lang]
+    scope = {"en": ("In WeDLM (chapters 2–9)", "Chapter 10"), "zh": ("在 WeDLM 中（第 2–9 章）", "第 10 章")}[lang]
     assert card.startswith(scope[0]) and scope[1] not in card and scope[0] not in ch4
     # the record: in chapter 4's streaming decode a filled slot keeps its token and commits a forward
     # after its fill at the earliest, in the leading filled run; chapter 10's verified decode replaced a draft

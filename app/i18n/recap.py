@@ -55,8 +55,8 @@ MESSAGES = {
     # "final" in its two senses (walk: readers tripped on it), in chapter 4's own words (tour.final);
     # scoped to WeDLM: chapter 10's verified decoding can still replace a draft
     "ch11.commit_a": {
-        "en": "In WeDLM (chapters 1–9) “final” has two senses: {final}; {kv_waits}.",
-        "zh": "在 WeDLM 中（第 1–9 章），“定稿”有两层意思：{final}；{kv_waits}。",
+        "en": "In WeDLM (chapters 2–9) “final” has two senses: {final}; {kv_waits}.",
+        "zh": "在 WeDLM 中（第 2–9 章），“定稿”有两层意思：{final}；{kv_waits}。",
     },
     "ch11.commit_numbers": {
         "en": "Chapter 4, step {step}: positions {span} commit (cache {before} → {after}); {waiting} wait.",

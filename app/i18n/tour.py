@@ -723,10 +723,12 @@ MESSAGES = {
     "ch3.why.rope": {
         "en": "A row's attention is a weighted sum over the tokens it sees; each weight depends on the two "
               "tokens and their position ids{gap}, never on rows, and a sum is the same in any order. Same tokens, same "
-              "ids: the same sum (the Σ table adds one up by hand), the same prediction.",
+              "ids: the same sum{table}, the same prediction.",
         "zh": "一行的注意力是对它看到的词元做加权求和；每个权重只取决于两个词元和它们的位置编号{gap}，与行的次序无关，"
-              "而求和换个顺序结果不变。词元相同、编号相同：和相同（Σ 表逐项把一个和算了出来），预测也就相同。",
+              "而求和换个顺序结果不变。词元相同、编号相同：和相同{table}，预测也就相同。",
     },
+    # only on the worked example's step: the Σ table shows on no other (walk 26 read it at step 5, the table gone)
+    "ch3.why.table": {"en": " (the Σ table adds one up by hand)", "zh": "（Σ 表逐项把一个和算了出来）"},
     # ch3.why.rope's {gap}: RoPE on the worked example's token after the mask (ch3_reordering.rope_pair)
     "ch3.why.rope_gap": {"en": " ({rope}: '{token}' at {at} is {at} − {pos} = {gap} ids from the mask in both orders)",
                          "zh": "（{rope}：位置 {at} 的「{token}」在两种顺序里都相隔 {at} − {pos} = {gap}）"},

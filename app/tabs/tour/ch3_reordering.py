@@ -298,7 +298,8 @@ def why(s, lang: str = i18n.DEFAULT, example: dict | None = None) -> str:
              tr("ch3.why.logical", later=span(later, lang=lang), attend_later=colour("attend-later", lang),
                 pos=s.first_mask_pos),
              tr("ch3.why.rope", gap=tr("ch3.why.rope_gap", rope=term("position-id", "RoPE", lang=lang), **pair)
-                if (pair := rope_pair(example)) and example["pos"] == s.first_mask_pos else "")]
+                if (pair := rope_pair(example)) and example["pos"] == s.first_mask_pos else "",
+                table=tr("ch3.why.table") if example else "")]
     return tr("ch3.why") + '<ol class="tour-steps">' + "".join(f"<li>{step}</li>" for step in steps) + "</ol>"
 
 
