@@ -10,7 +10,7 @@ import pytest
 
 from app import i18n
 from app.tabs import tour
-from app.tabs.tour import ch7_entropy
+from app.tabs.tour import ch7_entropy, figs
 from app.views import entropy
 
 PICKS = ("entropy_low", "entropy_high", "entropy_code")   # counting, a play, code: the decodes ch7 names
@@ -415,7 +415,7 @@ def test_chapter_7s_split_follows_a_record_made_at_another_tau(data):
     assert not law.layout.shapes
     words = plain(text)
     left, right = split_by_hand(data.law_rows, 1.0)
-    assert f"Mean under 1 (τ's value): {len(left)} dots" in words and "τ = 0.4" not in words
+    assert f"Mean under 1 nats: {len(left)} dots" in words and "τ = 0.4" not in words
     assert f"the other {len(right)}" in words or f"{len(right)} dots" in words
     assert PER_MASK["en"] in words
     for fig in (b for b in bars if b is not None):
@@ -434,9 +434,9 @@ def test_chapter_7_says_how_the_dots_means_lie_about_taus_value_in_the_records_n
     assert left and right
     first = plain(re.findall(r"<p[^>]*>(.*?)</p>", text, re.S)[0])
     if min(left) > max(right):   # the record splits at τ's value: each side's bound
-        said = {"en": f"Mean under {tau:g} (τ's value): {len(left)} dots, each ≥\u00a0{min(left):.2f} tokens "
+        said = {"en": f"Mean under {tau:g} nats: {len(left)} dots, each ≥\u00a0{min(left):.2f} tokens "
                       f"per forward; the other {len(right)}, each ≤\u00a0{max(right):.2f}.",
-                "zh": f"平均熵低于 {tau:g}（τ 的值）：{len(left)} 个圆点，每次前向计算的词元数都 ≥\u00a0{min(left):.2f}；"
+                "zh": f"平均熵低于 {tau:g} 奈特：{len(left)} 个圆点，每次前向计算的词元数都 ≥\u00a0{min(left):.2f}；"
                       f"其余 {len(right)} 个圆点，都 ≤\u00a0{max(right):.2f}。"}[lang]
     else:                        # it does not: each side's range
         said = {"en": f"{len(left)} dots, {min(left):.2f}–{max(left):.2f} tokens per forward; the other "
@@ -468,7 +468,7 @@ def test_the_split_sentence_says_what_the_dots_do_never_a_split_it_assumes(lang)
     assert ({"en": "Every dot (2) has a mean under 0.4", "zh": "全部 2 个圆点的平均熵都低于 0.4"}[lang] in left_only
             and "0.70–4.00" in left_only and "or more" not in left_only)
     right_only = plain(ch7_entropy.split_sentence([row(1.1, 0.5), row(0.9, 0.9)], 0.4, lang))
-    assert ({"en": "Every dot (2) has a mean of 0.4 (τ's value) or more", "zh": "全部 2 个圆点的平均熵都不低于 0.4"}[lang]
+    assert ({"en": "Every dot (2) has a mean of 0.4 nats or more", "zh": "全部 2 个圆点的平均熵都不低于 0.4"}[lang]
             in right_only and "0.50–0.90" in right_only)
     assert ch7_entropy.split_sentence([], 0.4, lang) == ""
 
@@ -522,6 +522,11 @@ def test_codes_stall_is_drawn_per_mask_at_a_forward_where_none_is_under_tau(data
     assert list(code_fig.layout.xaxis.categoryarray)[0] == str(hard.pos)   # the front slot: the first bar
     (ticks,) = [t for t in code_fig.data if t.type == "scatter" and t.mode == "text"]
     assert list(ticks.x) == [str(lowest.pos)]
+    # the slots the words name are labelled under the axis: the front slot and the one fill (walk 26: 113
+    # sat unlabelled between 110 and 114)
+    labels = list(code_fig.layout.xaxis.ticktext)
+    assert list(code_fig.layout.xaxis.tickvals) == labels and {str(hard.pos), str(lowest.pos)} <= set(labels)
+    assert len(labels) <= figs.SLOT_TICKS
     (line,) = [t for t in code_fig.data if t.name == f"τ = {tau:g}"]
     assert min(stays.y) >= line.y[0] and filled.y[0] >= line.y[0]         # every bar at or above the line
     words = plain(text)

@@ -254,9 +254,9 @@ def test_the_speed_card_gives_chapter_7s_reason_under_tau_or_not_per_mask(data, 
         lo_hi = [f"{min(side):.2f}" for side in (left, right) if side]
         assert all(x in numbers for x in lo_hi) and "≥" not in numbers and "≤" not in numbers, numbers
         return
-    said = {"en": f"Mean under {tau:g} (τ's value): {len(left)} dots, each ≥\u00a0{min(left):.2f} tokens "
+    said = {"en": f"Mean under {tau:g} nats: {len(left)} dots, each ≥\u00a0{min(left):.2f} tokens "
                   f"per forward; the other {len(right)}, each ≤\u00a0{max(right):.2f}.",
-            "zh": f"平均熵低于 {tau:g}（τ 的值）：{len(left)} 个圆点，每次前向计算的词元数都 ≥\u00a0{min(left):.2f}；"
+            "zh": f"平均熵低于 {tau:g} 奈特：{len(left)} 个圆点，每次前向计算的词元数都 ≥\u00a0{min(left):.2f}；"
                   f"其余 {len(right)} 个圆点，都 ≤\u00a0{max(right):.2f}。"}[lang]
     assert numbers.endswith(said), numbers
     # walk 25: chapter 7 no longer draws a τ line on its mean axis; the card names none either (a mean

@@ -258,7 +258,7 @@ def test_row_greedy_and_block_decoding_are_defined_where_the_tour_first_uses_the
     assert "a row is one slot" not in page[6]   # chapter 6 no longer defines it a second time
     n, m = first(r"greedy|one-at-a-time text|left-to-right text")
     assert m.group(0) == "greedy" and page[n][m.end():].startswith(
-        ", WeDLM's own left-to-right text, the likeliest token each time"), (n, page[n][m.start():m.start() + 90])
+        " (WeDLM's own left-to-right text, the likeliest token each time)"), (n, page[n][m.start():m.start() + 90])
     assert 'data-term="greedy"' in html[n]
     for k in (2, 4, 8):   # one name: the phrase is only ever greedy's definition
         assert "one-at-a-time text" not in page[k], k   # walk 25: "no τ" fills one at a time too, out of order

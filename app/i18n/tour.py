@@ -58,15 +58,18 @@ MESSAGES = {
     # greedy defined as everywhere (gloss.greedy.def, ch8.p1): left to right, the likeliest token each time.
     # {cause}: ch8_tau.slip_cause, from the steps (walk 25: "τ = 0.4 letting easier slots fill first" blamed
     # τ for a digit filled above τ, as the single lowest, after the stop token beyond it)
+    # two sentences (walk 26 could not parse one that held greedy's definition and the cause in one parenthesis)
     "tour.slip_tau": {
-        "en": "Its finished text has a slip: <code translate=\"no\">{line}</code> ({greedy}, WeDLM's "
-              "own left-to-right text, the likeliest token each time, says {own}{cause}; chapter 8).",
-        "zh": "它写完的文字里有一处失误：<code translate=\"no\">{line}</code>（{greedy}，即 WeDLM 自己从左到右、"
-              "每次取最可能的词元写出的文本，写的是 {own}{cause}；见第 8 章）。",
+        "en": "Its finished text has a slip: <code translate=\"no\">{line}</code>, where {greedy} (WeDLM's "
+              "own left-to-right text, the likeliest token each time) says {own}.{cause}",
+        "zh": "它写完的文字里有一处失误：<code translate=\"no\">{line}</code>，而{greedy}（WeDLM 自己从左到右、"
+              "每次取最可能的词元写出的文本）写的是 {own}。{cause}",
     },
-    "tour.slip_cause": {"en": ": out of order, {order}{how}", "zh": "：乱序填充，{order}{how}"},
+    "tour.slip_cause": {"en": " Its slot was filled out of order, {order}{how} (chapter 8).",
+                        "zh": "它的槽位是乱序填上的：{order}{how}（见第 8 章）。"},
     # the same where the step's own sentence (tour.slip_fill) follows and says how
-    "tour.slip_cause_short": {"en": ": the price of filling out of order", "zh": "：这是乱序填充的代价"},
+    "tour.slip_cause_short": {"en": " The price of filling out of order (chapter 8).",
+                              "zh": "这是乱序填充的代价（见第 8 章）。"},
     "tour.slip_order_after": {"en": "after later slots", "zh": "在它后面的槽位之后才填"},
     "tour.slip_order_stop": {"en": "after the stop token at {pos}", "zh": "在位置 {pos} 的停止词元之后才填"},
     "tour.slip_order_before": {"en": "while {n} slots before it were masks", "zh": "填它时它前面还有 {n} 个槽位是掩码"},
@@ -636,13 +639,13 @@ MESSAGES = {
     "ch2.tau_none": {"en": "Here τ = none: exactly one mask fills per forward",
                      "zh": "这里 τ = 无：每次前向计算恰好填充一个掩码"},
     "ch2.p1": {
-        "en": "WeDLM appends a <b>window</b> of W = {window} slots (W is the window's size) after the text, at "
+        "en": "WeDLM appends a <b>window</b> of W = {window} slots after the text, at "
               "first all {mask} (placeholders for tokens not written yet), and runs one forward over them. Every "
               "mask predicts its own token, with an {entropy} H (in nats; 0 = certain, higher = unsure). The filled "
               "run at the front (no mask before it) will {commit} (its KV enters the cache; it is output); the window keeps W slots after that run, some "
               "filled (waiting: a filled token is never changed), the rest masks. So a forward reads that run plus the window, and a later step can "
               "show fewer than W masks.",
-        "zh": "WeDLM 在文本后面追加一个由 W = {window} 个槽位组成的<b>窗口</b>（W 是窗口的大小），起初全是{mask}"
+        "zh": "WeDLM 在文本后面追加一个由 W = {window} 个槽位组成的<b>窗口</b>，起初全是{mask}"
               "（为尚未写出的词元占位），然后用一次前向计算处理它们。每个掩码都预测自己的词元，并给出{entropy} H"
               "（单位为奈特；0 = 完全确定，越高越没把握）。最前面连续的已填充段（前面没有掩码）将会{commit}（它的 KV 进入缓存，词元被输出）；"
               "窗口在这一段之后保留 W 个槽位，有些已填充（等待中：已填充的词元不会再改），其余仍是掩码。所以一次前向计算读入的是这一段"

@@ -104,24 +104,24 @@ MESSAGES = {
     # so the chart draws none). A clean split says each side's bound; else each side's range, or that
     # all lie on one side (a record not seen yet may not split)
     "ch7.split": {
-        "en": "Mean under {tau:g} (τ's value): {left_dots}, each ≥ {left_lo:.2f} {tpf}; "
+        "en": "Mean under {tau:g} nats: {left_dots}, each ≥ {left_lo:.2f} {tpf}; "
               "the other {right}, each ≤ {right_hi:.2f}.",
-        "zh": "平均熵低于 {tau:g}（τ 的值）：{left_dots}，{tpf}都 ≥ {left_lo:.2f}；"
+        "zh": "平均熵低于 {tau:g} 奈特：{left_dots}，{tpf}都 ≥ {left_lo:.2f}；"
               "其余 {right} 个圆点，都 ≤ {right_hi:.2f}。",
     },
     "ch7.split_mixed": {
-        "en": "Mean under {tau:g} (τ's value): {left_dots}, {left_range} {tpf}; "
+        "en": "Mean under {tau:g} nats: {left_dots}, {left_range} {tpf}; "
               "the other {right_dots}, {right_range}; the mean does not sort them.",
-        "zh": "平均熵低于 {tau:g}（τ 的值）：{left_dots}，{tpf} {left_range}；"
+        "zh": "平均熵低于 {tau:g} 奈特：{left_dots}，{tpf} {left_range}；"
               "其余 {right_dots}，{right_range}；平均熵并没有把它们分开。",
     },
     "ch7.split_left": {
-        "en": "Every dot ({n}) has a mean under {tau:g} (τ's value), at {range} {tpf}.",
-        "zh": "全部 {n} 个圆点的平均熵都低于 {tau:g}（τ 的值），{tpf} {range}。",
+        "en": "Every dot ({n}) has a mean under {tau:g} nats, at {range} {tpf}.",
+        "zh": "全部 {n} 个圆点的平均熵都低于 {tau:g} 奈特，{tpf} {range}。",
     },
     "ch7.split_right": {
-        "en": "Every dot ({n}) has a mean of {tau:g} (τ's value) or more, at {range} {tpf}.",
-        "zh": "全部 {n} 个圆点的平均熵都不低于 {tau:g}（τ 的值），{tpf} {range}。",
+        "en": "Every dot ({n}) has a mean of {tau:g} nats or more, at {range} {tpf}.",
+        "zh": "全部 {n} 个圆点的平均熵都不低于 {tau:g} 奈特，{tpf} {range}。",
     },
     "ch7.dots": {"en": "{n} dots", "zh": "{n} 个圆点"},
     "ch7.dot": {"en": "1 dot", "zh": "1 个圆点"},
@@ -162,14 +162,14 @@ MESSAGES = {
     # commits back, not the fills (entropy.front_wait "burst")
     "ch7.code": {
         "en": "<b>Why is code slow?</b> {code_decode} (the diamond “{code_name}”: {code_tpf:.2f} per forward at "
-              "{code_h:.2f} nats) writes {written} code tokens, then its stop token. τ is held to each mask's own "
-              "score, never to a mean: in {none} of its {scored} forwards with masks, none scored under τ = {tau:g}, "
+              "{code_h:.2f} nats) writes {written} code tokens, then its stop token. Its mean is low as each slot's "
+              "entropy counts once, at its fill, mostly once it is sure. τ is held to each mask's own score, never to a mean: in {none} of its {scored} forwards with masks, none scored under τ = {tau:g}, "
               "so only the lowest filled (a play: {play_none} of {play_scored}). Its unsure token {token} "
               "({front_h:.2f} nats when it fills) stays a mask for {held} forwards, which fill {after} slots after it: all commit "
               "({burst}) the forward after it fills.",
         "zh": "<b>代码为什么慢？</b>{code_decode}（标着“{code_name}”的菱形：每次前向计算 {code_tpf:.2f} 个词元，"
-              "平均熵 {code_h:.2f} 奈特）写出 {written} 个代码词元，然后是停止词元。τ 比的是每个掩码自己的得分，"
-              "从来不是平均值：在给它的掩码打分的 "
+              "平均熵 {code_h:.2f} 奈特）写出 {written} 个代码词元，然后是停止词元。它的平均熵低，是因为每个槽位的熵只在填上时计一次，那时它多半已有把握。"
+              "τ 比的是每个掩码自己的得分，从来不是平均值：在给它的掩码打分的 "
               "{scored} 次前向计算中，有 {none} 次没有一个掩码的得分低于 τ = {tau:g}，于是只填得分最低的那个"
               "（剧本：{play_scored} 次中 {play_none} 次）。"
               "没把握的词元 {token}（填上时 {front_h:.2f} 奈特）连续 {held} 次前向计算都还是掩码，这些前向计算在它后面填了 {after} "
@@ -248,7 +248,7 @@ MESSAGES = {
     "ch8.try_info": {"en": "fill every mask whose entropy + λ·d is under τ (else the single lowest); a larger τ "
                             "fills more per forward",
                      "zh": "熵 + λ·d 低于 τ 的掩码全部填充（若一个都没有，就只填分数最低的那个）；τ 越大，每次前向计算填得越多"},
-    "ch8.title": {"en": "8 · What τ trades: speed or right answers", "zh": "8 · τ 的取舍：速度还是正确答案"},
+    "ch8.title": {"en": "8 · What τ trades: speed against greedy's text", "zh": "8 · τ 的取舍：速度与贪心文本"},
     "ch8.all_right": {"en": "<b>τ = {tau:g}</b>: every answer right.", "zh": "<b>τ = {tau:g}</b>：全部答对。"},
     "ch8.no_answer": {"en": "no answer", "zh": "没有答案"},
     "ch8.wrong_item": {
@@ -262,7 +262,7 @@ MESSAGES = {
     # still fills the single lowest when no mask is under τ); a larger τ fills more of them, less sure
     "ch8.p1": {
         "en": "{tau} is the knob a user turns: a larger τ fills more masks per forward, so it is faster, but more of "
-              "them before the slots to their left and less sure, so more texts leave {greedy}'s (WeDLM's own "
+              "them are filled before the slots to their left, and less sure, so more texts leave {greedy}'s (WeDLM's own "
               "left-to-right text, the likeliest token each time); some leave it at any τ.",
         "zh": "{tau} 是用户可以调的旋钮：τ 越大，每次前向计算填的掩码越多，速度越快，但也有更多掩码抢在左边的槽位之前、"
               "在更没把握时被填上，所以更多文本会偏离{greedy}文本（WeDLM 自己从左到右、每次取最可能的词元写出的文本）；"

@@ -11,7 +11,22 @@ from ...views.timeline import Timeline
 
 SMALL = 330   # height of a chart that sits beside another
 BAR_WIDTH = 0.7   # a score bar's width, a share of its slot (as charts.entropy_bars draws it)
+NAMED_FILLS = 3   # a score chart labels each filled slot while there are at most this many
 SLOT_TICKS = 8    # at most this many slot labels under a score chart (three side by side at 1920 presenting)
+
+
+def slot_ticks(s) -> list[str]:
+    """The slots a score chart labels: every few (at most about SLOT_TICKS), and always the front slot
+    and every filled one while they are few (NAMED_FILLS), the slots its words name (walk 26: code's filled slot 113 sat unlabelled
+    between 110 and 114); a regular label too near a named one is left out, so none run together."""
+    pos = [m.pos for m in s.masks]
+    if not pos:
+        return []
+    every = -(-len(pos) // SLOT_TICKS)
+    filled = {k for k, m in enumerate(s.masks) if m.selected}
+    named = {0} | (filled if len(filled) <= NAMED_FILLS else set())   # counting fills all 16: every few then
+    regular = {k for k in range(0, len(pos), every) if all(abs(k - n) >= every for n in named)}
+    return [str(pos[k]) for k in sorted(named | regular)]
 
 
 def score_bars(tl: Timeline, step: int, title: str | None = None, y_max: float | None = None,
@@ -60,7 +75,8 @@ def score_bars(tl: Timeline, step: int, title: str | None = None, y_max: float |
                               barmode="overlay", xaxis=dict(title=dict(text=tr("tour.fig.slot_axis")), type="category",
                                                             categoryorder="array", categoryarray=x,
                                                             # level, every few: turned up, code's 3-digit slots lay on the axis title
-                                                            tickangle=0, nticks=SLOT_TICKS),
+                                                            tickangle=0, tickmode="array",
+                                                            tickvals=(ticks := slot_ticks(s)), ticktext=ticks),
                               yaxis=yaxis, legend=dict(orientation="h", y=-0.28, yanchor="top", x=0),
                               margin=dict(l=50, r=10, t=40, b=100))  # legend under the axis: never on the title
     fig.layout.meta = {"step": step}
