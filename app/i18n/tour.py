@@ -639,13 +639,13 @@ MESSAGES = {
     "ch2.tau_none": {"en": "Here τ = none: exactly one mask fills per forward",
                      "zh": "这里 τ = 无：每次前向计算恰好填充一个掩码"},
     "ch2.p1": {
-        "en": "WeDLM appends a <b>window</b> of W = {window} slots after the text, at "
+        "en": "WeDLM appends a <b>window</b> of W = {window} slots (W is the window's size) after the text, at "
               "first all {mask} (placeholders for tokens not written yet), and runs one forward over them. Every "
               "mask predicts its own token, with an {entropy} H (in nats; 0 = certain, higher = unsure). The filled "
               "run at the front (no mask before it) will {commit} (its KV enters the cache; it is output); the window keeps W slots after that run, some "
               "filled (waiting: a filled token is never changed), the rest masks. So a forward reads that run plus the window, and a later step can "
               "show fewer than W masks.",
-        "zh": "WeDLM 在文本后面追加一个由 W = {window} 个槽位组成的<b>窗口</b>，起初全是{mask}"
+        "zh": "WeDLM 在文本后面追加一个由 W = {window} 个槽位组成的<b>窗口</b>（W 是窗口的大小），起初全是{mask}"
               "（为尚未写出的词元占位），然后用一次前向计算处理它们。每个掩码都预测自己的词元，并给出{entropy} H"
               "（单位为奈特；0 = 完全确定，越高越没把握）。最前面连续的已填充段（前面没有掩码）将会{commit}（它的 KV 进入缓存，词元被输出）；"
               "窗口在这一段之后保留 W 个槽位，有些已填充（等待中：已填充的词元不会再改），其余仍是掩码。所以一次前向计算读入的是这一段"
