@@ -289,7 +289,7 @@ def test_entropy_chapter_says_why_code_is_slow_from_the_recorded_code_decode(dat
                 for f in t.filled if f.pos > front.pos)
     burst = len(tl.trace.steps[step + 1].committed)
     assert burst == after + 1   # the held token and every fill after it: delayed, not lost
-    assert (f"‘{unescape(render.token_label(tl, front.token))}’ ({front.entropy:.2f} nats when it fills) stays a mask "
+    assert (f"‘{unescape(render.token_label(tl, front.token))}’ ({front.entropy:.2f} nats at its fill) stays a mask "
             f"for {held} forwards, which fill {after} slots after it: all commit ({burst}) the forward "
             f"after it fills") in words
     # walk 20: its mean entropy against a per-mask τ was slippery; the words count, per forward, the
@@ -307,8 +307,7 @@ def test_entropy_chapter_says_why_code_is_slow_from_the_recorded_code_decode(dat
     # walk 25: its mean was set against a τ line ("0.92 is right of the τ line"), where the rule holds each
     # mask's own score to τ (the recap's words): the words say so, and place no mean about a τ line
     # walk 26: why its mean is low (each slot counted once, at its fill), then the rule per mask
-    assert ("then its stop token. Its mean is low as each slot's entropy counts once, at its fill, mostly once it "
-            f"is sure. τ is held to each mask's own score, never to a mean: in {none} of its") in words
+    assert f"then its stop token. τ judges each mask's own score, never a mean: in {none} of its" in words
     assert "τ line" not in words
     for t in tl.trace.steps:   # the rule the sentence leans on: none under τ, the single lowest fills
         if t.masks and not any(m.score < tau for m in t.masks):
@@ -1977,8 +1976,8 @@ def test_chapter_2_says_whose_slip_the_tables_wrong_line_is_where_it_is_first_sh
     own = int(re.search(rf"(?<!\d){a} x {b} = (\d+)", recorded["text"]).group(1))
     words = plain(ch2_fill_rule.text(tl, moment, moment, greedy=recorded["text"]))
     if own == a * b:
-        assert (f"Its finished text has a slip:  {a} x {b} = {got} , where  greedy  (WeDLM's own left-to-right text, "
-                f"the likeliest token each time) says {own}. Its slot was filled out of order, ") in words
+        assert (f"Its text has a slip:  {a} x {b} = {got} ;  greedy  (WeDLM's own left-to-right text, "
+                f"the likeliest token each time) says {own}. Filled out of order: ") in words
         assert "letting easier slots fill first" not in words   # walk 25: τ did not let it in (the fill was above τ)
     else:
         assert f"greedy , the same model's own one-at-a-time text, also says {own}" in words

@@ -60,13 +60,13 @@ MESSAGES = {
     # τ for a digit filled above τ, as the single lowest, after the stop token beyond it)
     # two sentences (walk 26 could not parse one that held greedy's definition and the cause in one parenthesis)
     "tour.slip_tau": {
-        "en": "Its finished text has a slip: <code translate=\"no\">{line}</code>, where {greedy} (WeDLM's "
+        "en": "Its text has a slip: <code translate=\"no\">{line}</code>; {greedy} (WeDLM's "
               "own left-to-right text, the likeliest token each time) says {own}.{cause}",
         "zh": "它写完的文字里有一处失误：<code translate=\"no\">{line}</code>，而{greedy}（WeDLM 自己从左到右、"
               "每次取最可能的词元写出的文本）写的是 {own}。{cause}",
     },
-    "tour.slip_cause": {"en": " Its slot was filled out of order, {order}{how} (chapter 8).",
-                        "zh": "它的槽位是乱序填上的：{order}{how}（见第 8 章）。"},
+    "tour.slip_cause": {"en": " Filled out of order: {order}{how}.",
+                        "zh": "它是乱序填上的：{order}{how}。"},
     # the same where the step's own sentence (tour.slip_fill) follows and says how
     "tour.slip_cause_short": {"en": " The price of filling out of order (chapter 8).",
                               "zh": "这是乱序填充的代价（见第 8 章）。"},

@@ -162,13 +162,12 @@ MESSAGES = {
     # commits back, not the fills (entropy.front_wait "burst")
     "ch7.code": {
         "en": "<b>Why is code slow?</b> {code_decode} (the diamond “{code_name}”: {code_tpf:.2f} per forward at "
-              "{code_h:.2f} nats) writes {written} code tokens, then its stop token. Its mean is low as each slot's "
-              "entropy counts once, at its fill, mostly once it is sure. τ is held to each mask's own score, never to a mean: in {none} of its {scored} forwards with masks, none scored under τ = {tau:g}, "
+              "{code_h:.2f} nats) writes {written} code tokens, then its stop token. τ judges each mask's own score, never a mean: in {none} of its {scored} forwards with masks, none scored under τ = {tau:g}, "
               "so only the lowest filled (a play: {play_none} of {play_scored}). Its unsure token {token} "
-              "({front_h:.2f} nats when it fills) stays a mask for {held} forwards, which fill {after} slots after it: all commit "
+              "({front_h:.2f} nats at its fill) stays a mask for {held} forwards, which fill {after} slots after it: all commit "
               "({burst}) the forward after it fills.",
         "zh": "<b>代码为什么慢？</b>{code_decode}（标着“{code_name}”的菱形：每次前向计算 {code_tpf:.2f} 个词元，"
-              "平均熵 {code_h:.2f} 奈特）写出 {written} 个代码词元，然后是停止词元。它的平均熵低，是因为每个槽位的熵只在填上时计一次，那时它多半已有把握。"
+              "平均熵 {code_h:.2f} 奈特）写出 {written} 个代码词元，然后是停止词元。"
               "τ 比的是每个掩码自己的得分，从来不是平均值：在给它的掩码打分的 "
               "{scored} 次前向计算中，有 {none} 次没有一个掩码的得分低于 τ = {tau:g}，于是只填得分最低的那个"
               "（剧本：{play_scored} 次中 {play_none} 次）。"

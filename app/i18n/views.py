@@ -748,7 +748,9 @@ MESSAGES.update({
     # a dot drawn beside its place (entropy.spread_x: dots that would lie on top of each other), on hover
     "views.law.spread": {"en": "<br>(one of {n} dots at one place, drawn side by side)",
                          "zh": "<br>（同一位置的 {n} 个圆点之一，并排画出）"},
-    "views.law.x": {"en": "mean entropy of filled slots (nats)", "zh": "已填充槽位的平均熵（奈特）"},
+    # each slot's entropy as it was at its fill (walk 26: the axis seemed to measure what the score bars do, per
+    # forward): a slot counts once, when it has become the one to fill, so the mean runs low
+    "views.law.x": {"en": "mean entropy of filled slots, each at its fill (nats)", "zh": "已填充槽位的平均熵，各取填上时的值（奈特）"},
     # the line is at a mean equal to τ, a reference: τ itself is held to each mask's own score (chapter 7
     # and the recap say so; a walker read a τ line on a mean axis as the rule)
     "views.law.cliff": {

@@ -16,15 +16,20 @@ SLOT_TICKS = 8    # at most this many slot labels under a score chart (three sid
 
 
 def slot_ticks(s) -> list[str]:
-    """The slots a score chart labels: every few (at most about SLOT_TICKS), and always the front slot
-    and every filled one while they are few (NAMED_FILLS), the slots its words name (walk 26: code's filled slot 113 sat unlabelled
-    between 110 and 114); a regular label too near a named one is left out, so none run together."""
+    """The slots a score chart labels: every few (at most about SLOT_TICKS), and always every filled one
+    while they are few (NAMED_FILLS) and the front slot beside no such fill, the slots its words name
+    (walk 26: code's filled slot 113 sat unlabelled between 110 and 114); a label beside another, or a
+    regular one too near a named one, is left out, so none run together."""
     pos = [m.pos for m in s.masks]
     if not pos:
         return []
     every = -(-len(pos) // SLOT_TICKS)
     filled = {k for k, m in enumerate(s.masks) if m.selected}
-    named = {0} | (filled if len(filled) <= NAMED_FILLS else set())   # counting fills all 16: every few then
+    named = filled if len(filled) <= NAMED_FILLS else set()   # counting fills all 16: every few then
+    # the front slot too, unless a named fill is its neighbour (code's 110 and 113, neighbours among the
+    # masks, ran together at 1920): the words name the front, the chart's first bar
+    named |= {0} if 1 not in named else set()
+    named = {k for k in named if k - 1 not in named}   # of neighbouring fills, the first
     regular = {k for k in range(0, len(pos), every) if all(abs(k - n) >= every for n in named)}
     return [str(pos[k]) for k in sorted(named | regular)]
 
