@@ -80,7 +80,9 @@ def test_chapter_3_shows_why_on_its_first_mask_the_same_positions_in_both_grids(
     sees = re.search(rf'data-pos="{s.first_mask_pos}" data-sees="([012]+)"', grid).group(1)
     marked = [s.start + j for j, v in enumerate(sees) if v != "0" and s.start + j != s.first_mask_pos]
     assert marked == physical
-    words = plain(ch3_reordering.text(tl, step, step))
+    example = data.picks["reorder"]["attention"]   # the worked example, whose step this is: its Σ table is drawn
+    assert example["step"] == step
+    words = plain(ch3_reordering.text(tl, step, step, example=example))
     seen = ", ".join(f"{a}–{b}" if a != b else str(a) for a, b in position_runs(physical))
     assert f"mask at {s.first_mask_pos}" in words and seen in words and f"0–{s.start - 1}" in words
     # the last step closes the argument a newcomer can check: a weighted sum, the same in any order,
