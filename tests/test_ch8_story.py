@@ -52,18 +52,22 @@ def test_the_lost_texts_slot_story_is_what_the_decode_did(sweep, bundled):
         assert not [m.pos for m in step.masks if m.pos > pos], "a slot after it was filled later"
 
 
+def recorded_slip():
+    """The recorded times table's trace and its last wrong line (skips a record without a slip)."""
+    trace = data.load_tour().timelines["table"].trace
+    wrong = ch8_tau.wrong_products(trace.text)
+    if not wrong:
+        pytest.skip("the recorded table has no slip")
+    return trace, wrong[-1]
+
+
 def test_chapter_2s_slip_says_how_the_wrong_digit_was_filled():
     """Chapter 2's '7 x 10 = 60' (walk 17 read "the price of filling in parallel" as "filled while
     unsure"; the steps show it filled last, above τ, after the text after it): each fact of the
     sentence is recounted here from the trace's own steps."""
     import re
 
-    tour = data.load_tour()
-    trace = tour.timelines["table"].trace
-    wrong = ch8_tau.wrong_products(trace.text)
-    if not wrong:
-        pytest.skip("the recorded table has no slip")
-    w = wrong[-1]
+    trace, w = recorded_slip()
     fill = ch8_tau.slip_fill(trace, w)
     assert fill is not None
     pos = fill["pos"]
@@ -95,12 +99,7 @@ def test_the_slips_cause_is_the_fill_the_steps_show_never_tau_letting_it_in():
     τ, the stop token only where one was filled before it; recounted here from the trace, and again on
     copies whose fill step is made to say otherwise."""
     import copy
-    tour = data.load_tour()
-    trace = tour.timelines["table"].trace
-    wrong = ch8_tau.wrong_products(trace.text)
-    if not wrong:
-        pytest.skip("the recorded table has no slip")
-    w = wrong[-1]
+    trace, w = recorded_slip()
     greedy = f"{w.a} x {w.b} = {w.right}"
 
     def facts(t):
