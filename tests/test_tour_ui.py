@@ -1091,6 +1091,8 @@ def test_nothing_covers_the_chapter_picker(browser, app_url, size):
     page = open_page(browser, app_url, size, "")
     try:
         page.wait_for_selector("#tour-viz-1", state="visible", timeout=180_000)
+        # the picker's input renders on its own time (a loaded machine ran the check before it existed)
+        page.wait_for_selector("#tour-pick input", state="visible", timeout=60_000)
         covered = page.evaluate("""() => { const r = document.querySelector('#tour-pick input').getBoundingClientRect();
             const out = [];
             for (const fy of [0.05, 0.25, 0.5, 0.75, 0.95]) for (const fx of [0.1, 0.5, 0.9]) {
