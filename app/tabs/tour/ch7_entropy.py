@@ -208,15 +208,14 @@ def idle_paragraph(decodes, lang: str = i18n.DEFAULT) -> str:
                      committed_colour=colour("state-committed", lang=lang))
 
 
-def bars_words(low, high, code, lang: str = i18n.DEFAULT) -> str:
+def bars_words(low, high, code, stall: dict | None, lang: str = i18n.DEFAULT) -> str:
     """What the small score charts show, read from their steps: counting's fills all under τ, the
-    play's single lowest fill (and, with code's chart at entropy.front_stall's forward, code's too,
-    behind its front slot, which stays a mask)."""
+    play's single lowest fill (and, with code's chart at `stall`, entropy.front_stall's forward,
+    code's too, behind its front slot, which stays a mask)."""
     (ltl, lstep), (htl, hstep) = low, high
     ls, hs = ltl.trace.steps[lstep], htl.trace.steps[hstep]
     said = dict(low_step=lstep, filled=len(ls.filled), new_colour=colour("state-new", lang=lang), high_step=hstep,
                 mask_colour=colour("state-mask", lang=lang))
-    stall = entropy.front_stall(code[0].trace) if code else None
     if stall is None:
         return i18n.text(lang, "ch7.p4", stay=len(hs.masks) - len(hs.filled), **said)
     return i18n.text(lang, "ch7.p4_code", code_step=stall["step"], front=stall["front"],
@@ -239,6 +238,7 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
     dots = {cls: [r for r in rows if r["class"] == cls] for cls in ("counting", "plays")}
     tau = chapter_tau(low, high, *([code] if code else []))
     split = split_sentence(rows, tau, lang) if tau is not None else ""
+    stall = entropy.front_stall(code[0].trace) if code else None   # code's stall: its chart and its words
     paras = [
         tr("ch7.p1", split=split).rstrip(),
         tr("ch7.p2", count_decode=decode_named(ltl.trace), count_tpf_d=f"{diamond['counting']['tokens_per_forward']:.2f}",
@@ -250,7 +250,7 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
         + gap(lang) + tr("ch7.paper"),   # the paper's measurement closes the same paragraph (presenting: no room for one more)
         code_paragraph(code, slowest_row(rows), lang, diamond.get("code"), high),
         idle_paragraph(decodes, lang),
-        bars_words(low, high, code, lang),
+        bars_words(low, high, code, stall, lang),
     ]
     if yours:
         paras.append(tr("ch7.yours", entropy=yours["entropy"], tpf=yours["tokens_per_forward"]))
@@ -262,7 +262,6 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
     # rule): τ is drawn on the score charts, where it judges each mask
     law = entropy.law_figure(rows, None, yours=points, height=LAW_HEIGHT, lang=lang, title=tr("ch7.law_title"))
     law.add_trace(points_key(lang))
-    stall = entropy.front_stall(code[0].trace) if code else None
     bars_code = None if stall is None else figs.score_bars(
         code[0], stall["step"], tr("ch7.bars_code", step=stall["step"]), **small(code[0], stall["step"]))
     return (text, law, figs.score_bars(ltl, lstep, tr("ch7.bars_low", step=lstep), **small(ltl, lstep)),
