@@ -187,8 +187,8 @@ def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEF
     left axis) and right answers (bars in palette role "right", whose word chapter 8 says:
     palette.colour_word("right"); a small chart below with its own axis `yaxis2` on the right, 0 … the number
     of questions): a bar never lines up with the speed axis' numbers. Walk 25 found no numbers on the
-    bars and no mark at the τ the other chapters use: each τ's counts are written over its bars (one
-    stack per τ, in the bars' colours: two numbers side by side ran together where τ is 0.1 apart), and
+    bars and no mark at the τ the other chapters use: the counts are written over the bars, once for
+    each run of τ with equal counts (count_runs), in the bars' colours, and
     `tour_tau` (chapters 2–7's τ, ch7_entropy.chapter_tau) is a dashed line in the threshold's colour, named."""
     tr = i18n.Texts(lang)
     # τ on a linear axis: the sweep's grid is not evenly spaced (0.1 … 1, 1.5, 2), and a live τ
