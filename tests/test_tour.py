@@ -1747,7 +1747,7 @@ def test_chapter_6_says_one_forward_in_the_singular(data):
     assert summaries[0].startswith("After 1 forward, ") and summaries[1].startswith("After 2 forwards, ")
     # the counts are the growth chart's: committed tokens, AR's newest prediction not yet among them
     for k, summary in enumerate(summaries):
-        ar, wd = (ch6_race.committed_after(timelines[name], k + 1) for name in ("ar", "streaming"))
+        ar, wd = (lanes.committed_after(timelines[name], k + 1) for name in ("ar", "streaming"))
         assert summary == f"After {k + 1} forward{'s' if k else ''}, committed: AR {ar} tokens, WeDLM {wd}.", (k, summary)
         assert ar == timelines["ar"].committed_after[min(k, len(timelines["ar"].committed_after) - 1)]
 

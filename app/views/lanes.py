@@ -35,6 +35,13 @@ def tokens_after(timeline: Timeline, forwards: int) -> int:
             return min(1, total)  # the prefill's token, as for AR
         step = steps[min(forwards, len(steps)) - 1]
         return min(step.verify.ar_pos - timeline.prompt_len + 1, total)
+    return committed_after(timeline, forwards)
+
+
+def committed_after(timeline: Timeline, forwards: int) -> int:
+    """Tokens committed (KV cached) after `forwards` forwards, as the growth chart draws them: for
+    streaming and block decoding the lane's count; AR's newest prediction is not among them until the
+    next forward reads it. A decode that has ended keeps its count."""
     if forwards <= 0 or not timeline.committed_after:
         return 0
     return timeline.committed_after[min(forwards, len(timeline.committed_after)) - 1]

@@ -39,12 +39,6 @@ def rows_cost_time(cost: float | None) -> bool | None:
     return None if cost is None else cost >= ROWS_COST_CLEAR
 
 
-def committed_after(tl: Timeline, forwards: int) -> int:
-    """Tokens committed (KV cached) after `forwards` forwards, as the growth chart draws them: AR's newest
-    prediction is not among them until the next forward reads it; a decode that has ended keeps its count."""
-    return tl.committed_after[min(forwards, len(tl.committed_after)) - 1] if forwards > 0 and tl.committed_after else 0
-
-
 def prefill_share(tl: Timeline) -> float | None:
     """The prefill's share of a decode's measured time (stats: prefill_s, decode_s), or None."""
     st = tl.trace.stats()
@@ -77,7 +71,7 @@ def view(timelines: dict[str, Timeline], tick: int, playing: bool | None = None,
     html, _ = race.race_frame(timelines, tick, False, 0.0, paused=playing is False, stepped=playing is None,
                               lang=lang)
     wd, ar = timelines["streaming"], timelines["ar"]
-    n_wd, n_ar = committed_after(wd, tick), committed_after(ar, tick)   # the growth chart's two lines
+    n_wd, n_ar = race.committed_after(wd, tick), race.committed_after(ar, tick)   # the growth chart's two lines
     st_wd, st_ar = wd.trace.stats(), ar.trace.stats()
     shown = race.lane_forwards(timelines, tick, False, 0.0)   # forwards each lane has shown at this tick
     # the growth chart counts committed tokens: AR's prefill token once forward 1 commits it (as chapter 1 says)
@@ -119,8 +113,8 @@ def race_bundle(timelines: dict[str, Timeline], tick: int, autoplay: bool = Fals
     frames = [view(timelines, k + 1, lang=lang) for k in range(longest.num_steps)]
     views = stepper.Views(step={name: (lambda _, k, i=i: frames[k][i]) for i, name in enumerate(("text", "lanes", "growth"))})
     data = stepper.draw(longest, views)
-    data["summaries"] = [plural("ch6.summary", k + 1, lang, ar=committed_after(timelines["ar"], k + 1),
-                                wedlm=committed_after(timelines["streaming"], k + 1)) for k in range(data["count"])]
+    data["summaries"] = [plural("ch6.summary", k + 1, lang, ar=race.committed_after(timelines["ar"], k + 1),
+                                wedlm=race.committed_after(timelines["streaming"], k + 1)) for k in range(data["count"])]
     return stepper.bundle_html(longest, KEY, data=data, start=tick - 1, link="chapter=6", keys="present",
                                play_ms=int(PLAY_TICK_S * 1000), autoplay=autoplay, lang=lang)
 
