@@ -254,7 +254,8 @@ MESSAGES = {
     "tour.fig.hover_tpf": {"en": "τ = {x}: {y} tokens per forward", "zh": "τ = {x}：每次前向计算 {y} 个词元"},
     "tour.fig.your_run": {"en": "your run", "zh": "你的运行"},
     "tour.fig.your_right": {"en": "{right}/{total} right", "zh": "答对 {right}/{total}"},
-    "tour.fig.tau_title": {"en": "τ: speed against right answers", "zh": "τ：速度与答对题数"},
+    # the chapter's trade (ch8.title): the speed line against both bars, texts unlike greedy's and right answers
+    "tour.fig.tau_title": {"en": "τ: speed against greedy's text and right answers", "zh": "τ：速度与贪心文本、答对题数"},
     # chapter 8's chart: the τ chapters 2–7 decode at (ch7_entropy.chapter_tau), a dashed line
     "tour.fig.tour_tau": {"en": "the tour's τ = {tau}", "zh": "导览的 τ = {tau}"},
     "tour.fig.tau_axis": {"en": "threshold τ", "zh": "阈值 τ"},

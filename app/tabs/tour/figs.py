@@ -1,6 +1,6 @@
 """Figures the tour draws itself (the Decode tab's own figures are in app/views/figures.py):
 the fill rule's score bars with one colour per meaning, the prefix growth with its legend outside
-the plot (no overlap on a phone), and the τ sweep's speed against right answers."""
+the plot (no overlap on a phone), and the τ sweep's speed against greedy's text and right answers."""
 from __future__ import annotations
 
 from html import escape
