@@ -2117,6 +2117,24 @@ def test_the_tau_charts_labels_do_not_run_together_at_1024px(browser, app_url):
         page.close()
 
 
+@pytest.mark.parametrize("size", [(1440, 900), (390, 844)], ids=["1440", "390"])
+def test_chapter_7s_slot_labels_do_not_run_together(browser, app_url, size):
+    """At 1440 px chapter 7's three score charts sit side by side, ~190 px each: code's six 3-digit
+    slot labels read "116118120122124". No two labels under any of them touch."""
+    page = open_page(browser, app_url, size, "?chapter=7")
+    try:
+        page.wait_for_selector("#tour-viz-7 .xtick text", state="visible", timeout=180_000)
+        charts = page.evaluate("""() => [...document.querySelectorAll('#chapter-7 .js-plotly-plot')]
+            .filter(gd => gd.layout && gd.layout.xaxis.type === 'category')
+            .map(gd => [...gd.querySelectorAll('.xtick text')].map(t => t.getBoundingClientRect())
+                 .filter(r => r.width > 0).map(r => [r.left, r.right]).sort((a, b) => a[0] - b[0]))""")
+        assert len(charts) == 3 and all(len(boxes) >= 3 for boxes in charts), charts
+        for boxes in charts:
+            assert all(a[1] + 2 <= b[0] for a, b in zip(boxes, boxes[1:])), boxes
+    finally:
+        page.close()
+
+
 def test_a_try_box_quotes_a_long_prompt_with_an_ellipsis():
     """Chapter 10's box read "re-decode “Question: A bus has 40 seats. 23 people ” live": cut mid-prompt, no mark."""
     from app.tabs.tour.frame import opening

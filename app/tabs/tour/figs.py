@@ -12,18 +12,20 @@ from ...views.timeline import Timeline
 SMALL = 330   # height of a chart that sits beside another
 BAR_WIDTH = 0.7   # a score bar's width, a share of its slot (as charts.entropy_bars draws it)
 NAMED_FILLS = 3   # a score chart labels each filled slot while there are at most this many
-SLOT_TICKS = 8    # at most this many slot labels under a score chart (three side by side at 1920 presenting)
+# the digits of slot labels under a score chart, at most: 6 two-digit labels, 4 three-digit ones (at 1440
+# px three charts sit side by side, ~190 px each: 6 labels of 3 digits ran together, "116118120")
+SLOT_DIGITS = 12
 
 
 def slot_ticks(s) -> list[str]:
-    """The slots a score chart labels: every few (at most about SLOT_TICKS), and always every filled one
+    """The slots a score chart labels: every few (at most about SLOT_DIGITS digits), and always every filled one
     while they are few (NAMED_FILLS) and the front slot beside no such fill, the slots its words name
     (walk 26: code's filled slot 113 sat unlabelled between 110 and 114); a label beside another, or a
     regular one too near a named one, is left out, so none run together."""
     pos = [m.pos for m in s.masks]
     if not pos:
         return []
-    every = -(-len(pos) // SLOT_TICKS)
+    every = -(-len(pos) * len(str(max(pos))) // SLOT_DIGITS)
     filled = {k for k, m in enumerate(s.masks) if m.selected}
     named = filled if len(filled) <= NAMED_FILLS else set()   # counting fills all 16: every few then
     # the front slot too, unless a named fill is its neighbour (code's 110 and 113, neighbours among the
