@@ -1977,7 +1977,7 @@ def test_chapter_2_says_whose_slip_the_tables_wrong_line_is_where_it_is_first_sh
     words = plain(ch2_fill_rule.text(tl, moment, moment, greedy=recorded["text"]))
     if own == a * b:
         assert (f"Its text has a slip:  {a} x {b} = {got} ;  greedy  (WeDLM's own left-to-right text, "
-                f"the likeliest token each time) says {own}. Filled out of order: ") in words
+                f"the likeliest token each time) says {own}. Its {got} is filled at step ") in words
         assert "letting easier slots fill first" not in words   # walk 25: τ did not let it in (the fill was above τ)
     else:
         assert f"greedy , the same model's own one-at-a-time text, also says {own}" in words

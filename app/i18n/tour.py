@@ -65,8 +65,10 @@ MESSAGES = {
         "zh": "它写完的文字里有一处失误：<code translate=\"no\">{line}</code>，而{greedy}（WeDLM 自己从左到右、"
               "每次取最可能的词元写出的文本）写的是 {own}。{cause}",
     },
-    "tour.slip_cause": {"en": " Filled out of order: {order}{how}.",
-                        "zh": "它是乱序填上的：{order}{how}。"},
+    # what, where and when (walk 27: "Filled out of order: …" had no subject, and at the landing step it
+    # told of a fill 9 steps later as if it had happened)
+    "tour.slip_cause": {"en": " Its {got} is filled at step {step} (slot {pos}), out of order: {order}{how}.",
+                        "zh": "它的 {got} 在第 {step} 步才填上（槽位 {pos}），是乱序填的：{order}{how}。"},
     # the same where the step's own sentence (tour.slip_fill) follows and says how
     "tour.slip_cause_short": {"en": " The price of filling out of order (chapter 8).",
                               "zh": "这是乱序填充的代价（见第 8 章）。"},

@@ -307,11 +307,12 @@ def _slip_how(fill: dict, tr) -> str:
     return tr(key, h=h, tau=fill["tau"])
 
 
-def slip_cause(fill: dict | None, lang: str = i18n.DEFAULT, detailed: bool = False) -> str:
+def slip_cause(fill: dict | None, got: int, lang: str = i18n.DEFAULT, detailed: bool = False) -> str:
     """Why the wrong digit differs from greedy's, as the steps say (walk 25: "τ = 0.4 letting easier
     slots fill first" blamed τ for a digit filled above τ, by the fill-the-lowest rule, after the
     stop token beyond it): filled out of order (slots after it filled first, or slots before it
-    still masks), then how: under τ, or above it as the step's single lowest. `detailed`: the
+    still masks), then how: under τ, or above it as the step's single lowest; named by the wrong answer
+    `got`, its slot and its step (walk 27: a sentence with no subject). `detailed`: the
     step's own sentence (tour.slip_fill) follows with how, so only the order is named. "" when the
     fill is not known or was in order (then no cause is claimed)."""
     if fill is None or not (fill["after"] or fill["before"]):
@@ -333,7 +334,7 @@ def slip_cause(fill: dict | None, lang: str = i18n.DEFAULT, detailed: bool = Fal
         how = tr("tour.slip_then_lowest", tau=fill["tau"])
     else:   # not under τ yet not the step's only fill: the rule does not do that; say the order alone
         how = ""
-    return tr("tour.slip_cause", order=order, how=how)
+    return tr("tour.slip_cause", got=got, step=fill["step"], pos=fill["pos"], order=order, how=how)
 
 
 def slip_words(trace, greedy: str | None, lang: str = i18n.DEFAULT, step: int | None = None) -> str:
@@ -349,7 +350,7 @@ def slip_words(trace, greedy: str | None, lang: str = i18n.DEFAULT, step: int | 
     if own == w.right:
         fill = slip_fill(trace, w)
         shown = fill is not None and (step is None or step >= fill["step"])   # how it was filled, once it is
-        said = i18n.text(lang, "tour.slip_tau", line=line, own=own, cause=slip_cause(fill, lang, detailed=shown),
+        said = i18n.text(lang, "tour.slip_tau", line=line, own=own, cause=slip_cause(fill, w.got, lang, detailed=shown),
                          greedy=term("greedy", i18n.text(lang, "ch8.greedy_word"), lang=lang))
         if not shown:
             return said
