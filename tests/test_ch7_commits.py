@@ -227,7 +227,12 @@ def test_every_number_in_the_words_is_on_the_pictures_or_the_named_mean_of_the_d
     # the facts of the pictured decodes the words tell, recounted from their step records
     code = data.at("entropy_code")[0].trace
     wait = entropy.front_wait(code)
-    allowed |= {str(wait["fills"]), f"{wait['entropy']:.2f}"} | {str(n) for n in code_example(code).values()}
+    allowed |= {str(wait["fills"])} | {str(n) for n in code_example(code).values()}
+    # its hard front slot's score at code's chart's step: the chart's first bar
+    front = code.steps[bars_code.layout.meta["step"]].masks[0]
+    assert front.pos == wait["pos"] and front.score == next(t for t in bars_code.data if t.type == "bar"
+                                                            and str(front.pos) in t.x).y[0]
+    allowed |= {str(front.pos), f"{front.score:.2f}"}
     # ch7.code's one-fill forwards, and what the forwards holding its hard slot filled after it and the
     # next forward committed; ch7.idle's fills - lost = tokens per slow decode: recounted from the steps
     k = next(k for k, s in enumerate(code.steps) if any(f.pos == wait["pos"] for f in s.filled))
@@ -375,8 +380,8 @@ def split_by_hand(rows, tau):
     return left, right
 
 
-PER_MASK = {"en": "τ judges each mask's own score, never a mean:",
-            "zh": "τ 比的是每个掩码自己的得分，从来不是平均值："}
+PER_MASK = {"en": "Its mean is low, but τ judges each mask's own score:",
+            "zh": "它的平均值低，但 τ 比的是每个掩码自己的得分："}
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -534,11 +539,18 @@ def test_codes_stall_is_drawn_per_mask_at_a_forward_where_none_is_under_tau(data
     assert min(stays.y) >= line.y[0] and filled.y[0] >= line.y[0]         # every bar at or above the line
     words = plain(text)
     token = plain(ch7_entropy.tok(tl, hard.token, lang))
-    said = {"en": f"code’s step {k} fill only the lowest (grey: above τ), code’s behind its front slot {hard.pos} "
-                  f"({token}), which stays a mask.",
-            "zh": f"代码的第 {k} 步都只填得分最低的那个（灰色：高于 τ），代码填的还在最前面的槽位 {hard.pos}（{token}）后面，"
-                  f"它仍是掩码。"}[lang]
+    said = {"en": f"code’s step {k} fill only the lowest (grey: above τ).",
+            "zh": f"代码的第 {k} 步都只填得分最低的那个（灰色：高于 τ）。"}[lang]
     assert said in words, (said, words)
+    # its front slot named as the chart marks it (walk 27: 110 had no label while the words named it)
+    front = {"en": f"Its front slot {hard.pos} ({token}: {s.masks[0].score:.2f} nats at step {k}, the chart’s first bar)",
+             "zh": f"最前面的槽位 {hard.pos}（{token}：第 {k} 步得分 {s.masks[0].score:.2f} 奈特，即图中第一根柱）"}[lang]
+    assert front in words, (front, words)
+    # and marked over its bar where the axis leaves it unlabelled
+    marks = [a for a in code_fig.layout.annotations if a.name == "front"]
+    assert len(marks) == (str(hard.pos) not in labels)
+    assert all(a.x == 0 and a.y == s.masks[0].score and a.text == i18n.text(lang, "tour.fig.front", pos=hard.pos)
+               for a in marks)
 
 
 def test_without_a_stall_there_is_no_code_chart_and_the_words_say_none(data):

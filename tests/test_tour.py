@@ -289,7 +289,13 @@ def test_entropy_chapter_says_why_code_is_slow_from_the_recorded_code_decode(dat
                 for f in t.filled if f.pos > front.pos)
     burst = len(tl.trace.steps[step + 1].committed)
     assert burst == after + 1   # the held token and every fill after it: delayed, not lost
-    assert (f"‘{unescape(render.token_label(tl, front.token))}’ ({front.entropy:.2f} nats at its fill) stays a mask "
+    # named as code's chart draws it (walk 27 read "5.46 nats at its fill" against the chart's 5.15): its
+    # score at the stall's step, the chart's first bar
+    stall = next(t for t in tl.trace.steps[:step] if t.masks and t.masks[0].pos == front.pos == t.start
+                 and not any(m.score < t.threshold for m in t.masks) and len(t.filled) == 1
+                 and t.filled[0].pos != front.pos)
+    assert (f"Its front slot {front.pos} (‘{unescape(render.token_label(tl, front.token))}’: "
+            f"{stall.masks[0].score:.2f} nats at step {stall.index}, the chart’s first bar) stays a mask "
             f"for {held} forwards, which fill {after} slots after it: all commit ({burst}) the forward "
             f"after it fills") in words
     # walk 20: its mean entropy against a per-mask τ was slippery; the words count, per forward, the
@@ -303,11 +309,11 @@ def test_entropy_chapter_says_why_code_is_slow_from_the_recorded_code_decode(dat
         counts(data.at(pick)[0].trace) for pick in ("entropy_code", "entropy_high", "entropy_low"))
     assert none > scored // 2 and p_none > p_scored // 2 and c_every > c_scored // 2
     assert (f"in {none} of its {scored} forwards with masks, none scored under τ = {tau:g}, so only the "
-            f"lowest filled (a play: {p_none} of {p_scored})") in words
+            f"lowest filled, as in a play ({p_none} of {p_scored})") in words
     # walk 25: its mean was set against a τ line ("0.92 is right of the τ line"), where the rule holds each
     # mask's own score to τ (the recap's words): the words say so, and place no mean about a τ line
-    # walk 26: why its mean is low (each slot counted once, at its fill), then the rule per mask
-    assert f"then its stop token. τ judges each mask's own score, never a mean: in {none} of its" in words
+    # walk 26: its mean low, then the rule per mask
+    assert f"then its stop token. Its mean is low, but τ judges each mask's own score: in {none} of its" in words
     assert "τ line" not in words
     for t in tl.trace.steps:   # the rule the sentence leans on: none under τ, the single lowest fills
         if t.masks and not any(m.score < tau for m in t.masks):
@@ -1977,7 +1983,7 @@ def test_chapter_2_says_whose_slip_the_tables_wrong_line_is_where_it_is_first_sh
     words = plain(ch2_fill_rule.text(tl, moment, moment, greedy=recorded["text"]))
     if own == a * b:
         assert (f"Its text has a slip:  {a} x {b} = {got} ;  greedy  (WeDLM's own left-to-right text, "
-                f"the likeliest token each time) says {own}. Its {got} is filled at step ") in words
+                f"the likeliest token each time) says {own}. Step ") in words
         assert "letting easier slots fill first" not in words   # walk 25: τ did not let it in (the fill was above τ)
     else:
         assert f"greedy , the same model's own one-at-a-time text, also says {own}" in words

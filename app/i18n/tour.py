@@ -65,10 +65,10 @@ MESSAGES = {
         "zh": "它写完的文字里有一处失误：<code translate=\"no\">{line}</code>，而{greedy}（WeDLM 自己从左到右、"
               "每次取最可能的词元写出的文本）写的是 {own}。{cause}",
     },
-    # what, where and when (walk 27: "Filled out of order: …" had no subject, and at the landing step it
+    # what and when (walk 27: "Filled out of order: …" had no subject, and at the landing step it
     # told of a fill 9 steps later as if it had happened)
-    "tour.slip_cause": {"en": " Its {got} is filled at step {step} (slot {pos}), out of order: {order}{how}.",
-                        "zh": "它的 {got} 在第 {step} 步才填上（槽位 {pos}），是乱序填的：{order}{how}。"},
+    "tour.slip_cause": {"en": " Step {step} fills its {got} out of order: {order}{how}.",
+                        "zh": "第 {step} 步才乱序填上它的 {got}：{order}{how}。"},
     # the same where the step's own sentence (tour.slip_fill) follows and says how
     "tour.slip_cause_short": {"en": " The price of filling out of order (chapter 8).",
                               "zh": "这是乱序填充的代价（见第 8 章）。"},
@@ -235,6 +235,9 @@ MESSAGES = {
     "tour.fig.penalty_key": {"en": "λ·d: slate strip", "zh": "λ·d：石板灰细条"},
     "tour.fig.score_axis": {"en": "score (nats)", "zh": "得分（奈特）"},
     "tour.fig.slot_axis": {"en": "mask slot (position)", "zh": "掩码槽位（位置）"},
+    # over a score chart's first bar when it is a mask the axis leaves unlabelled (its fill beside it is):
+    # the words name the front slot (walk 27: code's 110 and a play's 3 had no label)
+    "tour.fig.front": {"en": "front {pos}", "zh": "最前 {pos}"},
     "tour.fig.score_title": {"en": "Step {step}: score = H + λ·d of each open mask",
                              "zh": "第 {step} 步：每个未填掩码的得分 = H + λ·d"},
     "tour.fig.committed_axis": {"en": "committed tokens", "zh": "已提交词元数"},

@@ -162,18 +162,25 @@ MESSAGES = {
     # commits back, not the fills (entropy.front_wait "burst")
     "ch7.code": {
         "en": "<b>Why is code slow?</b> {code_decode} (the diamond “{code_name}”: {code_tpf:.2f} per forward at "
-              "{code_h:.2f} nats) writes {written} code tokens, then its stop token. τ judges each mask's own score, never a mean: in {none} of its {scored} forwards with masks, none scored under τ = {tau:g}, "
-              "so only the lowest filled (a play: {play_none} of {play_scored}). Its unsure token {token} "
-              "({front_h:.2f} nats at its fill) stays a mask for {held} forwards, which fill {after} slots after it: all commit "
-              "({burst}) the forward after it fills.",
+              "{code_h:.2f} nats) writes {written} code tokens, then its stop token. Its mean is low, but τ judges each mask's "
+              "own score: in {none} of its {scored} forwards with masks, none scored under τ = {tau:g}, so only the lowest "
+              "filled, as in a play ({play_none} of {play_scored}). {front} stays a mask for {held} forwards, which fill "
+              "{after} slots after it: all commit ({burst}) the forward after it fills.",
         "zh": "<b>代码为什么慢？</b>{code_decode}（标着“{code_name}”的菱形：每次前向计算 {code_tpf:.2f} 个词元，"
               "平均熵 {code_h:.2f} 奈特）写出 {written} 个代码词元，然后是停止词元。"
-              "τ 比的是每个掩码自己的得分，从来不是平均值：在给它的掩码打分的 "
-              "{scored} 次前向计算中，有 {none} 次没有一个掩码的得分低于 τ = {tau:g}，于是只填得分最低的那个"
-              "（剧本：{play_scored} 次中 {play_none} 次）。"
-              "没把握的词元 {token}（填上时 {front_h:.2f} 奈特）连续 {held} 次前向计算都还是掩码，这些前向计算在它后面填了 {after} "
+              "它的平均值低，但 τ 比的是每个掩码自己的得分：在给它的掩码打分的 "
+              "{scored} 次前向计算中，有 {none} 次没有一个掩码的得分低于 τ = {tau:g}，于是只填得分最低的那个，"
+              "和剧本一样（{play_scored} 次中 {play_none} 次）。"
+              "{front}连续 {held} 次前向计算都还是掩码，这些前向计算在它后面填了 {after} "
               "个槽位：它填上后的下一次前向计算把它们一次全部提交（{burst} 个）。",
     },
+    # ch7.code's {front}: the hard slot as code's chart draws it, its score at the chart's step (walk 27 read
+    # "5.46 nats at its fill" against the chart's bar of 5.15 at step 3, and found the slot unlabelled)
+    "ch7.code_front": {"en": "Its front slot {pos} ({token}: {score:.2f} nats at step {step}, the chart’s first bar)",
+                       "zh": "最前面的槽位 {pos}（{token}：第 {step} 步得分 {score:.2f} 奈特，即图中第一根柱）"},
+    # without code's chart (no stall forward): the hard token and its entropy at its fill
+    "ch7.code_token": {"en": "Its unsure token {token} ({h:.2f} nats at its fill)",
+                       "zh": "没把握的词元 {token}（填上时 {h:.2f} 奈特）"},
     # where a decode's fills go (entropy.fill_account; wedlm/decoders/core.py: every streaming forward
     # but the last fills a slot, no fill is undone, and a filled slot commits once no mask is before
     # it): a forward that commits nothing delays tokens, it does not lose them; fills past the stop
@@ -219,15 +226,13 @@ MESSAGES = {
               "（{mask_colour}，高于 τ）。",
     },
     # ch7.p4 with code's chart beside (a forward whose front slot is its unsure token, still a mask, and
-    # no mask under τ: entropy.front_stall): the play and code alike fill only the lowest, code's behind
-    # its front slot, which stays a mask (walk 25: code's stall could only be read, not seen)
+    # no mask under τ: entropy.front_stall): the play and code alike fill only the lowest; code's front
+    # slot, named by ch7.code and marked on its chart (walk 25: code's stall could only be read, not seen)
     "ch7.p4_code": {
         "en": "Counting’s step {low_step} fills {filled} masks at once ({new_colour} ✓, all under τ); a play’s step "
-              "{high_step} and code’s step {code_step} fill only the lowest ({mask_colour}: above τ), code’s behind its "
-              "front slot {front} ({token}), which stays a mask.",
+              "{high_step} and code’s step {code_step} fill only the lowest ({mask_colour}: above τ).",
         "zh": "计数的第 {low_step} 步一次填了 {filled} 个掩码（{new_colour} ✓，全都低于 τ）；剧本的第 {high_step} 步和"
-              "代码的第 {code_step} 步都只填得分最低的那个（{mask_colour}：高于 τ），代码填的还在最前面的槽位 "
-              "{front}（{token}）后面，它仍是掩码。",
+              "代码的第 {code_step} 步都只填得分最低的那个（{mask_colour}：高于 τ）。",
     },
     "ch7.yours": {
         "en": "<b>Your prompt</b>: mean entropy {entropy:.2f} nats, {tpf:.2f} tokens per forward (the star).",

@@ -147,13 +147,14 @@ def chapter_tau(*decodes) -> float | None:
 
 
 def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT, point: dict | None = None,
-                   high=None) -> str:
+                   high=None, stall: dict | None = None) -> str:
     """Why code is slow, from the recorded code decode (its pick: the hardest front fill; `point`: its
     diamond, whose numbers the words say): how little code it writes before its stop token (a reader
     said "that example shows padding, not code"), in how many forwards none of its masks scored under
     τ beside the play's (`high`), τ held to each mask's score, never to the mean (walk 25: "0.92 is
     right of the τ line" read a mean against τ), and how many forwards its hard token's slot stayed a
-    mask, all behind it waiting; without it, why a decode can make fewer tokens than forwards."""
+    mask, all behind it waiting, named as code's chart draws it at `stall` (entropy.front_stall);
+    without the decode, why a decode can make fewer tokens than forwards."""
     wait = entropy.front_wait(code[0].trace) if code else None
     if wait is None or high is None:
         return i18n.text(lang, "ch7.p3", id=named(slowest), tpf=slowest["tokens_per_forward"], h=slowest["entropy"])
@@ -161,8 +162,12 @@ def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT, point: dict | 
     point = point or entropy.trace_point(tl.trace, "")
     own, play = (entropy.under_tau(t.trace) for t in (tl, high[0]))
     tau = tl.trace.config["threshold"]
+    token = tok(tl, wait["token"], lang)
+    front = (i18n.text(lang, "ch7.code_front", pos=stall["front"], token=token, score=stall["front_score"],
+                       step=stall["step"]) if stall
+             else i18n.text(lang, "ch7.code_token", token=token, h=wait["entropy"]))
     return i18n.text(lang, "ch7.code", code_decode=decode_named(tl.trace), written=wait["written"],
-                     token=tok(tl, wait["token"], lang), front_h=wait["entropy"], held=wait["held"],
+                     front=front, held=wait["held"],
                      burst=wait["burst"], after=wait["after"], tau=tau,
                      none=own["none"], scored=own["scored"], play_none=play["none"], play_scored=play["scored"],
                      code_tpf=point["tokens_per_forward"], code_h=point["entropy"], code_name=i18n.text(lang, "ch7.name_code"))
@@ -208,18 +213,17 @@ def idle_paragraph(decodes, lang: str = i18n.DEFAULT) -> str:
                      committed_colour=colour("state-committed", lang=lang))
 
 
-def bars_words(low, high, code, stall: dict | None, lang: str = i18n.DEFAULT) -> str:
+def bars_words(low, high, stall: dict | None, lang: str = i18n.DEFAULT) -> str:
     """What the small score charts show, read from their steps: counting's fills all under τ, the
     play's single lowest fill (and, with code's chart at `stall`, entropy.front_stall's forward,
-    code's too, behind its front slot, which stays a mask)."""
+    code's too; ch7.code names its front slot, which stays a mask)."""
     (ltl, lstep), (htl, hstep) = low, high
     ls, hs = ltl.trace.steps[lstep], htl.trace.steps[hstep]
     said = dict(low_step=lstep, filled=len(ls.filled), new_colour=colour("state-new", lang=lang), high_step=hstep,
                 mask_colour=colour("state-mask", lang=lang))
     if stall is None:
         return i18n.text(lang, "ch7.p4", stay=len(hs.masks) - len(hs.filled), **said)
-    return i18n.text(lang, "ch7.p4_code", code_step=stall["step"], front=stall["front"],
-                     token=tok(code[0], stall["token"], lang), **said)
+    return i18n.text(lang, "ch7.p4_code", code_step=stall["step"], **said)
 
 
 def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang: str = i18n.DEFAULT):
@@ -248,9 +252,9 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
            plays_ids=row_ids(rows, "plays", lang), plays_n=len(dots["plays"]),
            plays_h=class_mean(rows, "plays", "entropy"), plays_tpf=class_mean(rows, "plays", "tokens_per_forward"))
         + gap(lang) + tr("ch7.paper"),   # the paper's measurement closes the same paragraph (presenting: no room for one more)
-        code_paragraph(code, slowest_row(rows), lang, diamond.get("code"), high),
+        code_paragraph(code, slowest_row(rows), lang, diamond.get("code"), high, stall),
         idle_paragraph(decodes, lang),
-        bars_words(low, high, code, stall, lang),
+        bars_words(low, high, stall, lang),
     ]
     if yours:
         paras.append(tr("ch7.yours", entropy=yours["entropy"], tpf=yours["tokens_per_forward"]))

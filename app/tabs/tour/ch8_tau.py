@@ -312,7 +312,7 @@ def slip_cause(fill: dict | None, got: int, lang: str = i18n.DEFAULT, detailed: 
     slots fill first" blamed τ for a digit filled above τ, by the fill-the-lowest rule, after the
     stop token beyond it): filled out of order (slots after it filled first, or slots before it
     still masks), then how: under τ, or above it as the step's single lowest; named by the wrong answer
-    `got`, its slot and its step (walk 27: a sentence with no subject). `detailed`: the
+    `got` and its step (walk 27: a sentence with no subject). `detailed`: the
     step's own sentence (tour.slip_fill) follows with how, so only the order is named. "" when the
     fill is not known or was in order (then no cause is claimed)."""
     if fill is None or not (fill["after"] or fill["before"]):
@@ -334,7 +334,7 @@ def slip_cause(fill: dict | None, got: int, lang: str = i18n.DEFAULT, detailed: 
         how = tr("tour.slip_then_lowest", tau=fill["tau"])
     else:   # not under τ yet not the step's only fill: the rule does not do that; say the order alone
         how = ""
-    return tr("tour.slip_cause", got=got, step=fill["step"], pos=fill["pos"], order=order, how=how)
+    return tr("tour.slip_cause", got=got, step=fill["step"], order=order, how=how)
 
 
 def slip_words(trace, greedy: str | None, lang: str = i18n.DEFAULT, step: int | None = None) -> str:

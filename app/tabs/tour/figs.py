@@ -41,7 +41,8 @@ def score_bars(tl: Timeline, step: int, title: str | None = None, y_max: float |
     """Step `step`'s open masks drawn as chapter 2 draws them (charts.entropy_bars), in Plotly for
     chapter 7's pair: each bar is its whole score H + λ·d in its slot's colour (filled or stays a
     mask), λ·d a narrower slate strip inside its top, a ✓ over every filled slot (a fill whose
-    score is ~0 still shows), τ a red dashed line. A bar is drawn at its true height."""
+    score is ~0 still shows), τ a red dashed line, "front N" over the first bar when it is a mask
+    the axis does not label. A bar is drawn at its true height."""
     tr = i18n.Texts(lang)
     s = tl.trace.steps[step]
     x = [str(m.pos) for m in s.masks]
@@ -75,6 +76,13 @@ def score_bars(tl: Timeline, step: int, title: str | None = None, y_max: float |
         data.append(dict(type="scatter", x=[x[0], x[-1]], y=[s.threshold, s.threshold], mode="lines",
                          name=f"τ = {s.threshold:g}",
                          line=dict(color=palette.ROLE_COLOURS["threshold"], dash="dash")))
+    ticks = slot_ticks(s)
+    front = s.masks[0] if s.masks else None
+    notes = [] if front is None or front.selected or str(front.pos) in ticks else [dict(
+        # x: the first category by its index (a category "110" is read as index 110)
+        x=0, y=front.score, xref="x", yref="y", yanchor="bottom", xanchor="left", xshift=-6, yshift=2,
+        # the figure's own font size: a smaller one is what presenting scales every font up to read
+        showarrow=False, name="front", text=tr("tour.fig.front", pos=front.pos))]
     yaxis = dict(title=dict(text=tr("tour.fig.score_axis")))
     if y_max is not None:
         yaxis["range"] = [0, y_max]
@@ -83,8 +91,8 @@ def score_bars(tl: Timeline, step: int, title: str | None = None, y_max: float |
                                                             categoryorder="array", categoryarray=x,
                                                             # level, every few: turned up, code's 3-digit slots lay on the axis title
                                                             tickangle=0, tickmode="array",
-                                                            tickvals=(ticks := slot_ticks(s)), ticktext=ticks),
-                              yaxis=yaxis, legend=dict(orientation="h", y=-0.28, yanchor="top", x=0),
+                                                            tickvals=ticks, ticktext=ticks),
+                              yaxis=yaxis, legend=dict(orientation="h", y=-0.28, yanchor="top", x=0), annotations=notes,
                               margin=dict(l=50, r=10, t=40, b=100))  # legend under the axis: never on the title
     fig.layout.meta = {"step": step}
     return fig
