@@ -432,10 +432,12 @@ MESSAGES = {
     # model is another model (a walker read it as that one)
     "ch10.title": {"en": "10 · Beyond the paper: the greedy text, right or wrong",
                    "zh": "10 · 超出论文：与逐词元解码一字不差，对错皆然"},
+    # streaming scoped to chapters 2–9 (walk 27: chapter 4's "filled, a token never changes" against a
+    # draft this chapter replaces)
     "ch10.beyond": {
-        "en": "<b>Beyond the paper:</b> this check is ours; WeDLM's <i>streaming</i> "
-              "decoder is not lossless: at τ = {tau:g}, {n} of chapter 8's {total} texts differ from the greedy text.",
-        "zh": "<b>超出论文的部分：</b>本章的检验是我们加的；WeDLM 的<i>流式</i>解码器并不无损："
+        "en": "<b>Beyond the paper:</b> WeDLM's <i>streaming</i> (chapters 2–9) keeps every fill unchecked: "
+              "at τ = {tau:g}, {n} of chapter 8's {total} texts differ from greedy's.",
+        "zh": "<b>超出论文的部分：</b>本章的检验是我们加的。WeDLM 的<i>流式</i>解码器（第 2–9 章）不检验就保留每个填充："
               "τ = {tau:g} 时，第 8 章 {total} 道题中有 {n} 道与贪心文本不同。",
     },
     # the same without a recorded count (a record made before chapter 8 compared texts)
@@ -486,8 +488,7 @@ MESSAGES = {
     "ch10.none_filled_taken": {"en": " (the model's next token took {taken}; {left} masks stay open)",
                                "zh": "（模型的下一词元占了 {taken} 个，{left} 个掩码仍空着）"},
     "ch10.p1": {
-        "en": "The fill rule can write a wrong {draft}. {verified} checks "
-              "each one with no extra forward: every row of a {forward} also predicts the "
+        "en": "The fill rule can write a wrong {draft}. {verified} checks each one with no extra forward: every row of a {forward} also predicts the "
               "model's own next token, as an AR decoder would, so each draft in the leading filled run is checked "
               "against the row before it.",
         "zh": "填充规则可能写出错误的{draft}。{verified}不需要额外的前向计算就能逐个检验它们：{forward}的每一行"
