@@ -64,10 +64,14 @@ MESSAGES = {
     },
     # the stop token's KV side by side (words.stop_kv on chapters 2 and 10's recorded endings)
     "ch11.stops": {"en": "Stop tokens: {said}.", "zh": "停止词元：{said}。"},
-    "ch11.stop_read": {"en": "chapter {chapter}'s was read at step {read} (KV cached)",
-                       "zh": "第 {chapter} 章的在第 {read} 步被读入（KV 进入缓存）"},
-    "ch11.stop_unread": {"en": "chapter {chapter}'s never (no KV)",
-                         "zh": "第 {chapter} 章的从没被读入（没有 KV）"},
+    "ch11.stop_read": {"en": "{whose} was read at step {read} (KV cached)",
+                       "zh": "{whose}在第 {read} 步被读入（KV 进入缓存）"},
+    "ch11.stop_unread": {"en": "{whose} never (no KV)",
+                         "zh": "{whose}从没被读入（没有 KV）"},
+    "ch11.stop_whose": {"en": "chapter {chapter}'s", "zh": "第 {chapter} 章的"},
+    # chapter 10's decoder is the explorer's own (walk 27 read this card's answer as resting on it)
+    "ch11.stop_whose_beyond": {"en": "chapter {chapter}'s (verified, beyond the paper)",
+                               "zh": "第 {chapter} 章的（验证解码，超出论文）"},
     "ch11.speed_q": {
         "en": "Why is counting fast while prose (here: play scripts) and code are slow?",
         "zh": "为什么计数快，而散文（这里是剧本台词）和代码慢？",

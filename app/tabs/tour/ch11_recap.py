@@ -68,8 +68,9 @@ def _stops(data, lang: str) -> str:
         kv = tl and stop_kv(tl, tl.num_steps - 1)
         if not kv:
             return ""
-        said.append(tr("ch11.stop_read", chapter=chapter, pos=kv.pos, read=kv.read) if kv.read is not None
-                    else tr("ch11.stop_unread", chapter=chapter, pos=kv.pos))
+        whose = tr("ch11.stop_whose_beyond" if tl.trace.decoder == "verified" else "ch11.stop_whose", chapter=chapter)
+        said.append(tr("ch11.stop_read", whose=whose, read=kv.read) if kv.read is not None
+                    else tr("ch11.stop_unread", whose=whose))
     return tr("ch11.stops", said=tr("tour.clause_sep").join(said))
 
 
