@@ -380,8 +380,8 @@ def split_by_hand(rows, tau):
     return left, right
 
 
-PER_MASK = {"en": "Its mean is low, but τ judges each mask's own score:",
-            "zh": "它的平均值低，但 τ 比的是每个掩码自己的得分："}
+PER_MASK = {"en": "Its mean is far below a play's, but τ judges each mask's own score:",
+            "zh": "它的平均熵远低于剧本，但 τ 比的是每个掩码自己的得分："}
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

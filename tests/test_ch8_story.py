@@ -120,7 +120,7 @@ def test_the_slips_cause_is_the_fill_the_steps_show_never_tau_letting_it_in():
             words = ch8_tau.slip_words(t, greedy, lang=lang, step=0)   # the summary, before the fill's step
             assert (above_words in words) == lowest, (lang, words)
             assert (under_words in words) == under, (lang, words)
-            stop_words = {"en": f"after the stop token at {stop}", "zh": f"在位置 {stop} 的停止词元之后"}[lang]
+            stop_words = {"en": f"later than the stop token at {stop}", "zh": f"比位置 {stop} 的停止词元还晚"}[lang]
             assert (stop_words in words) == (stop is not None), (lang, words)
             assert "letting" not in words and "让更容易" not in words
             # from the fill's step on, its own sentence says how, by the same facts

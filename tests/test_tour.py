@@ -313,7 +313,7 @@ def test_entropy_chapter_says_why_code_is_slow_from_the_recorded_code_decode(dat
     # walk 25: its mean was set against a τ line ("0.92 is right of the τ line"), where the rule holds each
     # mask's own score to τ (the recap's words): the words say so, and place no mean about a τ line
     # walk 26: its mean low, then the rule per mask
-    assert f"then its stop token. Its mean is low, but τ judges each mask's own score: in {none} of its" in words
+    assert f"then its stop token. Its mean is far below a play's, but τ judges each mask's own score: in {none} of its" in words
     assert "τ line" not in words
     for t in tl.trace.steps:   # the rule the sentence leans on: none under τ, the single lowest fills
         if t.masks and not any(m.score < tau for m in t.masks):

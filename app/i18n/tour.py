@@ -73,7 +73,8 @@ MESSAGES = {
     "tour.slip_cause_short": {"en": " The price of filling out of order (chapter 8).",
                               "zh": "这是乱序填充的代价（见第 8 章）。"},
     "tour.slip_order_after": {"en": "after later slots", "zh": "在它后面的槽位之后才填"},
-    "tour.slip_order_stop": {"en": "after the stop token at {pos}", "zh": "在位置 {pos} 的停止词元之后才填"},
+    # "later than": in time (walk 28 read "after the stop token at 90" as placed after it in the text)
+    "tour.slip_order_stop": {"en": "later than the stop token at {pos}", "zh": "比位置 {pos} 的停止词元还晚才填"},
     "tour.slip_order_before": {"en": "while {n} slots before it were masks", "zh": "填它时它前面还有 {n} 个槽位是掩码"},
     # said only where its score was not under τ and it was the step's only fill (the rule's "else the single lowest")
     "tour.slip_then_lowest": {"en": ", above τ, as the single lowest",

@@ -166,8 +166,9 @@ def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT, point: dict | 
     front = (i18n.text(lang, "ch7.code_front", pos=stall["front"], token=token, score=stall["front_score"],
                        step=stall["step"]) if stall
              else i18n.text(lang, "ch7.code_token", token=token, h=wait["entropy"]))
+    below = point["entropy"] < entropy.trace_point(high[0].trace, "")["entropy"]   # code's mean under the play's
     return i18n.text(lang, "ch7.code", code_decode=decode_named(tl.trace), written=wait["written"],
-                     front=front, held=wait["held"],
+                     mean=i18n.text(lang, "ch7.code_mean") if below else "", front=front, held=wait["held"],
                      burst=wait["burst"], after=wait["after"], tau=tau,
                      none=own["none"], scored=own["scored"], play_none=play["none"], play_scored=play["scored"],
                      code_tpf=point["tokens_per_forward"], code_h=point["entropy"], code_name=i18n.text(lang, "ch7.name_code"))
