@@ -560,5 +560,10 @@ def test_without_a_stall_there_is_no_code_chart_and_the_words_say_none(data):
     assert entropy.front_stall(code[0].trace) is None
     text, law, low_fig, high_fig, code_fig, table = ch7_entropy.view(data.law_rows, low, high, code=code)
     assert code_fig is None and "code’s step" not in plain(text)
+    # no chart to point at: the unsure token is named by its entropy at its fill
+    wait = entropy.front_wait(code[0].trace)
+    token = plain(ch7_entropy.tok(code[0], wait["token"], "en"))
+    assert f"Its unsure token {token} ({wait['entropy']:.2f} nats at its fill) stays a mask" in plain(text)
+    assert "the chart’s first bar" not in plain(text)
     text, *_, code_fig, _ = ch7_entropy.view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"))
     assert code_fig is None and "stay masks" in plain(text)   # without the code decode: the pair's words

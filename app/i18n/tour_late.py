@@ -491,7 +491,8 @@ MESSAGES = {
     "ch10.none_filled_taken": {"en": " (the model's next token took {taken}; {left} masks stay open)",
                                "zh": "（模型的下一词元占了 {taken} 个，{left} 个掩码仍空着）"},
     "ch10.p1": {
-        "en": "The fill rule can write a wrong {draft}. {verified} checks each one with no extra forward: every row of a {forward} also predicts the "
+        "en": "The fill rule can write a wrong {draft}. {verified} checks "
+              "each one with no extra forward: every row of a {forward} also predicts the "
               "model's own next token, as an AR decoder would, so each draft in the leading filled run is checked "
               "against the row before it.",
         "zh": "填充规则可能写出错误的{draft}。{verified}不需要额外的前向计算就能逐个检验它们：{forward}的每一行"
