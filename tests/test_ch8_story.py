@@ -85,7 +85,7 @@ def test_chapter_2s_slip_says_how_the_wrong_digit_was_filled():
     # chapter 2 says it from the step that fills the digit on (before, the slot is still a mask)
     before = ch8_tau.slip_words(trace, f"{w.a} x {w.b} = {w.right}", step=fill["step"] - 1)
     assert "filled its slot" not in before
-    # before it, the summary names what, where and when (walk 27: "Filled out of order: …" had no subject)
+    # before it, the summary names what and when (walk 27: "Filled out of order: …" had no subject)
     assert f"Step {fill['step']} fills its {w.got} out of order: " in before, before
     assert "filled its slot" in ch8_tau.slip_words(trace, f"{w.a} x {w.b} = {w.right}", step=fill["step"])
     assert ("under τ" in words) == fill["under"] and ("single lowest" in words) != fill["under"]

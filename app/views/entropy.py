@@ -79,15 +79,16 @@ def front_wait(trace) -> dict | None:
                          for f in s.filled if f.pos > fill.pos)}
 
 
-def front_stall(trace) -> dict | None:
+def front_stall(trace, wait: dict | None = None) -> dict | None:
     """One forward that shows, per mask, why a decode with a hard front token is slow (chapter 7's
     third score chart): a forward before the hard token fills (front_wait) whose front slot is that
     token's, fed as a mask (so the forward commits nothing), in which no mask scored under τ (the
     fill rule: the single lowest fills) and that one fill lies behind the front. Of those, the one
     where the hard slot scores highest in its window, then the one with the most masks (the first).
     {"step", "front": the hard slot, "token": what fills it later, "front_score", "fill": the slot it
-    filled, "fill_score", "masks": how many were open}; None when no forward is such."""
-    wait = front_wait(trace)
+    filled, "fill_score", "masks": how many were open}; None when no forward is such. `wait`: the
+    trace's front_wait, when the caller has it already."""
+    wait = wait or front_wait(trace)
     if wait is None:
         return None
     found = []

@@ -147,15 +147,16 @@ def chapter_tau(*decodes) -> float | None:
 
 
 def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT, point: dict | None = None,
-                   high=None, stall: dict | None = None) -> str:
+                   high=None, stall: dict | None = None, wait: dict | None = None, play_point: dict | None = None) -> str:
     """Why code is slow, from the recorded code decode (its pick: the hardest front fill; `point`: its
     diamond, whose numbers the words say): how little code it writes before its stop token (a reader
     said "that example shows padding, not code"), in how many forwards none of its masks scored under
     τ beside the play's (`high`), τ held to each mask's score, never to the mean (walk 25: "0.92 is
     right of the τ line" read a mean against τ), and how many forwards its hard token's slot stayed a
     mask, all behind it waiting, named as code's chart draws it at `stall` (entropy.front_stall);
-    without the decode, why a decode can make fewer tokens than forwards."""
-    wait = entropy.front_wait(code[0].trace) if code else None
+    without the decode, why a decode can make fewer tokens than forwards. `wait`, `play_point`: the code
+    decode's entropy.front_wait and the play's diamond, when the caller has them."""
+    wait = wait or (entropy.front_wait(code[0].trace) if code else None)
     if wait is None or high is None:
         return i18n.text(lang, "ch7.p3", id=named(slowest), tpf=slowest["tokens_per_forward"], h=slowest["entropy"])
     tl = code[0]
@@ -166,7 +167,8 @@ def code_paragraph(code, slowest: dict, lang: str = i18n.DEFAULT, point: dict | 
     front = (i18n.text(lang, "ch7.code_front", pos=stall["front"], token=token, score=stall["front_score"],
                        step=stall["step"]) if stall
              else i18n.text(lang, "ch7.code_token", token=token, h=wait["entropy"]))
-    below = point["entropy"] < entropy.trace_point(high[0].trace, "")["entropy"]   # code's mean under the play's
+    play_point = play_point or entropy.trace_point(high[0].trace, "")
+    below = point["entropy"] < play_point["entropy"]   # code's mean under the play's
     return i18n.text(lang, "ch7.code", code_decode=decode_named(tl.trace), written=wait["written"],
                      mean=i18n.text(lang, "ch7.code_mean") if below else "", front=front, held=wait["held"],
                      burst=wait["burst"], after=wait["after"], tau=tau,
@@ -243,7 +245,8 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
     dots = {cls: [r for r in rows if r["class"] == cls] for cls in ("counting", "plays")}
     tau = chapter_tau(low, high, *([code] if code else []))
     split = split_sentence(rows, tau, lang) if tau is not None else ""
-    stall = entropy.front_stall(code[0].trace) if code else None   # code's stall: its chart and its words
+    wait = entropy.front_wait(code[0].trace) if code else None   # code's hard front token
+    stall = entropy.front_stall(code[0].trace, wait) if wait else None   # code's stall: its chart and its words
     paras = [
         tr("ch7.p1", split=split).rstrip(),
         tr("ch7.p2", count_decode=decode_named(ltl.trace), count_tpf_d=f"{diamond['counting']['tokens_per_forward']:.2f}",
@@ -253,7 +256,7 @@ def view(rows: list[dict], low, high, yours: dict | None = None, code=None, lang
            plays_ids=row_ids(rows, "plays", lang), plays_n=len(dots["plays"]),
            plays_h=class_mean(rows, "plays", "entropy"), plays_tpf=class_mean(rows, "plays", "tokens_per_forward"))
         + gap(lang) + tr("ch7.paper"),   # the paper's measurement closes the same paragraph (presenting: no room for one more)
-        code_paragraph(code, slowest_row(rows), lang, diamond.get("code"), high, stall),
+        code_paragraph(code, slowest_row(rows), lang, diamond.get("code"), high, stall, wait, diamond.get("plays")),
         idle_paragraph(decodes, lang),
         bars_words(low, high, stall, lang),
     ]
