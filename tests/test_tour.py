@@ -1055,6 +1055,28 @@ def test_race_growth_lines_stop_where_their_lanes_are(data):
         assert f"its AR line is at {ar.committed_after[min(tick, ar.num_steps) - 1]};" in plain(text)
 
 
+def test_race_words_add_wedlms_commits_up_forward_by_forward(data):
+    """Chapter 6 says WeDLM's count as the sum of what each forward committed (walk 28 redid "60
+    after 5 forwards" by hand): one term per forward the decode made by this tick, each the step of
+    its growth line, the sum the lane's count, forward 1's term 0 (it commits only next forward)."""
+    from app.tabs.tour import ch6_race
+    race = data.picks["race"]
+    timelines = {"ar": data.timelines[race["ar"]], "streaming": data.timelines[race["streaming"]]}
+    wd = timelines["streaming"]
+    assert 2 <= wd.num_steps <= ch6_race.SUMS_SHOWN   # the recorded race is short enough to add up
+    for tick in range(1, max(t.num_steps for t in timelines.values()) + 1):
+        text = " ".join(plain(ch6_race.view(timelines, tick)[0]).split())
+        made = min(tick, wd.num_steps)
+        if made < 2:
+            assert "add up" not in text
+            continue
+        terms = [wd.committed_after[0]] + [b - a for a, b in zip(wd.committed_after, wd.committed_after[1:made])]
+        assert terms[0] == 0 and sum(terms) == ch6_race.race.committed_after(wd, tick)
+        said = " + ".join(map(str, terms)) + f" = {sum(terms)}"
+        assert f"forward by forward its commits add up: {said}." in text, (tick, text)
+        assert said.replace(" ", "") in "".join(plain(ch6_race.view(timelines, tick, lang="zh")[0]).split())
+
+
 # ---------- in a real browser ----------
 
 def chapter_text(page, n: int) -> str:

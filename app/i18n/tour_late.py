@@ -24,11 +24,15 @@ MESSAGES = {
     "ch6.p2": {
         "en": "After <b>{tick}</b> {forwards_word} (through step {step}), committed: AR {n_ar} tokens, WeDLM {n_wd}.{prefill} "
               "WeDLM's tokens too commit one forward after their fill (forward 1 filled "
-              "{first_filled}, committed {first_committed}). Over the whole decode WeDLM makes {tpf_wd:.2f} {tpf} (AR {tpf_ar:.2f}).",
+              "{first_filled}, committed {first_committed}){sums}. Over the whole decode WeDLM makes {tpf_wd:.2f} {tpf} (AR {tpf_ar:.2f}).",
         "zh": "做完 <b>{tick}</b> 次{forwards_word}后（到第 {step} 步为止），已提交：AR {n_ar} 个词元，WeDLM {n_wd} 个。{prefill}"
               "WeDLM 的词元同样在填充后的下一次前向计算才提交（第 1 次前向计算填了 {first_filled} 个，提交了 "
-              "{first_committed} 个）。整个解码下来，WeDLM 平均{tpf}是 {tpf_wd:.2f}（AR 是 {tpf_ar:.2f}）。",
+              "{first_committed} 个）{sums}。整个解码下来，WeDLM 平均{tpf}是 {tpf_wd:.2f}（AR 是 {tpf_ar:.2f}）。",
     },
+    # WeDLM's count forward by forward, the growth chart's steps (walk 28 redid "60 after 5 forwards"
+    # by hand): each forward commits what the one before it filled, up to the stop token
+    "ch6.sums": {"en": "; forward by forward its commits add up: {terms} = {total}",
+                 "zh": "；逐次前向计算的提交加起来：{terms} = {total}"},
     # AR's prefill token: the lanes and the words count it as written before the first forward; the
     # growth chart (committed tokens) counts it once forward 1 commits it (tour.ar_chart)
     "ch6.prefill": {

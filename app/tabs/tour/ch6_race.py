@@ -63,6 +63,21 @@ def rows_words(cost: float | None, costly: bool | None, tpf: float, lang: str = 
     return words
 
 
+SUMS_SHOWN = 8   # a longer decode's sum would not fit a sentence: the growth chart shows it
+
+
+def commit_sums(timeline: Timeline, tick: int, lang: str = i18n.DEFAULT) -> str:
+    """What each of the decode's forwards up to `tick` committed, as a sum to the lane's count
+    ("; … 0 + 16 + 16 + 16 + 12 = 60"): the growth chart's steps, added up. "" before a second
+    forward and for a decode of more than SUMS_SHOWN forwards."""
+    shown = min(tick, len(timeline.committed_after))
+    if not 2 <= shown or len(timeline.committed_after) > SUMS_SHOWN:
+        return ""
+    counts = [race.committed_after(timeline, k) for k in range(shown + 1)]
+    terms = " + ".join(str(b - a) for a, b in zip(counts, counts[1:]))
+    return i18n.text(lang, "ch6.sums", terms=terms, total=counts[-1])
+
+
 def view(timelines: dict[str, Timeline], tick: int, playing: bool | None = None, lang: str = i18n.DEFAULT):
     """The chapter at `tick`; playing None: a frame of the page's stepper, whose lanes say
     "decoding…" while Play runs and "paused" otherwise (the page shows the true one)."""
@@ -91,7 +106,8 @@ def view(timelines: dict[str, Timeline], tick: int, playing: bool | None = None,
            tpf=term("tpf", lang=lang), tpf_ar=race.tokens_per_forward(ar),
            # WeDLM's count (lane and line) is its committed tokens, one forward behind its fills as AR's is
            # (walk 20 read its line at 60 after forward 5 as no lag): forward 1's record says it
-           first_filled=len(wd.trace.steps[0].filled), first_committed=len(wd.trace.steps[0].committed)),
+           first_filled=len(wd.trace.steps[0].filled), first_committed=len(wd.trace.steps[0].committed),
+           sums=commit_sums(wd, tick, lang)),
         # a block forward: its block of masks, and the finished block beside it in the forward that commits it
         tr("ch6.p3", clock=clock_words(wall, lang), rows=rows, rows_cost=rows_words(cost, costly, tpf_gain, lang, wall,
                                                                                   (prefill_share(wd), prefill_share(ar))),
