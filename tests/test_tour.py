@@ -1905,10 +1905,16 @@ def test_the_tau_chart_marks_the_tours_tau_and_writes_each_taus_counts(data):
         if len(run) > 1:
             bracket = next(sh for sh in brackets if sh.x0 < first < last < sh.x1)
             assert bracket.y0 == bracket.y1 == fig.layout.yaxis2.range[1]
+    # the bracket is said on the chart: a legend entry drawn in its line (walk 28 found it unexplained)
+    keys = [t for t in fig.data if t.name == i18n.text("en", "tour.fig.run_key")]
+    assert len(keys) == (1 if brackets else 0) and all(t.line.color == sh.line.color for t in keys for sh in brackets)
+    assert all(t.showlegend is not False and t.mode == "lines" for t in keys)
     # the line skips the counts' row between the panels (it hid the counts at its τ)
     assert all(sh.y1 <= fig.layout.yaxis2.domain[1] or sh.y0 >= fig.layout.yaxis.domain[0] for sh in lines)
     plain_fig = figs.tau_figure(rows)
     assert not [sh for sh in plain_fig.layout.shapes if sh.name != "run"]
+    apart = figs.tau_figure([{**r, "right": k} for k, r in enumerate(rows)])   # no run: no bracket, no key
+    assert not [t for t in apart.data if t.name == i18n.text("en", "tour.fig.run_key")]
     assert not [a for a in plain_fig.layout.annotations if a.name == "tour-tau"]
     assert "导览的 τ = " in [a.text for a in ch8_tau.view(data.tau_sweep, tau=tau, lang="zh")[1].layout.annotations
                              if a.name == "tour-tau"][0]

@@ -265,6 +265,8 @@ MESSAGES = {
     # chapter 8's chart: the τ chapters 2–7 decode at (ch7_entropy.chapter_tau), a dashed line
     "tour.fig.tour_tau": {"en": "the tour's τ = {tau}", "zh": "导览的 τ = {tau}"},
     "tour.fig.tau_axis": {"en": "threshold τ", "zh": "阈值 τ"},
+    # chapter 8's bracket over a run of τ whose counts are printed once, at its left end
+    "tour.fig.run_key": {"en": "bracket: the same counts at each τ under it", "zh": "括号：其下每个 τ 的计数都相同"},
     "tour.fig.right": {"en": "right answers", "zh": "答对题数"},
 
     # ---------- a chapter's "try it" (frame.py) ----------

@@ -188,6 +188,7 @@ def count_runs(rows: list[dict], differs: bool) -> list[dict]:
     return runs
 
 
+RUN_COLOUR = "#374151"   # chapter 8's bracket over a run of τ with equal counts, and its legend entry
 # chapter 8's two panels (paper heights): the right answers' band below, speed above, the counts' row between
 TAU_BAND, TAU_SPEED = (0.0, 0.36), (0.48, 1.0)
 
@@ -246,9 +247,15 @@ def tau_figure(rows: list[dict], yours: dict | None = None, lang: str = i18n.DEF
                                            if n is not None)))
         if run["last"] > run["first"]:
             x0, x1, top, foot = run["first"] - width, run["last"] + width, total + 0.5, total - 0.04 * total
-            shapes.append(dict(type="path", xref="x", yref="y2", name="run", line=dict(color="#374151", width=2),
+            shapes.append(dict(type="path", xref="x", yref="y2", name="run", line=dict(color=RUN_COLOUR, width=2),
                                path=f"M {x0},{foot} L {x0},{top} L {x1},{top} L {x1},{foot}",
                                x0=x0, x1=x1, y0=top, y1=top))
+    if any(s["name"] == "run" for s in shapes):
+        # the bracket said on the chart, as a legend entry in its line (walk 28: counts printed once over
+        # τ 0.1–0.6 went unexplained); before your run's star, which stays the last trace
+        data.insert(len(data) - bool(yours), dict(type="scatter", x=[None], y=[None], mode="lines",
+                                                  name=tr("tour.fig.run_key"), line=dict(color=RUN_COLOUR, width=2),
+                                                  hoverinfo="skip"))
     if tour_tau is not None:
         # through both panels, not the counts' row between them (it hid the counts at its τ)
         shapes += [dict(type="line", xref="x", yref="paper", x0=tour_tau, x1=tour_tau, y0=y0, y1=y1,
