@@ -440,3 +440,18 @@ def test_a_tapped_positions_story_says_its_entropy_is_the_one_it_was_filled_at()
         assert f"filled at step {p.fill_step} at entropy {p.entropy:.2f} nats" in tip
         fill = next(f for f in tl.trace.steps[p.fill_step].filled if f.pos == pos)
         assert f"{fill.entropy:.2f}" == f"{p.entropy:.2f}"   # the filling step's own entropy
+
+
+def test_the_reordering_button_is_offered_only_where_a_slot_moves():
+    """"Watch the reordering" animates the logical row into the physical one: offered at a step whose
+    physical order differs from the text's, never where the rows are the same (chapter 10's verified
+    rows, a window of masks only; walk 28 pressed it there and nothing moved)."""
+    from wedlm import Trace
+    seen = set()
+    for name in ("3-table-streaming.json", "7-plays-streaming.json", "8-arithmetic-verified.json"):
+        tl = Timeline(Trace.load(Path(__file__).parent.parent / "assets" / "traces" / name))
+        for s in tl.trace.steps:
+            moves = list(s.order) != sorted(s.order)
+            assert ('class="reorder-play"' in render.order_view(tl, s.index)) == moves, (name, s.index)
+            seen.add((name.endswith("verified.json"), moves))
+    assert {(False, True), (False, False), (True, False)} <= seen, seen
