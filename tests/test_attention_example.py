@@ -258,7 +258,7 @@ def test_the_caption_says_what_the_recorded_numbers_show(lang):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_logical_column_says_the_mask_still_sees_the_filled_slots_after_it(lang):
-    """In logical order the reference decoder's mask lets the mask see the filled slots after it
+    """In logical order the reference decoder's attention mask lets the mask see the filled slots after it
     (wedlm.attention.step_orders: the logical run sees what visibility gives); the caption says so."""
     data = load_tour()
     tl, step = data.at("reorder")
@@ -512,7 +512,7 @@ def _causal(window: list) -> list[list[bool]]:
 
 
 def test_the_layer_check_catches_a_wrong_reordering(tiny_lm, monkeypatch):
-    """The check would see a reordering gone wrong: the reference decoder's mask giving the mask a plain
+    """The check would see a reordering gone wrong: the reference decoder's attention mask giving the mask a plain
     causal view (not the filled tokens after it), or the streaming forward numbering its rows by place
     instead of by position id (RoPE then reads the wrong distances): the layers' differences are far
     above float rounding, and chapter 3 would not call them rounding."""

@@ -292,3 +292,14 @@ def test_a_finished_times_table_with_every_line_right_says_so(data, lang):
         assert plain(right) not in plain(chapter(fixed, 0))          # not before the table is finished
         wrong = ch8_tau.wrong_products(tl0.trace.text)
         assert bool(wrong) != (plain(right) in plain(chapter(tl0, last)))   # the recorded slip: no "all right"
+
+
+def test_a_decoders_mask_is_always_called_an_attention_mask():
+    """Walk 29: chapter 3 said "the reference decoder's mask" and "a mask" (an [M] slot) in one
+    sentence. Wherever the page names a decoder's mask of attention, it says "attention mask"; a bare
+    "mask" is an [M] slot."""
+    for key, msg in i18n.catalog().items():
+        en = msg["en"]
+        assert not re.search(r"(?:decoder|\{reference\})'s mask\b", en), (key, en)
+    for key in ("ch3.example.logical_sees", "ch3.example.masks"):
+        assert "attention mask" in i18n.text("en", key) and "注意力掩码" in i18n.text("zh", key), key

@@ -808,7 +808,7 @@ MESSAGES = {
     "ch3.example.col.weight": {"en": "weight, fed in physical order", "zh": "权重（按物理顺序送入）"},
     "ch3.example.col.logical_weight": {"en": "weight, fed in logical order", "zh": "权重（按逻辑顺序送入）"},
     # wedlm.attention.step_orders: the logical run sees what the reference decoder's mask (reorder.visibility) gives
-    "ch3.example.logical_sees": {"en": "In logical order the {reference}'s mask still lets it see {later}.",
+    "ch3.example.logical_sees": {"en": "In logical order the {reference}'s attention mask lets it see {later}.",
                                  "zh": "按逻辑顺序送入时，{reference}的注意力掩码仍让它看到 {later}。"},
     "ch3.example.col.value": {"en": "value", "zh": "值"},
     "ch3.example.col.product": {"en": "weight × value", "zh": "权重 × 值"},
@@ -879,7 +879,7 @@ MESSAGES = {
         "en": "A mask also sees the masks before it (the mask at {pos} sees {seen}). Harmless: a mask enters the "
               "model as nothing but the mask embedding at its position id, and training fed this same order "
               "(filled, then masks, causal: chapter 9), so the model learned to read earlier masks as “unknown "
-              "tokens at these positions”. The reference decoder's mask gives a mask exactly the same set.",
+              "tokens at these positions”. The reference decoder's attention mask gives a mask exactly the same set.",
         "zh": "掩码还能看到排在它前面的掩码（位置 {pos} 的掩码看得到 {seen}）。这无妨：掩码进入模型时只是掩码嵌入"
               "加上它的位置编号，而训练送入的正是同样的顺序（先已填充、再掩码，因果：见第 9 章），所以模型学会了把前面的"
               "掩码读作“这些位置上还不知道的词元”。参考解码器的注意力掩码给一个掩码的，也正是同样这一组。",
