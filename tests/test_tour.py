@@ -639,7 +639,7 @@ def test_the_race_counts_ar_one_token_per_forward_as_chapter_1_does(data):
     assert lanes.tokens_per_forward(ar) == 1.0 and lanes.tokens_per_forward(ar, 3) == 1.0
     assert ar.trace.stats()["tokens_per_forward"] > 1.0   # the library's count includes the prefill's token
     lane = plain(lanes.lane_html(ar, 5, None))
-    assert ("5 forwards · 6 tokens (1 of them from the prefill, not counted per forward: this prefill predicts the "
+    assert ("5 forwards · 6 tokens written (1 of them from the prefill, not counted per forward: this prefill predicts the "
             "first token as it caches the prompt) · 1.00 tokens per forward" in lane)
     assert "(1 of them" not in plain(lanes.lane_html(wd, 5, None))
     text, _, _ = ch6_race.view({"ar": ar, "streaming": wd}, 3)
@@ -1157,7 +1157,7 @@ def test_walk_the_whole_tour(browser, app_url, data, size):
                 # WeDLM's committed one read as unlike things compared)
                 n_ar = data.timelines[race["ar"]].committed_after[tick - 1]
                 n_wd = data.timelines[race["streaming"]].committed_after[tick - 1]
-                assert f"After {tick} forwards (through step {tick - 1}), committed: AR {n_ar} tokens, WeDLM {n_wd}" in text
+                assert f"After {tick} forwards (through step {tick - 1}), committed tokens: AR {n_ar}, WeDLM {n_wd}" in text
                 assert n_ar == lanes.tokens_after(data.timelines[race["ar"]], tick) - 1   # not AR's newest prediction
             assert page.locator("#tour-glossary-btn").is_visible()   # the glossary, from every chapter
             if width == 1024:
@@ -1778,7 +1778,7 @@ def test_chapter_6_says_one_forward_in_the_singular(data):
     # the counts are the growth chart's: committed tokens, AR's newest prediction not yet among them
     for k, summary in enumerate(summaries):
         ar, wd = (lanes.committed_after(timelines[name], k + 1) for name in ("ar", "streaming"))
-        assert summary == f"After {k + 1} forward{'s' if k else ''}, committed: AR {ar} tokens, WeDLM {wd}.", (k, summary)
+        assert summary == f"After {k + 1} forward{'s' if k else ''}, committed tokens: AR {ar}, WeDLM {wd}.", (k, summary)
         assert ar == timelines["ar"].committed_after[min(k, len(timelines["ar"].committed_after) - 1)]
 
 

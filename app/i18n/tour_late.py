@@ -6,10 +6,11 @@ arithmetic question in “quotes”): it is what the model read, not words of th
 
 MESSAGES = {
     # both counts committed (the growth chart's lines): walk 25 read AR's written count (its newest
-    # prediction, not yet cached) beside WeDLM's committed one as unlike things compared
-    "ch6.summary.one": {"en": "After {n} forward, committed: AR {ar} tokens, WeDLM {wedlm}.",
+    # prediction, not yet cached) beside WeDLM's committed one as unlike things compared; "tokens" once,
+    # before the numbers (walk 29: "AR 1 tokens")
+    "ch6.summary.one": {"en": "After {n} forward, committed tokens: AR {ar}, WeDLM {wedlm}.",
                         "zh": "{n} 次前向计算后，已提交：AR {ar} 个词元，WeDLM {wedlm} 个。"},
-    "ch6.summary.many": {"en": "After {n} forwards, committed: AR {ar} tokens, WeDLM {wedlm}.",
+    "ch6.summary.many": {"en": "After {n} forwards, committed tokens: AR {ar}, WeDLM {wedlm}.",
                          "zh": "{n} 次前向计算后，已提交：AR {ar} 个词元，WeDLM {wedlm} 个。"},
     # ---------- chapter 6: the race against AR ----------
     "ch6.title": {"en": "6 · The race against AR", "zh": "6 · 与 AR 赛跑"},
@@ -22,7 +23,7 @@ MESSAGES = {
               "开头连续的已填充词元整段提交。",
     },
     "ch6.p2": {
-        "en": "After <b>{tick}</b> {forwards_word} (through step {step}), committed: AR {n_ar} tokens, WeDLM {n_wd}.{prefill} "
+        "en": "After <b>{tick}</b> {forwards_word} (through step {step}), committed tokens: AR {n_ar}, WeDLM {n_wd}.{prefill} "
               "WeDLM's tokens too commit one forward after their fill (forward 1 filled "
               "{first_filled}, committed {first_committed}){sums}. Over the whole decode WeDLM makes {tpf_wd:.2f} {tpf} (AR {tpf_ar:.2f}).",
         "zh": "做完 <b>{tick}</b> 次{forwards_word}后（到第 {step} 步为止），已提交：AR {n_ar} 个词元，WeDLM {n_wd} 个。{prefill}"

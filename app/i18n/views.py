@@ -695,10 +695,12 @@ MESSAGES.update({
     "views.lane.decoding": {"en": "decoding…", "zh": "解码中…"},
     "views.lane.final": {"en": "finished: {tpf} tokens per forward, {speed} tokens/s on the wall clock{speedup}",
                          "zh": "已完成：每次前向计算 {tpf} 个词元，按挂钟时间每秒 {speed} 个词元{speedup}"},
-    "views.lane.counts.one": {"en": "{forwards} forward · {n} tokens{prefill} · {tpf} tokens per forward",
-                              "zh": "{forwards} 次前向计算 · {n} 个词元{prefill} · 每次前向计算 {tpf} 个词元"},
-    "views.lane.counts.many": {"en": "{forwards} forwards · {n} tokens{prefill} · {tpf} tokens per forward",
-                               "zh": "{forwards} 次前向计算 · {n} 个词元{prefill} · 每次前向计算 {tpf} 个词元"},
+    # "written": what the lane's text shows (AR's newest prediction too, one forward before it commits;
+    # walk 29 read AR's lane "6 tokens" against chapter 6's "committed tokens: AR 5")
+    "views.lane.counts.one": {"en": "{forwards} forward · {n} tokens written{prefill} · {tpf} tokens per forward",
+                              "zh": "{forwards} 次前向计算 · 已写出 {n} 个词元{prefill} · 每次前向计算 {tpf} 个词元"},
+    "views.lane.counts.many": {"en": "{forwards} forwards · {n} tokens written{prefill} · {tpf} tokens per forward",
+                               "zh": "{forwards} 次前向计算 · 已写出 {n} 个词元{prefill} · 每次前向计算 {tpf} 个词元"},
     # the prefill's token: written before the first forward, so not counted per forward (as chapter 1 counts)
     # why the lanes differ: AR's prefill and verified decoding's (the Race tab's fourth lane) predict the first
     # token; streaming's and block decoding's only cache the prompt, and their first forward over the masks
