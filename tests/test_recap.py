@@ -152,6 +152,8 @@ def test_presenting_the_recap_shows_questions_until_a_click_shows_an_answer(brow
         page.evaluate("() => window.wedlmPresent.fit()")
         m = page.evaluate(CARD_JS)
         assert m["answers"] == [False, False, False, False, True] and m["answer_px"] >= 16, m
+        # and the chapter's words say so (walk 29 read "hides or shows" against an answer that closed)
+        assert "presenting, one answer at a time" in page.inner_text("#chapter-11")
         page.keyboard.press("Escape")   # leaving: every answer shows again
         page.wait_for_function("() => !document.body.classList.contains('tour-present')")
         assert all(page.evaluate(CARD_JS)["answers"])

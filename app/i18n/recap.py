@@ -2,11 +2,13 @@
 
 MESSAGES = {
     "ch11.title": {"en": "11 · What to remember", "zh": "11 · 要记住的五件事"},
+    # presenting shows one answer at a time (present.js: a click hides the one shown before; walk 29
+    # read "hides or shows" against an answer that closed when another opened)
     "ch11.p1": {
         "en": "Five questions to ask your class, each answered with the numbers its chapter recorded. A click on a "
-              "question hides or shows its answer (presenting, only the questions show until you click one).",
+              "question hides or shows its answer (presenting, one answer at a time: the one you click).",
         "zh": "五个可以问全班的问题，每个答案都附有对应章节录下的数字。点一下问题即可收起或展开答案"
-              "（演示模式下只先显示问题，点击后才显示答案）。",
+              "（演示模式下一次只显示一个答案：你点的那个）。",
     },
     "ch11.p2": {
         "en": "Each card links back to its chapter. This is the tour's last chapter: the other tabs ({tabs}) let you "

@@ -19,7 +19,8 @@ LEFT, RIGHT, TOP, BOTTOM = 44, 8, 10, 40
 AR_BARS = 40         # the AR bars show the last this many predictions
 HEADROOM = 1.2       # the bar chart's top value over its decode's tallest bar (room for its ✓)
 CHECK_LIFT = 4       # a ✓ stands at least this far above the axis (a ~0 bar's ✓ clears its label on a phone)
-PENALTY_STRIP = 0.4  # the λ·d strip's width, a share of its bar's
+PENALTY_STRIP = 0.3  # the λ·d strip's width, a share of its bar's: a filled bar that is nearly all λ·d still reads as its
+# state's colour (walk 29 read counting's 0.4-wide strips as grey "stays a mask" bars)
 TAU_TAG = 16         # the bar chart's margin right of its plot, where the τ line's "τ" tag is (viewBox units)
 # the position labels under the bars: the largest size a stylesheet draws them at (a phone's, style.css),
 # a digit's width in em (with room to spare) and the gap kept between two labels, in viewBox units
