@@ -539,8 +539,9 @@ def test_codes_stall_is_drawn_per_mask_at_a_forward_where_none_is_under_tau(data
     assert min(stays.y) >= line.y[0] and filled.y[0] >= line.y[0]         # every bar at or above the line
     words = plain(text)
     token = plain(ch7_entropy.tok(tl, hard.token, lang))
-    said = {"en": f"code’s step {k} fill only the lowest (grey: above τ).",
-            "zh": f"代码的第 {k} 步都只填得分最低的那个（灰色：高于 τ）。"}[lang]
+    # the colour is the masks that stay (walk 30 read "the lowest (grey: …)" against its orange bar)
+    said = {"en": f"code’s step {k} fill only the lowest (the rest grey: above τ).",
+            "zh": f"代码的第 {k} 步都只填得分最低的那个（其余灰色：高于 τ）。"}[lang]
     assert said in words, (said, words)
     # its front slot named as the chart marks it (walk 27: 110 had no label while the words named it)
     front = {"en": f"Its front slot {hard.pos} ({token}: {s.masks[0].score:.2f} nats at step {k}, the chart’s first bar)",

@@ -196,3 +196,22 @@ def test_an_ar_step_line_counts_its_prediction_from_the_account(lang):
         said = render.step_summary(timeline, s.index, lang)
         expected = f": {acc.written} token predicted," if lang == "en" else f"：预测 {acc.written} 个词元，"
         assert expected in said, (s.index, said)
+
+
+def test_a_score_never_prints_as_tau_unless_it_is_tau():
+    """Walk 30 read "H 0.10 + λ·d 0.30 = 0.40" against τ = 0.4 as a mask under τ: a score that rounds to
+    τ's print gets a digit more (up to 4), and its parts the same digits, so they still add up."""
+    from types import SimpleNamespace
+
+    from app.views.narration import score_parts
+    near = SimpleNamespace(entropy=0.1012, score=0.4003)
+    said = score_parts(near, 0.4)
+    assert said["score"] == "0.4003" and said["h"] == "0.1012" and said["d"] == "0.2991"
+    assert score_parts(SimpleNamespace(entropy=0.1, score=0.52), 0.4) == {"h": "0.10", "d": "0.42", "score": "0.52"}
+    assert score_parts(near)["score"] == "0.40"   # no τ to tell apart from
+    # on every recorded decode: a mask's printed score reads as τ only where it is τ
+    for path in sorted((Path(__file__).parent.parent / "assets" / "traces").glob("*.json")):
+        for s in Trace.load(path).steps:
+            for m in s.masks if s.threshold is not None else []:
+                shown = score_parts(m, s.threshold)["score"]
+                assert shown != f"{s.threshold:.{len(shown) - 2}f}" or abs(m.score - s.threshold) < 5e-5, (path.name, m)

@@ -1006,10 +1006,10 @@ MESSAGES = {
     },
     "ch5.p1": {
         "en": "At step {step} the first open mask (position {pos}) has entropy {h:.2f} nats: the model cannot "
-              "tell what comes next. {rule}a far slot, position {far} (d = {d}, H {far_h:.2f} + λ·d "
-              "{far_penalty:.2f} = {far_score:.2f}).",
+              "tell what comes next. {rule}a far slot, position {far} (d = {d}, H {far_h} + λ·d "
+              "{far_penalty} = {far_score}).",
         "zh": "在第 {step} 步，第一个未填掩码（位置 {pos}）的熵是 {h:.2f} 奈特：模型拿不准接下来是什么。"
-              "{rule}一个远处的槽位，位置 {far}（d = {d}，H {far_h:.2f} + λ·d {far_penalty:.2f} = {far_score:.2f}）。",
+              "{rule}一个远处的槽位，位置 {far}（d = {d}，H {far_h} + λ·d {far_penalty} = {far_score}）。",
     },
     # the flat stretch read from the data: from the first step of the run of forwards that commit
     # nothing (moments.flat_span), not from the chapter's step (a walker read "after step 3 the line

@@ -235,12 +235,13 @@ MESSAGES = {
     },
     # ch7.p4 with code's chart beside (a forward whose front slot is its unsure token, still a mask, and
     # no mask under τ: entropy.front_stall): the play and code alike fill only the lowest; code's front
-    # slot, named by ch7.code and marked on its chart (walk 25: code's stall could only be read, not seen)
+    # slot, named by ch7.code and marked on its chart (walk 25: code's stall could only be read, not seen);
+    # the colour names the masks that stay (walk 30 read "the lowest (grey: above τ)" against its orange bar)
     "ch7.p4_code": {
-        "en": "Counting’s step {low_step} fills {filled} masks at once ({new_colour} ✓, all under τ); a play’s step "
-              "{high_step} and code’s step {code_step} fill only the lowest ({mask_colour}: above τ).",
+        "en": "Counting’s step {low_step} fills {filled} masks ({new_colour} ✓, all under τ); a play’s step "
+              "{high_step} and code’s step {code_step} fill only the lowest (the rest {mask_colour}: above τ).",
         "zh": "计数的第 {low_step} 步一次填了 {filled} 个掩码（{new_colour} ✓，全都低于 τ）；剧本的第 {high_step} 步和"
-              "代码的第 {code_step} 步都只填得分最低的那个（{mask_colour}：高于 τ）。",
+              "代码的第 {code_step} 步都只填得分最低的那个（其余{mask_colour}：高于 τ）。",
     },
     "ch7.yours": {
         "en": "<b>Your prompt</b>: mean entropy {entropy:.2f} nats, {tpf:.2f} tokens per forward (the star).",

@@ -56,9 +56,17 @@ def _span(values: list[float]) -> str:
     return f"{lo:.2f}" if abs(hi - lo) < 0.005 else f"{lo:.2f}–{hi:.2f}"
 
 
-def _score(m: MaskSlot, lang: str = i18n.DEFAULT) -> str:
-    return i18n.text(lang, "views.narr.score", h=f"{m.entropy:.2f}", d=f"{m.score - m.entropy:.2f}",
-                     score=f"{m.score:.2f}")
+def score_parts(m: MaskSlot, tau: float | None = None) -> dict[str, str]:
+    """A mask's entropy, λ·d and score as the words print them: 2 decimals, a digit more (up to 4)
+    while the score would print as τ (walk 30 read "= 0.40" against τ = 0.4 as under it)."""
+    digits = 2
+    while tau is not None and digits < 4 and f"{m.score:.{digits}f}" == f"{tau:.{digits}f}":
+        digits += 1
+    return {"h": f"{m.entropy:.{digits}f}", "d": f"{m.score - m.entropy:.{digits}f}", "score": f"{m.score:.{digits}f}"}
+
+
+def _score(m: MaskSlot, lang: str = i18n.DEFAULT, tau: float | None = None) -> str:
+    return i18n.text(lang, "views.narr.score", **score_parts(m, tau))
 
 
 @dataclass(frozen=True)
@@ -248,11 +256,11 @@ def _fills(trace: Trace, s: StepRecord, lang: str = i18n.DEFAULT) -> list[str]:
     elif all(m.score >= tau for m in chosen):
         m = chosen[0]
         out.append(tr("views.narr.fallback", tau=f"{tau:g}", pos=m.pos,
-                      token=token_text(trace, filled.get(m.pos), lang), score=_score(m, lang)))
+                      token=token_text(trace, filled.get(m.pos), lang), score=_score(m, lang, tau)))
     elif len(chosen) == 1:
         m = chosen[0]
         out.append(tr("views.narr.filled_one", pos=m.pos, token=token_text(trace, filled.get(m.pos), lang),
-                      score=_score(m, lang), tau=f"{tau:g}"))
+                      score=_score(m, lang, tau), tau=f"{tau:g}"))
     else:
         out.append(tr("views.narr.filled_many", positions=positions_text([m.pos for m in chosen], lang),
                       tokens=_tokens(trace, [filled[m.pos] for m in chosen if m.pos in filled], lang),

@@ -13,7 +13,7 @@ from ... import i18n
 from ...serving import gpu
 from ...serving.errors import worded
 from ...views import palette, render
-from ...views.narration import positions_text
+from ...views.narration import positions_text, score_parts
 from ...views.stepper import Views
 from ...views.timeline import Timeline
 from . import figs, moments
@@ -102,10 +102,11 @@ def text(tl, step: int, other: Timeline, other_penalty: float, moment: int | Non
     now = moments.commit_step_of(other.trace, first.pos)
     a, b = tl.trace.stats(), other.trace.stats()
     changed = tr("ch5.same_text") if other.trace.token_ids == tl.trace.token_ids else tr("ch5.other_text")
+    far_said = score_parts(far, s.threshold)   # a digit more where its score would print as τ
     return narration([
         tr("ch5.p1", step=step, pos=first.pos, h=first.entropy,
            rule=tr("ch5.fell_back" if moments.fell_back(s) else "ch5.under_tau", tau=s.threshold), far=far.pos,
-           d=far.distance, far_h=far.entropy, far_penalty=far.score - far.entropy, far_score=far.score),
+           d=far.distance, far_h=far_said["h"], far_penalty=far_said["d"], far_score=far_said["score"]),
         plural("ch5.p2", flat_last - flat_first + 1, lang, first=flat_first, last=flat_last,
                f_first=flat_first + 1, f_last=flat_last + 1,   # the chart counts forwards: step k is forward k + 1
                streaming_colour=streaming, penalty=lam, pos=first.pos,
