@@ -109,6 +109,8 @@ def test_no_token_is_labelled_committed_before_a_forward_wrote_its_kv(data):
             if committing:
                 assert palette.state_label("committing") in legend, (name, k)
             assert orders.count('class="kv st-committing"') == len(s.committed), (name, k)
+            # the cache row's blue chips (prompt and earlier commits) have a key where they are drawn
+            assert ('class="kv legend"' in legend) == ('<div class="kv" data-pos' in orders), (name, k)
             canvas = render.token_canvas(tl, k, tips=False)
             for pos in _classes(canvas, "st-committed"):
                 p = tl.positions[pos]

@@ -91,6 +91,19 @@ def test_presenting_at_1024_titles_fit_and_step_keys_step_the_chapter(browser, a
         lines = page.evaluate("""() => { const b = document.querySelector('#presenting-badge');
             return b.getBoundingClientRect().height / parseFloat(getComputedStyle(b).lineHeight); }""")
         assert lines < 1.5, lines
+        # the short badge names only Esc: the chapter and step keys are on screen in a strip at the
+        # bottom left (walks 29 and 30 found them only in the tooltip), clear of the pane switch and
+        # of the chapter, which fits above the strip
+        strip = page.evaluate("""() => { const k = document.querySelector('#present-keys'),
+                s = document.querySelector('#present-pane'), c = document.querySelector('#chapter-1');
+            const r = k.getBoundingClientRect(), q = s.getBoundingClientRect();
+            return {text: k.innerText, visible: getComputedStyle(k).visibility === 'visible' && r.height > 0,
+                    px: parseFloat(getComputedStyle(k).fontSize), right: r.right, top: r.top, bottom: r.bottom,
+                    switchLeft: q.left, chapterBottom: c.getBoundingClientRect().bottom, h: innerHeight}; }""")
+        assert strip["visible"] and strip["px"] >= 14, strip
+        assert "←/→" in strip["text"] and "↓/↑" in strip["text"], strip   # chapter 1 has a stepper
+        assert strip["right"] < strip["switchLeft"] and strip["bottom"] <= strip["h"], strip
+        assert strip["chapterBottom"] <= strip["top"] + 1, strip
         for n in range(1, len(tour.TITLES) + 1):
             if n > 1:
                 go_to(page, "ArrowRight", n)
@@ -103,6 +116,10 @@ def test_presenting_at_1024_titles_fit_and_step_keys_step_the_chapter(browser, a
             nav = page.evaluate(NAV_LINES_JS)
             assert len(nav) >= 5 and all(lines == 1 and px >= 14 for _, px, lines in nav), (n, nav)
             assert page.inner_text("#tour-present-btn").strip() == i18n.text(code, "views.js.stop_short")
+            # the strip names ↓/↑ only where they step something
+            stepper = page.locator(f"#chapter-{n} .wedlm-stepper button[data-act=next]").count() > 0
+            if page.locator("#present-keys").is_visible():
+                assert ("↓/↑" in page.inner_text("#present-keys")) == stepper, n
         go_to(page, "Home", 1)
         wait_plots(page, 1)
         page.click("#chapter-1 .wedlm-stepper button[data-act=first]")
@@ -254,7 +271,7 @@ PICTURES_JS = """n => { const c = document.querySelector('#chapter-' + n);
     });
     // the picture's small text a class reads: step captions, colour keys, the rows' labels, position
     // ids, view and chart titles, chapter 7's table (px on screen)
-    const small = least('.tour-view .stepper-summary, .tour-view .legend .tok, .tour-view .chartlegend, '
+    const small = least('.tour-view .stepper-summary, .tour-view .legend .tok, .tour-view .legend .kv, .tour-view .chartlegend, '
         + '.tour-view .orders .lab, .tour-view .slot .pid, .tour-view .viewtitle, .tour-view .charttitle, '
         + '.tour-view .commit-table th, .tour-view .commit-table td b, .tour-view .commit-table small, '
         + '.tour-view .maskgrid .gridtitle');

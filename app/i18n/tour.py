@@ -23,6 +23,9 @@ MESSAGES = {
                               "zh": "● 演示中 · ←/→ 空格键：切换章节 · Home/End：第一章/最后一章 · Esc：退出"},
     # the badge on a narrow or 4:3 screen (present.py badge: one line; the keys are in its tooltip)
     "tour.presenting_badge_short": {"en": "● Presenting · Esc", "zh": "● 演示中 · Esc"},
+    # a narrow or 4:3 screen's key strip (present.py keys_strip, bottom left, beside the pane switch): the
+    # keys a presenter needs first, on screen and not only in the badge's tooltip (walks 29, 30)
+    "tour.presenting_keys_strip": {"en": "Keys: ←/→ Space: chapters", "zh": "按键：←/→ 空格键：切换章节"},
     # the badge's tooltip: every key projector mode takes (app/static/present.js KEYS, STEP_KEYS)
     "tour.presenting_keys": {
         "en": "Keys while presenting: → PageDown Space: next chapter · ← PageUp Shift+Space: previous chapter · "

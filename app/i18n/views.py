@@ -407,6 +407,8 @@ MESSAGES.update({
     "views.orders.play_title": {"en": "animate the move from logical to physical order",
                                 "zh": "用动画演示从逻辑顺序到物理顺序的移动"},
     "views.orders.play": {"en": "▶ Watch the reordering", "zh": "▶ 观看重排"},
+    # the KV row's blue chips: the prompt and earlier commits, read by attention, not rows of this forward
+    "views.orders.cached": {"en": "in the KV cache", "zh": "已在 KV 缓存中"},
     "views.orders.kv": {"en": "KV cache: {before} → {after} tokens", "zh": "KV 缓存：{before} → {after} 个词元"},
     "views.orders.fills": {"en": "mask this forward fills", "zh": "本次前向计算要填的掩码"},
     # how a token's text is drawn (render.token_label): whitespace made visible

@@ -273,7 +273,13 @@
     label();
     if (!presenting() || !body) { plotFonts(); return; }
     const switcher = document.querySelector("#present-pane");
-    const below = flipping() && switcher ? switcher.offsetHeight + 8 : 0;   // the pane switch's strip
+    // the bottom strip: the pane switch (right) and the keys (left)
+    const keys = document.querySelector("#present-keys");
+    if (keys && switcher && flipping()) {   // a phone's width has no room for both: the switch stays
+      keys.style.visibility = "";
+      keys.style.visibility = keys.getBoundingClientRect().right + 8 > switcher.getBoundingClientRect().left ? "hidden" : "";
+    }
+    const below = flipping() ? Math.max(switcher ? switcher.offsetHeight : 0, keys ? keys.offsetHeight : 0) + 8 : 0;
     const room = () => window.innerHeight - chapter.getBoundingClientRect().top - 2 - below;
     if (flipping()) {   // one pane, the whole width: the largest zoom that fits (the words' capped)
       split(chapter, 1);
@@ -323,6 +329,8 @@
     const nav = document.querySelector("#tour-nav");
     if (panel && panel.parentElement !== document.body) document.body.appendChild(panel);
     if (badge && nav && badge.parentElement !== nav) nav.prepend(badge);
+    const keys = document.querySelector("#present-keys");   // fixed: out of the boxes (and their transforms)
+    if (keys && keys.parentElement !== document.body) document.body.appendChild(keys);
     // the pane switch (picture | narration, W), fixed at the bottom right (the nav row has no
     // room left at 1024 px); style.css shows it while flipping, and fit() leaves it its height
     const w = words();

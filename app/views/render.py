@@ -323,6 +323,8 @@ def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
     new = "".join(f'<div class="kv st-committing" data-pos="{len(cached) + i}">{token_label(timeline, t)}</div>'
                   for i, t in enumerate(s.committed))
     tr = i18n.Texts(lang)
+    # the blue chips get a key of their own (walk 30: a colour no key named)
+    cached_key = f'<span class="kv legend">{tr("views.orders.cached")}</span>' if shown else ""
     more = (f'<div class="kv more">{tr("views.orders.more", n=len(cached) - len(shown))}</div>'
             if len(cached) > len(shown) else "")
     if s.verify is None:
@@ -361,7 +363,8 @@ def order_view(timeline: Timeline, step: int, lang: str = i18n.DEFAULT) -> str:
             f'{order_rows(s.window, s.order, s.start, labels, kinds, verify_marks(timeline, step), lang)}{ar_row}'
             f'<div class="row"><span class="lab">{tr("views.orders.kv", before=s.cache_before, after=s.cache_after)}'
             f'</span><div class="slots">{more}{strip}{new}</div></div>'
-            f'<div class="legend">{order_legend(timeline.trace.decoder, lang, kinds)}{checks_legend}{glyph_key(lang)}</div>'
+            f'<div class="legend">{order_legend(timeline.trace.decoder, lang, kinds)}{cached_key}{checks_legend}'
+            f'{glyph_key(lang)}</div>'
             f'<div class="note">{note}</div></div>')
 
 

@@ -65,7 +65,7 @@ def build(ctx: Context, demo: gr.Blocks, lang: str = i18n.DEFAULT) -> None:
     # Home / End keys: buttons the keyboard presses (hidden by CSS, so they are in the page)
     first_btn = gr.Button(tr("tour.first"), elem_id="tour-first", elem_classes=["tour-hidden"])
     last_btn = gr.Button(tr("tour.last"), elem_id="tour-last", elem_classes=["tour-hidden"])
-    gr.HTML(glossary_html(lang) + present.badge(lang), elem_id="tour-overlays")
+    gr.HTML(glossary_html(lang) + present.badge(lang) + present.keys_strip(lang), elem_id="tour-overlays")
     columns, foot = [], []
     for n, module in enumerate(CHAPTERS, 1):
         with gr.Column(visible=n == 1, elem_id=f"chapter-{n}", elem_classes=["tour-chapter"]) as col:

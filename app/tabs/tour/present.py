@@ -71,6 +71,15 @@ def badge(lang: str = i18n.DEFAULT) -> str:
             f'<span class="badge-short">{i18n.text(lang, "tour.presenting_badge_short")}</span></div>')
 
 
+def keys_strip(lang: str = i18n.DEFAULT) -> str:
+    """The keys on a narrow or 4:3 screen, where the badge is short (present.js: .present-flip):
+    a strip at the bottom left, in the row the pane switch (and W) takes at the bottom right, so
+    ←/→ and ↓/↑ are on screen and not only in the badge's tooltip. ↓/↑ only where they step."""
+    return (f'<div id="present-keys" class="present-keys" aria-hidden="true">'
+            f'{i18n.text(lang, "tour.presenting_keys_strip")}'
+            f'<span class="badge-step-key">{i18n.text(lang, "views.present.step_keys")}</span></div>')
+
+
 BADGE = badge()   # the English
 
 
