@@ -455,3 +455,33 @@ def test_the_reordering_button_is_offered_only_where_a_slot_moves():
             assert ('class="reorder-play"' in render.order_view(tl, s.index)) == moves, (name, s.index)
             seen.add((name.endswith("verified.json"), moves))
     assert {(False, True), (False, False), (True, False)} <= seen, seen
+
+
+def test_the_score_bars_leave_a_gap_where_filled_positions_are_skipped():
+    """The bar chart draws open masks only: where it skips filled positions (110, then 113) a "⋯"
+    sits between the two bars, which stand further apart than neighbours do (walk 30 read 110 and
+    113 side by side as neighbours); neighbouring positions get no mark."""
+    import re
+
+    from app.views import charts
+    from wedlm import Trace
+    seen = 0
+    for name in ("3-table-streaming.json", "7-plays-streaming.json"):
+        tl = Timeline(Trace.load(Path(__file__).parent.parent / "assets" / "traces" / name))
+        for s in tl.trace.steps:
+            if not s.masks:
+                continue
+            svg = charts.entropy_bars(tl, s.index)
+            xs = {int(p): float(x) for p, x in re.findall(r'<g data-pos="(\d+)"><title>[^<]*</title><rect class="bar'
+                                                        r'(?: chosen)?" x="([\d.]+)"', svg)}
+            pos = [m.pos for m in s.masks]
+            assert sorted(xs) == sorted(pos), (name, s.index)
+            skips = [b for a, b in zip(pos, pos[1:]) if b != a + 1]
+            assert svg.count('class="gap-mark"') == len(skips), (name, s.index)
+            steps = [xs[b] - xs[a] for a, b in zip(pos, pos[1:])]
+            if skips:
+                seen += 1
+                close = min(d for (a, b), d in zip(zip(pos, pos[1:]), steps) if b == a + 1) if len(skips) < len(steps) else None
+                far = min(d for (a, b), d in zip(zip(pos, pos[1:]), steps) if b != a + 1)
+                assert close is None or far > close * 1.4, (name, s.index, close, far)
+    assert seen, "no recorded step skips a position: the test saw no gap"

@@ -578,6 +578,11 @@ MESSAGES.update({
                               "zh": "第 {step} 步：窗口的每个槽位都已填充；没有剩下要打分的掩码"},
     "views.bars.none": {"en": "No bars at this step.", "zh": "这一步没有柱子。"},
     "views.bars.tip": {"en": "position {pos}: H {h} nats", "zh": "位置 {pos}：H {h} 奈特"},
+    # the "⋯" between two bars whose positions are not neighbours (charts.entropy_bars): its tooltip
+    "views.bars.gap.one": {"en": "{n} filled position here: no longer a mask, so no bar",
+                           "zh": "这里有 {n} 个已填充的位置：不再是掩码，所以没有条形"},
+    "views.bars.gap.many": {"en": "{n} filled positions here: no longer masks, so no bars",
+                            "zh": "这里有 {n} 个已填充的位置：不再是掩码，所以没有条形"},
     "views.bars.xlabel": {"en": "mask slot (logical position); ✓ = filled", "zh": "掩码槽位（逻辑位置）；✓ = 已填充"},
     "views.bars.key_filled": {"en": "filled (✓)", "zh": "已填充（✓）"},
     "views.bars.key_mask": {"en": "stays a mask", "zh": "仍是掩码"},

@@ -21,6 +21,7 @@ HEADROOM = 1.2       # the bar chart's top value over its decode's tallest bar (
 CHECK_LIFT = 4       # a ✓ stands at least this far above the axis (a ~0 bar's ✓ clears its label on a phone)
 PENALTY_STRIP = 0.3  # the λ·d strip's width, a share of its bar's: a filled bar that is nearly all λ·d still reads as its
 # state's colour (walk 29 read counting's 0.4-wide strips as grey "stays a mask" bars)
+GAP_SLOTS = 0.5      # the room, in bar slots, where the open masks skip filled positions
 TAU_TAG = 16         # the bar chart's margin right of its plot, where the τ line's "τ" tag is (viewBox units)
 # the position labels under the bars: the largest size a stylesheet draws them at (a phone's, style.css),
 # a digit's width in em (with room to spare) and the gap kept between two labels, in viewBox units
@@ -158,7 +159,11 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
     # the τ line ends in a "τ" tag right of the plot, where no bar is (inside it, a live τ = 1's
     # "τ = 1" ran across the tall bar at 73); its value is in the key under the chart
     plot_w, plot_h = WIDTH - LEFT - RIGHT - (TAU_TAG if tau is not None else 0), height - TOP - BOTTOM
-    slot = plot_w / len(bars)
+    # where open masks skip positions (filled ones are not bars), a half slot of room and a "⋯" on
+    # the axis: 110 and 113 side by side read as neighbours (walk 30)
+    breaks = [k for k in range(1, len(bars)) if bars[k][0] != bars[k - 1][0] + 1]
+    slot = plot_w / (len(bars) + GAP_SLOTS * len(breaks))
+    shift = [GAP_SLOTS * sum(1 for b in breaks if b <= k) for k in range(len(bars))]
     bar_w = max(2.0, slot * 0.7)
     y = lambda v: TOP + plot_h * (1 - v / top)  # noqa: E731
     filled_colour, filled_edge = palette.STATE_COLOURS["new"], palette.STATE_EDGES["new"]
@@ -167,7 +172,7 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
     labelled = label_plan([str(pos) for pos, *_ in bars], slot,
                           [index[p] for p in (named or []) if p in index])
     for k, (pos, h, d, chosen) in enumerate(bars):
-        x = LEFT + slot * k + (slot - bar_w) / 2
+        x = LEFT + slot * (k + shift[k]) + (slot - bar_w) / 2
         colour = filled_colour if chosen else palette.STATE_COLOURS["mask"]
         pattern = ' class="bar chosen"' if chosen else ' class="bar"'
         tip = tr("views.bars.tip", pos=pos, h=f"{h:.2f}") + (f" + λ·d {d:.2f} = {h + d:.2f}" if d else "")
@@ -191,6 +196,10 @@ def entropy_bars(timeline: Timeline, step: int, height: int = 240, lang: str = i
                         f'class="tick{" " + labelled[k] if labelled[k] else ""}" '
                         f'text-anchor="middle">{pos}</text>' if k in labelled else "")
                      + "</g>")
+    for k in breaks:   # centred in the half slot between the two bars, just under the axis
+        skipped = bars[k][0] - bars[k - 1][0] - 1
+        marks.append(f'<text x="{LEFT + slot * (k + shift[k] - GAP_SLOTS / 2):.1f}" y="{y(0) + 6:.1f}" '
+                     f'class="gap-mark" text-anchor="middle"><title>{tr("views.bars.gap." + ("one" if skipped == 1 else "many"), n=skipped)}</title>⋯</text>')
     tau_line = ""
     if tau is not None:
         end = LEFT + plot_w
