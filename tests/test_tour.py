@@ -2971,3 +2971,25 @@ def test_chapter_7_says_plainly_which_decodes_are_slower_than_ar(data, lang):
     said = {"en": f"So {ch7_entropy.and_list(slow, lang)} end under 1 token per forward: slower than AR (exactly 1).",
             "zh": f"所以{ch7_entropy.and_list(slow, lang)}最终每次前向计算不到 1 个词元：比 AR（正好 1 个）还慢。"}[lang]
     assert said in plain(text)
+
+
+def test_chapter_5_never_says_a_decode_is_free_while_its_first_mask_waits(data):
+    """Walk 31: at steps 0 and 1 the words said "does not stall here" while the first open mask stayed
+    open and the line was flat (nothing committed). Away from the chapter's far fill, the words say
+    the front is filled only at a step that fills it, and name the waiting position at every other."""
+    from app.tabs.tour import ch5_stall
+    pick = data.picks["stall"]
+    stall, other = data.timelines[pick["trace"]], data.timelines[pick["branch"]]
+    free = {"en": "fills its first open mask here", "zh": "后面的槽位不再被挡住"}
+    waiting = {"en": "leaves its first open mask, position {pos}, open", "zh": "让第一个空掩码（位置 {pos}）继续空着"}
+    seen = set()
+    for s in stall.trace.steps[:-1]:
+        if not s.masks or ch5_stall.stalls(s):
+            continue
+        for lang in ("en", "zh"):
+            words = " ".join(plain(ch5_stall.text(stall, s.index, other, pick["penalty"], pick["step"], lang=lang)).split())
+            front = s.masks[0].selected
+            seen.add(front)
+            assert (free[lang] in words) == front, (s.index, lang, words)
+            assert (waiting[lang].format(pos=s.masks[0].pos) in words) == (not front), (s.index, lang, words)
+    assert seen == {True, False}, seen

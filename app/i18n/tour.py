@@ -983,11 +983,21 @@ MESSAGES = {
 
     # ---------- chapter 5: a stall, and λ ----------
     "ch5.title": {"en": "5 · A stall, and what λ does about it", "zh": "5 · 停滞，以及 λ 如何化解"},
+    # a step that is not the chapter's far fill (ch5_stall.text), said by what its first open mask does:
+    # "does not stall here" read wrong at steps whose flat line commits nothing (walk 31)
     "ch5.no_stall": {
-        "en": "The {streaming_colour} decode (λ = {penalty:g}) does not stall here; the {branch_colour} branch "
-              "(λ = {other:g}) is shown at the same step beside it.",
-        "zh": "{streaming_colour}的解码（λ = {penalty:g}）在这里没有停滞；旁边是{branch_colour}的分支"
-              "（λ = {other:g}）在同一步的样子。",
+        "en": "The {streaming_colour} decode (λ = {penalty:g}) fills its first open mask here: nothing holds "
+              "up the slots behind it. The {branch_colour} branch (λ = {other:g}) is shown at the same step beside it.",
+        "zh": "{streaming_colour}的解码（λ = {penalty:g}）在这里填上了它的第一个空掩码：后面的槽位不再被挡住。"
+              "旁边是{branch_colour}的分支（λ = {other:g}）在同一步的样子。",
+    },
+    "ch5.front_waits": {
+        "en": "The {streaming_colour} decode (λ = {penalty:g}) leaves its first open mask, position {pos}, open "
+              "here (it fills {filled}): nothing behind it can commit, the stall this chapter is about. The "
+              "{branch_colour} branch (λ = {other:g}) is shown at the same step beside it.",
+        "zh": "{streaming_colour}的解码（λ = {penalty:g}）在这里让第一个空掩码（位置 {pos}）继续空着（它填的是 "
+              "{filled}）：后面的都无法提交，这正是本章讲的停滞。旁边是{branch_colour}的分支（λ = {other:g}）"
+              "在同一步的样子。",
     },
     "ch5.fell_back": {"en": "No mask scores under τ = {tau:g}, so the rule fills the single lowest score: ",
                       "zh": "没有掩码的得分低于 τ = {tau:g}，所以规则只填得分最低的那一个："},

@@ -92,9 +92,14 @@ def text(tl, step: int, other: Timeline, other_penalty: float, moment: int | Non
     if a_end:   # the first decode's last step (elsewhere says what ended it): which one runs on
         return elsewhere(tl, step, gap(lang).join([a_end, b_now]), moment, lang=lang, head=head)
     if not stalls(s):
-        return elsewhere(tl, step, gap(lang).join(p for p in (tr("ch5.no_stall", streaming_colour=streaming, penalty=lam,
-                                                                 branch_colour=branched, other=other_penalty),
-                                                              b_end) if p), moment, lang=lang, head=head)
+        if s.masks and not s.masks[0].selected:   # the front waits, though no far slot fills
+            said = tr("ch5.front_waits", streaming_colour=streaming, penalty=lam, pos=s.masks[0].pos,
+                      filled=positions_text([m.pos for m in s.masks if m.selected], lang),
+                      branch_colour=branched, other=other_penalty)
+        else:
+            said = tr("ch5.no_stall", streaming_colour=streaming, penalty=lam, branch_colour=branched,
+                      other=other_penalty)
+        return elsewhere(tl, step, gap(lang).join(p for p in (said, b_end) if p), moment, lang=lang, head=head)
     first = s.masks[0]
     far = next(m for m in s.masks if m.selected and m.distance >= moments.FAR)
     flat_first, flat_last = moments.flat_span(tl.trace, step)
