@@ -399,7 +399,7 @@ def test_chapter_7_draws_tau_only_where_it_judges_each_mask_never_on_the_mean_ax
     assert not law.layout.shapes, law.layout.shapes
     assert not any("τ" in (a.text or "") for a in law.layout.annotations), [a.text for a in law.layout.annotations]
     title = plain(law.layout.title.text)
-    assert {"en": "no τ line: τ judges each mask", "zh": "不画 τ 线：τ 判的是每个掩码"}[lang] in title
+    assert {"en": "τ judges each mask, below, not a mean", "zh": "τ 判的是每个掩码，见下图，不是平均值"}[lang] in title
     assert {"en": "masks under it fill together", "zh": "低于它的掩码一起填"}[lang] not in title
     assert len(bars) == 3 and all(b is not None for b in bars)
     for fig in bars:
@@ -568,3 +568,18 @@ def test_without_a_stall_there_is_no_code_chart_and_the_words_say_none(data):
     assert "the chart’s first bar" not in plain(text)
     text, *_, code_fig, _ = ch7_entropy.view(data.law_rows, data.at("entropy_low"), data.at("entropy_high"))
     assert code_fig is None and "stay masks" in plain(text)   # without the code decode: the pair's words
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_explorers_mean_line_is_a_reference_chapter_7_does_not_forbid(lang):
+    """Walk 31: chapter 7's title said "no τ line" while the Entropy explorer drew a dashed line at
+    mean = τ: one view seemed to forbid what the other drew. Chapter 7's title says what τ judges;
+    the explorer's line says it is a reference, not the rule."""
+    from app.views import entropy
+    rows = [{"class": "counting", "entropy": 0.05, "tokens_per_forward": 9.0, "speedup_tokens_per_s": 5.0,
+             "id": "a"}, {"class": "plays", "entropy": 4.0, "tokens_per_forward": 0.9,
+                              "speedup_tokens_per_s": 0.6, "id": "b"}]
+    fig = entropy.law_figure(rows, threshold=0.4, lang=lang)
+    note = " ".join(a.text for a in fig.layout.annotations)
+    assert {"en": "a reference, not the rule", "zh": "参考线，不是规则"}[lang] in note, note
+    assert {"en": "no τ line", "zh": "不画 τ 线"}[lang] not in i18n.text(lang, "ch7.law_title")

@@ -131,9 +131,10 @@ MESSAGES = {
     "ch7.dots": {"en": "{n} dots", "zh": "{n} 个圆点"},
     "ch7.dot": {"en": "1 dot", "zh": "1 个圆点"},
     # the chart's title (its aside on a line of its own: ≤ ~40 characters on a phone): no τ line on a
-    # mean axis, τ is drawn where it judges, on the score charts below (walk 25)
-    "ch7.law_title": {"en": "Mean entropy and tokens per forward (no τ line: τ judges each mask, below)",
-                      "zh": "平均熵与每次前向计算的词元数（不画 τ 线：τ 判的是每个掩码，见下图）"},
+    # mean axis, τ is drawn where it judges, on the score charts below (walk 25). Not "no τ line" as a
+    # rule: the Entropy explorer draws mean = τ as a labelled reference (walk 31 read the two as a contradiction)
+    "ch7.law_title": {"en": "Mean entropy and tokens per forward (τ judges each mask, below, not a mean)",
+                      "zh": "平均熵与每次前向计算的词元数（τ 判的是每个掩码，见下图，不是平均值）"},
     # the diamonds (the table's decodes, named by their prompts) with the numbers their marks and rows
     # say, then the dots of that kind, named and their mean said to be a mean (a walker read the mean
     # 13.7 beside the diamond's 12.00); "plays" are prose, here play scripts (a speaker's name as prompt)

@@ -763,10 +763,10 @@ MESSAGES.update({
     # the line is at a mean equal to τ, a reference: τ itself is held to each mask's own score (chapter 7
     # and the recap say so; a walker read a τ line on a mean axis as the rule)
     "views.law.cliff": {
-        "en": " mean = τ = {tau}. τ itself judges each mask:<br> filled in parallel when its own entropy<br> (+ λ·distance) "
+        "en": " a reference, not the rule: mean = τ = {tau}.<br> τ itself judges each mask:<br> filled in parallel when its own entropy<br> (+ λ·distance) "
               "is under τ. Decodes whose<br> mean is past the line made about 1 token<br> per forward (the cliff). Left of it "
               "is<br> not always fast: see below the chart.",
-        "zh": " 平均值 = τ = {tau}。τ 本身判的是每个掩码：<br> 掩码自己的熵（+ λ·距离）低于 τ 才并行填充。<br>"
+        "zh": " 参考线，不是规则：平均值 = τ = {tau}。<br> τ 本身判的是每个掩码：<br> 掩码自己的熵（+ λ·距离）低于 τ 才并行填充。<br>"
               " 平均值越过这条线的解码，每次前向计算<br> 约 1 个词元（悬崖）。线的左边<br> 也不一定快：见图下的说明。",
     },
     # as chapter 7 says it (ch7.idle): a forward that commits nothing delays its fills, it loses none
