@@ -1721,7 +1721,8 @@ def test_verified_chapter_says_lossless_is_not_right_and_counts_accepted_drafts(
 def test_chapter_4_says_why_a_token_commits_one_forward_after_it_is_filled(data):
     """A walker met '16 filled, 0 committed' in chapters 2–4 and found the one-forward delay
     explained only in chapter 7: chapter 4 says it at every step, with the step that filled the
-    first committing slot where there is one (from the trace, so a wrong step fails)."""
+    first committing slot where there is one and no slot's life strip draws it (from the trace, so
+    a wrong step fails)."""
     import re
 
     from app.tabs.tour import ch4_commit
@@ -1737,9 +1738,60 @@ def test_chapter_4_says_why_a_token_commits_one_forward_after_it_is_filled(data)
             assert any(f.pos == pos for f in tl.trace.steps[filled].filled)
             assert not any(f.pos == pos for j in range(filled + 1, k) for f in tl.trace.steps[j].filled)
             told += 1
-        else:
+        elif 'class="life"' not in text:   # where a slot waits, its life strip draws the delay instead
             assert not s.committed or not any(f.pos == s.start for j in range(k) for f in tl.trace.steps[j].filled)
     assert told >= 1
+
+
+def test_chapter_2s_last_step_keeps_the_fill_rule_beside_the_decodes_end(data):
+    """Walk 31: chapter 2's last step (it scores no mask) said only how the decode ended; it keeps
+    the chapter's rule in a line, in both languages, and says the ending too."""
+    tl, _ = data.at("fill_rule")
+    last = tl.num_steps - 1
+    assert not any(m.selected for m in tl.trace.steps[last].masks)
+    for lang, rule in (("en", "score = H + λ·d; every mask under τ fills"), ("zh", "得分 = H + λ·d；低于 τ 的掩码全部填充")):
+        words = unescape(re.sub(r"<[^>]+>", "", ch2_fill_rule.text(tl, last, lang=lang)))
+        assert rule in words, lang
+    assert "the decode ends here" in unescape(re.sub(r"<[^>]+>", "", ch2_fill_rule.text(tl, last)))
+
+
+def test_chapter_4_draws_one_slots_life_as_the_trace_lived_it(data):
+    """Walk 31 asked for one slot's life (mask → filled → waiting → committed) in one picture:
+    chapter 4's strip follows the first slot waiting behind a mask, and each of its cells says what
+    that step's forward did to it, read back here from the trace's own fills and commits (so a cell
+    on the wrong step fails); the shown step's cell is the one marked."""
+    from app.tabs.tour import ch4_commit
+    tl, _ = data.at("commit")
+    drawn_any = 0
+    for k, s in enumerate(tl.trace.steps):
+        html = ch4_commit.text(tl, k, None)
+        if not (s.committed and s.filled_behind_mask):
+            assert 'class="life"' not in html
+            continue
+        pos = s.filled_behind_mask[0]
+        life = re.search(r'<div class="life-row">(.*?)</div></div>(?!</div>)', html).group(1)
+        cells = re.findall(r'<div class="life-cell( now)?[^>]*><span class="life-step">(.*?)</span>'
+                           r'<span class="slot st-(\w+)">.*?<span class="life-word">(.*?)</span>', life)
+        filled = next(j for j, t in enumerate(tl.trace.steps) if any(f.pos == pos for f in t.filled))
+        committed = moments.commit_step_of(tl.trace, pos)
+        assert committed is not None and filled < k < committed + 1
+        expected = []
+        for j, t in enumerate(tl.trace.steps[:committed + 1]):
+            if not t.start <= pos < t.start + len(t.window):
+                continue
+            kind = "mask" if j < filled else "new" if j == filled else "filled" if j < committed else "committing"
+            expected.append((j, kind))
+        shown = [(int(step.split()[-1]), kind) for _, step, kind, _ in cells[:-1]]
+        masks = [e for e in expected if e[1] == "mask"]
+        if len(masks) > ch4_commit.LIFE_MASKS_SHOWN:   # a long wait as a mask: its first and last, ⋯ between
+            assert "⋯" in life
+            expected = [e for e in expected if e[1] != "mask" or e in (masks[0], masks[-1])]
+        assert shown == expected, k
+        assert cells[-1][1:3] == ("after", "committed")
+        assert [int(step.split()[-1]) for now, step, *_ in cells if now] == [k]
+        assert f"Position {pos}'s life" in html
+        drawn_any += 1
+    assert drawn_any >= 1
 
 
 def test_chapter_5_states_tau_and_what_ended_each_decode(data):

@@ -153,7 +153,7 @@ def test_presenting_at_1024_titles_fit_and_step_keys_step_the_chapter(browser, a
         page.close()
 
 
-def test_a_tap_shows_the_tokens_story_and_its_pin_leaves_with_the_chapter(browser, app_url):
+def test_a_tap_shows_the_tokens_story_follows_it_over_steps_and_its_pin_leaves_with_the_chapter(browser, app_url):
     page = open_page(browser, app_url, (1440, 900))
     try:
         page.wait_for_selector("#tour-viz-1", state="visible", timeout=180_000)
@@ -166,6 +166,14 @@ def test_a_tap_shows_the_tokens_story_and_its_pin_leaves_with_the_chapter(browse
         caption = page.locator(".tap-caption")
         assert caption.is_visible() and caption.inner_text() == story
         assert page.locator(f"#chapter-1 .hl[data-pos='{pos}']").count() >= 1
+        # a step on keeps it: the token is followed from step to step (walk 31 lost it at each step)
+        before = page.evaluate(SHOWN_STEP, 1)
+        page.click("#chapter-1 .wedlm-stepper button[data-act=next]")
+        page.wait_for_function(SHOWN_STEP + f" !== {before}", arg=1, timeout=10_000)
+        page.wait_for_timeout(600)   # the highlighter's half-second check
+        assert page.evaluate("() => window.wedlmHighlight.pinned()") == pos
+        assert page.locator(f"#chapter-1 .hl[data-pos='{pos}']").count() >= 1
+        assert caption.is_visible() and caption.inner_text() == story
         page.click("#tour-next")
         page.wait_for_function("() => location.hash === '#chapter-2'")
         # the pin leaves within the highlighter's half-second check (a re-render can drop the
@@ -591,17 +599,18 @@ def test_a_phone_moves_on_from_a_chapters_foot_and_steps_right_above_the_picture
         page.close()
 
 
-def test_presenting_drops_a_tapped_tokens_outline_when_it_starts_steps_or_moves_on(browser, app_url):
-    """A token tapped on the page kept its outline (chapter 4's slot 80) once presenting began, and
-    on every step after, with no key saying why: presenting starts without it, and a step (a key
-    or a step button) or another chapter drops it."""
+def test_presenting_drops_a_tapped_tokens_outline_when_it_starts_or_moves_on_and_follows_it_over_steps(browser, app_url):
+    """A token tapped on the page kept its outline (chapter 4's slot 80) once presenting began, with
+    no key saying why: presenting starts without it, and another chapter drops it. A token tapped
+    while presenting is followed over steps (a key or a step button), as on the page: walk 31 lost
+    it at every step."""
     page = open_page(browser, app_url, (1920, 1080), "?chapter=4")
     pinned = "() => window.wedlmHighlight.pinned()"
     marks = "() => document.querySelectorAll('.hl').length + document.querySelectorAll('.tap-caption').length"
 
-    def tap():
-        token = page.locator("#chapter-4 .wedlm-view .tok[data-pos]").last
-        token.click()
+    def tap(which: str = "last"):   # the first output token is on screen at every step: followed there
+        tokens = page.locator("#chapter-4 .wedlm-view .tok[data-pos]")
+        (tokens.first if which == "first" else tokens.last).click()
         page.wait_for_function(pinned + " !== null", timeout=5_000)
         assert page.evaluate(marks) > 0
 
@@ -615,14 +624,21 @@ def test_presenting_drops_a_tapped_tokens_outline_when_it_starts_steps_or_moves_
         assert page.evaluate(marks) == 0
         for move in ("ArrowUp", "button"):   # a step back by key, then by the stepper's own button
             wait_plots(page, 4)
-            tap()
+            tap("first")
+            before = page.evaluate("() => document.querySelector('#chapter-4 .wedlm-stepper').dataset.step")
             if move == "button":
                 page.click("#chapter-4 .wedlm-stepper button[data-act=next]")
             else:
                 page.evaluate("() => document.activeElement && document.activeElement.blur()")
                 page.keyboard.press(move)
-            page.wait_for_function(pinned + " === null", timeout=5_000)
-            assert page.evaluate(marks) == 0, move
+            page.wait_for_function("b => document.querySelector('#chapter-4 .wedlm-stepper').dataset.step !== b",
+                                   arg=before, timeout=5_000)
+            page.wait_for_timeout(600)   # the highlighter's half-second check
+            followed = page.evaluate(pinned)
+            assert followed is not None, move
+            assert page.locator(f'#chapter-4 .hl[data-pos="{followed}"]').count() > 0, move
+            assert page.locator(".tap-caption").count() == 1, move
+            page.evaluate("() => window.wedlmHighlight.unpin()")
         tap()
         page.evaluate("() => document.activeElement && document.activeElement.blur()")
         go_to(page, "ArrowRight", 5)

@@ -642,6 +642,11 @@ MESSAGES = {
     "ch2.title": {"en": "2 · Masks and the fill rule (τ, λ, d)", "zh": "2 · 掩码与填充规则（τ、λ、d）"},
     "ch2.full": {"en": "No mask was scored at this step: every slot of the window was filled.",
                  "zh": "这一步没有给任何掩码打分：窗口的每个槽位都已填充。"},
+    # the last step, which scores no mask (ch2_fill_rule.text): the rule in one line
+    "ch2.rule_recap": {"en": "The fill rule, at every step with masks: score = H + λ·d; every mask under τ fills, "
+                             "else the single lowest.",
+                       "zh": "填充规则，在每个有掩码的步里：得分 = H + λ·d；低于 τ 的掩码全部填充，"
+                             "一个都没有就只填最低的那个。"},
     "ch2.stays": {"en": " Position {pos} stays a mask ({mask_colour} bar): {score} is not under τ {tau}.",
                   "zh": "位置 {pos} 仍是掩码（{mask_colour}柱）：{score} 不低于 τ（{tau}）。"},
     "ch2.lambda_kept": {"en": " Its entropy alone was under τ: the distance penalty kept it open.",
@@ -651,25 +656,25 @@ MESSAGES = {
     "ch2.tau_none": {"en": "Here τ = none: exactly one mask fills per forward",
                      "zh": "这里 τ = 无：每次前向计算恰好填充一个掩码"},
     "ch2.p1": {
-        "en": "WeDLM appends a <b>window</b> of W = {window} slots (W is the window's size) after the text, at "
+        "en": "WeDLM appends a <b>window</b> of W = {window} slots after the text, at "
               "first all {mask} (placeholders for tokens not written yet), and runs one forward over them. Every "
-              "mask predicts its own token, with an {entropy} H (in nats; 0 = certain, higher = unsure). The filled "
+              "mask predicts its own token (its top choice), with an {entropy} H (in nats; 0 = certain, higher = unsure). The filled "
               "run at the front (no mask before it) will {commit} (its KV enters the cache; it is output); the window keeps W slots after that run, some "
               "filled (waiting: a filled token is never changed), the rest masks. So a forward reads that run plus the window, and a later step can "
               "show fewer than W masks.",
-        "zh": "WeDLM 在文本后面追加一个由 W = {window} 个槽位组成的<b>窗口</b>（W 是窗口的大小），起初全是{mask}"
-              "（为尚未写出的词元占位），然后用一次前向计算处理它们。每个掩码都预测自己的词元，并给出{entropy} H"
+        "zh": "WeDLM 在文本后面追加一个由 W = {window} 个槽位组成的<b>窗口</b>，起初全是{mask}"
+              "（为尚未写出的词元占位），然后用一次前向计算处理它们。每个掩码都预测自己的词元（模型的首选），并给出{entropy} H"
               "（单位为奈特；0 = 完全确定，越高越没把握）。最前面连续的已填充段（前面没有掩码）将会{commit}（它的 KV 进入缓存，词元被输出）；"
               "窗口在这一段之后保留 W 个槽位，有些已填充（等待中：已填充的词元不会再改），其余仍是掩码。所以一次前向计算读入的是这一段"
               "加上窗口，后面的步骤里掩码也可能少于 W 个。",
     },
     "ch2.p2": {
         "en": "<b>The fill rule.</b> Let {d} = how many slots after the first open mask a slot is (the first open "
-              "mask has d = 0). Score = H + {lam}·d. Fill every mask whose score is under {tau}; if none is, "
-              "fill the single lowest. {tau_words}, λ = {penalty:g} (the {penalty_colour} strip in the top of each "
+              "mask has d = 0). Score = H + {lam}·d. Fill every mask whose score is under {tau} (&lt;, not ≤) "
+              "with its token; if none is, fill the single lowest. {tau_words}, λ = {penalty:g} (the {penalty_colour} strip in the top of each "
               "bar).",
         "zh": "<b>填充规则。</b>设 {d} = 某个槽位排在第一个未填掩码之后第几个（第一个未填掩码的 d = 0）。"
-              "得分 = H + {lam}·d。得分低于 {tau} 的掩码全部填充；一个都没有的话，就只填得分最低的那一个。"
+              "得分 = H + {lam}·d。得分低于 {tau}（&lt;，不是 ≤）的掩码全部用各自的词元填充；一个都没有的话，就只填得分最低的那一个。"
               "{tau_words}，λ = {penalty:g}（每根柱顶部{penalty_colour}的细条）。",
     },
     # by the number of masks that fill ({n}); {open} is ch2.open_masks by the number scored
@@ -942,9 +947,9 @@ MESSAGES = {
     },
     # {final}: tour.final, the recap's words for "final" (ch11.commit_a)
     "ch4.p1": {
-        "en": "“Final” has two senses: {final}. Only there is a token's KV exactly an AR pass's (it saw the prefix and "
-              "the tokens before it, nothing else): the run is first in physical order, as in logical order.",
-        "zh": "“定稿”有两层意思：{final}。只有在那里，词元的 KV 才与 AR 算出的完全一样（只看到前缀和它前面的词元，别的都看不到）："
+        "en": "“Final” has two senses: {final}. Only there is a token's KV exactly an AR pass's: "
+              "the run is first in physical order, as in logical order.",
+        "zh": "“定稿”有两层意思：{final}。只有在那里，词元的 KV 才与 AR 算出的完全一样："
               "这一段在物理顺序中排在最前，在逻辑顺序中也一样。",
     },
     "ch4.p2": {
@@ -974,6 +979,16 @@ MESSAGES = {
               "it keeps it",
         "zh": "每次前向计算读入掩码后面的槽位，都算出它的 KV 再丢弃；只有提交它的那次保留",
     },
+    # chapter 4's slot life (ch4_commit.life): one slot from its first window to the cache
+    "ch4.life.title": {"en": "Position {pos}'s life, one cell per forward:",
+                       "zh": "位置 {pos} 的一生，每格一次前向计算："},
+    "ch4.life.step": {"en": "step {k}", "zh": "第 {k} 步"},
+    "ch4.life.after": {"en": "after", "zh": "之后"},
+    "ch4.life.mask": {"en": "mask", "zh": "掩码"},
+    "ch4.life.fills": {"en": "filled", "zh": "填充"},
+    "ch4.life.waits": {"en": "waits", "zh": "等待"},
+    "ch4.life.commits": {"en": "commits", "zh": "提交"},
+    "ch4.life.cached": {"en": "in cache", "zh": "在缓存中"},
     "ch4.fallback": {
         "en": " No step of it left a filled slot waiting behind a mask: every filled slot committed at once. "
               "Shown: step {step}, the first that commits.",

@@ -100,7 +100,9 @@
     if (!el) return;
     const p = el.dataset.pos;
     if (pinned === p) { pin(null); return; }
-    pin(p, el, el.closest(".wedlm-view, .tour-step, .gr-html, .block") || el.parentElement);
+    // the view, not its step's drawing inside it (a .tour-step), which every step replaces: the pin
+    // follows the token from step to step (walk 31 lost it at each step)
+    pin(p, el, el.closest(".wedlm-view") || el.closest(".tour-step, .gr-html, .block") || el.parentElement);
   });
   document.addEventListener("wedlm-bundle", ev => {   // a new decode or step set: its positions are new
     if (pinned === null) return;

@@ -349,8 +349,9 @@
   }
 
   // A tapped token's outline and caption (app/static/highlight.js) are the page's: presenting
-  // starts without them, and moving to another step or chapter drops them (on a projector an
-  // outline left on chapter 4's slot 80 had no key saying why it was there)
+  // starts without them, and moving to another chapter drops them (on a projector an outline left
+  // on chapter 4's slot 80 had no key saying why it was there). A step keeps them: a token tapped
+  // while presenting is followed from step to step, as on the page (walk 31 lost it at each step)
   const dropTap = () => { if (window.wedlmHighlight) window.wedlmHighlight.drop(); };
 
   function start(fullscreen) {
@@ -434,7 +435,6 @@
     const stepButton = chapter && chapter.querySelector(`.wedlm-stepper button[data-act="${step}"]`);
     if (step) {   // within the chapter; at its first or last step the button is disabled: nothing
       ev.preventDefault();
-      dropTap();
       if (stepButton && !stepButton.disabled) stepButton.click();
       return;
     }
@@ -481,7 +481,7 @@
     const chapter = openChapter();
     if (size !== lastSize || drifted(chapter)) { lastSize = size; fit(); }
   }, 400);
-  document.addEventListener("wedlm-step", () => { if (presenting()) { dropTap(); fit(); } });   // a step button clicked too
+  document.addEventListener("wedlm-step", () => { if (presenting()) fit(); });   // a step button clicked too
   // The chapter in the address edited by hand (#chapter-N), or Back/Forward to such an address:
   // the page reads its chapter when it loads (present.py READ_LINK_JS), so load it again. The
   // page's own moves rewrite the address with replaceState, which fires neither event.

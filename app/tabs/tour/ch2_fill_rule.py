@@ -12,7 +12,7 @@ from ...views.stepper import Views
 from . import moments
 from .ch8_tau import wrong_answer_note
 from .frame import at_step, body, drawn, live_bar, slot, stepper_html, window_try
-from .words import colour, elsewhere, narration, none_word, plural, run_summary, term
+from .words import colour, elsewhere, gap, narration, none_word, plural, run_summary, term
 
 TITLE = i18n.text(i18n.DEFAULT, "ch2.title")
 KEY = "tour-2"
@@ -32,7 +32,9 @@ def text(tl, step: int, moment: int | None = None, note: str = "", lang: str = i
     answer = wrong_answer_note(tl.trace, lang, greedy, step, finished=s.finished) if s.finished or greedy else ""
     if not chosen:
         # the last step says what ended the decode (words.ending); any other, that the window was full
-        return elsewhere(tl, step, answer if s.finished else tr("ch2.full"), moment, lang=lang)
+        # the last step keeps the chapter's lesson in one line (walk 31: only the end-of-decode words)
+        said = tr("ch2.rule_recap") + (gap(lang) + answer if answer else "") if s.finished else tr("ch2.full")
+        return elsewhere(tl, step, said, moment, lang=lang)
     tau, lam = s.threshold, s.penalty
     open_ = [m for m in s.masks if not m.selected]
 

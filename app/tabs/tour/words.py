@@ -162,7 +162,9 @@ def link_first(html: str, key: str, lang: str = i18n.DEFAULT) -> str:
 
 def paragraph(text: str) -> str:
     """One paragraph; one that ends in a numbered list (<ol>) leaves the list outside its <p>, which
-    cannot hold it."""
+    cannot hold it. A block of its own (a <div>, chapter 4's slot life) is no paragraph."""
+    if text.startswith("<div"):
+        return text
     head, ol, rest = text.partition("<ol")
     return f"<p>{head}</p>{ol}{rest}"
 
