@@ -385,9 +385,9 @@ MESSAGES = {
     "gloss.tau.term": {"en": "τ (threshold)", "zh": "τ（阈值）"},
     "gloss.tau.def": {
         "en": "A mask is filled when its score is under τ. Larger τ fills more masks per forward (faster) but "
-              "accepts less certain tokens (more mistakes).",
+              "accepts less certain tokens: more texts leave the greedy one, and past some τ answers go wrong (chapter 8).",
         "zh": "掩码的得分低于 τ 时就被填充。τ 越大，每次前向计算填充的掩码越多（更快），但接受的词元也越没把握"
-              "（错误更多）。",
+              "：更多文本偏离贪心解码的文本，τ 超过某个值后答案开始出错（见第 8 章）。",
     },
     "gloss.lambda.term": {"en": "λ (distance penalty)", "zh": "λ（距离惩罚）"},
     "gloss.lambda.def": {
@@ -459,9 +459,9 @@ MESSAGES = {
     "gloss.tpf.term": {"en": "tokens per forward", "zh": "每次前向计算的词元数"},
     "gloss.tpf.def": {
         "en": "Output tokens divided by forward passes. AR makes 1; WeDLM more where the text is predictable. "
-              "Under 1 means forwards that commit nothing (see chapter 7).",
-        "zh": "输出词元数除以前向计算次数。AR 是 1；在文本容易预测的地方，WeDLM 更多。不到 1 说明有些前向计算"
-              "什么也没提交（见第 7 章）。",
+              "Under 1: forwards that fill one slot each, minus the fills past the stop token, which are dropped (see chapter 7).",
+        "zh": "输出词元数除以前向计算次数。AR 是 1；在文本容易预测的地方，WeDLM 更多。不到 1：每次前向计算只填一个槽位，"
+              "停止词元之后的填充又被丢弃（见第 7 章）。",
     },
     "gloss.block.term": {"en": "block decoding", "zh": "块解码"},
     "gloss.block.def": {
@@ -656,13 +656,13 @@ MESSAGES = {
     "ch2.tau_none": {"en": "Here τ = none: exactly one mask fills per forward",
                      "zh": "这里 τ = 无：每次前向计算恰好填充一个掩码"},
     "ch2.p1": {
-        "en": "WeDLM appends a <b>window</b> of W = {window} slots after the text, at "
+        "en": "WeDLM appends a <b>window</b> (W = {window} slots) after the text, at "
               "first all {mask} (placeholders for tokens not written yet), and runs one forward over them. Every "
               "mask predicts its own token (its top choice), with an {entropy} H (in nats; 0 = certain, higher = unsure). The filled "
               "run at the front (no mask before it) will {commit} (its KV enters the cache; it is output); the window keeps W slots after that run, some "
               "filled (waiting: a filled token is never changed), the rest masks. So a forward reads that run plus the window, and a later step can "
               "show fewer than W masks.",
-        "zh": "WeDLM 在文本后面追加一个由 W = {window} 个槽位组成的<b>窗口</b>，起初全是{mask}"
+        "zh": "WeDLM 在文本后面追加一个<b>窗口</b>（W = {window} 个槽位），起初全是{mask}"
               "（为尚未写出的词元占位），然后用一次前向计算处理它们。每个掩码都预测自己的词元（模型的首选），并给出{entropy} H"
               "（单位为奈特；0 = 完全确定，越高越没把握）。最前面连续的已填充段（前面没有掩码）将会{commit}（它的 KV 进入缓存，词元被输出）；"
               "窗口在这一段之后保留 W 个槽位，有些已填充（等待中：已填充的词元不会再改），其余仍是掩码。所以一次前向计算读入的是这一段"
